@@ -1,0 +1,28 @@
+# Two commands: `make run` (set up + start the app) and `make test` (set up + run the tests).
+# Both are idempotent: .venv is (re)built only when requirements.txt changes.
+PYTHON ?= python3
+VENV := .venv
+STAMP := $(VENV)/.installed-$(shell sha1sum requirements.txt | cut -c1-12)
+# Corpus archives: honour DKW_ARCHIVES, else the shared read-only folder when present, else data/archives.
+DKW_ARCHIVES ?= $(firstword $(wildcard ../shared/datasets /work/shared/datasets) data/archives)
+export DKW_ARCHIVES
+PORT ?= 8501
+
+.PHONY: run test venv bench clean-venv
+
+venv: $(STAMP)
+
+$(STAMP): requirements.txt
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r requirements.txt
+	rm -f $(VENV)/.installed-*
+	touch $@
+
+run: $(STAMP)
+	$(VENV)/bin/streamlit run app.py --server.port $(PORT) --server.headless true
+
+test: $(STAMP)
+	$(VENV)/bin/python -m pytest
+
+clean-venv:
+	rm -rf $(VENV)

@@ -1,0 +1,40 @@
+"""Where the project reads archives and writes working data.
+
+``DKW_ARCHIVES``  folder of corpus archives (default ``data/archives``).
+``DKW_DATA_DIR``  working data: extracted corpora, caches, databases (default ``data``).
+``DKW_VECTORS``   optional path of a word2vec/GloVe/fastText/.kv file; default GloVe 6B 50d.
+``DKW_N_PROCESS`` processes for spaCy tagging (default: 1 on one core, else 2).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def archives_dir() -> Path:
+    return Path(os.environ.get("DKW_ARCHIVES") or PROJECT_ROOT / "data" / "archives")
+
+
+def data_dir() -> Path:
+    path = Path(os.environ.get("DKW_DATA_DIR") or PROJECT_ROOT / "data")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def cache_dir(*parts: str) -> Path:
+    path = data_dir().joinpath("cache", *parts)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def vectors_path() -> str | None:
+    return os.environ.get("DKW_VECTORS") or None
+
+
+def n_process() -> int:
+    value = os.environ.get("DKW_N_PROCESS")
+    if value:
+        return max(1, int(value))
+    return 2 if (os.cpu_count() or 1) > 1 else 1
