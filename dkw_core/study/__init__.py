@@ -1,0 +1,14 @@
+"""The blinded human-judging study of the paper's §4.6 (METHOD.md §4).
+
+``models``    SQLAlchemy 2.0 ORM schema (studies, articles in batches, keywords with method
+              provenance, judges, judgements, answers) and :func:`init_db`;
+``service``   study creation, judge invitation, atomic assignment and validated submission;
+``analysis``  answer distributions (Fig. 11), Spearman / Krippendorff agreement (Fig. 12),
+              Wilcoxon signed-rank and sign tests (Table 7);
+``simulate``  random or scripted judges that fill a study;
+``export``    all answers with method provenance as CSV / JSON;
+``demo``      a tiny built-in corpus and a fake keyword provider (tests and demos only);
+``cli``       ``python -m dkw_core study ...``.
+
+Method names are stored in the database but never handed to the judge view.
+"""

@@ -1,0 +1,535 @@
+"""Study creation, judge access, atomic article assignment and validated submission.
+
+Paper §4.6 / METHOD.md §4: articles are drawn per category (default 5 from the **test**
+split, seeded), categories are grouped into batches in the corpus' fixed category order,
+every article gets ``judges_per_article`` (default 3) different judges, a judge sees the
+articles of her current batch in an order random per judge, and every keyword of the
+shuffled union of both methods needs both questions answered.
+
+**Batch rule, operational form.** The paper opens the next batch for a judge "when she has
+judged every article of the current one or no article in it still lacks judges". Here a
+batch is closed for a judge as soon as it holds no article she may still take: every article
+is either judged (or reserved) by her, or has all its slots taken. Both conditions of the
+paper close it; in addition a judge is never stuck on a batch whose only open article she
+has already judged. A slot counts as taken when submitted or reserved by a live (not
+expired) reservation; reservations older than ``Study.reservation_minutes`` are released.
+
+**Atomicity.** Every write runs in one transaction that first takes the database write
+lock (``BEGIN IMMEDIATE`` on SQLite; ``SELECT ... FOR UPDATE`` on the study row elsewhere),
+and the schema's unique constraints on (article, judge), (article, slot) and
+(judgement, keyword, question) back it up: concurrent judges can neither over-assign an
+article nor lose or duplicate a judgement.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import random
+import secrets
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session, selectinload
+
+from ..errors import DkwError, InputError, StoreError
+from .models import (
+    ANSWERS,
+    QUESTIONS,
+    Answer,
+    Article,
+    Judge,
+    Judgement,
+    KeywordSource,
+    Study,
+    StudyKeyword,
+    init_db,
+    utcnow,
+)
+
+#: ``(spec, doc_ids, top) -> {doc_id: [keyword, ...]}`` best first (dependency injection).
+KeywordProvider = Callable[[str, list[str], int], dict[str, list[str]]]
+Progress = Callable[[float, str], None]
+
+
+class StudyError(DkwError):
+    """A study operation was refused (unknown study, bad settings)."""
+
+
+class AccessError(StudyError):
+    """Unknown or wrong judge access code."""
+
+
+class SubmissionError(StudyError):
+    """A submission was refused: incomplete, duplicate, or not reserved for this judge."""
+
+
+class DocumentLike(Protocol):
+    id: str
+    text: str
+    label: str
+    split: str
+
+
+@dataclass(frozen=True)
+class StudyConfig:
+    """Settings of a study; defaults are the paper's (§4.6)."""
+
+    name: str = "study"
+    corpus: str = "20ng"
+    method_a: str = "tf-rf"
+    method_b: str = "latent-5word-knn90-rf"
+    keywords_per_method: int = 5
+    articles_per_category: int = 5
+    categories_per_batch: int = 5
+    judges_per_article: int = 3
+    seed: int | None = None  # None: drawn at random and recorded
+    split: str = "test"
+    reservation_minutes: int = 180
+
+    def validate(self) -> None:
+        for key in ("keywords_per_method", "articles_per_category", "categories_per_batch",
+                    "judges_per_article", "reservation_minutes"):
+            value = getattr(self, key)
+            if not isinstance(value, int) or value < 1:
+                raise InputError(f"{key.replace('_', ' ')} must be a positive integer, got {value!r}")
+        if not self.method_a.strip() or not self.method_b.strip():
+            raise InputError("both keyword methods must be named")
+        if self.method_a.strip() == self.method_b.strip():
+            raise InputError(f"methods A and B must differ (both are {self.method_a!r})")
+        if self.split not in ("train", "test", "all"):
+            raise InputError(f"split must be train, test or all, got {self.split!r}")
+        if not self.name.strip():
+            raise InputError("the study needs a name")
+
+
+@dataclass(frozen=True)
+class JudgeProgress:
+    judged: int  # submitted judgements of this judge
+    total_articles: int  # articles of the study
+    batch: int | None  # 0-based batch of the current article (None when nothing is open)
+    batches: int
+    judged_in_batch: int
+    articles_in_batch: int
+
+
+@dataclass(frozen=True)
+class JudgeTask:
+    """What the judge page may show: no method names, no provenance, no ranks."""
+
+    judgement_id: int
+    article_id: int
+    text: str
+    category: str
+    categories: list[str]
+    keywords: list[tuple[int, str]]  # (keyword id, word), shuffled for this judge
+    questions: dict[str, str] = field(default_factory=lambda: dict(QUESTIONS))
+    answers: dict[int, str] = field(default_factory=lambda: dict(ANSWERS))
+
+
+@dataclass(frozen=True)
+class JudgeState:
+    """``status`` is ``"task"`` (judge ``task``), ``"wait"`` (open articles are reserved by
+    others for now) or ``"done"`` (nothing left for this judge)."""
+
+    status: str
+    progress: JudgeProgress
+    task: JudgeTask | None = None
+
+
+# --------------------------------------------------------------------------- sessions
+
+@contextlib.contextmanager
+def write_session(engine: Engine, study_id: int | None = None) -> Iterator[Session]:
+    """A session holding the database write lock from its first statement to commit."""
+    session = Session(engine, expire_on_commit=False)
+    try:
+        if engine.dialect.name == "sqlite":
+            session.connection().exec_driver_sql("BEGIN IMMEDIATE")
+        elif study_id is not None:
+            session.execute(select(Study.id).where(Study.id == study_id).with_for_update())
+        yield session
+        session.commit()
+    except OperationalError as exc:
+        session.rollback()
+        raise StoreError(f"study database busy or unavailable: {exc.orig}") from exc
+    except BaseException:
+        session.rollback()
+        raise
+    finally:
+        session.close()
+
+
+def open_store(engine: Engine) -> Engine:
+    """Create or check the schema; returns the engine for chaining."""
+    init_db(engine)
+    return engine
+
+
+def _study(session: Session, study_id: int) -> Study:
+    study = session.get(Study, study_id)
+    if study is None:
+        raise StudyError(f"no study with id {study_id}")
+    return study
+
+
+# --------------------------------------------------------------------------- creation
+
+def draw_articles(documents: Iterable[DocumentLike], categories: Sequence[str], *, per_category: int,
+                  seed: int, split: str = "test") -> list[DocumentLike]:
+    """``per_category`` documents of each category from ``split``, sampled with ``seed``.
+
+    Categories keep the given (corpus) order; within a category the sample order is the
+    draw order. Too few documents in a category raises :class:`InputError`.
+    """
+    by_cat: dict[str, list[DocumentLike]] = {c: [] for c in categories}
+    for doc in documents:
+        if (split == "all" or doc.split == split) and doc.label in by_cat:
+            by_cat[doc.label].append(doc)
+    rng = random.Random(seed)
+    chosen: list[DocumentLike] = []
+    for cat in categories:
+        pool = sorted(by_cat[cat], key=lambda d: d.id)
+        if len(pool) < per_category:
+            raise InputError(f"category {cat!r} has only {len(pool)} documents in the {split} split, "
+                             f"{per_category} needed")
+        chosen.extend(rng.sample(pool, per_category))
+    return chosen
+
+
+def _union(a: list[str], b: list[str]) -> list[tuple[str, dict[str, int]]]:
+    """Union of two ranked keyword lists: word -> {method slot: 1-based rank}, first-seen order."""
+    merged: dict[str, dict[str, int]] = {}
+    for slot, words in (("A", a), ("B", b)):
+        rank = 0
+        for word in words:
+            word = str(word).strip()
+            if not word:
+                continue
+            rank += 1
+            merged.setdefault(word, {}).setdefault(slot, rank)
+    return list(merged.items())
+
+
+def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categories: Sequence[str],
+                 provider: KeywordProvider, config: StudyConfig = StudyConfig(),
+                 progress: Progress | None = None) -> int:
+    """Draw the articles, fetch both methods' keywords and store the study; returns its id.
+
+    ``provider(spec, doc_ids, top)`` is called once per method (``config.method_a`` /
+    ``method_b``) — in the app :func:`dkw_core.keywords.keywords_by_method`, in tests a fake.
+    """
+    config.validate()
+    categories = list(categories)
+    if not categories:
+        raise InputError("the corpus has no categories")
+    seed = config.seed if config.seed is not None else secrets.randbelow(2**31)
+    report = progress or (lambda _f, _m: None)
+    report(0.0, f"drawing {config.articles_per_category} articles per category from the {config.split} split")
+    docs = draw_articles(documents, categories, per_category=config.articles_per_category, seed=seed,
+                         split=config.split)
+    ids = [d.id for d in docs]
+    kws: dict[str, dict[str, list[str]]] = {}
+    for i, (slot, spec) in enumerate((("A", config.method_a), ("B", config.method_b))):
+        report(0.1 + 0.4 * i, f"keywords of method {slot}")
+        try:
+            result = provider(spec.strip(), ids, config.keywords_per_method)
+        except DkwError:
+            raise
+        missing = [d for d in ids if not result.get(d)]
+        if missing:
+            raise InputError(f"method {slot} gave no keywords for {len(missing)} article(s), e.g. {missing[0]!r}")
+        kws[slot] = {d: list(result[d])[: config.keywords_per_method] for d in ids}
+    report(0.9, "storing the study")
+    init_db(engine)
+    batch_of = {c: i // config.categories_per_batch for i, c in enumerate(categories)}
+    with write_session(engine) as session:
+        study = Study(name=config.name.strip(), corpus=config.corpus, split=config.split,
+                      method_a=config.method_a.strip(), method_b=config.method_b.strip(),
+                      keywords_per_method=config.keywords_per_method,
+                      articles_per_category=config.articles_per_category,
+                      categories_per_batch=config.categories_per_batch,
+                      judges_per_article=config.judges_per_article, seed=seed, categories=categories,
+                      reservation_minutes=config.reservation_minutes)
+        session.add(study)
+        for pos, doc in enumerate(docs):
+            art = Article(doc_id=doc.id, category=doc.label, batch=batch_of[doc.label], position=pos,
+                          text=doc.text)
+            for word, ranks in _union(kws["A"][doc.id], kws["B"][doc.id]):
+                kw = StudyKeyword(word=word)
+                kw.sources = [KeywordSource(method=m, rank=r) for m, r in sorted(ranks.items())]
+                art.keywords.append(kw)
+            study.articles.append(art)
+        session.flush()
+        study_id = study.id
+    report(1.0, f"study {study_id} created with {len(docs)} articles")
+    return study_id
+
+
+def list_studies(engine: Engine) -> list[dict[str, Any]]:
+    init_db(engine)
+    with Session(engine) as session:
+        rows = []
+        for st in session.scalars(select(Study).order_by(Study.id)):
+            n_art = session.scalar(select(func.count(Article.id)).where(Article.study_id == st.id))
+            rows.append({"id": st.id, "name": st.name, "corpus": st.corpus, "split": st.split,
+                         "method_a": st.method_a, "method_b": st.method_b, "articles": n_art,
+                         "judges_per_article": st.judges_per_article, "seed": st.seed,
+                         "created_at": st.created_at})
+        return rows
+
+
+def study_settings(engine: Engine, study_id: int) -> dict[str, Any]:
+    with Session(engine) as session:
+        st = _study(session, study_id)
+        return {c.name: getattr(st, c.name) for c in Study.__table__.columns}
+
+
+# --------------------------------------------------------------------------- judges
+
+def _hash_code(code: str) -> str:
+    return hashlib.sha256(code.encode("utf-8")).hexdigest()
+
+
+def invite_judge(engine: Engine, study_id: int, *, name: str) -> tuple[int, str]:
+    """Create a judge and return ``(judge_id, access_code)``; only the code's hash is stored."""
+    name = (name or "").strip()
+    if not name:
+        raise InputError("a judge needs a name (or pseudonym)")
+    code = secrets.token_urlsafe(18)
+    with write_session(engine, study_id) as session:
+        _study(session, study_id)
+        judge = Judge(study_id=study_id, name=name, code_hash=_hash_code(code),
+                      order_seed=secrets.randbelow(2**31))
+        session.add(judge)
+        session.flush()
+        return judge.id, code
+
+
+def authenticate(engine: Engine, code: str) -> int:
+    """The judge id of ``code``; a wrong or empty code raises :class:`AccessError`."""
+    code = (code or "").strip()
+    if not code or len(code) > 200:
+        raise AccessError("unknown access code")
+    digest = _hash_code(code)
+    init_db(engine)
+    with Session(engine) as session:
+        judge = session.scalars(select(Judge).where(Judge.code_hash == digest)).first()
+        if judge is None or not hmac.compare_digest(judge.code_hash, digest):
+            raise AccessError("unknown access code")
+        return judge.id
+
+
+def judge_info(engine: Engine, judge_id: int) -> dict[str, Any]:
+    """Name, study name and whether the instructions were acknowledged (no method names)."""
+    with Session(engine) as session:
+        judge = session.get(Judge, judge_id)
+        if judge is None:
+            raise AccessError("unknown judge")
+        return {"id": judge.id, "name": judge.name, "study_id": judge.study_id,
+                "study_name": judge.study.name, "instructions_seen": judge.instructions_seen_at is not None}
+
+
+def acknowledge_instructions(engine: Engine, judge_id: int) -> None:
+    with write_session(engine) as session:
+        judge = session.get(Judge, judge_id)
+        if judge is None:
+            raise AccessError("unknown judge")
+        if judge.instructions_seen_at is None:
+            judge.instructions_seen_at = utcnow()
+
+
+# --------------------------------------------------------------------------- assignment
+
+def _order_key(seed: int, article_id: int) -> str:
+    return hashlib.sha256(f"{seed}:{article_id}".encode()).hexdigest()
+
+
+def _release_expired(session: Session, study: Study, now: datetime) -> int:
+    cutoff = now - timedelta(minutes=study.reservation_minutes)
+    stale = session.scalars(
+        select(Judgement).join(Article).where(Article.study_id == study.id, Judgement.submitted_at.is_(None),
+                                              Judgement.assigned_at < cutoff)).all()
+    for j in stale:
+        session.delete(j)
+    if stale:
+        session.flush()
+    return len(stale)
+
+
+def _progress(session: Session, judge: Judge, batch: int | None) -> JudgeProgress:
+    study = judge.study
+    batches = session.scalar(select(func.max(Article.batch)).where(Article.study_id == study.id))
+    total = session.scalar(select(func.count(Article.id)).where(Article.study_id == study.id)) or 0
+    done_batches = session.execute(
+        select(Article.batch, func.count(Judgement.id)).join(Judgement)
+        .where(Judgement.judge_id == judge.id, Judgement.submitted_at.is_not(None))
+        .group_by(Article.batch)).all()
+    per_batch = dict(done_batches)
+    in_batch = 0
+    if batch is not None:
+        in_batch = session.scalar(select(func.count(Article.id)).where(Article.study_id == study.id,
+                                                                       Article.batch == batch)) or 0
+    return JudgeProgress(judged=sum(per_batch.values()), total_articles=total, batch=batch,
+                         batches=(batches + 1) if batches is not None else 0,
+                         judged_in_batch=per_batch.get(batch, 0) if batch is not None else 0,
+                         articles_in_batch=in_batch)
+
+
+def _task(judge: Judge, judgement: Judgement) -> JudgeTask:
+    art = judgement.article
+    keywords = [(kw.id, kw.word) for kw in art.keywords]
+    random.Random(f"{judge.order_seed}:{judgement.id}").shuffle(keywords)
+    return JudgeTask(judgement_id=judgement.id, article_id=art.id, text=art.text, category=art.category,
+                     categories=list(judge.study.categories), keywords=keywords)
+
+
+def next_task(engine: Engine, judge_id: int) -> JudgeState:
+    """The judge's open article (resume) or a newly reserved one, atomically.
+
+    Picks, in the first batch that still has an article this judge may take, the article
+    first in her personal random order, and reserves its lowest free slot.
+    """
+    init_db(engine)
+    with Session(engine) as probe:
+        judge = probe.get(Judge, judge_id)
+        if judge is None:
+            raise AccessError("unknown judge")
+        study_id = judge.study_id
+    for attempt in range(3):
+        try:
+            with write_session(engine, study_id) as session:
+                return _next_task_locked(session, judge_id)
+        except IntegrityError:  # only reachable without a write lock (e.g. exotic backends)
+            if attempt == 2:
+                raise StoreError("could not reserve an article after 3 attempts; try again") from None
+    raise AssertionError("unreachable")
+
+
+def _next_task_locked(session: Session, judge_id: int) -> JudgeState:
+    judge = session.get(Judge, judge_id)
+    study = judge.study
+    now = utcnow()
+    open_j = session.scalars(select(Judgement).where(Judgement.judge_id == judge.id,
+                                                     Judgement.submitted_at.is_(None))).first()
+    if open_j is not None:
+        open_j.assigned_at = now  # resuming renews the reservation
+        return JudgeState("task", _progress(session, judge, open_j.article.batch), _task(judge, open_j))
+    _release_expired(session, study, now)
+    taken = dict(session.execute(
+        select(Article.id, func.count(Judgement.id)).join(Judgement)
+        .where(Article.study_id == study.id).group_by(Article.id)).all())
+    mine = set(session.scalars(select(Judgement.article_id).where(Judgement.judge_id == judge.id)))
+    need = study.judges_per_article
+    articles = session.execute(select(Article.id, Article.batch).where(Article.study_id == study.id)).all()
+    available = [(b, _order_key(judge.order_seed, a), a) for a, b in articles
+                 if a not in mine and taken.get(a, 0) < need]
+    if not available:
+        waiting = any(a not in mine for a, _b in articles if a in taken and _has_open(session, a))
+        return JudgeState("wait" if waiting else "done", _progress(session, judge, None))
+    _batch, _key, article_id = min(available)
+    used = set(session.scalars(select(Judgement.slot).where(Judgement.article_id == article_id)))
+    slot = min(s for s in range(1, need + 1) if s not in used)
+    judgement = Judgement(article_id=article_id, judge_id=judge.id, slot=slot, assigned_at=now)
+    session.add(judgement)
+    session.flush()
+    return JudgeState("task", _progress(session, judge, judgement.article.batch), _task(judge, judgement))
+
+
+def _has_open(session: Session, article_id: int) -> bool:
+    return session.scalar(select(func.count(Judgement.id)).where(Judgement.article_id == article_id,
+                                                                 Judgement.submitted_at.is_(None))) > 0
+
+
+def judge_progress(engine: Engine, judge_id: int) -> JudgeProgress:
+    with Session(engine) as session:
+        judge = session.get(Judge, judge_id)
+        if judge is None:
+            raise AccessError("unknown judge")
+        return _progress(session, judge, None)
+
+
+# --------------------------------------------------------------------------- submission
+
+def submit(engine: Engine, *, judge_id: int, judgement_id: int, answers: Mapping[tuple[int, str], int],
+           seconds_spent: float | None = None) -> None:
+    """Store all answers of one judgement, validated again on the server.
+
+    ``answers`` maps ``(keyword_id, question)`` to 0..3 (:data:`ANSWERS`); every keyword of
+    the article needs both questions. Incomplete, foreign, unknown-keyword or repeated
+    submissions raise :class:`SubmissionError` and store nothing.
+    """
+    with Session(engine) as probe:
+        owner = probe.get(Judge, judge_id)
+        if owner is None:
+            raise AccessError("unknown judge")
+        study_id = owner.study_id
+    try:
+        with write_session(engine, study_id) as session:
+            judgement = session.get(Judgement, judgement_id)
+            if judgement is None or judgement.judge_id != judge_id:
+                raise SubmissionError("this article is not reserved for you any more (the reservation "
+                                      "expired or was released); reload to get your next article")
+            if judgement.submitted_at is not None:
+                raise SubmissionError("this article was already submitted; answers are not changed")
+            expected = {(kw.id, q) for kw in judgement.article.keywords for q in QUESTIONS}
+            given = {(int(k), str(q)): v for (k, q), v in answers.items()}
+            missing = expected - given.keys()
+            extra = given.keys() - expected
+            if extra:
+                raise SubmissionError(f"{len(extra)} answer(s) are for keywords or questions not shown "
+                                      f"with this article")
+            if missing:
+                raise SubmissionError(f"incomplete submission: {len(missing)} of {len(expected)} answers "
+                                      f"missing; every keyword needs both questions answered")
+            for key, value in given.items():
+                if isinstance(value, bool) or not isinstance(value, int) or value not in ANSWERS:
+                    raise SubmissionError(f"invalid answer {value!r}; expected one of {sorted(ANSWERS)}")
+            now = utcnow()
+            for (kw_id, question), value in sorted(given.items()):
+                session.add(Answer(judgement_id=judgement.id, keyword_id=kw_id, question=question, value=value))
+            judgement.submitted_at = now
+            judgement.seconds_spent = (float(seconds_spent) if seconds_spent is not None
+                                       else (now - judgement.assigned_at).total_seconds())
+    except IntegrityError as exc:
+        raise SubmissionError("duplicate submission refused") from exc
+
+
+# --------------------------------------------------------------------------- monitoring
+
+def monitoring(engine: Engine, study_id: int) -> dict[str, list[dict[str, Any]]]:
+    """Tables for the admin: per article, per batch and per judge (submitted, open, time)."""
+    with Session(engine) as session:
+        study = _study(session, study_id)
+        need = study.judges_per_article
+        arts = session.scalars(select(Article).where(Article.study_id == study_id)
+                               .options(selectinload(Article.judgements)).order_by(Article.position)).all()
+        per_article = []
+        for a in arts:
+            sub = [j for j in a.judgements if j.submitted_at is not None]
+            per_article.append({"article": a.doc_id, "category": a.category, "batch": a.batch + 1,
+                                "submitted": len(sub), "reserved": len(a.judgements) - len(sub),
+                                "needed": need, "complete": len(sub) >= need})
+        per_batch: dict[int, dict[str, Any]] = {}
+        for row in per_article:
+            b = per_batch.setdefault(row["batch"], {"batch": row["batch"], "articles": 0, "complete_articles": 0,
+                                                    "judgements": 0, "judgements_needed": 0})
+            b["articles"] += 1
+            b["complete_articles"] += int(row["complete"])
+            b["judgements"] += row["submitted"]
+            b["judgements_needed"] += need
+        per_judge = []
+        for judge in study.judges:
+            sub = [j for j in judge.judgements if j.submitted_at is not None]
+            secs = [j.seconds_spent for j in sub if j.seconds_spent is not None]
+            per_judge.append({"judge_id": judge.id, "name": judge.name, "submitted": len(sub),
+                              "open": len(judge.judgements) - len(sub),
+                              "total_minutes": round(sum(secs) / 60, 2),
+                              "median_seconds_per_article": (round(sorted(secs)[len(secs) // 2], 1) if secs else None),
+                              "last_submission": max((j.submitted_at for j in sub), default=None)})
+        return {"articles": per_article, "batches": list(per_batch.values()), "judges": per_judge}
