@@ -1,0 +1,100 @@
+"""Pure plotly figure builders (no Streamlit): each takes the DataFrame that the page also
+offers as CSV and returns a ``plotly.graph_objects.Figure``.
+
+Every title states what the F1 is (METHOD.md §3 and the team rule): protocol, split,
+vectors, K, N, metric and classifier.
+"""
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from .tables import describe_setup
+
+F1_SERIES = (("micro_f1", "micro-F1"), ("macro_f1", "macro-F1"))
+BASELINE_DASH = {"baseline-tfidf": "dash", "baseline-bow": "dot"}
+
+
+def _setup_line(frame: pd.DataFrame, *, dataset: str, protocol: str) -> str:
+    return (f"{dataset} · protocol {protocol} · split {describe_setup(frame, 'split')} · "
+            f"vectors {describe_setup(frame, 'vectors')} · classifier {describe_setup(frame, 'classifier')}")
+
+
+def _add_baselines(fig: go.Figure, base: pd.DataFrame, *, x: list, score: str, label: str) -> None:
+    """Draw each baseline as a flat line across the chart (a trace, so it is in the JSON)."""
+    if base is None or base.empty or not x:
+        return
+    for row in base.itertuples(index=False):
+        value = getattr(row, score)
+        if pd.isna(value):
+            continue
+        fig.add_trace(go.Scatter(
+            x=[x[0], x[-1]] if len(x) > 1 else [x[0], x[0]], y=[float(value)] * 2, mode="lines",
+            name=f"{row.kind} {label}", line={"dash": BASELINE_DASH.get(row.kind, "dashdot"), "width": 2},
+            hovertemplate=f"{row.kind} ({row.classifier}) {label}: %{{y:.4f}}<extra></extra>",
+        ))
+
+
+def metric_bar_chart(bars: pd.DataFrame, base: pd.DataFrame | None = None, *, dataset: str,
+                     protocol: str, top: int | None = None) -> go.Figure:
+    """Micro- and macro-F1 per metric as grouped bars (paper Figs. 2–7), baselines as lines."""
+    fig = go.Figure()
+    metrics = [str(m) for m in bars["metric"]] if not bars.empty else []
+    for column, label in F1_SERIES:
+        if bars.empty:
+            break
+        fig.add_trace(go.Bar(
+            x=metrics, y=bars[column].astype(float).tolist(), name=label,
+            customdata=bars[["k", "top"]].astype(str).values.tolist(),
+            hovertemplate=f"%{{x}} {label} %{{y:.4f}}<br>K=%{{customdata[0]}}, N=%{{customdata[1]}}<extra></extra>",
+        ))
+    for column, label in F1_SERIES:
+        _add_baselines(fig, base, x=metrics, score=column, label=label)
+    n_text = f"N={top}" if top is not None else f"N={describe_setup(bars, 'top')}"
+    fig.update_layout(
+        title=f"F1 per metric, {n_text}, K best per metric · {_setup_line(bars, dataset=dataset, protocol=protocol)}",
+        barmode="group", xaxis_title="metric", yaxis_title="F1", yaxis_range=[0, 1],
+        legend_title="series", margin={"t": 60},
+    )
+    return fig
+
+
+def keywords_line_chart(lines: pd.DataFrame, base: pd.DataFrame | None = None, *, dataset: str,
+                        protocol: str) -> go.Figure:
+    """Micro- and macro-F1 against the number of keywords N (paper Figs. 8–10)."""
+    fig = go.Figure()
+    xs = [int(v) for v in lines["top"]] if not lines.empty else []
+    for column, label in F1_SERIES:
+        if lines.empty:
+            break
+        fig.add_trace(go.Scatter(
+            x=xs, y=lines[column].astype(float).tolist(), name=label, mode="lines+markers",
+            customdata=lines[["metric", "k"]].astype(str).values.tolist(),
+            hovertemplate=f"N=%{{x}} {label} %{{y:.4f}}<br>metric %{{customdata[0]}}, K=%{{customdata[1]}}<extra></extra>",
+        ))
+    _xs = [min(xs), max(xs)] if xs else []
+    for column, label in F1_SERIES:
+        _add_baselines(fig, base, x=_xs, score=column, label=label)
+    fig.update_layout(
+        title=f"F1 vs number of keywords N, best metric and K per N · {_setup_line(lines, dataset=dataset, protocol=protocol)}",
+        xaxis_title="number of keywords N", yaxis_title="F1", yaxis_range=[0, 1], margin={"t": 60},
+    )
+    return fig
+
+
+def significance_heatmap(square: pd.DataFrame, *, dataset: str, protocol: str,
+                         alpha: float = 0.05) -> go.Figure:
+    """Pairwise metric comparison p-values (paper appendix D) as a heatmap."""
+    names = [str(c) for c in square.columns]
+    z = square.astype(float).values.tolist() if not square.empty else []
+    text = [["" if pd.isna(v) else f"{v:.3g}" for v in row] for row in z]
+    fig = go.Figure(go.Heatmap(
+        z=z, x=names, y=[str(i) for i in square.index], text=text, texttemplate="%{text}",
+        colorscale="RdBu", zmin=0, zmax=1, colorbar={"title": "p"}, name="p-value",
+        hovertemplate="%{y} vs %{x}: p=%{z:.4g}<extra></extra>",
+    ))
+    fig.update_layout(
+        title=f"Pairwise metric significance (micro-F1, Bonferroni-corrected p; p<{alpha} = significant) · {dataset} · protocol {protocol}",
+        xaxis_title="metric", yaxis_title="metric", margin={"t": 60},
+    )
+    return fig

@@ -1,0 +1,74 @@
+"""Streamlit caches of the app (issue 4 item 4): ``st.cache_resource`` for vectors, corpora
+and prepared ``KeywordModel`` objects (one per server, shared by every page and session, so
+moving between pages never reloads a model); ``st.cache_data`` for tables.
+
+Every loader calls :mod:`dkw_app.backend` at call time, so tests can swap the backend.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from . import backend, browse
+
+
+@st.cache_data(show_spinner=False)
+def dataset_infos() -> list[dict[str, Any]]:
+    """``dataset_info`` of every corpus the library knows."""
+    return [backend.dataset_info(name) for name in backend.list_datasets()]
+
+
+@st.cache_resource(show_spinner="Loading word vectors…")
+def vectors() -> Any:
+    """The word-vector model (loaded once per server)."""
+    return backend.open_vectors()
+
+
+@st.cache_resource(show_spinner="Loading corpus…")
+def corpus(name: str, sample: int | None) -> Any:
+    """A corpus, or its ``head(sample)`` slice when ``DKW_SAMPLE_PER_CATEGORY`` is set."""
+    return backend.open_corpus(name, sample=sample)
+
+
+def is_prepared(name: str, sample: int | None, k_max: int) -> bool:
+    """Whether the corpus's neighbours are cached on disk (or its model is in memory).
+
+    Not cached: it changes when a user prepares the corpus."""
+    return backend.is_prepared(corpus(name, sample), vectors(), k_max=k_max)
+
+
+@st.cache_resource(show_spinner=False)
+def model(name: str, sample: int | None, k_max: int, _progress: backend.Progress | None = None) -> Any:
+    """The prepared ``KeywordModel`` of a corpus (prepares it, with progress, on first use)."""
+    return backend.prepare(corpus(name, sample), vectors(), k_max=k_max, progress=_progress)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def search(name: str, sample: int | None, split: str, category: str, query: str) -> list[str]:
+    """Ids of the documents of a split and category whose id or text contains ``query``."""
+    return browse.find_documents(browse.documents_of(corpus(name, sample)), split=split,
+                                 category=category, query=query)
+
+
+@st.cache_data(show_spinner=False)
+def categories(name: str, sample: int | None, split: str) -> list[str]:
+    return browse.categories_in(browse.documents_of(corpus(name, sample)), split=split)
+
+
+@st.cache_data(show_spinner=False, ttl=60)
+def runs() -> pd.DataFrame:
+    """Every run of the results store (refreshed every minute or after an evaluation)."""
+    return backend.load_runs()
+
+
+@st.cache_data(show_spinner=False, ttl=60)
+def significance(dataset: str, protocol: str) -> pd.DataFrame:
+    return backend.significance_table(runs(), dataset=dataset, protocol=protocol)
+
+
+def clear_all() -> None:
+    """Forget every cached object (tests, or after swapping the backend)."""
+    st.cache_data.clear()
+    st.cache_resource.clear()

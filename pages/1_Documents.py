@@ -1,0 +1,130 @@
+"""Documents (issue 4 item 2): pick a document, read it as plain text, and compare its top-N
+keywords under several metrics side by side (paper Tables 3–6), with provenance."""
+from __future__ import annotations
+
+import streamlit as st
+
+from dkw_app import backend, browse, resources, tables, widgets
+from dkw_core.errors import DkwError
+
+st.set_page_config(page_title="dkw — documents", page_icon="📄", layout="wide")
+st.title("Documents and their keywords")
+sample = widgets.sample_note()
+k_max = backend.DEFAULT_K_MAX
+
+infos = widgets.guarded(resources.dataset_infos, default=[]) or []
+names = [str(i["name"]) for i in infos if i.get("available")]
+if not names:
+    st.info("No corpus archive is available: set DKW_ARCHIVES to the folder holding the archives.")
+    st.stop()
+
+# A link such as ?doc=20ng/test/comp.graphics/38758 preselects that document.
+wanted = st.query_params.get("doc")
+if wanted and st.session_state.get("_doc_param") != wanted:
+    st.session_state["_doc_param"] = wanted
+    corpus_name = wanted.split("/", 1)[0]
+    if corpus_name in names:
+        st.session_state["doc_corpus"] = corpus_name
+        st.session_state["doc_query"] = wanted
+
+# ------------------------------------------------------------------ choose a document
+c1, c2, c3 = st.columns([1, 1, 2])
+with c1:
+    name = widgets.select("Corpus", names, key="doc_corpus")
+corpus = widgets.guarded(lambda: resources.corpus(name, sample))
+if corpus is None:
+    st.stop()
+example = None
+try:
+    example = corpus.get(backend.EXAMPLE_DOC)
+except (DkwError, KeyError):
+    pass
+# A search for an exact document id selects that document's split and category.
+typed = str(st.session_state.get("doc_query") or "").strip()
+if typed and st.session_state.get("_doc_jumped") != typed:
+    st.session_state["_doc_jumped"] = typed
+    try:
+        hit = corpus.get(typed)
+    except (DkwError, KeyError):
+        hit = None
+    if hit is not None:
+        st.session_state["doc_split"], st.session_state["doc_category"] = hit.split, hit.label
+        st.session_state["doc_id"] = hit.id
+with c2:
+    split = widgets.select("Split", browse.SPLITS, key="doc_split",
+                           default=example.split if example else "test")
+cats = resources.categories(name, sample, split)
+with c3:
+    category = widgets.select("Category", cats, key="doc_category",
+                              default=example.label if example else None)
+query = st.text_input("Search by document id or text", key="doc_query",
+                      placeholder="e.g. 38758 or 'video'")
+ids = resources.search(name, sample, split, category, query)
+if not ids:
+    st.warning("No document of this split and category matches the search.")
+    st.stop()
+st.caption(f"{len(ids)} matching document(s).")
+doc_id = widgets.select("Document", ids, key="doc_id", default=backend.EXAMPLE_DOC)
+doc = corpus.get(doc_id)
+
+# ------------------------------------------------------------------ keyword options
+with st.sidebar:
+    st.header("Keywords")
+    all_metrics = widgets.guarded(backend.metric_names, default=[]) or []
+    paper = [m for m in ("rf", "tds", "ig", "tf-idf", "chi2") if m in all_metrics]
+    metrics = st.multiselect("Metrics (columns)", all_metrics, default=paper[:4] or all_metrics[:4],
+                             key="kw_metrics", help="Paper Table 2; tf- variants multiply by tf(w, d).")
+    k = st.number_input("K — nearest words per phrase", 1, k_max, k_max, key="kw_k")
+    top = st.number_input("N — keywords per metric", 1, 100, 10, key="kw_top")
+    protocol = st.radio("Protocol", backend.PROTOCOLS, key="kw_protocol",
+                        format_func=lambda p: f"{p} ({backend.PROTOCOL_HELP[p]})")
+
+left, right = st.columns([1, 1])
+with left:
+    st.subheader(doc.id)
+    st.caption(f"category {doc.label} · split {doc.split} · {len(doc.text):,} characters")
+    widgets.show_document(doc.text)
+
+with right:
+    st.subheader("Top keywords per metric")
+    try:
+        prepared = resources.is_prepared(name, sample, k_max)
+    except DkwError as exc:
+        widgets.show_error(exc)
+        st.stop()
+    if not prepared:
+        st.info(f"Corpus {name} is not prepared yet (tagging + K={k_max} nearest words per phrase). "
+                "Prepare it here or on the home page.")
+        if st.button(f"Prepare {name}", key="doc_prepare"):
+            bar = st.progress(0.0, text=f"Preparing {name}…")
+            try:
+                resources.model(name, sample, k_max, _progress=widgets.progress_callback(bar))
+            except DkwError as exc:
+                widgets.show_error(exc)
+                st.stop()
+            st.rerun()
+        st.stop()
+    if not metrics:
+        st.info("Choose at least one metric in the sidebar.")
+        st.stop()
+    try:
+        model = resources.model(name, sample, k_max)
+        by_metric = {m: backend.keywords(model, doc.id, metric=m, k=int(k), top=int(top), protocol=protocol)
+                     for m in metrics}
+    except DkwError as exc:
+        widgets.show_error(exc)
+        st.stop()
+    vectors_name = str(getattr(resources.vectors(), "name", "vectors"))
+    st.caption(f"protocol {protocol} · K={k} · N={top} · vectors {vectors_name} · "
+               f"statistics from the training split")
+    st.dataframe(tables.keyword_table(by_metric, top=int(top)), key="kw_table")
+    widgets.csv_download(tables.keywords_long(by_metric, doc_id=doc.id, protocol=protocol, k=int(k),
+                                              vectors=vectors_name),
+                         label="Download keywords (CSV)", file_name="keywords.csv", key="kw_csv")
+    st.markdown("**Provenance** — the phrases of the document that led to each keyword")
+    for tab, metric in zip(st.tabs(metrics), metrics):
+        with tab:
+            for rank, kw in enumerate(by_metric[metric], start=1):
+                label = f"{rank}. {widgets.escape_markdown(kw.word)} — score {float(kw.score):.4g}, tf {kw.tf}"
+                with st.expander(label):
+                    st.dataframe(tables.provenance_table(kw), hide_index=True)

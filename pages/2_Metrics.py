@@ -1,0 +1,106 @@
+"""Metrics (issue 4 item 3): F1 per metric (paper Figs. 2–7), F1 against the number of
+keywords (Figs. 8–10), baselines as reference lines, pairwise significance (appendix D),
+all from the results store; every chart downloadable as CSV."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from dkw_app import backend, charts, resources, tables, widgets
+from dkw_core.errors import DkwError
+
+st.set_page_config(page_title="dkw — metrics", page_icon="📊", layout="wide")
+st.title("Metrics: F1 of the keyword method")
+st.caption("Document vector = normalised sum of the top-N keyword vectors (paper §3.6); "
+           "F1 on the test split unless the run says otherwise.")
+
+runs = widgets.guarded(resources.runs)
+if runs is None:
+    runs = pd.DataFrame(columns=backend.RUN_COLUMNS)
+
+datasets = sorted({str(d) for d in runs["dataset"].dropna()})
+infos = widgets.guarded(resources.dataset_infos, default=[]) or []
+known = [str(i["name"]) for i in infos if i.get("available")]
+choices = datasets + [d for d in known if d not in datasets]
+if not choices:
+    st.info("The results store holds no run and no corpus is available.")
+    st.stop()
+
+c1, c2, c3 = st.columns(3)
+with c1:
+    dataset = widgets.select("Corpus", choices, key="m_dataset")
+with c2:
+    protocol = st.radio("Protocol", backend.PROTOCOLS, key="m_protocol", horizontal=True,
+                        format_func=lambda p: f"{p}")
+    st.caption(backend.PROTOCOL_HELP[protocol])
+here = runs[(runs["dataset"] == dataset)]
+classifiers = sorted({str(c) for c in here["classifier"].dropna()})
+with c3:
+    classifier = widgets.select("Classifier", classifiers, key="m_classifier") if classifiers else None
+
+method = here[(here["kind"] == "method") & (here["protocol"] == protocol)]
+base = tables.baselines(runs, dataset=dataset, protocol=protocol, classifier=classifier)
+
+# ------------------------------------------------------------------ bars per metric
+st.header("F1 per metric")
+tops = sorted({int(t) for t in method["top"].dropna()})
+if not tops:
+    st.info(f"No stored run of the method on {dataset} under the {protocol} protocol.")
+else:
+    top = widgets.select("N — number of keywords", tops, key="m_top", default=10)
+    bars = tables.metric_bars(runs, dataset=dataset, protocol=protocol, top=top, classifier=classifier)
+    st.plotly_chart(charts.metric_bar_chart(bars, base, dataset=dataset, protocol=protocol, top=top),
+                    key="chart_bars")
+    widgets.csv_download(pd.concat([bars, base], ignore_index=True), label="Download this chart's data (CSV)",
+                         file_name=f"f1-per-metric-{dataset}-{protocol}-N{top}.csv", key="csv_bars")
+
+# ------------------------------------------------------------------ lines against N
+st.header("F1 against the number of keywords")
+lines = tables.f1_by_keywords(runs, dataset=dataset, protocol=protocol, classifier=classifier)
+if lines.empty:
+    st.info(f"No stored run of the method on {dataset} under the {protocol} protocol.")
+else:
+    st.plotly_chart(charts.keywords_line_chart(lines, base, dataset=dataset, protocol=protocol),
+                    key="chart_lines")
+    widgets.csv_download(pd.concat([lines, base], ignore_index=True), label="Download this chart's data (CSV)",
+                         file_name=f"f1-vs-N-{dataset}-{protocol}.csv", key="csv_lines")
+
+# ------------------------------------------------------------------ significance
+st.header("Pairwise significance of metrics")
+if backend.results_store_available():
+    square = widgets.guarded(lambda: resources.significance(dataset, protocol))
+    if square is None or square.empty:
+        st.info("Not enough paired runs for a significance table yet.")
+    else:
+        st.plotly_chart(charts.significance_heatmap(square, dataset=dataset, protocol=protocol),
+                        key="chart_significance")
+        widgets.csv_download(square.reset_index(), label="Download the p-values (CSV)",
+                             file_name=f"significance-{dataset}-{protocol}.csv", key="csv_significance")
+else:
+    st.info("The results store (dkw_core.evaluation.results) is not in this checkout yet.")
+
+# ------------------------------------------------------------------ run a missing evaluation
+st.header("Run a missing evaluation")
+with st.form("run_eval"):
+    names = widgets.guarded(backend.paper_metric_names, default=[]) or []
+    metrics = st.multiselect("Metrics", names, default=[m for m in ("rf", "tds", "ig") if m in names],
+                             key="m_run_metrics")
+    k = st.number_input("K — nearest words per phrase", 1, backend.DEFAULT_K_MAX, backend.DEFAULT_K_MAX,
+                        key="m_run_k")
+    n = st.number_input("N — keywords per document", 1, 100, 10, key="m_run_top")
+    st.caption(f"Corpus {dataset}, protocol {protocol}; linear SVM one-vs-rest, train → test split.")
+    submitted = st.form_submit_button("Run evaluation", disabled=not backend.evaluation_available())
+if not backend.evaluation_available():
+    st.caption("Running evaluations needs dkw_core.evaluation.results.run_evaluation (issue 3).")
+elif submitted:
+    bar = st.progress(0.0, text="Starting…")
+    try:
+        backend.run_evaluation(dataset=dataset, protocol=protocol, metrics=metrics, k=int(k), top=int(n),
+                               progress=widgets.progress_callback(bar))
+    except DkwError as exc:
+        widgets.show_error(exc)
+    else:
+        resources.runs.clear()
+        resources.significance.clear()
+        st.success("Evaluation stored.")
+        st.rerun()

@@ -1,0 +1,102 @@
+"""A small in-memory stand-in for the dkw_core calls of ``dkw_app.backend``: AppTest tests of
+the pages run in a second without vectors, spaCy or corpus archives."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from dkw_app import backend
+from dkw_core.datasets import Corpus, Document
+
+UNTRUSTED = ("Hello <script>alert('x')</script> see [a link](http://evil.example) "
+             "and ![an image](http://evil.example/i.png) **bold** <b>html</b>")
+
+
+@dataclass
+class FakeProvenance:
+    phrase: str
+    similarity: float
+    count: int
+
+
+@dataclass
+class FakeKeyword:
+    word: str
+    score: float
+    tf: int
+    provenance: list = field(default_factory=list)
+
+
+def make_corpus() -> Corpus:
+    docs = [
+        Document("20ng/train/comp.graphics/1", "video playback resolution frames graphics card", "comp.graphics", "train"),
+        Document("20ng/train/sci.space/2", "orbit shuttle launch space station", "sci.space", "train"),
+        Document("20ng/test/comp.graphics/38758", "video playback speed at different resolution modes window frames", "comp.graphics", "test"),
+        Document("20ng/test/comp.graphics/38759", UNTRUSTED, "comp.graphics", "test"),
+        Document("20ng/test/sci.space/3", "moon lander rocket fuel engine", "sci.space", "test"),
+    ]
+    return Corpus("20ng", docs)
+
+
+class FakeModel:
+    """Keywords = the document's distinct words, ordered differently per metric, so the
+    expected table can be computed here independently of the app."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+
+    @staticmethod
+    def expected(text: str, metric: str, top: int) -> list[str]:
+        words = sorted(set(re.findall(r"[a-z]+", text.lower())))
+        if metric.startswith("tf-"):
+            words = words[::-1]
+        if "rf" in metric:
+            words = sorted(words, key=len, reverse=True)
+        return words[:top]
+
+    def keywords(self, doc_id, *, metric, k, top, protocol):
+        words = self.expected(self.corpus.get(doc_id).text, metric, top)
+        return [FakeKeyword(w, float(len(words) - i), 1, [FakeProvenance(f"{w} phrase", 0.9, 2)])
+                for i, w in enumerate(words)]
+
+
+class FakeBackend:
+    """Installs itself over ``dkw_app.backend`` with ``monkeypatch``."""
+
+    def __init__(self, monkeypatch, *, prepared: bool = True, runs: pd.DataFrame | None = None) -> None:
+        self.prepared = prepared
+        self.prepare_calls = 0
+        self.corpus = make_corpus()
+        self.runs = runs if runs is not None else pd.DataFrame(columns=backend.RUN_COLUMNS)
+        patches = {
+            "list_datasets": lambda: ["20ng", "r8"],
+            "dataset_info": lambda name: {"name": name, "train": 2, "test": 3, "categories": 2,
+                                          "available": name == "20ng", "archive": f"{name}.tar.gz"},
+            "open_corpus": lambda name, *, sample=None: self.corpus,
+            "open_vectors": lambda: type("V", (), {"name": "fake-vectors", "dim": 3})(),
+            "is_prepared": lambda corpus, vectors, *, k_max=90: self.prepared,
+            "prepare": self._prepare,
+            "metric_names": lambda: ["rf", "tds", "ig", "tf-idf", "tf-rf"],
+            "paper_metric_names": lambda: ["rf", "tds", "ig", "tf-idf", "tf-rf"],
+            "tagger_description": lambda: "fake tagger",
+            "load_runs": lambda *, dataset=None: self.runs,
+            "results_store_available": lambda: True,
+            "significance_table": self._significance,
+            "evaluation_available": lambda: False,
+        }
+        for name, fn in patches.items():
+            monkeypatch.setattr(backend, name, fn)
+
+    def _prepare(self, corpus, vectors, *, k_max=90, progress=None):
+        self.prepare_calls += 1
+        if not self.prepared and progress:
+            progress(0.5, "tagging")
+            progress(1.0, "done")
+        self.prepared = True
+        return FakeModel(corpus)
+
+    def _significance(self, runs, *, dataset, protocol):
+        return backend.square_significance(pd.DataFrame(
+            {"metric_a": ["rf", "rf", "tds"], "metric_b": ["tds", "ig", "ig"], "p": [0.01, 0.5, 0.2]}))

@@ -1,0 +1,37 @@
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from tests.app.conftest import page
+from tests.app.fakes import FakeBackend
+
+
+def run_home() -> AppTest:
+    at = AppTest.from_file(page("app.py"), default_timeout=30)
+    return at.run()
+
+
+def test_home_lists_corpora_models_and_links(monkeypatch):
+    FakeBackend(monkeypatch, prepared=True)
+    at = run_home()
+    assert not at.exception
+    table = at.dataframe[0].value
+    assert list(table["name"]) == ["20ng", "r8"]
+    texts = [t.value for t in at.text]
+    assert "fake tagger" in texts
+    assert any("GloVe" in t for t in texts)
+    assert any("Prepared" in s.value for s in at.success)
+    assert any("r8.tar.gz" in w.value for w in at.warning)  # unavailable archive named
+
+
+def test_home_prepare_button_prepares_with_progress(monkeypatch):
+    fake = FakeBackend(monkeypatch, prepared=False)
+    at = run_home()
+    assert not at.exception
+    buttons = [b for b in at.button if b.key == "prepare_20ng"]
+    assert buttons, "an unprepared corpus must offer a Prepare button"
+    assert fake.prepare_calls == 0
+    buttons[0].click().run()
+    assert not at.exception
+    assert fake.prepare_calls == 1
+    assert any("20ng is prepared" in s.value for s in at.success)
