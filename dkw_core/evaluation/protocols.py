@@ -1,0 +1,162 @@
+"""The two evaluation protocols (METHOD.md §3) and the labelled record every F1 carries.
+
+* ``label-aware`` — the paper's protocol: every document, test documents included, is
+  weighted with its own gold category. Reproduces the paper's numbers; it writes the test
+  label into the test document's keyword vector, so it is not a deployable score.
+* ``label-free`` — the deployable protocol: test documents are weighted without their label
+  (maximum of the metric over categories, computed inside ``KeywordModel.rank``), all
+  statistics from the training split only. Training documents are ranked the same way by
+  default so train and test vectors come from one distribution (``train_protocol`` may set
+  the training documents to ``label-aware``; both are legitimate, since training labels are
+  known).
+
+:func:`evaluate_model` never reads the test labels before the predictions are made: the
+test vectors come from ``model.rank("test", ...)`` (label-free does not read labels there)
+and ``model.labels("test")`` is only read to score.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from ..errors import InputError
+from .classifiers import CLASSIFIER_LABELS, CLASSIFIERS, DEFAULT_CLASSIFIER, Scores, fit_predict, score_predictions
+
+PROTOCOLS: tuple[str, ...] = ("label-aware", "label-free")
+PROTOCOL_LABELS = {
+    "label-aware": "label-aware (paper's protocol: test documents weighted with their gold category)",
+    "label-free": "label-free (deployable: test labels never read)",
+}
+KINDS: tuple[str, ...] = ("method", "baseline-tfidf", "baseline-bow", "search")
+
+
+def check_protocol(protocol: str) -> str:
+    if protocol not in PROTOCOLS:
+        raise InputError(f"unknown protocol {protocol!r}; choose one of {', '.join(PROTOCOLS)}")
+    return protocol
+
+
+def check_classifier(classifier: str) -> str:
+    if classifier not in CLASSIFIERS:
+        raise InputError(f"unknown classifier {classifier!r}; choose one of {', '.join(CLASSIFIERS)}")
+    return classifier
+
+
+@dataclass
+class RunConfig:
+    """Everything that identifies one evaluation run; its hash keys the results store."""
+
+    dataset: str
+    corpus_key: str
+    vectors: str
+    protocol: str
+    metric: str
+    k: int
+    top: int
+    classifier: str = DEFAULT_CLASSIFIER
+    split: str = "test"
+    kind: str = "method"
+    sample: int | None = None  # documents per category per split (corpus.head(N)); None = full corpus
+    options: dict = field(default_factory=dict)  # e.g. train_protocol, search grids and seed
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise InputError(f"unknown run kind {self.kind!r}; one of {', '.join(KINDS)}")
+        if self.protocol not in PROTOCOLS and self.protocol != "none":
+            check_protocol(self.protocol)
+        check_classifier(self.classifier)
+
+    def config_hash(self) -> str:
+        blob = json.dumps(asdict(self), sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()[:32]
+
+    def label(self) -> str:
+        """Human label every printed F1 carries: protocol, split, vectors, K, N, metric, classifier."""
+        clf = CLASSIFIER_LABELS.get(self.classifier, self.classifier)
+        if self.kind == "baseline-tfidf":
+            what = "tf-idf (sublinear) on the full text, no vectors"
+        elif self.kind == "baseline-bow":
+            what = f"bag-of-words keyword sets, N={self.top}, metric={self.metric}, no vectors"
+        else:
+            what = f"vectors={self.vectors}, K={self.k}, N={self.top}, metric={self.metric}"
+        proto = self.protocol if self.protocol != "none" else "no keyword weighting"
+        sample = f", sample={self.sample}/category" if self.sample else ""
+        return f"[{proto}] {self.dataset} {self.split} split{sample}, {what}, classifier={clf}"
+
+
+@dataclass
+class RunResult:
+    """Scores of one run (fractions in [0, 1]) with its configuration and timings."""
+
+    config: RunConfig
+    scores: Scores
+    seconds: dict[str, float] = field(default_factory=dict)
+    cached: bool = False
+    details: dict = field(default_factory=dict)  # e.g. search trace
+
+    @property
+    def micro_f1(self) -> float:
+        return self.scores.micro_f1
+
+    @property
+    def macro_f1(self) -> float:
+        return self.scores.macro_f1
+
+    def summary(self) -> dict:
+        """The issue's JSON keys (F1 as percentages) plus the labelling fields."""
+        c = self.config
+        return {
+            "micro_f1": round(100 * self.scores.micro_f1, 2),
+            "macro_f1": round(100 * self.scores.macro_f1, 2),
+            "protocol": c.protocol,
+            "dataset": c.dataset,
+            "metric": c.metric,
+            "k": c.k,
+            "top": c.top,
+            "classifier": c.classifier,
+            "split": c.split,
+            "vectors": c.vectors,
+            "kind": c.kind,
+            "sample": c.sample,
+            "label": c.label(),
+            "cached": self.cached,
+            "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
+        }
+
+
+def document_vectors(model, split: str, *, metric: str, k: int, top: int, protocol: str) -> np.ndarray:
+    """Keyword-sum document vectors of a split (paper §4.2.1), ranked under ``protocol``."""
+    idx = model.rank(split, metric=metric, k=k, top=top, protocol=protocol)
+    return np.asarray(model.document_vectors(idx))
+
+
+def evaluate_model(
+    model,
+    *,
+    metric: str,
+    k: int,
+    top: int,
+    protocol: str,
+    classifier: str = DEFAULT_CLASSIFIER,
+    train_protocol: str | None = None,
+) -> tuple[Scores, dict[str, float], np.ndarray]:
+    """Train ``classifier`` on the training split's document vectors, score the test split.
+
+    Returns (scores, timings in seconds, test predictions). The test labels are read only
+    after the predictions exist.
+    """
+    check_protocol(protocol)
+    check_classifier(classifier)
+    train_protocol = check_protocol(train_protocol or protocol)
+    t0 = time.perf_counter()
+    X_train = document_vectors(model, "train", metric=metric, k=k, top=top, protocol=train_protocol)
+    X_test = document_vectors(model, "test", metric=metric, k=k, top=top, protocol=protocol)
+    t1 = time.perf_counter()
+    y_pred = fit_predict(X_train, model.labels("train"), X_test, classifier=classifier)
+    t2 = time.perf_counter()
+    scores = score_predictions(model.labels("test"), y_pred, list(model.categories))
+    return scores, {"keywords": t1 - t0, "classify": t2 - t1}, y_pred
