@@ -1,0 +1,244 @@
+"""Statistics of a finished (or running) study — paper §4.6, Fig. 11, Fig. 12, Table 7.
+
+Answers are ordinal: 1 Irrelevant < 2 Partially < 3 Relevant; 0 "Do not know" is counted in
+the distributions but left out of every statistic. A keyword produced by both methods was
+shown once and its answers count for both methods.
+
+* **Distributions** (Fig. 11): answer counts per method and question.
+* **Agreement** (Fig. 12): Spearman's rho (``scipy.stats.spearmanr``) per method and question
+  over pairs of judges who rated the same keyword on the same question (each pair ordered
+  lower slot first, i.e. earlier-reserved judge first), plus Krippendorff's alpha (ordinal,
+  package ``krippendorff``; raters = judgement slots, units = keyword x question).
+* **Significance** (Table 7), per question: Wilcoxon signed-rank test
+  (``scipy.stats.wilcoxon``, ``zero_method="wilcox"``, ``method="approx"``, no continuity
+  correction: T, z from the normal approximation, two-sided p) and the sign test
+  (``scipy.stats.binomtest``: M = (n+ − n−)/2, one-sided p in the observed direction) of
+  method A against method B. Pairing: same article, same judge, same question, keyword rank
+  i of A vs rank i of B; d = A − B.
+"""
+from __future__ import annotations
+
+import math
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, selectinload
+
+from .models import ANSWERS, QUESTIONS, Answer, Article, Judgement, StudyKeyword, Study
+from .service import StudyError
+
+PAIRING = ("pairs: same article, same judge, same question, keyword rank i of A vs rank i of B "
+           "(i = 1..keywords per method); a pair is left out when either answer is 'Do not know' or a "
+           "method has no keyword at rank i; d = A - B")
+WILCOXON_NOTE = ("scipy.stats.wilcoxon(zero_method='wilcox' — zero differences dropped, method='approx', "
+                 "correction=False): T = min(R+, R-), z from the normal approximation, two-sided p")
+SIGN_NOTE = ("scipy.stats.binomtest(n+, n+ + n-, 0.5): M = (n+ - n-)/2, one-sided p in the observed "
+             "direction (alternative stated), ties dropped")
+AGREEMENT_NOTE = ("Spearman rho over pairs of judges (lower judgement slot first) rating the same keyword "
+                  "on the same question, 'Do not know' left out; Krippendorff alpha (ordinal, values 1..3), "
+                  "raters = judgement slots, units = keyword x question")
+
+COLUMNS = ["judgement_id", "judge_id", "judge", "slot", "article_id", "doc_id", "category", "batch",
+           "keyword_id", "keyword", "question", "value", "answer", "in_a", "rank_a", "in_b", "rank_b",
+           "submitted_at", "seconds_spent"]
+
+
+def answers_frame(engine: Engine, study_id: int) -> pd.DataFrame:
+    """One row per stored answer with method provenance (``in_a``/``rank_a``/``in_b``/``rank_b``)."""
+    with Session(engine) as session:
+        if session.get(Study, study_id) is None:
+            raise StudyError(f"no study with id {study_id}")
+        rows = []
+        q = (select(Answer, Judgement, Article, StudyKeyword)
+             .join(Judgement, Answer.judgement_id == Judgement.id)
+             .join(Article, Judgement.article_id == Article.id)
+             .join(StudyKeyword, Answer.keyword_id == StudyKeyword.id)
+             .where(Article.study_id == study_id, Judgement.submitted_at.is_not(None))
+             .options(selectinload(StudyKeyword.sources), selectinload(Judgement.judge))
+             .order_by(Judgement.id, Answer.keyword_id, Answer.question))
+        for ans, jd, art, kw in session.execute(q):
+            ranks = {s.method: s.rank for s in kw.sources}
+            rows.append({"judgement_id": jd.id, "judge_id": jd.judge_id, "judge": jd.judge.name, "slot": jd.slot,
+                         "article_id": art.id, "doc_id": art.doc_id, "category": art.category,
+                         "batch": art.batch + 1, "keyword_id": kw.id, "keyword": kw.word,
+                         "question": ans.question, "value": ans.value, "answer": ANSWERS[ans.value],
+                         "in_a": "A" in ranks, "rank_a": ranks.get("A"), "in_b": "B" in ranks,
+                         "rank_b": ranks.get("B"), "submitted_at": jd.submitted_at,
+                         "seconds_spent": jd.seconds_spent})
+    frame = pd.DataFrame(rows, columns=COLUMNS)
+    return frame.astype({"rank_a": "Int64", "rank_b": "Int64"})
+
+
+def _f(x: Any) -> float | None:
+    if x is None:
+        return None
+    x = float(x)
+    return None if math.isnan(x) or math.isinf(x) else x
+
+
+def distribution(frame: pd.DataFrame, names: dict[str, str]) -> list[dict[str, Any]]:
+    """Answer counts and shares per method and question (Fig. 11), "Do not know" included."""
+    out = []
+    for slot in ("A", "B"):
+        sub = frame[frame[f"in_{slot.lower()}"]]
+        for q in QUESTIONS:
+            part = sub[sub["question"] == q]
+            total = len(part)
+            for value, label in ANSWERS.items():
+                n = int((part["value"] == value).sum())
+                out.append({"method": slot, "method_name": names[slot], "question": q, "value": value,
+                            "answer": label, "count": n, "share": (n / total) if total else None})
+    return out
+
+
+def rater_pairs(frame: pd.DataFrame, slot: str, question: str) -> tuple[list[int], list[int]]:
+    """(x, y) ratings of pairs of judges on the same keyword and question, DNK left out."""
+    sub = frame[frame[f"in_{slot.lower()}"] & (frame["question"] == question) & (frame["value"] > 0)]
+    xs: list[int] = []
+    ys: list[int] = []
+    for _kw, grp in sub.sort_values("slot").groupby("keyword_id", sort=True):
+        vals = list(grp["value"])
+        for i, j in combinations(range(len(vals)), 2):
+            xs.append(int(vals[i]))
+            ys.append(int(vals[j]))
+    return xs, ys
+
+
+def agreement(frame: pd.DataFrame, names: dict[str, str], judges_per_article: int) -> list[dict[str, Any]]:
+    """Spearman rho and Krippendorff's ordinal alpha per method and question (Fig. 12)."""
+    import krippendorff
+
+    out = []
+    for slot in ("A", "B"):
+        for q in QUESTIONS:
+            xs, ys = rater_pairs(frame, slot, q)
+            rho = p = None
+            note = ""
+            if len(xs) >= 3 and len(set(xs)) > 1 and len(set(ys)) > 1:
+                res = stats.spearmanr(xs, ys)
+                rho, p = _f(res.statistic), _f(res.pvalue)
+            else:
+                note = "too few pairs or no variation for Spearman"
+            sub = frame[frame[f"in_{slot.lower()}"] & (frame["question"] == q)]
+            units = sorted(sub["keyword_id"].unique())
+            alpha = None
+            if units:
+                col = {k: i for i, k in enumerate(units)}
+                mat = np.full((max(judges_per_article, int(sub["slot"].max())), len(units)), np.nan)
+                for r in sub.itertuples():
+                    if r.value > 0:
+                        mat[r.slot - 1, col[r.keyword_id]] = r.value
+                try:
+                    alpha = _f(krippendorff.alpha(reliability_data=mat, level_of_measurement="ordinal",
+                                                  value_domain=[1, 2, 3]))
+                except (ValueError, ZeroDivisionError):
+                    alpha = None
+            out.append({"method": slot, "method_name": names[slot], "question": q, "spearman_rho": rho,
+                        "spearman_p": p, "pairs": len(xs), "krippendorff_alpha_ordinal": alpha,
+                        "units": len(units), "note": note})
+    return out
+
+
+def paired_ratings(frame: pd.DataFrame, question: str, keywords_per_method: int) -> tuple[list[int], list[int]]:
+    """A and B ratings paired by (article, judge, question, rank i); see :data:`PAIRING`."""
+    sub = frame[(frame["question"] == question) & (frame["value"] > 0)]
+    a_vals: list[int] = []
+    b_vals: list[int] = []
+    for _jid, grp in sub.groupby("judgement_id", sort=True):
+        by_a = {int(r): int(v) for r, v in zip(grp["rank_a"], grp["value"]) if not pd.isna(r)}
+        by_b = {int(r): int(v) for r, v in zip(grp["rank_b"], grp["value"]) if not pd.isna(r)}
+        for i in range(1, keywords_per_method + 1):
+            if i in by_a and i in by_b:
+                a_vals.append(by_a[i])
+                b_vals.append(by_b[i])
+    return a_vals, b_vals
+
+
+def significance(frame: pd.DataFrame, keywords_per_method: int) -> list[dict[str, Any]]:
+    """Wilcoxon signed-rank and sign test of A against B per question (Table 7)."""
+    out = []
+    for q in QUESTIONS:
+        a, b = paired_ratings(frame, q, keywords_per_method)
+        d = np.asarray(a) - np.asarray(b)
+        n_plus, n_minus = int((d > 0).sum()), int((d < 0).sum())
+        row: dict[str, Any] = {"question": q, "pairs": len(d), "zero_differences": int((d == 0).sum()),
+                               "n_plus": n_plus, "n_minus": n_minus, "wilcoxon_T": None, "wilcoxon_z": None,
+                               "wilcoxon_p_two_sided": None, "sign_M": (n_plus - n_minus) / 2,
+                               "sign_p_one_sided": None, "sign_alternative": None, "note": ""}
+        if n_plus + n_minus > 0:
+            res = stats.wilcoxon(a, b, zero_method="wilcox", correction=False, method="approx",
+                                 alternative="two-sided")
+            row.update(wilcoxon_T=_f(res.statistic), wilcoxon_z=_f(res.zstatistic),
+                       wilcoxon_p_two_sided=_f(res.pvalue))
+            greater = n_plus >= n_minus
+            bt = stats.binomtest(n_plus, n_plus + n_minus, 0.5, alternative="greater" if greater else "less")
+            row.update(sign_p_one_sided=_f(bt.pvalue),
+                       sign_alternative="A rated higher than B" if greater else "B rated higher than A")
+        else:
+            row["note"] = "no non-zero paired differences"
+        out.append(row)
+    return out
+
+
+def analyze(engine: Engine, study_id: int) -> dict[str, Any]:
+    """Everything the results page and ``study analyze`` print, JSON-serialisable."""
+    with Session(engine) as session:
+        study = session.get(Study, study_id)
+        if study is None:
+            raise StudyError(f"no study with id {study_id}")
+        info = {"id": study.id, "name": study.name, "corpus": study.corpus, "split": study.split,
+                "method_a": study.method_a, "method_b": study.method_b,
+                "keywords_per_method": study.keywords_per_method,
+                "judges_per_article": study.judges_per_article, "seed": study.seed,
+                "articles": len(study.articles)}
+    frame = answers_frame(engine, study_id)
+    names = {"A": info["method_a"], "B": info["method_b"]}
+    return {
+        "study": info,
+        "counts": {"judgements": int(frame["judgement_id"].nunique()), "answers": len(frame),
+                   "judges": int(frame["judge_id"].nunique()),
+                   "do_not_know": int((frame["value"] == 0).sum())},
+        "distribution": distribution(frame, names),
+        "agreement": agreement(frame, names, info["judges_per_article"]),
+        "agreement_note": AGREEMENT_NOTE,
+        "significance": significance(frame, info["keywords_per_method"]),
+        "pairing": PAIRING,
+        "wilcoxon_note": WILCOXON_NOTE,
+        "sign_note": SIGN_NOTE,
+    }
+
+
+def _fmt(x: Any, spec: str = ".4g") -> str:
+    return "—" if x is None else format(x, spec)
+
+
+def format_report(result: dict[str, Any]) -> str:
+    """Plain-text report of :func:`analyze` for the CLI."""
+    s = result["study"]
+    c = result["counts"]
+    lines = [f"study {s['id']} {s['name']!r}: corpus {s['corpus']} ({s['split']} split), "
+             f"A = {s['method_a']}, B = {s['method_b']}, {s['keywords_per_method']} keywords per method, "
+             f"{s['judges_per_article']} judges per article",
+             f"{c['judgements']} submitted judgements by {c['judges']} judges, {c['answers']} answers "
+             f"({c['do_not_know']} 'Do not know')", "", "Answer distribution (Fig. 11):"]
+    for row in result["distribution"]:
+        lines.append(f"  {row['method']} {row['method_name']:<28} {row['question']:<9} {row['answer']:<12} "
+                     f"{row['count']:>6}  {_fmt(row['share'], '.1%') if row['share'] is not None else '—'}")
+    lines += ["", f"Inter-rater agreement (Fig. 12): {result['agreement_note']}"]
+    for row in result["agreement"]:
+        lines.append(f"  {row['method']} {row['method_name']:<28} {row['question']:<9} rho={_fmt(row['spearman_rho'])} "
+                     f"(p={_fmt(row['spearman_p'])}, {row['pairs']} pairs)  "
+                     f"alpha={_fmt(row['krippendorff_alpha_ordinal'])} ({row['units']} units) {row['note']}")
+    lines += ["", f"Significance, A ({s['method_a']}) against B ({s['method_b']}) (Table 7)",
+              f"  {result['pairing']}", f"  Wilcoxon: {result['wilcoxon_note']}", f"  Sign test: {result['sign_note']}"]
+    for row in result["significance"]:
+        lines.append(f"  {row['question']:<9} pairs={row['pairs']} (zero d: {row['zero_differences']})  "
+                     f"T={_fmt(row['wilcoxon_T'])} z={_fmt(row['wilcoxon_z'])} p2={_fmt(row['wilcoxon_p_two_sided'])}  "
+                     f"M={_fmt(row['sign_M'])} p1={_fmt(row['sign_p_one_sided'])} ({row['sign_alternative'] or '—'}) "
+                     f"{row['note']}")
+    return "\n".join(lines)

@@ -1,0 +1,94 @@
+"""Fill a study with simulated judges so the results page can be seen before real judges come.
+
+Simulated judges go through the same service calls as real ones (``next_task`` / ``submit``),
+taking turns, so the assignment rules are exercised too. Two behaviours:
+
+* ``"random"``: every answer uniform over Do not know / Irrelevant / Partially / Relevant;
+* ``"scripted"``: each keyword has a latent quality per question, judges report it with
+  noise (20 % off by one, 5 % "Do not know"). Keywords of method B are scripted to be
+  better for the category question and keywords of method A for the topic question (the
+  direction the paper reports), so the statistics show a known effect.
+
+Simulated judges are named ``sim-<n>``; never mix them with real judges in a published study.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from ..errors import InputError
+from .models import QUESTIONS, StudyKeyword
+from .service import Progress, invite_judge, next_task, submit, study_settings
+
+MODES = ("random", "scripted")
+
+
+def _scripted_quality(methods: set[str], question: str, rng: random.Random) -> int:
+    favoured = "B" if question == "category" else "A"
+    mean = 2.5 if favoured in methods else 1.6
+    return max(1, min(3, round(rng.gauss(mean, 0.6))))
+
+
+def simulate(engine: Engine, study_id: int, *, judges: int | None = None, mode: str = "scripted",
+             seed: int = 0, progress: Progress | None = None,
+             answer_fn: Callable[[int, int, str, random.Random], int] | None = None) -> dict[str, int]:
+    """Invite ``judges`` simulated judges and let them judge until nothing is left.
+
+    ``answer_fn(judge_index, keyword_id, question, rng) -> 0..3`` overrides ``mode`` (scripted
+    judges in tests). Returns counts of judges and submitted judgements.
+    """
+    if mode not in MODES and answer_fn is None:
+        raise InputError(f"simulation mode must be one of {', '.join(MODES)}, got {mode!r}")
+    settings = study_settings(engine, study_id)
+    n = judges if judges is not None else settings["judges_per_article"] + 2
+    if n < 1:
+        raise InputError("at least one simulated judge is needed")
+    rng = random.Random(seed)
+    report = progress or (lambda _f, _m: None)
+    with Session(engine) as session:
+        from sqlalchemy import select
+
+        from .models import Article, KeywordSource
+
+        rows = session.execute(select(StudyKeyword.id, KeywordSource.method).join(KeywordSource)
+                               .join(Article).where(Article.study_id == study_id)).all()
+        total = len(session.scalars(select(Article.id).where(Article.study_id == study_id)).all())
+    methods: dict[int, set[str]] = {}
+    for kw_id, m in rows:
+        methods.setdefault(kw_id, set()).add(m)
+    quality = {(k, q): _scripted_quality(ms, q, rng) for k, ms in sorted(methods.items()) for q in QUESTIONS}
+
+    def answer(j: int, kw_id: int, q: str) -> int:
+        if answer_fn is not None:
+            return answer_fn(j, kw_id, q, rng)
+        if mode == "random":
+            return rng.randint(0, 3)
+        if rng.random() < 0.05:
+            return 0
+        v = quality[(kw_id, q)]
+        if rng.random() < 0.2:
+            v = max(1, min(3, v + rng.choice((-1, 1))))
+        return v
+
+    ids = [invite_judge(engine, study_id, name=f"sim-{i + 1}")[0] for i in range(n)]
+    active = list(range(n))
+    submitted = 0
+    needed = max(1, total * settings["judges_per_article"])
+    while active:
+        still = []
+        for j in active:
+            state = next_task(engine, ids[j])
+            if state.task is None:
+                continue
+            answers = {(k, q): answer(j, k, q) for k, _w in state.task.keywords for q in QUESTIONS}
+            submit(engine, judge_id=ids[j], judgement_id=state.task.judgement_id, answers=answers,
+                   seconds_spent=float(rng.randint(30, 240)))
+            submitted += 1
+            report(min(1.0, submitted / needed), f"{submitted} judgements simulated")
+            still.append(j)
+        active = still
+    report(1.0, f"{submitted} judgements by {n} simulated judges")
+    return {"judges": n, "judgements": submitted}
