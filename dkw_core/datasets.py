@@ -69,7 +69,7 @@ __all__ = [
 
 Progress = Callable[[float, str], None] | None
 
-_FORMAT_VERSION = 1
+_FORMAT_VERSION = 2
 TEST_FRACTION = 1 / 3
 """Share of every class that :func:`hash_split` puts into the test split (WebKB, 7 Sectors)."""
 _SPLIT_SALT = "dkw-split-v1:"
@@ -452,7 +452,7 @@ _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def _reuters_field(body: str, tag: str) -> str | None:
-    m = re.search(rf"<{tag}>(.*?)</{tag}>", body, re.S)
+    m = re.search(rf"<{tag}(?:\s[^>]*)?>(.*?)</{tag}>", body, re.S)  # <TEXT TYPE="UNPROC"> has attributes
     return m.group(1) if m else None
 
 
