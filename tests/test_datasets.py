@@ -338,3 +338,34 @@ def test_7sectors_file_outside_industry(tmp_path):
     _write(tmp_path / "7sectors" / "top.html", b"<p>x</p>")
     with pytest.raises(CorpusError, match="top.html"):
         datasets.load_7sectors(tmp_path / "7sectors")
+
+
+def test_download_when_enabled(tmp_path, monkeypatch):
+    """DKW_DOWNLOAD=1 fetches the missing archive from its public URL (faked here, no network)."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        info = tarfile.TarInfo("20news-bydate-train/sci.space/1")
+        info.size = 5
+        tar.addfile(info, io.BytesIO(b"orbit"))
+    payload = buf.getvalue()
+    seen = []
+
+    class FakeResponse(io.BytesIO):
+        headers = {"Content-Length": str(len(payload))}
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    def fake_urlopen(url, timeout=None):
+        seen.append(url)
+        return FakeResponse(payload)
+
+    monkeypatch.setenv("DKW_DOWNLOAD", "1")
+    monkeypatch.setattr(datasets.urllib.request, "urlopen", fake_urlopen)
+    corpus = load_corpus("20ng", archives=tmp_path)
+    assert seen == [dataset_info("20ng")["url"]]
+    assert (tmp_path / "20news-bydate.tar.gz").read_bytes() == payload
+    assert [d.id for d in corpus] == ["20ng/train/sci.space/1"]
