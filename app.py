@@ -55,7 +55,7 @@ for info in infos:
     if box.button(f"Prepare {name}", key=f"prepare_{name}"):
         bar = box.progress(0.0, text=f"Preparing {name}…")
         try:
-            resources.model(name, sample, k_max, _progress=widgets.progress_callback(bar))
+            resources.model(name, sample, k_max, progress=widgets.progress_callback(bar))
         except DkwError as exc:
             widgets.show_error(exc)
         else:

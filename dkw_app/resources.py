@@ -6,6 +6,7 @@ Every loader calls :mod:`dkw_app.backend` at call time, so tests can swap the ba
 """
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pandas as pd
@@ -39,10 +40,34 @@ def is_prepared(name: str, sample: int | None, k_max: int) -> bool:
     return backend.is_prepared(corpus(name, sample), vectors(), k_max=k_max)
 
 
+class _ModelStore:
+    """Prepared models of this server, keyed by (corpus, sample, k_max); a lock so that two
+    sessions clicking "Prepare" at once prepare the corpus only once."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.models: dict[tuple[str, int | None, int], Any] = {}
+
+
 @st.cache_resource(show_spinner=False)
-def model(name: str, sample: int | None, k_max: int, _progress: backend.Progress | None = None) -> Any:
-    """The prepared ``KeywordModel`` of a corpus (prepares it, with progress, on first use)."""
-    return backend.prepare(corpus(name, sample), vectors(), k_max=k_max, progress=_progress)
+def _model_store() -> _ModelStore:
+    return _ModelStore()
+
+
+def model(name: str, sample: int | None, k_max: int, *, progress: backend.Progress | None = None) -> Any:
+    """The prepared ``KeywordModel`` of a corpus, kept in a ``st.cache_resource`` store.
+
+    Prepares it (or loads it from the disk cache) on first use, reporting
+    ``progress(fraction, message)``; later calls on any page return the same object at once.
+    (A plain cached function cannot take the callback: it writes to an element created
+    outside the cached call.)"""
+    store = _model_store()
+    key = (name, sample, k_max)
+    with store.lock:
+        if key not in store.models:
+            store.models[key] = backend.prepare(corpus(name, sample), vectors(), k_max=k_max,
+                                                progress=progress)
+        return store.models[key]
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

@@ -98,7 +98,7 @@ with right:
         if st.button(f"Prepare {name}", key="doc_prepare"):
             bar = st.progress(0.0, text=f"Preparing {name}…")
             try:
-                resources.model(name, sample, k_max, _progress=widgets.progress_callback(bar))
+                resources.model(name, sample, k_max, progress=widgets.progress_callback(bar))
             except DkwError as exc:
                 widgets.show_error(exc)
                 st.stop()

@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from tests.app.conftest import page
+from tests.app.fakes import UNTRUSTED, FakeBackend, FakeModel, make_corpus
+
+EXAMPLE = "20ng/test/comp.graphics/38758"
+
+
+def run_docs() -> AppTest:
+    return AppTest.from_file(page("pages/1_Documents.py"), default_timeout=30).run()
+
+
+def keyword_tables(at: AppTest) -> list:
+    """The keyword tables (provenance tables have columns phrase, similarity, count)."""
+    return [d.value for d in at.dataframe if "phrase" not in d.value.columns]
+
+
+def table(at: AppTest):
+    (frame,) = keyword_tables(at)
+    return frame
+
+
+def test_widgets_present_and_example_document_selected(monkeypatch):
+    FakeBackend(monkeypatch)
+    at = run_docs()
+    assert not at.exception
+    keys = {w.key for w in [*at.selectbox, *at.text_input, *at.multiselect, *at.number_input, *at.radio]}
+    assert {"doc_corpus", "doc_split", "doc_category", "doc_query", "doc_id",
+            "kw_metrics", "kw_k", "kw_top", "kw_protocol"} <= keys
+    assert at.selectbox(key="doc_id").value == EXAMPLE
+    assert at.code[0].value == make_corpus().get(EXAMPLE).text
+
+
+def test_keyword_table_has_metrics_side_by_side(monkeypatch):
+    FakeBackend(monkeypatch)
+    at = run_docs()
+    at.multiselect(key="kw_metrics").set_value(["rf", "tds"])
+    at.number_input(key="kw_top").set_value(3).run()
+    assert not at.exception
+    frame = table(at)
+    text = make_corpus().get(EXAMPLE).text
+    assert list(frame.columns) == ["rf", "tds"]
+    assert list(frame["rf"]) == FakeModel.expected(text, "rf", 3)
+    assert list(frame["tds"]) == FakeModel.expected(text, "tds", 3)
+    assert list(frame.index) == [1, 2, 3]
+    # one provenance expander per keyword and metric
+    assert len(at.expander) == 6
+
+
+def test_selecting_another_document_changes_the_table(monkeypatch):
+    FakeBackend(monkeypatch)
+    at = run_docs()
+    before = table(at)
+    at.selectbox(key="doc_category").set_value("sci.space").run()
+    assert not at.exception
+    after = table(at)
+    assert at.selectbox(key="doc_id").value == "20ng/test/sci.space/3"
+    assert not before.equals(after)
+    metric = after.columns[0]
+    # rows past the document's keyword count are padded with ""
+    assert [w for w in after[metric] if w] == FakeModel.expected(
+        make_corpus().get("20ng/test/sci.space/3").text, metric, len(after))
+
+
+def test_search_by_text_and_by_id(monkeypatch):
+    FakeBackend(monkeypatch)
+    at = run_docs()
+    at.text_input(key="doc_query").input("script").run()
+    assert at.selectbox(key="doc_id").options == ["20ng/test/comp.graphics/38759"]
+    at.text_input(key="doc_query").input("20ng/train/sci.space/2").run()
+    assert not at.exception
+    assert at.selectbox(key="doc_split").value == "train"
+    assert at.selectbox(key="doc_id").value == "20ng/train/sci.space/2"
+
+
+def test_untrusted_document_shown_verbatim(monkeypatch):
+    FakeBackend(monkeypatch)
+    at = run_docs()
+    at.selectbox(key="doc_id").set_value("20ng/test/comp.graphics/38759").run()
+    assert not at.exception
+    assert at.code[0].value == UNTRUSTED
+    assert all("<script>" not in m.value for m in at.markdown)
+    assert len(at.get("html")) == 0
+
+
+def test_unprepared_corpus_offers_preparation_without_error(monkeypatch):
+    fake = FakeBackend(monkeypatch, prepared=False)
+    at = run_docs()
+    assert not at.exception
+    assert not keyword_tables(at)
+    assert any("not prepared" in i.value for i in at.info)
+    at.button(key="doc_prepare").click().run()
+    assert not at.exception
+    assert fake.prepare_calls == 1
+    assert list(table(at).columns)
