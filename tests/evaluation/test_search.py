@@ -5,7 +5,7 @@ from dkw_core.errors import InputError
 from dkw_core.evaluation.search import (
     ModelPredictor, Setup, make_setups, parameter_search, subsample, tolerance,
 )
-from tests.evaluation.fakes import FakeModel
+from .fakes import FakeModel
 
 
 def test_tolerance_formula():

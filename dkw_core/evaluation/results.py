@@ -1,0 +1,177 @@
+"""Results store: every evaluation run's configuration, scores and timings (SQLAlchemy 2.0 ORM).
+
+The database is opened through :func:`dkw_core.db.make_engine` (SQLite ``data/results.sqlite``
+by default, any SQLAlchemy URL accepted). A run is keyed by the hash of its
+:class:`~dkw_core.evaluation.protocols.RunConfig`, so re-running the same configuration is a
+cache hit: :meth:`ResultsStore.run` returns the stored row (``cached=True``) without computing.
+:func:`load_runs` is the reader the Streamlit pages chart from.
+"""
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Callable
+
+import pandas as pd
+from sqlalchemy import JSON, DateTime, Float, Integer, String, select
+from sqlalchemy.exc import IntegrityError, OperationalError, DatabaseError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from ..db import make_engine
+from ..errors import StoreError
+from .classifiers import Scores
+from .protocols import RunConfig, RunResult
+
+DEFAULT_FILE = "results.sqlite"
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class EvalRun(Base):
+    """One stored evaluation run."""
+
+    __tablename__ = "evaluation_runs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    config_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    dataset: Mapped[str] = mapped_column(String(200), index=True)
+    corpus_key: Mapped[str] = mapped_column(String(200))
+    vectors: Mapped[str] = mapped_column(String(200))
+    protocol: Mapped[str] = mapped_column(String(20))
+    metric: Mapped[str] = mapped_column(String(40))
+    k: Mapped[int] = mapped_column(Integer)
+    top: Mapped[int] = mapped_column(Integer)
+    classifier: Mapped[str] = mapped_column(String(40))
+    split: Mapped[str] = mapped_column(String(20))
+    kind: Mapped[str] = mapped_column(String(20))
+    sample: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    options: Mapped[dict] = mapped_column(JSON, default=dict)
+    micro_f1: Mapped[float] = mapped_column(Float)
+    macro_f1: Mapped[float] = mapped_column(Float)
+    scores: Mapped[dict] = mapped_column(JSON)  # per-category P/R/F1, confusion matrix, categories
+    seconds: Mapped[dict] = mapped_column(JSON, default=dict)
+    details: Mapped[dict] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+def _config_of(row: EvalRun) -> RunConfig:
+    return RunConfig(
+        dataset=row.dataset, corpus_key=row.corpus_key, vectors=row.vectors, protocol=row.protocol,
+        metric=row.metric, k=row.k, top=row.top, classifier=row.classifier, split=row.split,
+        kind=row.kind, sample=row.sample, options=dict(row.options or {}),
+    )
+
+
+def _scores_of(row: EvalRun) -> Scores:
+    s = row.scores or {}
+    per = s.get("per_category", [])
+    return Scores(
+        micro_f1=row.micro_f1, macro_f1=row.macro_f1, categories=list(s.get("categories", [])),
+        precision=[p["precision"] for p in per], recall=[p["recall"] for p in per],
+        f1=[p["f1"] for p in per], support=[p["support"] for p in per], confusion=s.get("confusion", []),
+    )
+
+
+class ResultsStore:
+    """Read/write access to the evaluation runs table."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.engine = make_engine(url, default_file=DEFAULT_FILE)
+        try:
+            Base.metadata.create_all(self.engine)
+        except (OperationalError, DatabaseError) as exc:
+            raise StoreError(f"cannot create the results table: {exc.orig}") from exc
+
+    def get(self, config: RunConfig) -> RunResult | None:
+        """The stored run of ``config`` (``cached=True``), or None."""
+        with Session(self.engine) as session:
+            row = session.scalar(select(EvalRun).where(EvalRun.config_hash == config.config_hash()))
+            if row is None:
+                return None
+            return RunResult(config=_config_of(row), scores=_scores_of(row), seconds=dict(row.seconds or {}),
+                             cached=True, details=dict(row.details or {}))
+
+    def save(self, result: RunResult) -> RunResult:
+        """Store ``result``; if the same configuration was stored meanwhile, keep the first row."""
+        c = result.config
+        row = EvalRun(
+            config_hash=c.config_hash(), dataset=c.dataset, corpus_key=c.corpus_key, vectors=c.vectors,
+            protocol=c.protocol, metric=c.metric, k=c.k, top=c.top, classifier=c.classifier, split=c.split,
+            kind=c.kind, sample=c.sample, options=json.loads(json.dumps(c.options, default=str)),
+            micro_f1=float(result.scores.micro_f1), macro_f1=float(result.scores.macro_f1),
+            scores=result.scores.to_dict(), seconds=dict(result.seconds),
+            details=json.loads(json.dumps(result.details, default=str)), created_at=datetime.now(timezone.utc),
+        )
+        try:
+            with Session(self.engine) as session, session.begin():
+                session.add(row)
+        except IntegrityError:
+            stored = self.get(c)
+            if stored is not None:
+                return stored
+            raise
+        except (OperationalError, DatabaseError) as exc:
+            raise StoreError(f"cannot save the run: {exc.orig}") from exc
+        return result
+
+    def run(self, config: RunConfig, compute: Callable[[], RunResult], *, force: bool = False) -> RunResult:
+        """Cache hit (stored row, ``cached=True``) or ``compute()`` then save."""
+        if not force:
+            stored = self.get(config)
+            if stored is not None:
+                return stored
+        else:
+            self.delete(config)
+        result = compute()
+        result.config = config
+        return self.save(result)
+
+    def delete(self, config: RunConfig) -> None:
+        with Session(self.engine) as session, session.begin():
+            row = session.scalar(select(EvalRun).where(EvalRun.config_hash == config.config_hash()))
+            if row is not None:
+                session.delete(row)
+
+    def frame(self, *, dataset: str | None = None, kind: str | None = None) -> pd.DataFrame:
+        """All stored runs as a DataFrame, F1 as percentages (``micro_f1``, ``macro_f1``)."""
+        stmt = select(EvalRun).order_by(EvalRun.id)
+        if dataset:
+            stmt = stmt.where(EvalRun.dataset == dataset)
+        if kind:
+            stmt = stmt.where(EvalRun.kind == kind)
+        with Session(self.engine) as session:
+            rows = session.scalars(stmt).all()
+            records = [
+                {
+                    "id": r.id, "dataset": r.dataset, "corpus_key": r.corpus_key, "vectors": r.vectors,
+                    "protocol": r.protocol, "metric": r.metric, "k": r.k, "top": r.top,
+                    "classifier": r.classifier, "split": r.split, "kind": r.kind, "sample": r.sample,
+                    "micro_f1": 100 * r.micro_f1, "macro_f1": 100 * r.macro_f1,
+                    "seconds": sum(float(v) for v in (r.seconds or {}).values()),
+                    "options": r.options, "created_at": r.created_at, "config_hash": r.config_hash,
+                    "label": _config_of(r).label(),
+                }
+                for r in rows
+            ]
+        columns = ["id", "dataset", "corpus_key", "vectors", "protocol", "metric", "k", "top", "classifier",
+                   "split", "kind", "sample", "micro_f1", "macro_f1", "seconds", "options", "created_at",
+                   "config_hash", "label"]
+        return pd.DataFrame.from_records(records, columns=columns)
+
+
+def load_runs(url: str | None = None, dataset: str | None = None, *, kind: str | None = None) -> pd.DataFrame:
+    """Reader API for the app: stored runs (F1 in percent), optionally of one dataset / kind."""
+    return ResultsStore(url).frame(dataset=dataset, kind=kind)
+
+
+def load_run(url: str | None, config_hash: str) -> RunResult | None:
+    """One stored run (with per-category scores and confusion matrix) by its config hash."""
+    store = ResultsStore(url)
+    with Session(store.engine) as session:
+        row = session.scalar(select(EvalRun).where(EvalRun.config_hash == config_hash))
+        if row is None:
+            return None
+        return RunResult(config=_config_of(row), scores=_scores_of(row), seconds=dict(row.seconds or {}),
+                         cached=True, details=dict(row.details or {}))

@@ -1,0 +1,101 @@
+"""Significance of differences between metrics (paper appendix D).
+
+For every pair of metrics, over the configurations evaluated with both (paired on
+dataset, protocol, K, N, classifier, split, vectors, sample by default):
+
+* Wilcoxon signed-rank test (``scipy.stats.wilcoxon``, two-sided): T = min(R+, R-), z from
+  the normal approximation (with tie correction) and the p-value (exact when scipy can);
+* sign test: M = (n+ - n-) / 2 and the one-sided binomial p-value in the observed direction
+  (``scipy.stats.binomtest``);
+
+both Bonferroni-corrected for the number of metric pairs tested (p × pairs, capped at 1).
+Zero differences are dropped (``zero_method="wilcox"``; the sign test ignores ties too).
+"""
+from __future__ import annotations
+
+import itertools
+import warnings
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ..errors import InputError
+
+DEFAULT_PAIR_ON: tuple[str, ...] = ("dataset", "protocol", "k", "top", "classifier", "split", "vectors", "sample")
+
+COLUMNS = ["metric_a", "metric_b", "n", "mean_diff", "T", "z", "p_wilcoxon", "p_wilcoxon_bonferroni",
+           "M", "p_sign", "p_sign_bonferroni", "significant"]
+
+
+def wilcoxon_signed_rank(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float, int]:
+    """(T, z, two-sided p, n non-zero pairs) for paired samples ``a``, ``b``."""
+    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    d = d[d != 0]
+    n = int(d.size)
+    if n == 0:
+        return float("nan"), 0.0, 1.0, 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        approx = stats.wilcoxon(d, method="approx")
+        res = stats.wilcoxon(d)
+    return float(res.statistic), float(approx.zstatistic), float(res.pvalue), n
+
+
+def sign_test(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, int]:
+    """(M = (n+ - n-)/2, one-sided p in the observed direction, n non-tied pairs)."""
+    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    pos, neg = int((d > 0).sum()), int((d < 0).sum())
+    n = pos + neg
+    if n == 0:
+        return 0.0, 1.0, 0
+    p = stats.binomtest(max(pos, neg), n, 0.5, alternative="greater").pvalue
+    return (pos - neg) / 2, float(p), n
+
+
+def paired_table(runs: pd.DataFrame, *, score: str = "micro_f1", pair_on: Sequence[str] = DEFAULT_PAIR_ON) -> pd.DataFrame:
+    """Configurations x metrics table of ``score`` (mean over duplicate runs of one cell)."""
+    missing = [c for c in (*pair_on, "metric", score) if c not in runs.columns]
+    if missing:
+        raise InputError(f"runs lack the columns {missing} needed to pair configurations")
+    keys = list(pair_on)
+    frame = runs[[*keys, "metric", score]].copy()
+    for c in keys:  # NaN keys (sample=None) would be dropped by pivot
+        frame[c] = frame[c].astype(object).where(frame[c].notna(), "-")
+    return frame.pivot_table(index=keys, columns="metric", values=score, aggfunc="mean")
+
+
+def compare_metrics(
+    runs: pd.DataFrame,
+    *,
+    score: str = "micro_f1",
+    metrics: Sequence[str] | None = None,
+    pair_on: Sequence[str] = DEFAULT_PAIR_ON,
+    alpha: float = 0.05,
+) -> pd.DataFrame:
+    """Wilcoxon and sign tests for every pair of metrics, Bonferroni-corrected.
+
+    ``runs`` is a DataFrame like :func:`dkw_core.evaluation.results.load_runs` returns (one
+    row per run with a ``metric`` column and the ``pair_on`` columns). A pair is tested on the
+    configurations where both metrics have a score.
+    """
+    table = paired_table(runs, score=score, pair_on=pair_on)
+    names = [m for m in (metrics or list(dict.fromkeys(runs["metric"]))) if m in table.columns]  # first-seen order
+    pairs = list(itertools.combinations(names, 2))
+    rows = []
+    for a, b in pairs:
+        both = table[[a, b]].dropna()
+        T, z, p_w, n = wilcoxon_signed_rank(both[a], both[b])
+        M, p_s, _ = sign_test(both[a], both[b])
+        rows.append({
+            "metric_a": a, "metric_b": b, "n": int(len(both)),
+            "mean_diff": float((both[a] - both[b]).mean()) if len(both) else float("nan"),
+            "T": T, "z": z, "p_wilcoxon": p_w, "M": M, "p_sign": p_s,
+        })
+    out = pd.DataFrame(rows, columns=[c for c in COLUMNS if c not in ("p_wilcoxon_bonferroni", "p_sign_bonferroni", "significant")])
+    m = max(len(pairs), 1)
+    out["p_wilcoxon_bonferroni"] = np.minimum(out["p_wilcoxon"] * m, 1.0)
+    out["p_sign_bonferroni"] = np.minimum(out["p_sign"] * m, 1.0)
+    out["significant"] = out["p_wilcoxon_bonferroni"] < alpha
+    return out[COLUMNS]

@@ -1,0 +1,61 @@
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dkw_core.errors import InputError
+from dkw_core.evaluation.significance import compare_metrics, sign_test, wilcoxon_signed_rank
+
+
+def _runs(table: dict[str, list[float]]) -> pd.DataFrame:
+    rows = []
+    for metric, values in table.items():
+        for i, v in enumerate(values):
+            rows.append(dict(dataset="d", protocol="label-free", k=10, top=i + 1, classifier="svm-ovr",
+                             split="test", vectors="v", sample=None, metric=metric, micro_f1=v))
+    return pd.DataFrame(rows)
+
+
+def test_wilcoxon_hand_computed_mixed_signs():
+    # differences 1, -2, 3, 4, -5: ranks 1..5, R+ = 1+3+4 = 8, R- = 2+5 = 7 -> T = 7
+    a = [11, 8, 13, 14, 5]
+    b = [10, 10, 10, 10, 10]
+    T, z, p, n = wilcoxon_signed_rank(a, b)
+    assert (T, n) == (7, 5)
+    # normal approximation: mean n(n+1)/4 = 7.5, sd sqrt(5*6*11/24) = sqrt(13.75)
+    assert z == pytest.approx((7 - 7.5) / math.sqrt(13.75), abs=1e-9)
+    assert p > 0.5
+    M, p_sign, n_sign = sign_test(a, b)
+    assert (M, n_sign) == (0.5, 5)  # n+ = 3, n- = 2
+    assert p_sign == pytest.approx(sum(math.comb(5, j) for j in (3, 4, 5)) / 32)
+
+
+def test_compare_metrics_all_pairs_bonferroni():
+    # rf beats ig on all 10 paired configurations; tds ties rf except one
+    base = np.linspace(0.5, 0.9, 10)
+    runs = _runs({"rf": list(base + 0.01 * np.arange(1, 11)), "ig": list(base), "tds": list(base + 0.01 * np.arange(1, 11))})
+    runs.loc[(runs.metric == "tds") & (runs.top == 3), "micro_f1"] += 0.001
+    out = compare_metrics(runs)
+    assert len(out) == 3  # 3 metrics -> 3 pairs
+    row = out[(out.metric_a == "rf") & (out.metric_b == "ig")].iloc[0]
+    assert row["n"] == 10 and row["T"] == 0
+    assert row.z == pytest.approx(-27.5 / math.sqrt(10 * 11 * 21 / 24))
+    assert row.p_wilcoxon == pytest.approx(2 / 2**10)          # exact two-sided, all differences positive
+    assert row.p_wilcoxon_bonferroni == pytest.approx(3 * 2 / 2**10)
+    assert row.M == 5 and row.p_sign == pytest.approx(1 / 2**10)
+    assert row.p_sign_bonferroni == pytest.approx(3 / 2**10)
+    assert bool(row.significant)
+    tie = out[(out.metric_a == "rf") & (out.metric_b == "tds")].iloc[0]
+    assert not tie.significant and tie.p_wilcoxon_bonferroni == pytest.approx(1.0)
+
+
+def test_only_paired_configurations_count():
+    runs = _runs({"rf": [0.9, 0.8, 0.7], "ig": [0.5, 0.4]})  # ig lacks N=3
+    out = compare_metrics(runs)
+    assert out.iloc[0].n == 2
+
+
+def test_missing_columns_is_clear_error():
+    with pytest.raises(InputError, match="columns"):
+        compare_metrics(pd.DataFrame({"metric": ["rf"], "micro_f1": [1.0]}))
