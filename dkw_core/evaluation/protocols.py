@@ -97,6 +97,8 @@ class RunResult:
     seconds: dict[str, float] = field(default_factory=dict)
     cached: bool = False
     details: dict = field(default_factory=dict)  # e.g. search trace
+    key: RunConfig | None = None  # the configuration the run is looked up by, when it differs from ``config``
+                                  # (a search run is keyed by its grid, stored with the chosen K/metric/N)
 
     @property
     def micro_f1(self) -> float:

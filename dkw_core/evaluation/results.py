@@ -96,8 +96,9 @@ class ResultsStore:
     def save(self, result: RunResult) -> RunResult:
         """Store ``result``; if the same configuration was stored meanwhile, keep the first row."""
         c = result.config
+        lookup = result.key or c
         row = EvalRun(
-            config_hash=c.config_hash(), dataset=c.dataset, corpus_key=c.corpus_key, vectors=c.vectors,
+            config_hash=lookup.config_hash(), dataset=c.dataset, corpus_key=c.corpus_key, vectors=c.vectors,
             protocol=c.protocol, metric=c.metric, k=c.k, top=c.top, classifier=c.classifier, split=c.split,
             kind=c.kind, sample=c.sample, options=json.loads(json.dumps(c.options, default=str)),
             micro_f1=float(result.scores.micro_f1), macro_f1=float(result.scores.macro_f1),
@@ -108,7 +109,7 @@ class ResultsStore:
             with Session(self.engine) as session, session.begin():
                 session.add(row)
         except IntegrityError:
-            stored = self.get(c)
+            stored = self.get(lookup)
             if stored is not None:
                 return stored
             raise
@@ -125,7 +126,8 @@ class ResultsStore:
         else:
             self.delete(config)
         result = compute()
-        result.config = config
+        if result.config != config:
+            result.key = config
         return self.save(result)
 
     def delete(self, config: RunConfig) -> None:

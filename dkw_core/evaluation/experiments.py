@@ -1,0 +1,218 @@
+"""Evaluation runs end to end: corpus -> model -> scores, every run stored and labelled.
+
+Each ``run_*`` function builds a :class:`RunConfig`, returns the stored result if the same
+configuration was run before (cache hit, ``cached=True``) and otherwise computes, stores and
+returns it. Callers (CLI, ``scripts/bench_eval.py``, the app) only choose parameters.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from ..errors import InputError
+from .baselines import bow_baseline, tfidf_baseline
+from .classifiers import DEFAULT_CLASSIFIER
+from .protocols import RunConfig, RunResult, check_classifier, check_protocol, evaluate_model
+from .results import ResultsStore
+from .search import DEFAULT_K_GRID, DEFAULT_N_GRID, PAPER_SIZES, search_model
+
+Progress = Callable[[float, str], None]
+
+
+@dataclass
+class Experiment:
+    """A loaded corpus (possibly ``head(sample)``), the vectors and the prepared keyword model."""
+
+    corpus: object
+    vectors: object
+    model: object | None
+    dataset: str
+    sample: int | None
+    k_max: int
+
+    @property
+    def vectors_name(self) -> str:
+        return getattr(self.vectors, "name", str(self.vectors))
+
+
+def load_experiment(
+    dataset: str,
+    *,
+    sample: int | None = None,
+    k_max: int = 90,
+    vectors_path: str | None = None,
+    prepare: bool = True,
+    progress: Progress | None = None,
+) -> Experiment:
+    """Load ``dataset`` (``corpus.head(sample)`` when given), the vectors and, if ``prepare``,
+    the cached :class:`~dkw_core.keywords.KeywordModel` (tags + neighbours, built once)."""
+    from ..datasets import load_corpus
+    from ..keywords import KeywordModel
+    from ..vectors import load_vectors
+
+    if sample is not None and sample < 1:
+        raise InputError(f"--sample must be a positive number of documents per category, got {sample}")
+    corpus = load_corpus(dataset)
+    if sample:
+        corpus = corpus.head(sample)
+    vectors = load_vectors(vectors_path)
+    model = KeywordModel.prepare(corpus, vectors, k_max=k_max, progress=progress) if prepare else None
+    return Experiment(corpus=corpus, vectors=vectors, model=model, dataset=corpus.name, sample=sample, k_max=k_max)
+
+
+def _store(store: ResultsStore | str | None) -> ResultsStore:
+    return store if isinstance(store, ResultsStore) else ResultsStore(store)
+
+
+def method_config(exp: Experiment, *, metric: str, k: int, top: int, protocol: str,
+                  classifier: str = DEFAULT_CLASSIFIER, train_protocol: str | None = None) -> RunConfig:
+    options = {"k_max": exp.k_max}
+    if train_protocol and train_protocol != protocol:
+        options["train_protocol"] = train_protocol
+    return RunConfig(dataset=exp.dataset, corpus_key=exp.corpus.key, vectors=exp.vectors_name, protocol=protocol,
+                     metric=metric, k=int(k), top=int(top), classifier=classifier, kind="method",
+                     sample=exp.sample, options=options)
+
+
+def run_method(
+    exp: Experiment,
+    *,
+    metric: str,
+    k: int,
+    top: int,
+    protocol: str,
+    classifier: str = DEFAULT_CLASSIFIER,
+    train_protocol: str | None = None,
+    store: ResultsStore | str | None = None,
+    force: bool = False,
+) -> RunResult:
+    """The method (keyword-sum document vectors + classifier) on the test split."""
+    from ..metrics import get_metric
+
+    get_metric(metric)
+    check_protocol(protocol)
+    check_classifier(classifier)
+    if exp.model is None:
+        raise InputError("the experiment has no prepared keyword model")
+    config = method_config(exp, metric=metric, k=k, top=top, protocol=protocol, classifier=classifier,
+                           train_protocol=train_protocol)
+
+    def compute() -> RunResult:
+        scores, seconds, _ = evaluate_model(exp.model, metric=metric, k=k, top=top, protocol=protocol,
+                                            classifier=classifier, train_protocol=train_protocol)
+        return RunResult(config=config, scores=scores, seconds=seconds)
+
+    return _store(store).run(config, compute, force=force)
+
+
+def run_tfidf(exp: Experiment, *, classifier: str = DEFAULT_CLASSIFIER, store: ResultsStore | str | None = None,
+              force: bool = False) -> RunResult:
+    """tf-idf (sublinear) + classifier on the full text (no protocol: features never use labels)."""
+    check_classifier(classifier)
+    config = RunConfig(dataset=exp.dataset, corpus_key=exp.corpus.key, vectors="none", protocol="none",
+                       metric="tf-idf-sublinear", k=0, top=0, classifier=classifier, kind="baseline-tfidf",
+                       sample=exp.sample)
+
+    def compute() -> RunResult:
+        scores, seconds = tfidf_baseline(exp.corpus, classifier=classifier)
+        return RunResult(config=config, scores=scores, seconds=seconds)
+
+    return _store(store).run(config, compute, force=force)
+
+
+_BASELINE_MODELS: dict[str, object] = {}
+
+
+def run_bow(exp: Experiment, *, metric: str, top: int, protocol: str, classifier: str = DEFAULT_CLASSIFIER,
+            store: ResultsStore | str | None = None, force: bool = False,
+            progress: Progress | None = None) -> RunResult:
+    """The same classifier on binary bag-of-words keyword sets (documents' own words, no vectors)."""
+    from ..keywords import BaselineModel
+    from ..metrics import get_metric
+
+    get_metric(metric)
+    check_protocol(protocol)
+    check_classifier(classifier)
+    config = RunConfig(dataset=exp.dataset, corpus_key=exp.corpus.key, vectors="none", protocol=protocol,
+                       metric=metric, k=0, top=int(top), classifier=classifier, kind="baseline-bow", sample=exp.sample)
+
+    def compute() -> RunResult:
+        t0 = time.perf_counter()
+        if exp.corpus.key not in _BASELINE_MODELS:
+            _BASELINE_MODELS[exp.corpus.key] = BaselineModel.prepare(exp.corpus, progress=progress)
+        base = _BASELINE_MODELS[exp.corpus.key]
+        t1 = time.perf_counter()
+        scores, seconds = bow_baseline(base, metric=metric, top=top, protocol=protocol, classifier=classifier)
+        return RunResult(config=config, scores=scores, seconds={"prepare": t1 - t0, **seconds})
+
+    return _store(store).run(config, compute, force=force)
+
+
+def run_search(
+    exp: Experiment,
+    *,
+    protocol: str,
+    ks: Sequence[int] = DEFAULT_K_GRID,
+    metrics: Sequence[str] | None = None,
+    tops: Sequence[int] = DEFAULT_N_GRID,
+    classifier: str = DEFAULT_CLASSIFIER,
+    sizes: Sequence[int] = PAPER_SIZES,
+    seed: int = 0,
+    store: ResultsStore | str | None = None,
+    force: bool = False,
+    progress: Progress | None = None,
+) -> RunResult:
+    """Algorithm 2 on the training split, then the chosen setup trained on the whole training
+    split and scored on the test split. The stored run (kind ``search``) records the chosen
+    K/metric/N, the grids, the seed and the trace of every round."""
+    from ..metrics import PAPER_METRICS
+
+    check_protocol(protocol)
+    check_classifier(classifier)
+    if exp.model is None:
+        raise InputError("the experiment has no prepared keyword model")
+    metrics = list(metrics or PAPER_METRICS)
+    ks = [int(k) for k in ks]
+    if max(ks) > exp.k_max:
+        raise InputError(f"K grid {ks} exceeds the prepared k_max={exp.k_max}")
+    grid = {"ks": ks, "metrics": metrics, "tops": [int(n) for n in tops], "sizes": [int(s) for s in sizes],
+            "seed": int(seed), "k_max": exp.k_max}
+    # the search run is keyed by its grid; metric/K/N of the key are placeholders
+    key = RunConfig(dataset=exp.dataset, corpus_key=exp.corpus.key, vectors=exp.vectors_name, protocol=protocol,
+                    metric="*", k=0, top=0, classifier=classifier, kind="search", sample=exp.sample, options=grid)
+    st = _store(store)
+    if not force:
+        stored = st.get(key)
+        if stored is not None:
+            return stored
+
+    t0 = time.perf_counter()
+    result = search_model(exp.model, protocol=protocol, ks=ks, metrics=metrics, tops=tops, classifier=classifier,
+                          sizes=sizes, seed=seed, progress=progress)
+    t1 = time.perf_counter()
+    best = result.best
+    scores, seconds, _ = evaluate_model(exp.model, metric=best.metric, k=best.k, top=best.top, protocol=protocol,
+                                        classifier=classifier)
+    chosen = RunConfig(dataset=exp.dataset, corpus_key=exp.corpus.key, vectors=exp.vectors_name, protocol=protocol,
+                       metric=best.metric, k=best.k, top=best.top, classifier=classifier, kind="search",
+                       sample=exp.sample, options=grid)
+    final = RunResult(config=chosen, key=key, scores=scores, seconds={"search": t1 - t0, **seconds},
+                      details={"chosen": {"k": best.k, "metric": best.metric, "top": best.top}, "search": result.to_dict()})
+    if force:
+        st.delete(key)
+    return st.save(final)
+
+
+def search_summary(result: RunResult) -> dict:
+    """JSON for ``search``: the chosen setup and its test scores (percent), labelled."""
+    chosen = result.details.get("chosen", {})
+    summary = result.summary()
+    summary.update({"metric": chosen.get("metric"), "k": chosen.get("k"), "top": chosen.get("top")})
+    summary["label"] = (f"[{result.config.protocol}] {result.config.dataset} test split, vectors={result.config.vectors}, "
+                        f"K={chosen.get('k')}, N={chosen.get('top')}, metric={chosen.get('metric')} (chosen by "
+                        f"Algorithm 2, seed {result.config.options.get('seed')}), classifier={result.config.classifier}")
+    stages = result.details.get("search", {}).get("stages", [])
+    summary["search_rounds"] = [{"max_doc_count": s["max_doc_count"], "ratio": s["ratio"], "docs": s["n_docs"],
+                                 "best_cv_micro_f1": round(100 * s["best_score"], 2), "kept": s["kept"]} for s in stages]
+    return summary
