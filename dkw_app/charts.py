@@ -1,5 +1,6 @@
 """Pure plotly figure builders (no Streamlit): each takes the DataFrame that the page also
-offers as CSV and returns a ``plotly.graph_objects.Figure``.
+offers as CSV and returns a ``plotly.graph_objects.Figure``. F1 values are percentages, as
+the results store gives them.
 
 Every title states what the F1 is (METHOD.md §3 and the team rule): protocol, split,
 vectors, K, N, metric and classifier.
@@ -53,7 +54,7 @@ def metric_bar_chart(bars: pd.DataFrame, base: pd.DataFrame | None = None, *, da
     n_text = f"N={top}" if top is not None else f"N={describe_setup(bars, 'top')}"
     fig.update_layout(
         title=f"F1 per metric, {n_text}, K best per metric · {_setup_line(bars, dataset=dataset, protocol=protocol)}",
-        barmode="group", xaxis_title="metric", yaxis_title="F1", yaxis_range=[0, 1],
+        barmode="group", xaxis_title="metric", yaxis_title="F1 (%)", yaxis_range=[0, 100],
         legend_title="series", margin={"t": 60},
     )
     return fig
@@ -77,7 +78,7 @@ def keywords_line_chart(lines: pd.DataFrame, base: pd.DataFrame | None = None, *
         _add_baselines(fig, base, x=_xs, score=column, label=label)
     fig.update_layout(
         title=f"F1 vs number of keywords N, best metric and K per N · {_setup_line(lines, dataset=dataset, protocol=protocol)}",
-        xaxis_title="number of keywords N", yaxis_title="F1", yaxis_range=[0, 1], margin={"t": 60},
+        xaxis_title="number of keywords N", yaxis_title="F1 (%)", yaxis_range=[0, 100], margin={"t": 60},
     )
     return fig
 

@@ -88,9 +88,10 @@ def runs() -> pd.DataFrame:
     return backend.load_runs()
 
 
-@st.cache_data(show_spinner=False, ttl=60)
-def significance(dataset: str, protocol: str) -> pd.DataFrame:
-    return backend.significance_table(runs(), dataset=dataset, protocol=protocol)
+@st.cache_data(show_spinner=False, max_entries=32)
+def significance(method_runs: pd.DataFrame, dataset: str, protocol: str) -> pd.DataFrame:
+    """Pairwise metric p-values of the given method runs (recomputed only when they change)."""
+    return backend.significance_table(method_runs, dataset=dataset, protocol=protocol)
 
 
 def clear_all() -> None:

@@ -96,3 +96,26 @@ def describe_setup(frame: pd.DataFrame, column: str) -> str:
         return "?"
     values = [str(v) for v in pd.unique(frame[column].dropna())]
     return ", ".join(values) if values else "?"
+
+
+FULL = "full corpus"
+
+
+def sample_label(sample: object) -> str:
+    """``"full corpus"`` or ``"first n per category"`` for a run's ``sample`` value."""
+    if sample is None or pd.isna(sample):
+        return FULL
+    return f"first {int(sample)} per category"
+
+
+def sample_options(runs: pd.DataFrame) -> list[str]:
+    """Labels of the corpus slices present in ``runs`` (full corpus first)."""
+    values = {sample_label(v) for v in runs["sample"]} if "sample" in runs.columns else set()
+    return sorted(values, key=lambda v: (v != FULL, len(v), v))
+
+
+def for_sample(runs: pd.DataFrame, label: str) -> pd.DataFrame:
+    """The runs of one slice, so slice and full-corpus F1 are never mixed in a chart."""
+    if "sample" not in runs.columns:
+        return runs
+    return runs[runs["sample"].map(sample_label) == label]

@@ -11,8 +11,9 @@ from dkw_core.errors import DkwError
 
 st.set_page_config(page_title="dkw — metrics", page_icon="📊", layout="wide")
 st.title("Metrics: F1 of the keyword method")
-st.caption("Document vector = normalised sum of the top-N keyword vectors (paper §3.6); "
-           "F1 on the test split unless the run says otherwise.")
+st.caption("Document vector = normalised sum of the top-N keyword vectors (paper §3.6); F1 in percent "
+           "on the split each run names (test unless stated).")
+sample = widgets.sample_note()
 
 runs = widgets.guarded(resources.runs)
 if runs is None:
@@ -26,29 +27,36 @@ if not choices:
     st.info("The results store holds no run and no corpus is available.")
     st.stop()
 
-c1, c2, c3 = st.columns(3)
+c1, c2, c3, c4 = st.columns(4)
 with c1:
     dataset = widgets.select("Corpus", choices, key="m_dataset")
+here = runs[runs["dataset"] == dataset]
+slices = tables.sample_options(here)
 with c2:
-    protocol = st.radio("Protocol", backend.PROTOCOLS, key="m_protocol", horizontal=True,
-                        format_func=lambda p: f"{p}")
-    st.caption(backend.PROTOCOL_HELP[protocol])
-here = runs[(runs["dataset"] == dataset)]
-classifiers = sorted({str(c) for c in here["classifier"].dropna()})
+    chosen = widgets.select("Documents", slices or [tables.sample_label(sample)], key="m_sample",
+                            default=tables.sample_label(sample),
+                            help="Runs on a slice (first n documents per category and split) are "
+                                 "never mixed with full-corpus runs.")
+here = tables.for_sample(here, chosen)
 with c3:
-    classifier = widgets.select("Classifier", classifiers, key="m_classifier") if classifiers else None
+    protocol = st.radio("Protocol", backend.PROTOCOLS, key="m_protocol", horizontal=True)
+    st.caption(backend.PROTOCOL_HELP[protocol])
+classifiers = sorted({str(c) for c in here["classifier"].dropna()})
+with c4:
+    classifier = (widgets.select("Classifier", classifiers, key="m_classifier",
+                                 format_func=backend.classifier_label) if classifiers else None)
 
 method = here[(here["kind"] == "method") & (here["protocol"] == protocol)]
-base = tables.baselines(runs, dataset=dataset, protocol=protocol, classifier=classifier)
+base = tables.baselines(here, dataset=dataset, protocol=protocol, classifier=classifier)
 
 # ------------------------------------------------------------------ bars per metric
 st.header("F1 per metric")
 tops = sorted({int(t) for t in method["top"].dropna()})
 if not tops:
-    st.info(f"No stored run of the method on {dataset} under the {protocol} protocol.")
+    st.info(f"No stored run of the method on {dataset} ({chosen}) under the {protocol} protocol.")
 else:
     top = widgets.select("N — number of keywords", tops, key="m_top", default=10)
-    bars = tables.metric_bars(runs, dataset=dataset, protocol=protocol, top=top, classifier=classifier)
+    bars = tables.metric_bars(here, dataset=dataset, protocol=protocol, top=top, classifier=classifier)
     st.plotly_chart(charts.metric_bar_chart(bars, base, dataset=dataset, protocol=protocol, top=top),
                     key="chart_bars")
     widgets.csv_download(pd.concat([bars, base], ignore_index=True), label="Download this chart's data (CSV)",
@@ -56,9 +64,9 @@ else:
 
 # ------------------------------------------------------------------ lines against N
 st.header("F1 against the number of keywords")
-lines = tables.f1_by_keywords(runs, dataset=dataset, protocol=protocol, classifier=classifier)
+lines = tables.f1_by_keywords(here, dataset=dataset, protocol=protocol, classifier=classifier)
 if lines.empty:
-    st.info(f"No stored run of the method on {dataset} under the {protocol} protocol.")
+    st.info(f"No stored run of the method on {dataset} ({chosen}) under the {protocol} protocol.")
 else:
     st.plotly_chart(charts.keywords_line_chart(lines, base, dataset=dataset, protocol=protocol),
                     key="chart_lines")
@@ -67,20 +75,20 @@ else:
 
 # ------------------------------------------------------------------ significance
 st.header("Pairwise significance of metrics")
-if backend.results_store_available():
-    square = widgets.guarded(lambda: resources.significance(dataset, protocol))
-    if square is None or square.empty:
-        st.info("Not enough paired runs for a significance table yet.")
-    else:
-        st.plotly_chart(charts.significance_heatmap(square, dataset=dataset, protocol=protocol),
-                        key="chart_significance")
-        widgets.csv_download(square.reset_index(), label="Download the p-values (CSV)",
-                             file_name=f"significance-{dataset}-{protocol}.csv", key="csv_significance")
+st.caption("Wilcoxon signed-rank test of micro-F1 over configurations run with both metrics "
+           "(same corpus, protocol, K, N, classifier, split, vectors, slice), Bonferroni-corrected.")
+square = widgets.guarded(lambda: resources.significance(method[backend.RUN_COLUMNS], dataset, protocol))
+if square is None or square.empty:
+    st.info("Not enough paired runs (two metrics or more) for a significance table yet.")
 else:
-    st.info("The results store (dkw_core.evaluation.results) is not in this checkout yet.")
+    st.plotly_chart(charts.significance_heatmap(square, dataset=dataset, protocol=protocol),
+                    key="chart_significance")
+    widgets.csv_download(square.reset_index(), label="Download the p-values (CSV)",
+                         file_name=f"significance-{dataset}-{protocol}.csv", key="csv_significance")
 
 # ------------------------------------------------------------------ run a missing evaluation
 st.header("Run a missing evaluation")
+available = backend.evaluation_available() and dataset in known
 with st.form("run_eval"):
     names = widgets.guarded(backend.paper_metric_names, default=[]) or []
     metrics = st.multiselect("Metrics", names, default=[m for m in ("rf", "tds", "ig") if m in names],
@@ -88,19 +96,21 @@ with st.form("run_eval"):
     k = st.number_input("K — nearest words per phrase", 1, backend.DEFAULT_K_MAX, backend.DEFAULT_K_MAX,
                         key="m_run_k")
     n = st.number_input("N — keywords per document", 1, 100, 10, key="m_run_top")
-    st.caption(f"Corpus {dataset}, protocol {protocol}; linear SVM one-vs-rest, train → test split.")
-    submitted = st.form_submit_button("Run evaluation", disabled=not backend.evaluation_available())
-if not backend.evaluation_available():
-    st.caption("Running evaluations needs dkw_core.evaluation.results.run_evaluation (issue 3).")
+    st.caption(f"Corpus {dataset} ({tables.sample_label(sample)}), protocol {protocol}, "
+               f"{backend.classifier_label('svm-ovr')}, trained on the train split, scored on the test split.")
+    submitted = st.form_submit_button("Run evaluation", disabled=not available)
+if not available:
+    st.caption("Needs the corpus archive and dkw_core.evaluation (issue 3).")
 elif submitted:
-    bar = st.progress(0.0, text="Starting…")
+    bar = st.progress(0.0, text="Preparing the corpus…")
     try:
-        backend.run_evaluation(dataset=dataset, protocol=protocol, metrics=metrics, k=int(k), top=int(n),
-                               progress=widgets.progress_callback(bar))
+        model = resources.model(dataset, sample, backend.DEFAULT_K_MAX,
+                                progress=widgets.progress_callback(bar))
+        backend.run_evaluation(model, dataset=dataset, sample=sample, protocol=protocol, metrics=metrics,
+                               k=int(k), top=int(n), progress=widgets.progress_callback(bar))
     except DkwError as exc:
         widgets.show_error(exc)
     else:
         resources.runs.clear()
-        resources.significance.clear()
         st.success("Evaluation stored.")
         st.rerun()

@@ -22,6 +22,8 @@ def make_runs() -> pd.DataFrame:
                                  "micro_f1": value, "macro_f1": value - 0.1, "kind": "method"})
     rows.append({**common, "protocol": None, "metric": None, "k": None, "top": None,
                  "micro_f1": 0.86, "macro_f1": 0.85, "kind": "baseline-tfidf"})
+    for row in rows:  # the store gives F1 in percent
+        row["micro_f1"], row["macro_f1"] = 100 * row["micro_f1"], 100 * row["macro_f1"]
     return pd.DataFrame(rows, columns=backend.RUN_COLUMNS)
 
 
@@ -46,9 +48,9 @@ def test_bar_chart_series_and_baseline(monkeypatch):
     bars = by_name(figures(at)[0])
     # best K (90) of each metric at N=10, label-aware: micro = base + 0.05 + 0.01
     assert bars["micro-F1"]["x"] == ["rf", "tds", "ig"]
-    assert bars["micro-F1"]["y"] == pytest_approx([0.96, 0.86, 0.76])
-    assert bars["macro-F1"]["y"] == pytest_approx([0.86, 0.76, 0.66])
-    assert bars["baseline-tfidf micro-F1"]["y"] == pytest_approx([0.86, 0.86])
+    assert bars["micro-F1"]["y"] == pytest_approx([96, 86, 76])
+    assert bars["macro-F1"]["y"] == pytest_approx([86, 76, 66])
+    assert bars["baseline-tfidf micro-F1"]["y"] == pytest_approx([86, 86])
     title = figures(at)[0]["layout"]["title"]["text"]
     for part in ("label-aware", "N=10", "test", "glove-6b-50d", "linear-svm-ovr"):
         assert part in title
@@ -61,10 +63,10 @@ def test_protocol_and_n_change_the_charts(monkeypatch):
     at.selectbox(key="m_top").set_value(1).run()
     assert not at.exception
     bars = by_name(figures(at)[0])
-    assert bars["micro-F1"]["y"] == pytest_approx([0.71, 0.61, 0.51])
+    assert bars["micro-F1"]["y"] == pytest_approx([71, 61, 51])
     lines = by_name(figures(at)[1])
     assert lines["micro-F1"]["x"] == [1, 10]
-    assert lines["micro-F1"]["y"] == pytest_approx([0.71, 0.76])
+    assert lines["micro-F1"]["y"] == pytest_approx([71, 76])
 
 
 def test_heatmap_and_csv_downloads(monkeypatch):
