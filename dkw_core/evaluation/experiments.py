@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 
 from ..errors import InputError
 from .baselines import bow_baseline, tfidf_baseline
-from .classifiers import DEFAULT_CLASSIFIER
+from .classifiers import CLASSIFIER_LABELS, DEFAULT_CLASSIFIER
 from .protocols import RunConfig, RunResult, check_classifier, check_protocol, evaluate_model
 from .results import ResultsStore
 from .search import DEFAULT_K_GRID, DEFAULT_N_GRID, PAPER_SIZES, search_model
@@ -209,9 +209,11 @@ def search_summary(result: RunResult) -> dict:
     chosen = result.details.get("chosen", {})
     summary = result.summary()
     summary.update({"metric": chosen.get("metric"), "k": chosen.get("k"), "top": chosen.get("top")})
-    summary["label"] = (f"[{result.config.protocol}] {result.config.dataset} test split, vectors={result.config.vectors}, "
+    c = result.config
+    sample = f", sample={c.sample}/category" if c.sample else ""
+    summary["label"] = (f"[{c.protocol}] {c.dataset} test split{sample}, vectors={c.vectors}, "
                         f"K={chosen.get('k')}, N={chosen.get('top')}, metric={chosen.get('metric')} (chosen by "
-                        f"Algorithm 2, seed {result.config.options.get('seed')}), classifier={result.config.classifier}")
+                        f"Algorithm 2, seed {c.options.get('seed')}), classifier={CLASSIFIER_LABELS.get(c.classifier, c.classifier)}")
     stages = result.details.get("search", {}).get("stages", [])
     summary["search_rounds"] = [{"max_doc_count": s["max_doc_count"], "ratio": s["ratio"], "docs": s["n_docs"],
                                  "best_cv_micro_f1": round(100 * s["best_score"], 2), "kept": s["kept"]} for s in stages]

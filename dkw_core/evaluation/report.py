@@ -1,0 +1,117 @@
+"""Markdown tables of the stored evaluation runs (``python -m dkw_core report``).
+
+Per dataset: the baselines; every metric at each N under both protocols (K from Algorithm 2
+where the run was a per-metric search); Algorithm 2 over all setups; then the significance
+of micro-F1 differences between metrics (paper appendix D). Every number names its
+protocol, split, vectors, K, N, metric and classifier (columns or the table caption).
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+from .classifiers import CLASSIFIER_LABELS
+from .significance import compare_metrics
+
+
+def _fmt(x: float) -> str:
+    if pd.isna(x):
+        return ""
+    return f"{x:.2e}" if 0 < abs(x) < 0.01 else f"{x:.2f}"
+
+
+def _table(frame: pd.DataFrame, columns: list[str], headers: list[str] | None = None) -> str:
+    headers = headers or columns
+    lines = ["| " + " | ".join(headers) + " |", "| " + " | ".join("---" for _ in headers) + " |"]
+    for _, row in frame.iterrows():
+        cells = []
+        for c in columns:
+            v = row[c]
+            cells.append(_fmt(v) if isinstance(v, float) else ("" if v is None else str(v)))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _options(row, key, default=None):
+    opts = row.get("options") or {}
+    return opts.get(key, default) if isinstance(opts, dict) else default
+
+
+def metric_table(runs: pd.DataFrame, *, top: int | None = None) -> pd.DataFrame:
+    """One row per (metric, N, classifier): K, micro and macro F1 per protocol.
+
+    Uses per-metric search runs (K chosen by Algorithm 2) when present, else direct method runs."""
+    per_metric = runs[(runs["kind"] == "search") & runs.apply(lambda r: len(_options(r, "metrics", [])) == 1, axis=1)]
+    direct = runs[runs["kind"] == "method"]
+    rows = []
+    for source, frame in (("Algorithm 2 (K)", per_metric), ("fixed K", direct)):
+        if top is not None:
+            frame = frame[frame["top"] == top]
+        for (metric, n, clf, vec, k_fixed), g in frame.groupby(
+                ["metric", "top", "classifier", "vectors", frame["k"] if source == "fixed K" else "kind"], sort=False):
+            row = {"metric": metric, "N": int(n), "classifier": CLASSIFIER_LABELS.get(clf, clf), "vectors": vec,
+                   "K from": source}
+            for proto in ("label-aware", "label-free"):
+                p = g[g["protocol"] == proto].sort_values("id").tail(1)
+                row[f"{proto} K"] = str(int(p["k"].iloc[0])) if len(p) else ""
+                row[f"{proto} micro"] = float(p["micro_f1"].iloc[0]) if len(p) else float("nan")
+                row[f"{proto} macro"] = float(p["macro_f1"].iloc[0]) if len(p) else float("nan")
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def markdown_report(runs: pd.DataFrame, *, significance: bool = True) -> str:
+    """All stored runs as Markdown, one section per (dataset, sample)."""
+    if runs.empty:
+        return "No evaluation runs stored yet. Run `python -m dkw_core evaluate ...` or `search`/`baseline` first.\n"
+    out = ["# Evaluation report", "",
+           "F1 in percent on the **test split**. *label-aware* = the paper's protocol (test documents weighted "
+           "with their gold category); *label-free* = deployable (test labels never read, statistics from the "
+           "training split only).", ""]
+    runs = runs.copy()
+    runs["sample_key"] = runs["sample"].fillna(0).astype(int)
+    for (dataset, sample), d in runs.groupby(["dataset", "sample_key"], sort=True):
+        title = f"## {dataset}" + (f" (sample: first {sample} documents per category and split)" if sample else " (full corpus)")
+        out += [title, ""]
+        base = d[d["kind"].isin(["baseline-tfidf", "baseline-bow"])].copy()
+        if len(base):
+            base["what"] = base.apply(lambda r: "tf-idf (sublinear), full text" if r["kind"] == "baseline-tfidf"
+                                      else f"bag-of-words keyword sets, {r['metric']}", axis=1)
+            base["clf"] = base["classifier"].map(lambda c: CLASSIFIER_LABELS.get(c, c))
+            base["N"] = base["top"].map(lambda n: "" if n == 0 else str(n))
+            out += ["### Baselines (no word vectors)", "",
+                    _table(base, ["what", "protocol", "N", "clf", "micro_f1", "macro_f1"],
+                           ["baseline", "protocol", "N", "classifier", "micro-F1", "macro-F1"]), ""]
+        mt = metric_table(d)
+        if len(mt):
+            vec = ", ".join(sorted(set(mt["vectors"])))
+            out += [f"### The method per metric (vectors: {vec})", "",
+                    _table(mt, ["metric", "N", "K from", "label-aware K", "label-aware micro", "label-aware macro",
+                                "label-free K", "label-free micro", "label-free macro", "classifier"],
+                           ["metric", "N", "K from", "paper K", "paper micro-F1", "paper macro-F1",
+                            "label-free K", "label-free micro-F1", "label-free macro-F1", "classifier"]), ""]
+        full = d[(d["kind"] == "search") & d.apply(lambda r: len(_options(r, "metrics", [])) > 1, axis=1)]
+        if len(full):
+            full = full.copy()
+            full["clf"] = full["classifier"].map(lambda c: CLASSIFIER_LABELS.get(c, c))
+            full["seed"] = full.apply(lambda r: _options(r, "seed", ""), axis=1)
+            out += ["### Algorithm 2 over all setups (chosen K, metric, N; trained on the whole training split)", "",
+                    _table(full, ["protocol", "k", "metric", "top", "micro_f1", "macro_f1", "clf", "vectors", "seed"],
+                           ["protocol", "K", "metric", "N", "micro-F1", "macro-F1", "classifier", "vectors", "seed"]), ""]
+        if significance:
+            method = d[d["kind"].isin(["method", "search"])]
+            method = method[method.apply(lambda r: r["kind"] == "method" or len(_options(r, "metrics", [])) == 1, axis=1)]
+            for proto in ("label-aware", "label-free"):
+                m = method[method["protocol"] == proto]
+                if m["metric"].nunique() < 2:
+                    continue
+                sig = compare_metrics(m, pair_on=("top", "classifier", "split", "vectors", "kind"))
+                sig = sig[sig["n"] > 0]
+                if sig.empty:
+                    continue
+                out += [f"### Significance between metrics, {proto} (micro-F1; paired on N, classifier, "
+                        f"vectors; Wilcoxon two-sided, sign test one-sided; Bonferroni over {len(sig)} pairs)", "",
+                        _table(sig, ["metric_a", "metric_b", "n", "mean_diff", "T", "z", "p_wilcoxon_bonferroni",
+                                     "M", "p_sign_bonferroni", "significant"],
+                               ["metric A", "metric B", "pairs", "mean A−B", "T", "z", "p (Bonf.)", "M",
+                                "p sign (Bonf.)", "significant"]), ""]
+    return "\n".join(out) + "\n"
