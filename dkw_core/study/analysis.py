@@ -71,7 +71,8 @@ def answers_frame(engine: Engine, study_id: int) -> pd.DataFrame:
                          "rank_b": ranks.get("B"), "submitted_at": jd.submitted_at,
                          "seconds_spent": jd.seconds_spent})
     frame = pd.DataFrame(rows, columns=COLUMNS)
-    return frame.astype({"rank_a": "Int64", "rank_b": "Int64"})
+    return frame.astype({"rank_a": "Int64", "rank_b": "Int64", "in_a": bool, "in_b": bool, "value": int,
+                         "slot": int, "keyword_id": int, "judgement_id": int})
 
 
 def _f(x: Any) -> float | None:
@@ -134,8 +135,9 @@ def agreement(frame: pd.DataFrame, names: dict[str, str], judges_per_article: in
                     if r.value > 0:
                         mat[r.slot - 1, col[r.keyword_id]] = r.value
                 try:
-                    alpha = _f(krippendorff.alpha(reliability_data=mat, level_of_measurement="ordinal",
-                                                  value_domain=[1, 2, 3]))
+                    with np.errstate(invalid="ignore", divide="ignore"):  # no variation -> nan -> None
+                        alpha = _f(krippendorff.alpha(reliability_data=mat, level_of_measurement="ordinal",
+                                                      value_domain=[1, 2, 3]))
                 except (ValueError, ZeroDivisionError):
                     alpha = None
             out.append({"method": slot, "method_name": names[slot], "question": q, "spearman_rho": rho,

@@ -1,0 +1,150 @@
+"""Analysis against scipy on a synthetic answer set with a known effect (dkw_core/study/analysis.py)."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+from scipy import stats
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from dkw_core.study import service as S
+from dkw_core.study.analysis import PAIRING, analyze, answers_frame, format_report
+from dkw_core.study.models import Judgement
+
+from .fakes import CATS, disjoint_provider, make_docs, overlap_provider
+
+
+def _design(judge: int, article: int, word: str, question: str) -> int:
+    """Known effect: on 'category' B's keywords (beta*) are Relevant, A's (alpha*) vary low;
+    on 'topic' the judges agree exactly (value depends on article and word only)."""
+    if question == "topic":
+        return (article * 7 + int(word[-1]) * 3 + (0 if word.startswith("alpha") else 1)) % 3 + 1
+    if word.startswith("beta"):
+        return 3 if (judge + article + int(word[-1])) % 6 else 0  # some "Do not know"
+    return random.Random(f"{judge}:{article}:{word}").choice([0, 1, 1, 2, 3])
+
+
+@pytest.fixture
+def filled(engine):
+    cfg = S.StudyConfig(name="syn", corpus="fake", articles_per_category=4, categories_per_batch=2,
+                        judges_per_article=3, keywords_per_method=3, seed=3)
+    sid = S.create_study(engine, documents=make_docs(CATS, per_split=5), categories=CATS,
+                         provider=disjoint_provider, config=cfg)
+    given = {}  # (judgement, word, question) -> value, as the test wrote it
+    for j in range(3):
+        jid = S.invite_judge(engine, sid, name=f"j{j}")[0]
+        while (st := S.next_task(engine, jid)).task is not None:
+            words = dict(st.task.keywords)
+            ans = {(k, q): _design(j, st.task.article_id, words[k], q) for k in words for q in ("topic", "category")}
+            for (k, q), v in ans.items():
+                given[(st.task.judgement_id, words[k], q)] = v
+            S.submit(engine, judge_id=jid, judgement_id=st.task.judgement_id, answers=ans)
+    with Session(engine) as s:
+        slots = dict(s.execute(select(Judgement.id, Judgement.slot)).all())
+        article_of = dict(s.execute(select(Judgement.id, Judgement.article_id)).all())
+    return engine, sid, given, slots, article_of
+
+
+def _expected_pairs(given, question):
+    a, b = [], []
+    for jid in sorted({k[0] for k in given}):
+        for i in (1, 2, 3):
+            va, vb = given[(jid, f"alpha{i}", question)], given[(jid, f"beta{i}", question)]
+            if va and vb:
+                a.append(va)
+                b.append(vb)
+    return a, b
+
+
+def test_wilcoxon_and_sign_test_match_scipy_with_known_effect(filled):
+    engine, sid, given, _slots, _art = filled
+    result = analyze(engine, sid)
+    rows = {r["question"]: r for r in result["significance"]}
+    for q in ("topic", "category"):
+        a, b = _expected_pairs(given, q)
+        ref = stats.wilcoxon(a, b, zero_method="wilcox", correction=False, method="approx")
+        d = np.subtract(a, b)
+        n_plus, n_minus = int((d > 0).sum()), int((d < 0).sum())
+        row = rows[q]
+        assert row["pairs"] == len(a)
+        assert row["wilcoxon_T"] == pytest.approx(ref.statistic)
+        assert row["wilcoxon_z"] == pytest.approx(ref.zstatistic)
+        assert row["wilcoxon_p_two_sided"] == pytest.approx(ref.pvalue)
+        assert row["sign_M"] == (n_plus - n_minus) / 2
+        alt = "greater" if n_plus >= n_minus else "less"
+        assert row["sign_p_one_sided"] == pytest.approx(stats.binomtest(n_plus, n_plus + n_minus, 0.5, alternative=alt).pvalue)
+    cat = rows["category"]  # the designed effect: B clearly better on category
+    assert cat["wilcoxon_z"] < 0 and cat["wilcoxon_p_two_sided"] < 1e-3
+    assert cat["sign_M"] < 0 and cat["sign_p_one_sided"] < 1e-3
+    assert cat["sign_alternative"] == "B rated higher than A"
+    assert "rank i of A vs rank i of B" in result["pairing"] == PAIRING
+
+
+def test_distribution_counts_every_answer_per_method_and_question(filled):
+    engine, sid, given, _slots, _art = filled
+    result = analyze(engine, sid)
+    expected = Counter(("A" if w.startswith("alpha") else "B", q, v) for (_j, w, q), v in given.items())
+    got = {(r["method"], r["question"], r["value"]): r["count"] for r in result["distribution"]}
+    assert got == {k: expected.get(k, 0) for k in got}
+    assert sum(got.values()) == len(given)
+    assert result["counts"]["do_not_know"] == sum(v == 0 for v in given.values())
+
+
+def test_spearman_per_method_and_question_matches_scipy_and_perfect_agreement_is_one(filled):
+    engine, sid, given, slots, article_of = filled
+    result = analyze(engine, sid)
+    rows = {(r["method"], r["question"]): r for r in result["agreement"]}
+    # topic answers depend on the keyword only: every judge agrees
+    for m in "AB":
+        assert rows[(m, "topic")]["spearman_rho"] == pytest.approx(1.0)
+        assert rows[(m, "topic")]["krippendorff_alpha_ordinal"] == pytest.approx(1.0)
+    # A / category: build judge pairs on the same keyword (lower slot first), DNK left out
+    by_kw: dict[tuple[int, str], list[tuple[int, int]]] = {}
+    for (jid, w, q), v in given.items():
+        if q == "category" and w.startswith("alpha") and v:
+            by_kw.setdefault((article_of[jid], w), []).append((slots[jid], v))
+    xs, ys = [], []
+    for vals in by_kw.values():
+        vals.sort()
+        for i in range(len(vals)):
+            for j in range(i + 1, len(vals)):
+                xs.append(vals[i][1])
+                ys.append(vals[j][1])
+    ref = stats.spearmanr(xs, ys)
+    assert rows[("A", "category")]["pairs"] == len(xs)
+    assert rows[("A", "category")]["spearman_rho"] == pytest.approx(ref.statistic)
+    assert -1 <= rows[("A", "category")]["krippendorff_alpha_ordinal"] < 0.9
+
+
+def test_shared_keyword_counts_for_both_methods(engine):
+    cfg = S.StudyConfig(name="o", corpus="fake", articles_per_category=1, categories_per_batch=2,
+                        judges_per_article=1, keywords_per_method=3, seed=1)
+    sid = S.create_study(engine, documents=make_docs(CATS[:2]), categories=CATS[:2], provider=overlap_provider, config=cfg)
+    jid = S.invite_judge(engine, sid, name="x")[0]
+    st = S.next_task(engine, jid)
+    words = [w for _k, w in st.task.keywords]
+    assert sorted(words) == ["a2", "a3", "b1", "b3", "shared"]  # shown once
+    S.submit(engine, judge_id=jid, judgement_id=st.task.judgement_id,
+             answers={(k, q): (3 if w == "shared" else 1) for k, w in st.task.keywords for q in ("topic", "category")})
+    frame = answers_frame(engine, sid)
+    shared = frame[frame["keyword"] == "shared"]
+    assert shared["in_a"].all() and shared["in_b"].all()
+    assert set(shared["rank_a"]) == {1} and set(shared["rank_b"]) == {2}
+    dist = {(r["method"], r["question"], r["answer"]): r["count"] for r in analyze(engine, sid)["distribution"]}
+    assert dist[("A", "topic", "Relevant")] == 1 and dist[("B", "topic", "Relevant")] == 1
+
+
+def test_empty_study_analyses_without_error_and_report_states_protocol(engine):
+    cfg = S.StudyConfig(name="e", corpus="fake", articles_per_category=1, categories_per_batch=2,
+                        judges_per_article=1, keywords_per_method=2, seed=1)
+    sid = S.create_study(engine, documents=make_docs(CATS[:2]), categories=CATS[:2], provider=disjoint_provider, config=cfg)
+    result = analyze(engine, sid)
+    assert result["counts"]["answers"] == 0
+    assert all(r["wilcoxon_T"] is None for r in result["significance"])
+    text = format_report(result)
+    assert "pairs: same article, same judge" in text and "tf-rf" in text
+    with pytest.raises(S.StudyError):
+        analyze(engine, sid + 99)

@@ -1,0 +1,43 @@
+"""``python -m dkw_core study ...`` (dkw_core/study/cli.py) on the built-in demo corpus."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dkw_core.cli import main
+
+
+@pytest.fixture
+def db(tmp_path, monkeypatch):
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("DKW_STUDY_FAKE_KEYWORDS", "1")
+    return f"sqlite:///{tmp_path / 'cli.sqlite'}"
+
+
+def test_create_invite_simulate_analyze_export(db, tmp_path, capsys):
+    assert main(["study", "create", "--db", db, "--corpus", "demo-tiny", "--per-category", "2",
+                 "--categories-per-batch", "2", "--seed", "4", "--keywords", "3"]) == 0
+    assert "created study 1" in capsys.readouterr().out
+    assert main(["study", "invite", "--db", db, "--study", "1", "--name", "ann", "--base-url", "http://h:1/"]) == 0
+    out = capsys.readouterr().out
+    assert "ann" in out and "http://h:1/Judge?code=" in out
+    assert main(["study", "simulate", "--db", db, "--study", "1", "--judges", "4"]) == 0
+    assert "24 judgements by 4 simulated judges" in capsys.readouterr().out  # 8 articles x 3 judges
+    assert main(["study", "analyze", "--db", db, "--study", "1", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["counts"]["judgements"] == 24 and "same judge" in result["pairing"]
+    assert main(["study", "analyze", "--db", db, "--study", "1"]) == 0
+    assert "Wilcoxon" in capsys.readouterr().out
+    out_file = tmp_path / "a.csv"
+    assert main(["study", "export", "--db", db, "--study", "1", "--format", "csv", "--out", str(out_file)]) == 0
+    assert out_file.read_text().startswith("study_id,")
+
+
+def test_bad_input_is_one_line_error(db, capsys, monkeypatch):
+    assert main(["study", "analyze", "--db", db, "--study", "42"]) == 2
+    assert capsys.readouterr().err.strip() == "error: no study with id 42"
+    assert main(["study", "invite", "--db", db, "--study", "1"]) == 2
+    monkeypatch.delenv("DKW_STUDY_FAKE_KEYWORDS")
+    assert main(["study", "create", "--db", db, "--corpus", "demo-tiny"]) == 2
+    assert "DKW_STUDY_FAKE_KEYWORDS" in capsys.readouterr().err
