@@ -1,0 +1,130 @@
+"""scikit-learn transformer for the whole representation (paper §3 + §4.2.1).
+
+``DiscriminativeKeywordVectorizer(metric=, k=, top=, vectors=None)``:
+
+* ``fit(texts, y)`` tags the texts with the core's tagger, builds phrase vectors and their
+  nearest words (:meth:`dkw_core.keywords.KeywordModel.from_texts`) and the metric
+  statistics from these training texts only;
+* ``transform(texts)`` ranks every text's words **label-free** (maximum of the metric over
+  categories — no label is read at transform time) and returns the normalised sum of its
+  top-N keyword vectors, an array (n_texts x vector dimension).
+
+It is a plain ``BaseEstimator`` + ``TransformerMixin``: ``get_params``/``set_params``/``clone``
+work, so it fits in a ``Pipeline`` with any classifier and in ``GridSearchCV``. Prepared
+models are memoised per (training texts, labels, vectors, k_max) in the process, so a grid
+over ``metric``, ``k`` and ``top`` tags and searches neighbours once per CV fold.
+"""
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
+
+from ..errors import InputError
+
+_MODELS: "OrderedDict[str, object]" = OrderedDict()
+_MAX_MODELS = 8
+
+
+def _texts(X) -> list[str]:
+    if isinstance(X, str):
+        raise InputError("expected a sequence of texts, got a single string")
+    texts = list(X)
+    bad = [i for i, t in enumerate(texts) if not isinstance(t, str)]
+    if bad:
+        raise InputError(f"text {bad[0]} is a {type(texts[bad[0]]).__name__}, not a string")
+    return texts
+
+
+class DiscriminativeKeywordVectorizer(TransformerMixin, BaseEstimator):
+    """Texts -> label-free discriminative-keyword document vectors.
+
+    Parameters
+    ----------
+    metric : word-weighting metric (``dkw_core.metrics.METRICS``), default ``"rf"``.
+    k : K nearest cropped-vocabulary words substituted for each phrase (paper §3.2).
+    top : N keywords per document.
+    vectors : None (default GloVe 6B 50d / ``DKW_VECTORS``), a path to a vector file, or a
+        loaded :class:`dkw_core.vectors.Vectors`.
+    k_max : neighbours prepared per phrase (>= k; default 90 so a grid over k reuses them).
+    """
+
+    def __init__(self, metric: str = "rf", k: int = 30, top: int = 10, vectors=None, k_max: int = 90):
+        self.metric = metric
+        self.k = k
+        self.top = top
+        self.vectors = vectors
+        self.k_max = k_max
+
+    def _load_vectors(self):
+        from ..vectors import Vectors, load_vectors
+
+        if isinstance(self.vectors, Vectors):
+            return self.vectors
+        return load_vectors(self.vectors)
+
+    def _check_params(self) -> None:
+        from ..metrics import get_metric
+
+        get_metric(self.metric)
+        if not (isinstance(self.top, (int, np.integer)) and self.top >= 1):
+            raise InputError(f"top must be a positive integer, got {self.top!r}")
+        if not (isinstance(self.k, (int, np.integer)) and 1 <= self.k <= max(self.k_max, self.k)):
+            raise InputError(f"k must be a positive integer, got {self.k!r}")
+
+    def fit(self, X, y):
+        """Prepare the keyword model on the training texts ``X`` with category labels ``y``."""
+        from ..keywords import KeywordModel
+
+        self._check_params()
+        texts = _texts(X)
+        labels = [str(v) for v in np.asarray(y).tolist()]
+        if len(texts) != len(labels):
+            raise InputError(f"{len(texts)} texts but {len(labels)} labels")
+        if len(set(labels)) < 2:
+            raise InputError("need training texts of at least two categories")
+        vectors = self._load_vectors()
+        k_max = max(int(self.k_max), int(self.k))
+        digest = hashlib.sha1()
+        for t, lab in zip(texts, labels):
+            digest.update(lab.encode() + b"\x00" + t.encode("utf-8", "replace") + b"\x01")
+        key = f"{digest.hexdigest()}:{vectors.name}:{k_max}"
+        if key in _MODELS:
+            _MODELS.move_to_end(key)
+        else:
+            _MODELS[key] = KeywordModel.from_texts(texts, labels, vectors=vectors, k_max=k_max, name="estimator")
+            while len(_MODELS) > _MAX_MODELS:
+                _MODELS.popitem(last=False)
+        self.model_ = _MODELS[key]
+        self.classes_ = np.array(self.model_.categories)
+        self._fit_key = key
+        return self
+
+    def fit_transform(self, X, y=None, **fit_params):
+        """Fit, then the label-free vectors of the training texts (from the prepared counts, no re-tagging)."""
+        if y is None:
+            raise InputError("DiscriminativeKeywordVectorizer needs category labels y to fit")
+        self.fit(X, y)
+        idx = self.model_.rank("train", metric=self.metric, k=self.k, top=self.top, protocol="label-free")
+        return np.asarray(self.model_.document_vectors(idx))
+
+    def transform(self, X) -> np.ndarray:
+        """Label-free keyword-sum vectors of new texts (texts without usable phrases -> zero vectors)."""
+        check_is_fitted(self, "model_")
+        texts = _texts(X)
+        idx = self.model_.rank_texts(texts, metric=self.metric, k=self.k, top=self.top)
+        return np.asarray(self.model_.document_vectors(idx))
+
+    def keywords(self, X) -> list[list[str]]:
+        """The top-N label-free keywords of each text (what ``transform`` sums)."""
+        check_is_fitted(self, "model_")
+        idx = self.model_.rank_texts(_texts(X), metric=self.metric, k=self.k, top=self.top)
+        return self.model_.words(idx)
+
+    def get_feature_names_out(self, input_features=None) -> np.ndarray:
+        check_is_fitted(self, "model_")
+        dim = self.model_.vectors.dim
+        return np.array([f"dkw{i}" for i in range(dim)], dtype=object)
