@@ -60,4 +60,4 @@ for info in infos:
             widgets.show_error(exc)
         else:
             bar.progress(1.0, text=f"{name} prepared.")
-            box.success(f"{name} is prepared.")
+            st.rerun()  # show the new status

@@ -117,7 +117,7 @@ with right:
     vectors_name = str(getattr(resources.vectors(), "name", "vectors"))
     st.caption(f"protocol {protocol} · K={k} · N={top} · vectors {vectors_name} · "
                f"statistics from the training split")
-    st.dataframe(tables.keyword_table(by_metric, top=int(top)), key="kw_table")
+    st.table(tables.keyword_table(by_metric, top=int(top)))
     widgets.csv_download(tables.keywords_long(by_metric, doc_id=doc.id, protocol=protocol, k=int(k),
                                               vectors=vectors_name),
                          label="Download keywords (CSV)", file_name="keywords.csv", key="kw_csv")

@@ -13,8 +13,8 @@ def run_docs() -> AppTest:
 
 
 def keyword_tables(at: AppTest) -> list:
-    """The keyword tables (provenance tables have columns phrase, similarity, count)."""
-    return [d.value for d in at.dataframe if "phrase" not in d.value.columns]
+    """The keyword tables (st.table; provenance tables are st.dataframe)."""
+    return [t.value for t in at.table]
 
 
 def table(at: AppTest):

@@ -34,4 +34,5 @@ def test_home_prepare_button_prepares_with_progress(monkeypatch):
     buttons[0].click().run()
     assert not at.exception
     assert fake.prepare_calls == 1
-    assert any("20ng is prepared" in s.value for s in at.success)
+    assert any("Prepared" in s.value for s in at.success)
+    assert not [b for b in at.button if b.key == "prepare_20ng"]
