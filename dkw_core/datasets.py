@@ -169,16 +169,19 @@ class Corpus:
         if not isinstance(per_category, int) or per_category < 0:
             raise CorpusError(f"head(): per_category must be a non-negative integer, got {per_category!r}")
         include = list(dict.fromkeys(include))
-        wanted = {self._index[i] for i in include if self.get(i)}
+        extra = {self._index[i] for i in include if self.get(i)}
+        wanted: set[int] = set()
         seen: dict[tuple[str, str], int] = {}
         for i, doc in enumerate(self.documents):
             group = (doc.split, doc.label)
             if seen.get(group, 0) < per_category:
                 seen[group] = seen.get(group, 0) + 1
                 wanted.add(i)
+        extra -= wanted  # documents already in the head do not change the sample or its key
         key = f"{self.name}-head{per_category}"
-        if include:
-            key += "-" + hashlib.sha1("\n".join(sorted(include)).encode()).hexdigest()[:8]
+        if extra:
+            key += "-" + hashlib.sha1("\n".join(sorted(self.documents[i].id for i in extra)).encode()).hexdigest()[:8]
+        wanted |= extra
         docs = [self.documents[i] for i in sorted(wanted)]
         return Corpus(self.name, docs, key=key, sort=False)
 

@@ -1,0 +1,171 @@
+"""Core sub-commands: ``datasets``, ``prepare`` and ``keywords``."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .errors import InputError
+from .keywords import PROTOCOLS, BaselineModel, KeywordModel
+from .metrics import METRICS, get_metric
+
+
+def tqdm_progress(desc: str):
+    """A library ``progress(fraction, message)`` callback drawing a tqdm bar on stderr."""
+    from tqdm import tqdm
+
+    bar = tqdm(total=1000, desc=desc, leave=False, file=sys.stderr, mininterval=0.5,
+               bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed} {postfix}")
+
+    def update(fraction: float, message: str) -> None:
+        bar.set_postfix_str(message[:70], refresh=False)
+        bar.update(int(min(max(fraction, 0.0), 1.0) * 1000) - bar.n)
+        if fraction >= 1.0:
+            bar.close()
+
+    return update
+
+
+def corpus_for(dataset: str, *, sample: int | None = None, include: list[str] | None = None):
+    """Load a corpus, optionally as its first ``sample`` documents per category and split."""
+    from .datasets import load_corpus
+
+    corpus = load_corpus(dataset, progress=tqdm_progress(f"loading {dataset}"))
+    if sample:
+        corpus = corpus.head(sample, include=include or ())
+    return corpus
+
+
+def _vectors(path: str | None):
+    from .vectors import load_vectors
+
+    return load_vectors(path)
+
+
+# -- datasets ------------------------------------------------------------------------------
+def cmd_datasets(args) -> int:
+    from .cli import print_json
+    from .datasets import dataset_info, list_datasets, load_corpus
+
+    rows = []
+    for name in list_datasets():
+        info = dataset_info(name)
+        if info["available"]:
+            corpus = load_corpus(name)
+            info.update(train=len(corpus.train), test=len(corpus.test), categories=len(corpus.categories))
+        rows.append({k: info[k] for k in ("name", "train", "test", "categories", "available")})
+    if args.json:
+        print_json(rows)
+    else:
+        for r in rows:
+            state = "" if r["available"] else "  (archive missing)"
+            print(f"{r['name']:10s} train {r['train'] or '?':>6}  test {r['test'] or '?':>6}  categories {r['categories']}{state}")
+    return 0
+
+
+# -- prepare -------------------------------------------------------------------------------
+def cmd_prepare(args) -> int:
+    corpus = corpus_for(args.dataset, sample=args.sample)
+    model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=args.k_max, n_process=args.n_process,
+                                 progress=tqdm_progress(f"preparing {corpus.key}"))
+    print(f"prepared {corpus.key}: {len(corpus.documents):,} documents, {len(model.phrases):,} unique phrases, "
+          f"{model.nbr_idx.shape[0]:,} unique phrase vectors, {len(model.problems):,} documents without keywords")
+    return 0
+
+
+# -- keywords ------------------------------------------------------------------------------
+def _read_text_file(path: str) -> str:
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(f"{path}: no such file")
+    data = p.read_bytes()
+    if b"\x00" in data:
+        raise InputError(f"{path}: binary file, not text")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text") from None
+    if not text.strip():
+        raise InputError(f"{path}: the document is empty")
+    return text
+
+
+def cmd_keywords(args) -> int:
+    from .cli import print_json
+
+    metrics = args.metric or ["tf-rf"]
+    for m in metrics:
+        get_metric(m)
+    if bool(args.doc) == bool(args.text_file):
+        raise InputError("give either --doc ID or --text-file PATH --dataset NAME")
+    if args.text_file and not args.dataset:
+        raise InputError("--text-file needs --dataset NAME (the corpus whose statistics score the words)")
+    dataset = args.dataset or args.doc.split("/", 1)[0]
+    protocol = args.protocol
+    text = _read_text_file(args.text_file) if args.text_file else None
+    if text is not None and protocol == "label-aware":
+        protocol = "label-free"  # a new text has no gold category
+    corpus = corpus_for(dataset, sample=args.sample, include=[args.doc] if args.doc else None)
+    if args.doc:
+        corpus.get(args.doc)  # unknown ids fail before any heavy work
+    if args.baseline:
+        model = BaselineModel.prepare(corpus, progress=tqdm_progress(f"preparing {corpus.key}"))
+    else:
+        model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=max(args.k, 90),
+                                     progress=tqdm_progress(f"preparing {corpus.key}"))
+    result = {}
+    for m in metrics:
+        if text is not None:
+            if args.baseline:
+                raise InputError("--baseline works on corpus documents (--doc), not new texts")
+            kws = model.keywords_for_text(text, metric=m, k=args.k, top=args.top, name=args.text_file)
+        else:
+            kws = model.keywords(args.doc, metric=m, k=args.k, top=args.top, protocol=protocol)
+        result[m] = kws
+    out = {
+        "doc": args.doc or args.text_file,
+        "keywords": {m: [kw.word for kw in kws] for m, kws in result.items()},
+        "protocol": protocol,
+        "dataset": corpus.key,
+        "method": "baseline (own words)" if args.baseline else "latent (word vectors)",
+        "vectors": None if args.baseline else model.vectors.name,
+        "k": None if args.baseline else args.k,
+        "top": args.top,
+    }
+    if args.json:
+        print_json(out)
+    else:
+        print(f"{out['doc']}  [{protocol}, {out['method']}, vectors={out['vectors']}, K={out['k']}, N={args.top}, "
+              f"statistics from the training split of {corpus.key}]")
+        for m, kws in result.items():
+            print(f"{m:>10}: " + ", ".join(kw.word for kw in kws))
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("datasets", help="list the built-in corpora and their document counts")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_datasets)
+
+    p = sub.add_parser("prepare", help="tag a corpus and cache the nearest words of its phrases")
+    p.add_argument("--dataset", required=True, help="built-in name, folder or .csv")
+    p.add_argument("--k-max", type=int, default=90)
+    p.add_argument("--sample", type=int, help="only the first N documents per category and split")
+    p.add_argument("--vectors", help="word2vec/GloVe/fastText/.kv file (default: GloVe 6B 50d)")
+    p.add_argument("--n-process", type=int, help="tagging processes (default: DKW_N_PROCESS or 2)")
+    p.set_defaults(handler=cmd_prepare)
+
+    p = sub.add_parser("keywords", help="the discriminative keywords of a document or a new text")
+    p.add_argument("--doc", help="document id, e.g. 20ng/test/comp.graphics/38758")
+    p.add_argument("--text-file", help="a UTF-8 text file to extract keywords from (label-free)")
+    p.add_argument("--dataset", help="corpus whose training statistics score the words (default: the id's prefix)")
+    p.add_argument("--metric", action="append", choices=list(METRICS), metavar="M",
+                   help=f"repeatable; one of {', '.join(METRICS)} (default tf-rf)")
+    p.add_argument("--k", type=int, default=90, help="nearest words per phrase (default 90)")
+    p.add_argument("--top", type=int, default=10, help="keywords per document (default 10)")
+    p.add_argument("--protocol", choices=PROTOCOLS, default="label-aware")
+    p.add_argument("--baseline", action="store_true", help="score the document's own words, no vectors")
+    p.add_argument("--sample", type=int, help="statistics from the first N documents per category and split only")
+    p.add_argument("--vectors", help="word2vec/GloVe/fastText/.kv file (default: GloVe 6B 50d)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_keywords)
