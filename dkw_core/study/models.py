@@ -163,6 +163,7 @@ class Judgement(Base):
     judge_id: Mapped[int] = mapped_column(ForeignKey("study_judge.id", ondelete="CASCADE"), index=True)
     slot: Mapped[int] = mapped_column(Integer)
     assigned_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    last_seen_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)  # reservation expiry clock
     submitted_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     seconds_spent: Mapped[float | None] = mapped_column(nullable=True)
 

@@ -354,7 +354,7 @@ def _release_expired(session: Session, study: Study, now: datetime) -> int:
     cutoff = now - timedelta(minutes=study.reservation_minutes)
     stale = session.scalars(
         select(Judgement).join(Article).where(Article.study_id == study.id, Judgement.submitted_at.is_(None),
-                                              Judgement.assigned_at < cutoff)).all()
+                                              Judgement.last_seen_at < cutoff)).all()
     for j in stale:
         session.delete(j)
     if stale:
@@ -418,7 +418,7 @@ def _next_task_locked(session: Session, judge_id: int) -> JudgeState:
     open_j = session.scalars(select(Judgement).where(Judgement.judge_id == judge.id,
                                                      Judgement.submitted_at.is_(None))).first()
     if open_j is not None:
-        open_j.assigned_at = now  # resuming renews the reservation
+        open_j.last_seen_at = now  # resuming renews the reservation (time spent counts from assigned_at)
         return JudgeState("task", _progress(session, judge, open_j.article.batch), _task(judge, open_j))
     _release_expired(session, study, now)
     taken = dict(session.execute(
@@ -435,7 +435,7 @@ def _next_task_locked(session: Session, judge_id: int) -> JudgeState:
     _batch, _key, article_id = min(available)
     used = set(session.scalars(select(Judgement.slot).where(Judgement.article_id == article_id)))
     slot = min(s for s in range(1, need + 1) if s not in used)
-    judgement = Judgement(article_id=article_id, judge_id=judge.id, slot=slot, assigned_at=now)
+    judgement = Judgement(article_id=article_id, judge_id=judge.id, slot=slot, assigned_at=now, last_seen_at=now)
     session.add(judgement)
     session.flush()
     return JudgeState("task", _progress(session, judge, judgement.article.batch), _task(judge, judgement))

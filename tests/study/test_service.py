@@ -223,7 +223,7 @@ def test_reserved_articles_make_others_wait_and_expired_reservations_are_release
     ta = S.next_task(engine, a).task
     assert S.next_task(engine, b).status == "wait"
     with Session(engine) as s:
-        s.execute(update(Judgement).values(assigned_at=utcnow() - timedelta(minutes=10)))
+        s.execute(update(Judgement).values(last_seen_at=utcnow() - timedelta(minutes=10)))
         s.commit()
     tb = S.next_task(engine, b).task
     assert tb is not None and tb.article_id == ta.article_id

@@ -1,0 +1,46 @@
+"""Plotly figures of :func:`dkw_core.study.analysis.analyze` results (paper Fig. 11 and 12)."""
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import plotly.express as px
+import plotly.graph_objects as go
+
+from .models import ANSWERS, QUESTIONS
+
+
+def _method_label(row: dict[str, Any]) -> str:
+    return f"{row['method']}: {row['method_name']}"
+
+
+def distribution_figure(result: dict[str, Any]) -> go.Figure:
+    """Share of each answer per method, one panel per question (Fig. 11)."""
+    frame = pd.DataFrame(result["distribution"])
+    if frame.empty:
+        return go.Figure()
+    frame["method"] = frame.apply(_method_label, axis=1)
+    frame["question"] = frame["question"].map(QUESTIONS)
+    frame["share"] = frame["share"].fillna(0.0)
+    fig = px.bar(frame, x="answer", y="share", color="method", barmode="group", facet_col="question",
+                 category_orders={"answer": list(ANSWERS.values())}, hover_data=["count"],
+                 labels={"share": "share of answers", "answer": ""},
+                 title="Answers of the judges per method and question (cf. paper Fig. 11)")
+    fig.update_yaxes(tickformat=".0%")
+    fig.for_each_annotation(lambda a: a.update(text=a.text.split("=", 1)[-1]))
+    return fig
+
+
+def agreement_figure(result: dict[str, Any]) -> go.Figure:
+    """Spearman's rho between judges per method and question (Fig. 12); 'Do not know' left out."""
+    frame = pd.DataFrame(result["agreement"])
+    if frame.empty:
+        return go.Figure()
+    frame["method"] = frame.apply(_method_label, axis=1)
+    frame["question"] = frame["question"].map(QUESTIONS)
+    fig = px.bar(frame, x="question", y="spearman_rho", color="method", barmode="group",
+                 hover_data=["pairs", "spearman_p", "krippendorff_alpha_ordinal"],
+                 labels={"spearman_rho": "Spearman rho between judges", "question": ""},
+                 title="Inter-rater agreement, 'Do not know' left out (cf. paper Fig. 12)")
+    fig.update_yaxes(range=[-1, 1])
+    return fig

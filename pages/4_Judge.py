@@ -1,0 +1,130 @@
+"""Judge page of the blinded study (paper §4.6): opened with ``?code=...`` or by typing the code.
+
+Shows instructions first, then one article at a time: the text as plain text, all categories
+with the article's own highlighted, and the shuffled union of both methods' keywords with two
+required questions each. Method names never reach this page.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from dkw_app.study_ui import escape_markdown, show_plain, study_engine
+from dkw_core.errors import DkwError
+from dkw_core.study import service
+
+st.set_page_config(page_title="Judge", layout="wide")
+st.title("Keyword judging")
+
+INSTRUCTIONS = """
+You will read newsgroup articles. For each article you see its text, the list of all categories
+(the article's own category is highlighted) and a list of keywords in random order.
+
+For **every keyword** answer two questions:
+
+1. **Can it decide article topic?** — does the word tell what this particular article is about?
+2. **Can it decide article category?** — does the word tell which category the article belongs to?
+
+Answer *Relevant*, *Partially*, *Irrelevant*, or *Do not know* when you cannot tell.
+The Submit button becomes active once every question is answered. You can leave at any time;
+your progress is saved after each submitted article and you continue where you stopped.
+"""
+
+engine = study_engine()
+if engine is None:
+    st.stop()
+
+code = st.query_params.get("code") or st.session_state.get("judge_code")
+if not code:
+    typed = st.text_input("Your access code", type="password", key="judge_code_input")
+    if st.button("Open", key="judge_open"):
+        st.session_state["judge_code"] = typed.strip()
+        st.rerun()
+    st.stop()
+
+try:
+    judge_id = service.authenticate(engine, code)
+except service.AccessError:
+    st.session_state.pop("judge_code", None)
+    st.error("Unknown access code. Check the link or code you were given.")
+    st.stop()
+
+info = service.judge_info(engine, judge_id)
+st.caption(f"Judge: {escape_markdown(info['name'])}")
+
+if not info["instructions_seen"]:
+    st.subheader("Instructions")
+    st.markdown(INSTRUCTIONS)
+    if st.button("I have read the instructions — start", type="primary", key="judge_start"):
+        service.acknowledge_instructions(engine, judge_id)
+        st.rerun()
+    st.stop()
+
+with st.expander("Instructions"):
+    st.markdown(INSTRUCTIONS)
+
+flash = st.session_state.pop("judge_flash", None)
+if flash:
+    st.success(flash)
+
+try:
+    state = service.next_task(engine, judge_id)
+except DkwError as exc:
+    st.error(str(exc))
+    st.stop()
+
+prog = state.progress
+if prog.total_articles:
+    st.progress(min(1.0, prog.judged / prog.total_articles),
+                text=f"{prog.judged} article(s) judged" + (
+                    f" · batch {prog.batch + 1} of {prog.batches}: {prog.judged_in_batch} of "
+                    f"{prog.articles_in_batch} judged" if prog.batch is not None else ""))
+
+if state.status == "done":
+    st.success("Thank you! There is nothing left for you to judge in this study.")
+    st.stop()
+if state.status == "wait":
+    st.info("The remaining articles are being judged by others right now. Please come back later.")
+    st.button("Check again", key="judge_again")
+    st.stop()
+
+task = state.task
+left, right = st.columns([3, 2])
+with left:
+    st.subheader("Article")
+    show_plain(task.text, height=520)
+with right:
+    st.subheader("Categories")
+    lines = []
+    for cat in task.categories:
+        name = escape_markdown(cat)
+        lines.append(f"- :green-background[**{name}**] ← this article" if cat == task.category else f"- {name}")
+    st.markdown("\n".join(lines))
+
+st.subheader("Keywords")
+keys = []
+with st.container(key="judge_answers"):
+    for kw_id, word in task.keywords:
+        with st.container(border=True):
+            st.markdown(f"**{escape_markdown(word)}**")
+            cols = st.columns(len(task.questions))
+            for col, (qkey, qtext) in zip(cols, task.questions.items()):
+                key = f"ans-{task.judgement_id}-{kw_id}-{qkey}"
+                keys.append(((kw_id, qkey), key))
+                with col:
+                    st.radio(qtext, options=list(task.answers), format_func=task.answers.get, index=None,
+                             horizontal=True, key=key)
+
+answered = sum(st.session_state.get(k) is not None for _, k in keys)
+complete = answered == len(keys)
+st.caption(f"{answered} of {len(keys)} answers given" + ("" if complete else " — answer every question to submit"))
+if st.button("Submit", type="primary", disabled=not complete, key="judge_submit"):
+    try:
+        service.submit(engine, judge_id=judge_id, judgement_id=task.judgement_id,
+                       answers={ident: st.session_state[k] for ident, k in keys})
+    except DkwError as exc:
+        st.error(str(exc))
+    else:
+        for _, k in keys:
+            st.session_state.pop(k, None)
+        st.session_state["judge_flash"] = "Saved. Here is your next article."
+        st.rerun()
