@@ -80,9 +80,27 @@ def _experiment(args, *, prepare: bool = True):
             progress.close()
 
 
+def _check_early(args, *, metrics=(), ks=()) -> None:
+    """Reject bad parameters before the (slow) model preparation."""
+    from ..errors import InputError
+    from ..metrics import get_metric
+
+    for m in metrics:
+        get_metric(m)
+    for k in ks:
+        if not 1 <= k <= args.k_max:
+            raise InputError(f"K={k} must be between 1 and the prepared k_max={args.k_max}")
+    if getattr(args, "sample", None) is not None and args.sample < 1:
+        raise InputError(f"--sample must be a positive number of documents per category, got {args.sample}")
+
+
 def cmd_evaluate(args) -> int:
+    from ..errors import InputError
     from .experiments import run_method
 
+    _check_early(args, metrics=[args.metric], ks=[args.k])
+    if args.top < 1:
+        raise InputError(f"--top must be at least 1, got {args.top}")
     exp = _experiment(args)
     protocols = PROTOCOLS if args.protocol == "both" else (args.protocol,)
     results = [run_method(exp, metric=args.metric, k=args.k, top=args.top, protocol=p, classifier=args.classifier,
@@ -101,8 +119,9 @@ def cmd_evaluate(args) -> int:
 def cmd_search(args) -> int:
     from .experiments import run_search, search_summary
 
+    metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else None
+    _check_early(args, metrics=metrics or (), ks=_ints(args.ks))
     exp = _experiment(args)
-    metrics = args.metrics.split(",") if args.metrics else None
     summaries = []
     protocols = PROTOCOLS if args.protocol == "both" else (args.protocol,)
     for proto in protocols:

@@ -1,0 +1,101 @@
+"""End to end on a real slice: 20 Newsgroups, first 5 documents per category and split."""
+import json
+import os
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dkw_core.cli import main
+from dkw_core.errors import InputError
+
+ARCHIVES = Path(os.environ.get("DKW_ARCHIVES") or "/nonexistent")
+pytestmark = [
+    pytest.mark.corpus,
+    pytest.mark.skipif(not (ARCHIVES / "20news-bydate.tar.gz").is_file(), reason="DKW_ARCHIVES lacks 20ng"),
+]
+
+
+@pytest.fixture(scope="module")
+def exp():
+    from dkw_core.evaluation.experiments import load_experiment
+
+    return load_experiment("20ng", sample=5, k_max=30)
+
+
+def _shuffled_test_labels(corpus):
+    from dkw_core.datasets import Corpus
+
+    test = [d for d in corpus.documents if d.split == "test"]
+    perm = np.random.default_rng(7).permutation([d.label for d in test])
+    assert (perm != np.array([d.label for d in test])).any()
+    relabel = {d.id: lab for d, lab in zip(test, perm)}
+    docs = [replace(d, label=relabel.get(d.id, d.label)) for d in corpus.documents]
+    return Corpus(corpus.name, docs, categories=corpus.categories, key=corpus.key + "-shuffled", sort=False)
+
+
+def test_protocol_honesty_on_real_slice(exp):
+    from dkw_core.evaluation.protocols import evaluate_model
+    from dkw_core.keywords import KeywordModel
+
+    shuffled = KeywordModel.prepare(_shuffled_test_labels(exp.corpus), exp.vectors, k_max=30, cache=False)
+    kw = dict(metric="rf", k=30, top=10)
+    free = exp.model.rank("test", protocol="label-free", **kw)
+    assert np.array_equal(free, shuffled.rank("test", protocol="label-free", **kw))
+    _, _, pred = evaluate_model(exp.model, protocol="label-free", **kw)
+    _, _, pred_shuffled = evaluate_model(shuffled, protocol="label-free", **kw)
+    assert np.array_equal(pred, pred_shuffled)  # label-free predictions never saw the test labels
+    aware = exp.model.rank("test", protocol="label-aware", **kw)
+    assert not np.array_equal(aware, shuffled.rank("test", protocol="label-aware", **kw))
+    _, _, pred_aware_shuffled = evaluate_model(shuffled, protocol="label-aware", **kw)
+    # label-aware predictions follow the labels written into the keywords
+    assert (pred_aware_shuffled == shuffled.labels("test")).mean() > (pred == shuffled.labels("test")).mean()
+
+
+def test_cli_evaluate_json_and_cache_hit(tmp_path, capsys):
+    db = f"sqlite:///{tmp_path / 'runs.sqlite'}"
+    argv = ["evaluate", "--dataset", "20ng", "--sample", "5", "--k-max", "30", "--metric", "tf-rf", "--k", "10",
+            "--top", "5", "--protocol", "label-free", "--json", "--db", db]
+    assert main(argv) == 0
+    first = json.loads(capsys.readouterr().out)
+    for key in ("micro_f1", "macro_f1", "protocol", "dataset", "metric", "k", "top", "classifier"):
+        assert key in first
+    assert first["protocol"] == "label-free" and first["dataset"] == "20ng" and first["k"] == 10
+    assert 0 <= first["macro_f1"] <= 100 and 0 < first["micro_f1"] <= 100 and first["cached"] is False
+    assert main(argv) == 0
+    second = json.loads(capsys.readouterr().out)
+    assert second["cached"] is True and second["micro_f1"] == first["micro_f1"]
+
+    assert main(["report", "--db", db]) == 0
+    report = capsys.readouterr().out
+    assert "## 20ng" in report and "tf-rf" in report and "label-free" in report
+
+
+def test_cli_errors_are_one_line(tmp_path, capsys):
+    db = f"sqlite:///{tmp_path / 'runs.sqlite'}"
+    code = main(["evaluate", "--dataset", "20ng", "--sample", "5", "--k-max", "30", "--metric", "nope", "--k", "10",
+                 "--top", "5", "--protocol", "label-free", "--db", db])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("error:") and "nope" in err and "Traceback" not in err
+    code = main(["search", "--dataset", "20ng", "--sample", "5", "--k-max", "30", "--ks", "10,50", "--db", db])
+    assert code == 2 and "k_max" in capsys.readouterr().err
+
+
+def test_search_and_baselines_on_real_slice(exp, tmp_path):
+    from dkw_core.evaluation.experiments import run_bow, run_search, run_tfidf, search_summary
+
+    db = f"sqlite:///{tmp_path / 'runs.sqlite'}"
+    res = run_search(exp, protocol="label-free", ks=[10, 30], metrics=["rf", "tf-idf", "chi2"], tops=[5, 10],
+                     store=db)
+    s = search_summary(res)
+    assert s["metric"] in {"rf", "tf-idf"} and s["k"] in {10, 30} and s["top"] in {5, 10}  # chi2 excluded
+    assert s["search_rounds"][0]["max_doc_count"] == 5 and s["search_rounds"][0]["ratio"] == 2
+    again = run_search(exp, protocol="label-free", ks=[10, 30], metrics=["rf", "tf-idf", "chi2"], tops=[5, 10], store=db)
+    assert again.cached and again.config.metric == s["metric"]
+    tfidf = run_tfidf(exp, store=db)
+    assert 0 < tfidf.micro_f1 <= 1
+    bow = run_bow(exp, metric="tf-rf", top=10, protocol="label-free", store=db)
+    assert bow.config.kind == "baseline-bow" and 0 <= bow.micro_f1 <= 1
+    with pytest.raises(InputError):
+        run_search(exp, protocol="label-free", ks=[10], metrics=["chi2"], tops=[5], store=db)
