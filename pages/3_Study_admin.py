@@ -86,6 +86,8 @@ with tab_judges:
                  "link": f"{base_url()}/Judge?code={code}"})
     invited = [r for r in st.session_state.get("invited", [])]
     if invited:
+        st.write(f"Link for {invited[-1]['name']!r}:")
+        st.code(invited[-1]["link"], language=None)
         st.caption("Access codes are shown only now (the database keeps their hash). Send each judge her link.")
         st.dataframe(pd.DataFrame(invited), hide_index=True, key="invited_table")
 
