@@ -16,24 +16,10 @@ Progress = Callable[[float, str], None]
 _STRIDE = 8
 
 
-def _exact(s: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    if k < s.shape[1]:
-        part = np.argpartition(-s, k - 1, axis=1)[:, :k]
-    else:
-        part = np.tile(np.arange(s.shape[1]), (s.shape[0], 1))
-    ps = np.take_along_axis(s, part, axis=1)
-    order = np.lexsort((part, -ps), axis=1)
-    return np.take_along_axis(part, order, axis=1), np.take_along_axis(ps, order, axis=1)
-
-
-def _top_k(s: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Top-k columns of every row of ``s``, sorted by decreasing value then increasing column."""
+def _select(s: np.ndarray, k: int, thr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Top-k of every row among the columns >= the row's threshold, sorted by decreasing
+    value then increasing column; also returns how many columns passed each threshold."""
     n, v = s.shape
-    sub = s[:, ::_STRIDE]
-    kk = int(np.ceil(2 * k / _STRIDE)) + 4
-    if v < 4 * k or kk >= sub.shape[1]:
-        return _exact(s, k)
-    thr = np.partition(sub, sub.shape[1] - kk, axis=1)[:, sub.shape[1] - kk]
     mask = s >= thr[:, None]
     cnt = mask.sum(axis=1)
     flat = np.flatnonzero(mask)
@@ -48,6 +34,27 @@ def _top_k(s: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     sims = np.zeros((n, k), dtype=s.dtype)
     idx[r[sel], pos[sel]] = c[sel]
     sims[r[sel], pos[sel]] = vals[sel]
+    return idx, sims, cnt
+
+
+def _exact(s: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Exact top-k: the threshold is each row's k-th largest value, so ties at the cut-off
+    are all candidates and the lowest columns win."""
+    v = s.shape[1]
+    thr = np.partition(s, v - k, axis=1)[:, v - k] if k < v else s.min(axis=1)
+    idx, sims, _ = _select(s, k, thr)
+    return idx, sims
+
+
+def _top_k(s: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Top-k columns of every row of ``s``, sorted by decreasing value then increasing column."""
+    v = s.shape[1]
+    sub = s[:, ::_STRIDE]
+    kk = int(np.ceil(2 * k / _STRIDE)) + 4
+    if v < 4 * k or kk >= sub.shape[1]:
+        return _exact(s, k)
+    thr = np.partition(sub, sub.shape[1] - kk, axis=1)[:, sub.shape[1] - kk]
+    idx, sims, cnt = _select(s, k, thr)
     short = np.nonzero(cnt < k)[0]
     if len(short):
         idx[short], sims[short] = _exact(s[short], k)

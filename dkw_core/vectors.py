@@ -85,7 +85,7 @@ class Vectors:
     ``joiner``: how multiword units are spelt (``New_York`` in GoogleNews: ``"_"``).
     """
 
-    def __init__(self, kv, name: str, *, crop_size: int = CROP_SIZE):
+    def __init__(self, kv, name: str, *, crop_size: int = CROP_SIZE, joiner: str | None = "auto"):
         if len(kv.key_to_index) == 0:
             raise VectorError(f"vector model {name} is empty")
         self.kv = kv
@@ -94,8 +94,10 @@ class Vectors:
         self.key_to_index: dict[str, int] = kv.key_to_index
         sample = kv.index_to_key[:5000]
         self.lowercase = not any(k != k.lower() for k in sample)
-        multi = sum(1 for k in kv.index_to_key[:200_000] if _MULTI.match(k))
-        self.joiner = "_" if multi >= 20 else None
+        if joiner == "auto":
+            multi = sum(1 for k in kv.index_to_key[:200_000] if _MULTI.match(k))
+            joiner = "_" if multi >= 20 else None
+        self.joiner = joiner
         self.max_unit_len = 5 if self.joiner else 1
         self._crop(crop_size)
 

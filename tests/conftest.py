@@ -1,0 +1,79 @@
+"""Shared test set-up: a private DKW_DATA_DIR per test session, the shared corpus archives
+when present, and tiny vector models built in memory."""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+os.environ.setdefault("DKW_DATA_DIR", tempfile.mkdtemp(prefix="dkw-test-"))
+if not os.environ.get("DKW_ARCHIVES"):
+    for candidate in (ROOT.parent / "shared" / "datasets", Path("/work/shared/datasets")):
+        if candidate.is_dir():
+            os.environ["DKW_ARCHIVES"] = str(candidate)
+            break
+os.environ.setdefault("DKW_N_PROCESS", "1")
+
+
+def archives_present(*names: str) -> bool:
+    folder = Path(os.environ.get("DKW_ARCHIVES", ROOT / "data" / "archives"))
+    return all((folder / n).is_file() for n in names)
+
+
+needs_20ng = pytest.mark.skipif(not archives_present("20news-bydate.tar.gz"),
+                                reason="20news-bydate.tar.gz not in DKW_ARCHIVES")
+
+SPORT = ["team", "game", "player", "goal", "coach", "season", "league", "ball"]
+SPACE = ["planet", "orbit", "rocket", "moon", "star", "launch", "mission", "earth"]
+
+
+def make_kv(words_vectors: dict[str, np.ndarray]):
+    from gensim.models import KeyedVectors
+
+    kv = KeyedVectors(len(next(iter(words_vectors.values()))))
+    kv.add_vectors(list(words_vectors), np.array(list(words_vectors.values()), dtype=np.float32))
+    return kv
+
+
+@pytest.fixture(scope="session")
+def topic_vectors():
+    """An 8-d model where sport words cluster on axis 0, space words on axis 1, plus noise
+    axes so that neighbours within a topic are ordered."""
+    from dkw_core.vectors import Vectors
+
+    rng = np.random.default_rng(7)
+    vecs = {}
+    for i, w in enumerate(SPORT):
+        v = np.zeros(8)
+        v[0], v[2 + i % 6] = 3.0, 1.0 + 0.1 * i
+        vecs[w] = v + rng.normal(0, 0.01, 8)
+    for i, w in enumerate(SPACE):
+        v = np.zeros(8)
+        v[1], v[2 + i % 6] = 3.0, 1.0 + 0.1 * i
+        vecs[w] = v + rng.normal(0, 0.01, 8)
+    return Vectors(make_kv(vecs), "topics")
+
+
+@pytest.fixture(scope="session")
+def topic_corpus():
+    """Six training and two test documents about sport or space."""
+    from dkw_core.datasets import Corpus, Document
+
+    texts = {
+        ("train", "sport"): ["The team won the game after the coach changed the player.",
+                             "A new season of the league starts with a goal.",
+                             "The player kicked the ball; the team celebrated."],
+        ("train", "space"): ["The rocket reached orbit around the planet.",
+                             "A launch of the mission to the moon.",
+                             "The star and the earth seen from orbit."],
+        ("test", "sport"): ["The coach praised the team and the league."],
+        ("test", "space"): ["The mission put a rocket near the moon."],
+    }
+    docs = [Document(id=f"topics/{split}/{label}/{i}", text=t, label=label, split=split)
+            for (split, label), ts in texts.items() for i, t in enumerate(ts)]
+    return Corpus("topics", docs)

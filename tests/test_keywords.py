@@ -1,0 +1,161 @@
+"""Keywords, protocols, provenance and document vectors on a tiny corpus and model; the
+paper's example document on a slice of the real 20 Newsgroups."""
+import numpy as np
+import pytest
+
+from conftest import SPACE, SPORT, needs_20ng
+from dkw_core.datasets import Corpus, Document
+from dkw_core.errors import InputError
+from dkw_core.keywords import BaselineModel, KeywordModel, keywords_by_method, parse_method, top_n
+
+
+@pytest.fixture(scope="module")
+def model(topic_corpus, topic_vectors):
+    return KeywordModel.prepare(topic_corpus, topic_vectors, k_max=4, cache=False)
+
+
+def test_label_aware_keywords_come_from_the_documents_topic(model):
+    for doc in model.corpus.test:
+        words = [kw.word for kw in model.keywords(doc, metric="rf", k=3, top=3)]
+        assert set(words) <= set(SPORT if doc.label == "sport" else SPACE), (doc.id, words)
+
+
+def test_term_counts_count_phrase_occurrences_per_neighbour(model):
+    # with K = 1 every phrase occurrence votes for its single nearest word
+    counts = model.term_counts("all", 1)
+    vocab = model.vocabulary
+    row = model.doc_ids("all").index("topics/train/sport/2")  # "The player kicked the ball; the team celebrated."
+    got = {vocab[c]: v for c, v in zip(counts[row].indices, counts[row].data)}
+    assert got == {"player": 1, "ball": 1, "team": 1}
+
+
+def test_larger_k_adds_neighbours(model):
+    assert model.term_counts("all", 4).nnz > model.term_counts("all", 1).nnz
+    assert (model.term_counts("all", 2).sum(axis=1) == 2 * model.term_counts("all", 1).sum(axis=1)).all()
+
+
+def test_k_above_k_max_is_refused(model):
+    with pytest.raises(InputError, match="K must be between"):
+        model.term_counts("all", 5)
+
+
+def test_label_free_never_reads_the_labels_it_ranks(topic_corpus, topic_vectors):
+    """Swap the test labels: label-free keywords stay, label-aware ones follow the label."""
+    swapped = Corpus("topics", [Document(d.id, d.text, {"sport": "space", "space": "sport"}[d.label], d.split)
+                                if d.split == "test" else d for d in topic_corpus.documents])
+    a = KeywordModel.prepare(topic_corpus, topic_vectors, k_max=4, cache=False)
+    b = KeywordModel.prepare(swapped, topic_vectors, k_max=4, cache=False)
+    def by_id(model, protocol):  # the corpus orders documents by label, so compare by id
+        rows = model.words(model.rank("test", metric="rf", k=3, top=3, protocol=protocol))
+        return dict(zip(model.doc_ids("test"), rows))
+
+    assert by_id(a, "label-free") == by_id(b, "label-free")
+    assert by_id(a, "label-aware") != by_id(b, "label-aware")
+
+
+def test_rank_matches_single_document_keywords(model):
+    idx = model.rank("test", metric="tf-rf", k=3, top=4)
+    for row, doc_id in zip(model.words(idx), model.doc_ids("test")):
+        assert row == [kw.word for kw in model.keywords(doc_id, metric="tf-rf", k=3, top=4)]
+
+
+def test_provenance_names_the_phrases_behind_a_keyword(model):
+    kws = model.keywords("topics/test/space/0", metric="tf-rf", k=1, top=5)
+    by_word = {kw.word: kw for kw in kws}
+    assert {p.phrase for p in by_word["rocket"].provenance} == {"rocket"}
+    prov = by_word["rocket"].provenance[0]
+    assert prov.count == 1 and prov.similarity == pytest.approx(1.0, abs=1e-2)
+    assert by_word["rocket"].tf == 1
+
+
+def test_document_vectors_are_normalised_sums(model):
+    idx = np.array([[model.vocabulary.index("team"), model.vocabulary.index("goal"), -1], [-1, -1, -1]])
+    vecs = model.document_vectors(idx)
+    m = model.vectors.cropped_matrix
+    expect = m[idx[0, 0]] + m[idx[0, 1]]
+    np.testing.assert_allclose(vecs[0], expect / np.linalg.norm(expect), rtol=1e-5)
+    assert not vecs[1].any()
+
+
+def test_new_text_is_label_free_by_default(model):
+    kws = model.keywords_for_text("The rocket left the planet.", metric="rf", k=2, top=2)
+    assert {kw.word for kw in kws} <= set(SPACE)
+
+
+@pytest.mark.parametrize("text,message", [
+    ("", "empty"),
+    ("   \n ", "empty"),
+    ("and then quickly, slowly.", "no candidate noun phrases"),
+    ("The qwzxv of blorfs.", "has a word known"),
+])
+def test_unusable_texts_are_clear_errors(model, text, message):
+    with pytest.raises(InputError, match=message):
+        model.keywords_for_text(text, metric="rf", k=2, top=2)
+
+
+def test_unknown_protocol_and_metric(model):
+    with pytest.raises(InputError, match="protocol"):
+        model.keywords("topics/test/space/0", metric="rf", protocol="psychic")
+    with pytest.raises(InputError):
+        model.keywords("topics/test/space/0", metric="nope")
+
+
+def test_documents_without_keywords_are_reported(topic_corpus, topic_vectors):
+    docs = topic_corpus.documents + [Document("topics/train/space/9", "", "space", "train"),
+                                     Document("topics/train/sport/9", "Quickly and slowly.", "sport", "train")]
+    model = KeywordModel.prepare(Corpus("topics2", docs), topic_vectors, k_max=2, cache=False)
+    assert model.problems == {"topics/train/space/9": "empty document",
+                              "topics/train/sport/9": "no candidate noun phrases"}
+    rows = model.rank("train", metric="rf", k=2, top=2)
+    assert (rows[model.doc_ids("train").index("topics/train/space/9")] == -1).all()
+
+
+def test_prepared_model_is_cached_on_disk(topic_corpus, topic_vectors, tmp_path, monkeypatch):
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    assert not KeywordModel.is_prepared(topic_corpus, topic_vectors, 4)
+    first = KeywordModel.prepare(topic_corpus, topic_vectors, k_max=4)
+    assert KeywordModel.is_prepared(topic_corpus, topic_vectors, 4)
+    again = KeywordModel.prepare(topic_corpus, topic_vectors, k_max=4)
+    np.testing.assert_array_equal(first.nbr_idx, again.nbr_idx)
+    assert first.phrases == again.phrases
+
+
+def test_top_n_ties_go_to_the_lower_column():
+    import scipy.sparse as sp
+
+    counts = sp.csr_matrix(np.array([[1, 1, 1, 0]], dtype=np.float32))
+    scores = np.ones((1, 4))
+    assert top_n(counts, scores, labels=None, use_tf=False, top=2).tolist() == [[0, 1]]
+
+
+def test_baseline_scores_the_documents_own_words(topic_corpus):
+    base = BaselineModel.prepare(topic_corpus, cache=False)
+    words = [kw.word for kw in base.keywords("topics/test/sport/0", metric="tf-rf", top=3)]
+    assert set(words) <= {"coach", "praised", "team", "league"}
+    assert "the" not in base.vocabulary
+
+
+def test_method_specs():
+    assert parse_method("latent-5word-knn90-rf") == {"kind": "latent", "k": 90, "metric": "rf"}
+    assert parse_method("tf-rf") == {"kind": "baseline", "k": None, "metric": "tf-rf"}
+    with pytest.raises(InputError):
+        parse_method("latent-5word-knn90-magic")
+
+
+def test_keywords_by_method_for_the_study(topic_corpus):
+    got = keywords_by_method("tf-rf", dataset=topic_corpus, doc_ids=["topics/test/space/0"], top=2)
+    assert len(got["topics/test/space/0"]) == 2
+
+
+@needs_20ng
+def test_paper_example_document_on_a_20ng_slice():
+    """The paper's §4.5 document gets graphics-flavoured keywords even from a small slice."""
+    from dkw_core.datasets import load_corpus
+
+    corpus = load_corpus("20ng").head(10)
+    model = KeywordModel.prepare(corpus, k_max=90)
+    words = [kw.word for kw in model.keywords("20ng/test/comp.graphics/38758", metric="rf", k=90, top=20)]
+    assert len(words) == 20
+    visual = {"video", "animation", "animations", "images", "imagery", "graphics", "rendering", "pixels", "3d",
+              "visualization", "graphical", "display", "displays", "image", "frames", "movie", "screen"}
+    assert visual & set(words), words

@@ -1,0 +1,130 @@
+"""Algorithm 1 on a tiny model with multiword units; loading vector files; the cropped vocabulary."""
+import numpy as np
+import pytest
+from gensim.models import KeyedVectors
+
+from conftest import make_kv
+from dkw_core.errors import VectorError
+from dkw_core.vectors import Vectors, _load_kv, load_vectors
+
+
+def unit(v):
+    v = np.asarray(v, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+@pytest.fixture(scope="module")
+def w2v():
+    """Cased, with multiword units joined by '_' as in GoogleNews."""
+    vecs = {
+        "New": [1, 0, 0, 0], "York": [0, 1, 0, 0], "New_York": [0, 0, 3, 0], "City": [0, 0, 0, 2],
+        "New_York_City": [1, 1, 1, 1], "new": [2, 0, 0, 1], "city": [0, 0, 1, 1], "rings": [1, 2, 3, 4],
+    }
+    return Vectors(make_kv({k: np.array(v, dtype=float) for k, v in vecs.items()}), "tiny", joiner="_")
+
+
+def test_fewest_units_prefers_the_longest_multiword_unit(w2v):
+    assert w2v.units(["New", "York", "City"]) == (w2v.key_to_index["New_York_City"],)
+
+
+def test_multiword_unit_beats_its_words(w2v):
+    k = w2v.key_to_index
+    assert w2v.units(["New", "York"]) == (k["New_York"],)
+
+
+def test_unknown_tokens_are_skipped(w2v):
+    k = w2v.key_to_index
+    assert w2v.units(["New", "York", "#", "rings"]) == (k["New_York"], k["rings"])
+    assert w2v.units(["##", "rings"]) == (k["rings"],)
+
+
+def test_running_sum_is_normalised_at_every_step(w2v):
+    k = w2v.key_to_index
+    got = w2v.phrase_vector(["New", "York", "rings", "City"])
+    assert w2v.units(["New", "York", "rings", "City"]) == (k["New_York"], k["rings"], k["City"])
+    v = unit([0, 0, 3, 0])
+    v = unit(v + np.array([1, 2, 3, 4]))
+    v = unit(v + np.array([0, 0, 0, 2]))
+    np.testing.assert_allclose(got, v, rtol=1e-6)
+    plain = unit(np.array([0, 0, 3, 0]) + np.array([1, 2, 3, 4]) + np.array([0, 0, 0, 2]))
+    assert not np.allclose(got, plain, atol=1e-3)  # the normalised running sum is not the plain sum
+
+
+def test_phrase_without_known_word_has_no_vector(w2v):
+    assert w2v.phrase_vector(["qwertyuiop", "zxcv"]) is None
+    assert w2v.units([]) == ()
+
+
+def test_cased_model_falls_back_to_lower_case(w2v):
+    # "CITY" is unknown, its lower-case form is in the model
+    assert w2v.units(["CITY"]) == (w2v.key_to_index["city"],)
+
+
+def test_lowercase_model_lowercases_tokens():
+    v = Vectors(make_kv({"new": np.ones(3), "york": np.arange(3.0), "city": np.array([1.0, 0, 0])}), "lc")
+    assert v.lowercase and v.joiner is None
+    assert v.units(["New", "YORK"]) == (v.key_to_index["new"], v.key_to_index["york"])
+
+
+def test_compose_batches_like_single_phrases(w2v):
+    phrases = [["New", "York"], ["rings", "City"], ["New", "rings", "City"]]
+    batched = w2v.compose([w2v.units(p) for p in phrases])
+    for row, p in zip(batched, phrases):
+        np.testing.assert_allclose(row, w2v.phrase_vector(p), rtol=1e-6)
+
+
+def test_cropped_vocabulary_is_frequent_words_in_the_model(w2v):
+    # wordfreq's top 20,000 contains "new", "york", "city"; the cased model's most frequent
+    # spelling is kept, "rings" too; multiword units are never in the cropped vocabulary
+    assert "New_York" not in w2v.cropped_words
+    assert {"New", "York", "City", "rings"} <= set(w2v.cropped_words) | {"new", "city"}
+    np.testing.assert_allclose(np.linalg.norm(w2v.cropped_matrix, axis=1), 1, rtol=1e-6)
+
+
+def test_model_sharing_no_frequent_word_is_an_error():
+    with pytest.raises(VectorError, match="shares no word"):
+        Vectors(make_kv({"qqqzzz": np.ones(3)}), "odd")
+
+
+# -- files ---------------------------------------------------------------------------------
+def test_glove_text_without_header(tmp_path):
+    p = tmp_path / "glove.txt"
+    p.write_text("house 0.1 0.2 0.3\ncar 0.3 0.2 0.1\n")
+    kv = _load_kv(p)
+    assert kv.vector_size == 3 and "car" in kv.key_to_index
+
+
+def test_word2vec_text_and_binary(tmp_path):
+    kv = make_kv({"house": np.array([0.1, 0.2]), "car": np.array([0.5, 0.5])})
+    kv.save_word2vec_format(str(tmp_path / "m.txt"), binary=False)
+    kv.save_word2vec_format(str(tmp_path / "m.bin"), binary=True)
+    for name in ("m.txt", "m.bin"):
+        loaded = load_vectors(tmp_path / name)
+        assert loaded.dim == 2 and "house" in loaded.cropped_words
+
+
+def test_malformed_vector_file_is_a_clear_error(tmp_path):
+    p = tmp_path / "broken.txt"
+    p.write_text("this is not\na vector file at all\n")
+    with pytest.raises(VectorError, match="cannot read vector file"):
+        load_vectors(p)
+
+
+def test_binary_garbage_is_a_clear_error(tmp_path):
+    p = tmp_path / "garbage.bin"
+    p.write_bytes(b"\x00\x01\x02garbage" * 10)
+    with pytest.raises(VectorError):
+        load_vectors(p)
+
+
+def test_missing_vector_file(tmp_path):
+    with pytest.raises(VectorError, match="does not exist"):
+        load_vectors(tmp_path / "nope.bin")
+
+
+def test_default_glove_is_built_from_the_pypi_package():
+    v = load_vectors()
+    assert v.name == "glove-6b-50d" and v.dim == 50 and v.lowercase
+    assert len(v.cropped_words) > 19_000  # METHOD.md: 19,682 of wordfreq's top 20,000
+    assert isinstance(v.kv, KeyedVectors)
+    assert "pixel" in v.cropped_words
