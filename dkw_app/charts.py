@@ -10,15 +10,22 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from .tables import describe_setup
+from .tables import FULL, describe_setup, sample_label
 
 F1_SERIES = (("micro_f1", "micro-F1"), ("macro_f1", "macro-F1"))
 BASELINE_DASH = {"baseline-tfidf": "dash", "baseline-bow": "dot"}
 
 
+def _slices(frame: pd.DataFrame) -> str:
+    if "sample" not in frame.columns or frame.empty:
+        return FULL
+    return ", ".join(sorted({sample_label(v) for v in frame["sample"]}))
+
+
 def _setup_line(frame: pd.DataFrame, *, dataset: str, protocol: str) -> str:
-    return (f"{dataset} · protocol {protocol} · split {describe_setup(frame, 'split')} · "
-            f"vectors {describe_setup(frame, 'vectors')} · classifier {describe_setup(frame, 'classifier')}")
+    return (f"<br><sup>{dataset} · protocol {protocol} · split {describe_setup(frame, 'split')} · "
+            f"vectors {describe_setup(frame, 'vectors')} · classifier {describe_setup(frame, 'classifier')} · "
+            f"{_slices(frame)}</sup>")
 
 
 def _add_baselines(fig: go.Figure, base: pd.DataFrame, *, x: list, score: str, label: str) -> None:
@@ -53,7 +60,7 @@ def metric_bar_chart(bars: pd.DataFrame, base: pd.DataFrame | None = None, *, da
         _add_baselines(fig, base, x=metrics, score=column, label=label)
     n_text = f"N={top}" if top is not None else f"N={describe_setup(bars, 'top')}"
     fig.update_layout(
-        title=f"F1 per metric, {n_text}, K best per metric · {_setup_line(bars, dataset=dataset, protocol=protocol)}",
+        title=f"F1 per metric, {n_text}, K best per metric{_setup_line(bars, dataset=dataset, protocol=protocol)}",
         barmode="group", xaxis_title="metric", yaxis_title="F1 (%)", yaxis_range=[0, 100],
         legend_title="series", margin={"t": 60},
     )
@@ -77,7 +84,7 @@ def keywords_line_chart(lines: pd.DataFrame, base: pd.DataFrame | None = None, *
     for column, label in F1_SERIES:
         _add_baselines(fig, base, x=_xs, score=column, label=label)
     fig.update_layout(
-        title=f"F1 vs number of keywords N, best metric and K per N · {_setup_line(lines, dataset=dataset, protocol=protocol)}",
+        title=f"F1 vs number of keywords N, best metric and K per N{_setup_line(lines, dataset=dataset, protocol=protocol)}",
         xaxis_title="number of keywords N", yaxis_title="F1 (%)", yaxis_range=[0, 100], margin={"t": 60},
     )
     return fig
@@ -95,7 +102,8 @@ def significance_heatmap(square: pd.DataFrame, *, dataset: str, protocol: str,
         hovertemplate="%{y} vs %{x}: p=%{z:.4g}<extra></extra>",
     ))
     fig.update_layout(
-        title=f"Pairwise metric significance (micro-F1, Bonferroni-corrected p; p<{alpha} = significant) · {dataset} · protocol {protocol}",
+        title=(f"Pairwise metric significance: Wilcoxon p of micro-F1, Bonferroni-corrected"
+               f"<br><sup>p < {alpha} = significant · {dataset} · protocol {protocol}</sup>"),
         xaxis_title="metric", yaxis_title="metric", margin={"t": 60},
     )
     return fig

@@ -25,14 +25,15 @@ def archives() -> Path:
     pytest.skip(f"{ARCHIVE} not found (set DKW_ARCHIVES)")
 
 
-def shoot(page, name: str) -> Path:
-    """A small PNG: 1000 px wide viewport, at most the first 1400 px of the page."""
+def shoot(page, name: str, *, at=None) -> Path:
+    """A small PNG of the 1000 x 900 viewport, scrolled to the top or to ``at``."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
     page.evaluate("document.querySelector('[data-testid=stMain]')?.scrollTo(0, 0); window.scrollTo(0, 0)")
-    page.wait_for_timeout(300)
-    height = min(page.evaluate("document.querySelector('[data-testid=stMain]')?.scrollHeight || 900"), 1400)
-    page.screenshot(path=str(path), clip={"x": 0, "y": 0, "width": 1000, "height": max(height, 600)})
+    if at is not None:
+        at.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(path))
     assert path.stat().st_size < 200_000, f"{path} is larger than 200 KB"
     return path
 
@@ -74,4 +75,8 @@ def test_prepare_pick_example_and_see_keywords(tmp_path):
         page.goto(f"{url}/Metrics")
         wait_idle(page, timeout=120_000)
         page.get_by_text("Run a missing evaluation").wait_for()
-        shoot(page, "metrics")
+        page.get_by_role("button", name="Run evaluation").click()
+        wait_idle(page, timeout=180_000)
+        chart = page.locator("[data-testid='stPlotlyChart']").first
+        chart.wait_for()
+        shoot(page, "metrics", at=page.get_by_text("F1 per metric", exact=True))
