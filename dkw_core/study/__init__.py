@@ -7,6 +7,8 @@
               Wilcoxon signed-rank and sign tests (Table 7);
 ``simulate``  random or scripted judges that fill a study;
 ``export``    all answers with method provenance as CSV / JSON;
+``charts``    plotly figures of the analysis (Fig. 11, Fig. 12);
+``providers`` corpus + keyword provider for a corpus name (real core, or the demo behind a switch);
 ``demo``      a tiny built-in corpus and a fake keyword provider (tests and demos only);
 ``cli``       ``python -m dkw_core study ...``.
 
