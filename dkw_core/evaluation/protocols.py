@@ -85,6 +85,8 @@ class RunConfig:
             what = f"vectors={self.vectors}, K={self.k}, N={self.top}, metric={self.metric}"
         proto = self.protocol if self.protocol != "none" else "no keyword weighting"
         sample = f", sample={self.sample}/category" if self.sample else ""
+        if self.options.get("train_protocol"):
+            what += f", training documents {self.options['train_protocol']}"
         return f"[{proto}] {self.dataset} {self.split} split{sample}, {what}, classifier={clf}"
 
 

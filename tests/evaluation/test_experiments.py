@@ -97,5 +97,8 @@ def test_search_and_baselines_on_real_slice(exp, tmp_path):
     assert 0 < tfidf.micro_f1 <= 1
     bow = run_bow(exp, metric="tf-rf", top=10, protocol="label-free", store=db)
     assert bow.config.kind == "baseline-bow" and 0 <= bow.micro_f1 <= 1
+    # with the metric fixed, Algorithm 2 chooses K for chi2 too (the paper's per-metric figures)
+    only = run_search(exp, protocol="label-free", ks=[10, 30], metrics=["chi2"], tops=[5], sizes=[5], store=db)
+    assert only.config.metric == "chi2" and only.config.k in {10, 30}
     with pytest.raises(InputError):
-        run_search(exp, protocol="label-free", ks=[10], metrics=["chi2"], tops=[5], store=db)
+        run_search(exp, protocol="label-free", ks=[10, 999], metrics=["rf"], tops=[5], store=db)

@@ -1,0 +1,143 @@
+"""Full-corpus evaluation benchmark (issue 3): every metric at N=10 with K from Algorithm 2,
+under both protocols, the tf-idf and bag-of-words baselines, F1 against N for the best three
+metrics, Algorithm 2 over all setups, wall time and peak memory.
+
+    nice .venv/bin/python scripts/bench_eval.py --dataset 20ng [--n-curve] [--full-search]
+
+Every run goes through the results store (default data/results.sqlite, ``--db URL``), so an
+interrupted benchmark resumes where it stopped (stored runs are cache hits). Prints one line
+per run (labelled with protocol, split, vectors, K, N, metric, classifier) and a JSON summary
+(written to ``--out``, default data/bench/eval_<dataset>[_sample<N>].json) with wall time and
+peak RSS of this process (``resource.getrusage``, KiB → MiB). The Markdown tables come from
+``python -m dkw_core report --db ...``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tqdm import tqdm  # noqa: E402
+
+from dkw_core.errors import DkwError  # noqa: E402
+
+
+def peak_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def main(argv: list[str] | None = None) -> int:
+    from dkw_core.evaluation.experiments import load_experiment, run_bow, run_search, run_tfidf
+    from dkw_core.evaluation.protocols import PROTOCOLS
+    from dkw_core.evaluation.search import DEFAULT_K_GRID, DEFAULT_N_GRID, PAPER_SIZES
+    from dkw_core.metrics import PAPER_METRICS
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--dataset", required=True)
+    ap.add_argument("--sample", type=int, default=None, help="corpus.head(N) instead of the full corpus")
+    ap.add_argument("--db", default=None)
+    ap.add_argument("--top", type=int, default=10, help="N for the per-metric table (default 10)")
+    ap.add_argument("--metrics", default=",".join(PAPER_METRICS))
+    ap.add_argument("--protocols", default=",".join(PROTOCOLS))
+    ap.add_argument("--ks", default=",".join(map(str, DEFAULT_K_GRID)))
+    ap.add_argument("--sizes", default=",".join(map(str, PAPER_SIZES)))
+    ap.add_argument("--n-curve", action="store_true", help="F1 against N=1..50 for the best three metrics")
+    ap.add_argument("--full-search", action="store_true", help="Algorithm 2 over all (K, metric, N) setups")
+    ap.add_argument("--train-protocol-check", action="store_true",
+                    help="label-free test docs with label-aware training docs, best metric (what was tried)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args(argv)
+
+    ks = [int(x) for x in args.ks.split(",")]
+    sizes = [int(x) for x in args.sizes.split(",")]
+    metrics = [m for m in args.metrics.split(",") if m]
+    protocols = [p for p in args.protocols.split(",") if p]
+    summary: dict = {"dataset": args.dataset, "sample": args.sample, "command": " ".join(sys.argv), "runs": []}
+    t_start = time.perf_counter()
+
+    def record(result, what: str) -> None:
+        s = result.summary() if result.config.kind != "search" else __import__(
+            "dkw_core.evaluation.experiments", fromlist=["search_summary"]).search_summary(result)
+        s["what"] = what
+        summary["runs"].append(s)
+        hit = " (cached)" if result.cached else ""
+        tqdm.write(f"{s['micro_f1']:6.2f} {s['macro_f1']:6.2f}  {s['label']}{hit}")
+
+    bar = tqdm(total=1000, desc=f"prepare {args.dataset}", file=sys.stderr)
+
+    def progress(f, msg):
+        bar.n = int(1000 * max(0.0, min(1.0, f)))
+        bar.set_postfix_str(msg[:50])
+        bar.refresh()
+
+    try:
+        t0 = time.perf_counter()
+        exp = load_experiment(args.dataset, sample=args.sample, k_max=max(ks), progress=progress)
+        bar.close()
+        summary["prepare_seconds"] = time.perf_counter() - t0
+        summary["documents"] = {"train": len(exp.corpus.split("train")), "test": len(exp.corpus.split("test"))}
+        summary["vectors"] = exp.vectors_name
+
+        record(run_tfidf(exp, store=args.db), "baseline tf-idf + LinearSVC")
+        best: dict[str, list] = {}
+        jobs = [(m, p) for m in metrics for p in protocols]
+        for m, p in tqdm(jobs, desc="metrics at N=%d" % args.top, file=sys.stderr):
+            r = run_search(exp, protocol=p, ks=ks, metrics=[m], tops=[args.top], sizes=sizes, seed=args.seed,
+                           store=args.db)
+            record(r, f"metric table N={args.top}")
+            best.setdefault(p, []).append((r.micro_f1, m))
+        for p in protocols:
+            record(run_bow(exp, metric="tf-rf", top=args.top, protocol=p, store=args.db),
+                   f"baseline bag-of-words keyword sets N={args.top}")
+        ranking = sorted(best.get("label-free", best.get(protocols[0], [])), reverse=True)
+        top3 = [m for _, m in ranking[:3]]
+        summary["best_three_label_free"] = top3
+        if args.train_protocol_check and top3:
+            from dkw_core.evaluation.experiments import run_method
+
+            chosen = next(x for x in summary["runs"] if x.get("what", "").startswith("metric table")
+                          and x["metric"] == top3[0] and x["protocol"] == "label-free")
+            record(run_method(exp, metric=top3[0], k=chosen["k"], top=args.top, protocol="label-free",
+                              train_protocol="label-aware", store=args.db),
+                   "label-free test, label-aware training documents")
+        if args.n_curve:
+            jobs = [(m, n, p) for m in top3 for n in DEFAULT_N_GRID for p in protocols]
+            for m, n, p in tqdm(jobs, desc="F1 against N", file=sys.stderr):
+                record(run_search(exp, protocol=p, ks=ks, metrics=[m], tops=[n], sizes=sizes, seed=args.seed,
+                                  store=args.db), "N curve")
+        if args.full_search:
+            for p in protocols:
+                sbar = tqdm(total=1000, desc=f"Algorithm 2 all setups ({p})", file=sys.stderr)
+
+                def sprog(f, msg, sbar=sbar):
+                    sbar.n = int(1000 * f)
+                    sbar.set_postfix_str(msg[:50])
+                    sbar.refresh()
+
+                r = run_search(exp, protocol=p, ks=ks, metrics=metrics, tops=DEFAULT_N_GRID, sizes=sizes,
+                               seed=args.seed, store=args.db, progress=sprog)
+                sbar.close()
+                record(r, "Algorithm 2 over all setups")
+    except DkwError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    summary["wall_seconds"] = time.perf_counter() - t_start
+    summary["peak_rss_mib"] = peak_mib()
+    out = Path(args.out) if args.out else ROOT / "data" / "bench" / (
+        f"eval_{args.dataset}" + (f"_sample{args.sample}" if args.sample else "") + ".json")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(summary, indent=2, default=str))
+    print(json.dumps({k: summary[k] for k in ("dataset", "sample", "documents", "vectors", "prepare_seconds",
+                                              "wall_seconds", "peak_rss_mib", "best_three_label_free")}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
