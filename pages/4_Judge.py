@@ -33,19 +33,27 @@ engine = study_engine()
 if engine is None:
     st.stop()
 
-code = st.query_params.get("code") or st.session_state.get("judge_code")
-if not code:
+
+def ask_code() -> None:
+    """Code input for judges who got a code rather than a link; stops the page."""
     typed = st.text_input("Your access code", type="password", key="judge_code_input")
     if st.button("Open", key="judge_open"):
         st.session_state["judge_code"] = typed.strip()
         st.rerun()
     st.stop()
 
+
+code = st.query_params.get("code") or st.session_state.get("judge_code")
+if not code:
+    ask_code()
+
 try:
     judge_id = service.authenticate(engine, code)
 except service.AccessError:
     st.session_state.pop("judge_code", None)
     st.error("Unknown access code. Check the link or code you were given.")
+    if "code" not in st.query_params:
+        ask_code()
     st.stop()
 
 info = service.judge_info(engine, judge_id)

@@ -116,9 +116,18 @@ def test_wrong_judge_code_opens_nothing(env):
     assert not at.radio and not at.code and not at.button
 
 
-def test_judge_page_without_code_asks_for_it(env):
+def test_judge_page_without_code_asks_for_it_wrong_typed_code_opens_nothing(env):
+    sid = _demo_study(env)
+    _jid, code = S.invite_judge(env, sid, name="ann")
     at = _run(JUDGE)
     assert not at.exception and at.text_input(key="judge_code_input") and not at.radio
+    at.text_input(key="judge_code_input").input("guess").run()
+    at.button(key="judge_open").click().run()
+    assert "Unknown access code" in at.error[0].value and not at.code and not at.radio
+    at.text_input(key="judge_code_input").input(code).run()
+    at.button(key="judge_open").click().run()
+    assert not at.exception and not at.error
+    assert at.button(key="judge_start")  # the instructions come first
 
 
 def test_judge_flow_instructions_disabled_submit_answers_stored_no_method_names(env):
