@@ -53,7 +53,13 @@ def _create(args) -> int:
                                 progress=progress)
     finally:
         bar.close()
-    print(f"created study {study_id}")
+    from .service import study_settings
+
+    st = study_settings(engine, study_id)
+    print(f"created study {study_id}: {st['articles_per_category']} articles per category drawn from the "
+          f"{st['split']} split of {st['corpus']} with seed {st['seed']}; A = {st['method_a']}, "
+          f"B = {st['method_b']}, {st['keywords_per_method']} keywords each, "
+          f"{st['judges_per_article']} judges per article")
     return 0
 
 
