@@ -104,7 +104,9 @@ def cmd_evaluate(args) -> int:
     exp = _experiment(args)
     protocols = PROTOCOLS if args.protocol == "both" else (args.protocol,)
     results = [run_method(exp, metric=args.metric, k=args.k, top=args.top, protocol=p, classifier=args.classifier,
-                          train_protocol=args.train_protocol, store=args.db, force=args.force) for p in protocols]
+                          train_protocol=args.train_protocol,
+                          decoding=args.decoding if p == "label-free" else "max",
+                          store=args.db, force=args.force) for p in protocols]
     summaries = [r.summary() for r in results]
     if args.json:
         from ..cli import print_json
@@ -188,6 +190,8 @@ def register(subparsers) -> None:
     p.add_argument("--protocol", required=True, choices=[*PROTOCOLS, "both"])
     p.add_argument("--train-protocol", choices=PROTOCOLS, default=None,
                    help="how training documents are weighted (default: as --protocol)")
+    p.add_argument("--decoding", choices=["max", "hypotheses"], default="max",
+                   help="label-free only: max over categories (default) or category-hypothesis decoding")
     p.add_argument("--classifier", default=DEFAULT_CLASSIFIER, choices=sorted(CLASSIFIERS))
     p.set_defaults(handler=cmd_evaluate)
 

@@ -66,8 +66,11 @@ def _store(store: ResultsStore | str | None) -> ResultsStore:
 
 
 def method_config(exp: Experiment, *, metric: str, k: int, top: int, protocol: str,
-                  classifier: str = DEFAULT_CLASSIFIER, train_protocol: str | None = None) -> RunConfig:
+                  classifier: str = DEFAULT_CLASSIFIER, train_protocol: str | None = None,
+                  decoding: str = "max") -> RunConfig:
     options = {"k_max": exp.k_max}
+    if decoding != "max":
+        options["decoding"] = decoding
     if train_protocol and train_protocol != protocol:
         options["train_protocol"] = train_protocol
     return RunConfig(dataset=exp.dataset, corpus_key=exp.corpus.key, vectors=exp.vectors_name, protocol=protocol,
@@ -84,6 +87,7 @@ def run_method(
     protocol: str,
     classifier: str = DEFAULT_CLASSIFIER,
     train_protocol: str | None = None,
+    decoding: str = "max",
     store: ResultsStore | str | None = None,
     force: bool = False,
 ) -> RunResult:
@@ -96,11 +100,11 @@ def run_method(
     if exp.model is None:
         raise InputError("the experiment has no prepared keyword model")
     config = method_config(exp, metric=metric, k=k, top=top, protocol=protocol, classifier=classifier,
-                           train_protocol=train_protocol)
+                           train_protocol=train_protocol, decoding=decoding)
 
     def compute() -> RunResult:
         scores, seconds, _ = evaluate_model(exp.model, metric=metric, k=k, top=top, protocol=protocol,
-                                            classifier=classifier, train_protocol=train_protocol)
+                                            classifier=classifier, train_protocol=train_protocol, decoding=decoding)
         return RunResult(config=config, scores=scores, seconds=seconds)
 
     return _store(store).run(config, compute, force=force)

@@ -85,6 +85,8 @@ class RunConfig:
             what = f"vectors={self.vectors}, K={self.k}, N={self.top}, metric={self.metric}"
         proto = self.protocol if self.protocol != "none" else "no keyword weighting"
         sample = f", sample={self.sample}/category" if self.sample else ""
+        if self.options.get("decoding") == "hypotheses":
+            what += ", category-hypothesis decoding (label-aware vectors under every category, best support wins)"
         if self.options.get("train_protocol"):
             what += f", training documents {self.options['train_protocol']}"
         return f"[{proto}] {self.dataset} {self.split} split{sample}, {what}, classifier={clf}"
@@ -138,6 +140,44 @@ def document_vectors(model, split: str, *, metric: str, k: int, top: int, protoc
     return np.asarray(model.document_vectors(idx))
 
 
+DECODINGS: tuple[str, ...] = ("max", "hypotheses")
+
+
+def predict_by_hypotheses(model, *, metric: str, k: int, top: int, classifier: str = DEFAULT_CLASSIFIER) -> np.ndarray:
+    """Label-free prediction that still uses the paper's label-aware keyword vectors.
+
+    The classifier is trained on label-aware training vectors (gold *training* labels). For
+    every test document and every category c, the document is ranked as if it belonged to c
+    (``rank(..., labels=[c, c, ...])``) and the classifier's decision value for c on that
+    vector is its support for c; the prediction is the category with the highest support.
+    The test labels are never read: every category is tried for every document.
+    """
+    from .classifiers import make_classifier
+
+    if classifier not in ("svm-ovr", "lda"):
+        raise InputError("hypothesis decoding needs a classifier with one decision value per category (svm-ovr or lda)")
+    X_train = document_vectors(model, "train", metric=metric, k=k, top=top, protocol="label-aware")
+    y_train = model.labels("train")
+    clf = make_classifier(classifier)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf.fit(X_train, y_train)
+    classes = list(clf.classes_)
+    n_test = len(model.doc_ids("test"))
+    support = np.full((n_test, len(model.categories)), -np.inf)
+    for c in classes:
+        idx = model.rank("test", metric=metric, k=k, top=top, protocol="label-aware",
+                         labels=np.full(n_test, c, dtype=np.int64))
+        dec = clf.decision_function(np.asarray(model.document_vectors(idx)))
+        col = dec if dec.ndim == 1 else dec[:, classes.index(c)]
+        if dec.ndim == 1:  # binary problem: one column, positive = classes[1]
+            col = dec if c == classes[1] else -dec
+        support[:, c] = col
+    return np.asarray(support.argmax(axis=1))
+
+
 def evaluate_model(
     model,
     *,
@@ -147,14 +187,27 @@ def evaluate_model(
     protocol: str,
     classifier: str = DEFAULT_CLASSIFIER,
     train_protocol: str | None = None,
+    decoding: str = "max",
 ) -> tuple[Scores, dict[str, float], np.ndarray]:
     """Train ``classifier`` on the training split's document vectors, score the test split.
 
+    ``decoding`` (label-free only): ``"max"`` ranks test words by the maximum of the metric
+    over categories (``KeywordModel.rank``); ``"hypotheses"`` see :func:`predict_by_hypotheses`.
     Returns (scores, timings in seconds, test predictions). The test labels are read only
     after the predictions exist.
     """
     check_protocol(protocol)
     check_classifier(classifier)
+    if decoding not in DECODINGS:
+        raise InputError(f"unknown decoding {decoding!r}; one of {', '.join(DECODINGS)}")
+    if decoding == "hypotheses":
+        if protocol != "label-free":
+            raise InputError("hypothesis decoding is a label-free protocol")
+        t0 = time.perf_counter()
+        y_pred = predict_by_hypotheses(model, metric=metric, k=k, top=top, classifier=classifier)
+        t1 = time.perf_counter()
+        scores = score_predictions(model.labels("test"), y_pred, list(model.categories))
+        return scores, {"classify": t1 - t0}, y_pred
     train_protocol = check_protocol(train_protocol or protocol)
     t0 = time.perf_counter()
     X_train = document_vectors(model, "train", metric=metric, k=k, top=top, protocol=train_protocol)

@@ -49,11 +49,14 @@ class FakeModel:
     def metric_scores(self, metric: str, k: int) -> np.ndarray:
         return self._scores * (1 + k / 100)
 
-    def rank(self, split: str, *, metric: str, k: int, top: int, protocol: str) -> np.ndarray:
+    def doc_ids(self, split: str) -> list[str]:
+        return [f"{split}/{i}" for i in range(len(self._labels[split]))]
+
+    def rank(self, split: str, *, metric: str, k: int, top: int, protocol: str, labels=None) -> np.ndarray:
         tf = self._counts[split].toarray()
         present = tf > 0
         if protocol == "label-aware":
-            s = self.metric_scores(metric, k)[self._labels[split]]
+            s = self.metric_scores(metric, k)[self._labels[split] if labels is None else np.asarray(labels)]
         else:
             s = np.broadcast_to(self.metric_scores(metric, k).max(0), tf.shape)
         if metric.startswith("tf-"):

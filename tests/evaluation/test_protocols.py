@@ -41,3 +41,17 @@ def test_scores_match_predictions():
 def test_unknown_protocol():
     with pytest.raises(InputError, match="protocol"):
         evaluate_model(FakeModel(), metric="rf", k=10, top=3, protocol="oracle")
+
+
+def test_hypothesis_decoding_is_label_free():
+    model = FakeModel(seed=4, noise=1.0)
+    shuffled = model.shuffled_test_labels()
+    scores, _, pred = evaluate_model(model, metric="rf", k=10, top=3, protocol="label-free", decoding="hypotheses")
+    _, _, pred_shuffled = evaluate_model(shuffled, metric="rf", k=10, top=3, protocol="label-free", decoding="hypotheses")
+    assert np.array_equal(pred, pred_shuffled)
+    assert scores.micro_f1 == pytest.approx((pred == model._labels["test"]).mean())
+    assert scores.micro_f1 > 1 / 3  # better than chance on separable synthetic categories
+    with pytest.raises(InputError):
+        evaluate_model(model, metric="rf", k=10, top=3, protocol="label-aware", decoding="hypotheses")
+    with pytest.raises(InputError):
+        evaluate_model(model, metric="rf", k=10, top=3, protocol="label-free", decoding="hypotheses", classifier="knn-cosine")
