@@ -27,6 +27,12 @@ def vectors() -> Any:
     return backend.open_vectors()
 
 
+@st.cache_resource(show_spinner="Loading the spaCy tagger…")
+def tagger() -> Any:
+    """The spaCy tagger of ``dkw_core.phrases`` (loaded once per server)."""
+    return backend.open_tagger()
+
+
 @st.cache_resource(show_spinner="Loading corpus…")
 def corpus(name: str, sample: int | None) -> Any:
     """A corpus, or its ``head(sample)`` slice when ``DKW_SAMPLE_PER_CATEGORY`` is set."""
@@ -65,6 +71,8 @@ def model(name: str, sample: int | None, k_max: int, *, progress: backend.Progre
     key = (name, sample, k_max)
     with store.lock:
         if key not in store.models:
+            if not backend.is_prepared(corpus(name, sample), vectors(), k_max=k_max):
+                tagger()  # tagging needed: load spaCy once, under the Streamlit cache
             store.models[key] = backend.prepare(corpus(name, sample), vectors(), k_max=k_max,
                                                 progress=progress)
         return store.models[key]

@@ -80,12 +80,12 @@ def baselines(runs: pd.DataFrame, *, dataset: str, protocol: str | None = None,
               classifier: str | None = None) -> pd.DataFrame:
     """Baseline runs (tf-idf / bag-of-words + classifier) of one corpus: the reference lines.
 
-    Baselines need no label at test time, so a baseline stored without a protocol is shown
-    under either protocol."""
+    The tf-idf baseline weights no keywords (stored with protocol ``"none"`` or none at all),
+    so it is shown under either protocol; a keyword-set baseline only under its own."""
     frame = _filtered(runs, dataset=dataset, classifier=classifier)
     frame = frame[frame["kind"].isin(BASELINE_KINDS)].dropna(subset=["micro_f1"])
     if protocol is not None and "protocol" in frame.columns:
-        frame = frame[frame["protocol"].isna() | (frame["protocol"] == protocol)]
+        frame = frame[frame["protocol"].isna() | frame["protocol"].isin(["none", protocol])]
     best = frame.sort_values("micro_f1", ascending=False).drop_duplicates("kind")
     return best.sort_values("kind")[RUN_COLUMNS].reset_index(drop=True)
 

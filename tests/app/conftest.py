@@ -21,3 +21,28 @@ def _fresh_caches(monkeypatch, tmp_path):
 
 def page(path: str) -> str:
     return str(ROOT / path)
+
+
+ARCHIVE_20NG = "20news-bydate.tar.gz"
+
+
+def real_archives() -> Path | None:
+    """The folder holding the real 20 Newsgroups archive, or None."""
+    import os
+
+    for candidate in (os.environ.get("DKW_ARCHIVES"), ROOT.parent / "shared" / "datasets",
+                      "/work/shared/datasets"):
+        if candidate and (Path(candidate) / ARCHIVE_20NG).is_file():
+            return Path(candidate)
+    return None
+
+
+@pytest.fixture(scope="module")
+def slice_20ng(tmp_path_factory) -> Path:
+    """Archives folder with only 20 Newsgroups (so pages load no other corpus)."""
+    found = real_archives()
+    if found is None:
+        pytest.skip(f"{ARCHIVE_20NG} not found (set DKW_ARCHIVES)")
+    folder = tmp_path_factory.mktemp("archives")
+    (folder / ARCHIVE_20NG).symlink_to(found / ARCHIVE_20NG)
+    return folder

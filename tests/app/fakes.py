@@ -81,6 +81,7 @@ class FakeBackend:
             "metric_names": lambda: ["rf", "tds", "ig", "tf-idf", "tf-rf"],
             "paper_metric_names": lambda: ["rf", "tds", "ig", "tf-idf", "tf-rf"],
             "tagger_description": lambda: "fake tagger",
+            "open_tagger": lambda: "fake tagger object",
             "load_runs": lambda *, dataset=None: self.runs,
             "results_store_available": lambda: True,
             "significance_table": self._significance,

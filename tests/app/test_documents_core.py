@@ -1,0 +1,40 @@
+"""The Documents page on the real library: a 2-per-category slice of 20 Newsgroups, prepared
+from the page, shows for the paper's example document exactly the keywords that
+``KeywordModel.keywords`` returns."""
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dkw_app import backend
+from tests.app.conftest import page
+
+pytestmark = pytest.mark.corpus
+EXAMPLE = "20ng/test/comp.graphics/38758"
+
+
+def test_prepare_then_keywords_of_the_paper_example(monkeypatch, slice_20ng, tmp_path):
+    monkeypatch.setenv("DKW_ARCHIVES", str(slice_20ng))
+    monkeypatch.setenv("DKW_SAMPLE_PER_CATEGORY", "2")
+    monkeypatch.setenv("DKW_N_PROCESS", "1")
+    at = AppTest.from_file(page("pages/1_Documents.py"), default_timeout=120).run()
+    assert not at.exception
+    assert at.selectbox(key="doc_id").value == EXAMPLE
+    assert not at.table  # not prepared yet: no keyword table, no error
+    at.button(key="doc_prepare").click().run()
+    assert not at.exception
+    at.multiselect(key="kw_metrics").set_value(["rf", "tf-idf"])
+    at.number_input(key="kw_top").set_value(5).run()
+    assert not at.exception
+    shown = at.table[0].value
+
+    corpus = backend.open_corpus("20ng", sample=2)
+    model = backend.prepare(corpus, backend.open_vectors(), k_max=backend.DEFAULT_K_MAX)  # disk cache hit
+    for metric in ("rf", "tf-idf"):
+        expected = [kw.word for kw in model.keywords(EXAMPLE, metric=metric, k=90, top=5, protocol="label-aware")]
+        assert list(shown[metric]) == expected
+
+    at.radio(key="kw_protocol").set_value("label-free").run()
+    assert not at.exception
+    free = [kw.word for kw in model.keywords(EXAMPLE, metric="rf", k=90, top=5, protocol="label-free")]
+    assert list(at.table[0].value["rf"]) == free

@@ -1,0 +1,87 @@
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from dkw_app import backend, browse, charts, tables
+from dkw_core.errors import InputError
+from tests.app.fakes import FakeKeyword, FakeProvenance, make_corpus
+
+
+def kw(word, score=1.0):
+    return FakeKeyword(word, score, 2, [FakeProvenance(f"the {word}", 0.8, 3)])
+
+
+def test_keyword_table_pads_and_ranks():
+    frame = tables.keyword_table({"rf": [kw("a"), kw("b")], "ig": [kw("c")]}, top=3)
+    assert list(frame.columns) == ["rf", "ig"]
+    assert list(frame.index) == [1, 2, 3]
+    assert list(frame["rf"]) == ["a", "b", ""]
+    assert list(frame["ig"]) == ["c", "", ""]
+
+
+def test_provenance_table_columns():
+    frame = tables.provenance_table(kw("video"))
+    assert frame.to_dict("records") == [{"phrase": "the video", "similarity": 0.8, "count": 3}]
+
+
+def test_find_documents_by_id_and_text_case_insensitive():
+    docs = browse.documents_of(make_corpus())
+    assert browse.find_documents(docs, split="test", category="comp.graphics", query="VIDEO") == [
+        "20ng/test/comp.graphics/38758"]
+    assert browse.find_documents(docs, split="train", query="sci.space/2") == ["20ng/train/sci.space/2"]
+    assert browse.find_documents(docs, split="test", category="sci.space", query="nothing-like-this") == []
+    assert browse.categories_in(docs, split="train") == ["comp.graphics", "sci.space"]
+
+
+def test_sample_label_and_filter_keep_slices_apart():
+    runs = pd.DataFrame({"sample": [None, 2, 2], "micro_f1": [1.0, 2.0, 3.0]})
+    assert tables.sample_options(runs) == ["full corpus", "first 2 per category"]
+    assert list(tables.for_sample(runs, "first 2 per category")["micro_f1"]) == [2.0, 3.0]
+    assert list(tables.for_sample(runs, "full corpus")["micro_f1"]) == [1.0]
+
+
+def test_sample_env_is_validated(monkeypatch):
+    monkeypatch.setenv("DKW_SAMPLE_PER_CATEGORY", "two")
+    with pytest.raises(InputError, match="DKW_SAMPLE_PER_CATEGORY"):
+        backend.sample_per_category()
+    monkeypatch.setenv("DKW_SAMPLE_PER_CATEGORY", "3")
+    assert backend.sample_per_category() == 3
+
+
+def test_unknown_protocol_is_a_clear_error():
+    with pytest.raises(InputError, match="protocol"):
+        backend.keywords(object(), "x", metric="rf", k=1, top=1, protocol="label-guess")
+
+
+def test_significance_square_from_the_library_table():
+    # three metrics scored on six paired configurations; rf always best
+    rows = []
+    for k in range(6):
+        for metric, shift in (("rf", 5.0), ("tds", 0.0), ("ig", -5.0)):
+            rows.append({"dataset": "d", "protocol": "label-aware", "kind": "method", "metric": metric,
+                         "k": k, "top": 10, "classifier": "svm-ovr", "split": "test", "vectors": "v",
+                         "sample": None, "micro_f1": 50.0 + shift + k, "macro_f1": 40.0})
+    square = backend.significance_table(pd.DataFrame(rows), dataset="d", protocol="label-aware")
+    assert list(square.columns) == ["ig", "rf", "tds"] == list(square.index)
+    assert square.loc["rf", "tds"] == square.loc["tds", "rf"]
+    assert 0 < square.loc["rf", "ig"] <= 1
+    fig = charts.significance_heatmap(square, dataset="d", protocol="label-aware")
+    assert fig.data[0].type == "heatmap" and list(fig.data[0].x) == ["ig", "rf", "tds"]
+
+
+def test_line_chart_best_setup_per_n_and_baseline_line():
+    runs = pd.DataFrame([
+        {"dataset": "d", "protocol": "label-free", "metric": m, "k": 10, "top": n, "classifier": "svm-ovr",
+         "micro_f1": f, "macro_f1": f - 1, "kind": "method", "split": "test", "vectors": "v", "sample": None}
+        for m, n, f in (("rf", 1, 60.0), ("ig", 1, 70.0), ("rf", 5, 80.0), ("ig", 5, 75.0))
+    ] + [{"dataset": "d", "protocol": "none", "metric": "-", "k": 0, "top": 0, "classifier": "svm-ovr",
+          "micro_f1": 85.0, "macro_f1": 84.0, "kind": "baseline-tfidf", "split": "test", "vectors": "-",
+          "sample": None}])
+    lines = tables.f1_by_keywords(runs, dataset="d", protocol="label-free")
+    assert list(lines["top"]) == [1, 5] and list(lines["metric"]) == ["ig", "rf"]
+    base = tables.baselines(runs, dataset="d", protocol="label-free")
+    fig = charts.keywords_line_chart(lines, base, dataset="d", protocol="label-free")
+    named = {t.name: t for t in fig.data}
+    assert list(named["micro-F1"].y) == [70.0, 80.0]
+    assert list(named["baseline-tfidf micro-F1"].y) == [85.0, 85.0]
