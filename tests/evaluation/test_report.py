@@ -1,0 +1,38 @@
+import numpy as np
+
+from dkw_core.evaluation.classifiers import score_predictions
+from dkw_core.evaluation.protocols import RunConfig, RunResult
+from dkw_core.evaluation.report import markdown_report
+from dkw_core.evaluation.results import ResultsStore, load_runs
+
+
+def _save(store, *, kind="method", metric="rf", protocol="label-free", k=30, top=10, correct=3, options=None):
+    cfg = RunConfig(dataset="toy", corpus_key="toy", vectors="v", protocol=protocol, metric=metric, k=k, top=top,
+                    kind=kind, options=options or {})
+    y = np.array([0, 1, 0, 1])
+    pred = y.copy()
+    pred[correct:] = 1 - pred[correct:]
+    store.save(RunResult(config=cfg, scores=score_predictions(y, pred, ["a", "b"])))
+
+
+def test_report_tables_from_stored_runs(tmp_path):
+    url = f"sqlite:///{tmp_path / 'r.sqlite'}"
+    store = ResultsStore(url)
+    _save(store, kind="baseline-tfidf", metric="tf-idf-sublinear", protocol="none", k=0, top=0, correct=4)
+    for top in (1, 5, 10):
+        _save(store, metric="rf", protocol="label-aware", top=top, correct=4)
+        _save(store, metric="rf", protocol="label-free", top=top, correct=3)
+        _save(store, metric="ig", protocol="label-free", top=top, correct=2)
+    _save(store, kind="search", metric="ig", protocol="label-free", k=50, top=10, correct=2,
+          options={"metrics": ["rf", "ig"], "seed": 0})
+    text = markdown_report(load_runs(url))
+    assert "## toy (full corpus)" in text
+    assert "| tf-idf (sublinear), full text | none |  | linear SVM one-vs-rest | 100.00 | 100.00 |" in text
+    # rf at N=10: label-aware 4/4 correct = 100, label-free 3/4 = 75
+    assert "| rf | 10 | fixed K | 30 | 100.00 | 100.00 | 30 | 75.00 |" in text
+    assert "### Algorithm 2 over all setups" in text and "| label-free | 50 | ig | 10 | 50.00 |" in text
+    assert "Significance between metrics, label-free" in text
+
+
+def test_empty_store_says_so(tmp_path):
+    assert "No evaluation runs" in markdown_report(load_runs(f"sqlite:///{tmp_path / 'e.sqlite'}"))
