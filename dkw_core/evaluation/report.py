@@ -36,6 +36,15 @@ def _options(row, key, default=None):
     return opts.get(key, default) if isinstance(opts, dict) else default
 
 
+def _variant(row) -> str:
+    parts = []
+    if _options(row, "decoding") == "hypotheses":
+        parts.append("label-free by category-hypothesis decoding")
+    if _options(row, "train_protocol"):
+        parts.append(f"training docs {_options(row, 'train_protocol')}")
+    return ", ".join(parts)
+
+
 def metric_table(runs: pd.DataFrame, *, top: int | None = None) -> pd.DataFrame:
     """One row per (metric, N, classifier): K, micro and macro F1 per protocol.
 
@@ -46,10 +55,15 @@ def metric_table(runs: pd.DataFrame, *, top: int | None = None) -> pd.DataFrame:
     for source, frame in (("Algorithm 2 (K)", per_metric), ("fixed K", direct)):
         if top is not None:
             frame = frame[frame["top"] == top]
-        for (metric, n, clf, vec, k_fixed), g in frame.groupby(
-                ["metric", "top", "classifier", "vectors", frame["k"] if source == "fixed K" else "kind"], sort=False):
+        if frame.empty:
+            continue
+        frame = frame.copy()
+        frame["variant"] = frame.apply(_variant, axis=1)
+        frame["group_k"] = frame["k"] if source == "fixed K" else 0
+        for (metric, n, clf, vec, _k, variant), g in frame.groupby(
+                ["metric", "top", "classifier", "vectors", "group_k", "variant"], sort=False):
             row = {"metric": metric, "N": int(n), "classifier": CLASSIFIER_LABELS.get(clf, clf), "vectors": vec,
-                   "K from": source}
+                   "K from": source + (f"; {variant}" if variant else "")}
             for proto in ("label-aware", "label-free"):
                 p = g[g["protocol"] == proto].sort_values("id").tail(1)
                 row[f"{proto} K"] = str(int(p["k"].iloc[0])) if len(p) else ""
@@ -57,6 +71,32 @@ def metric_table(runs: pd.DataFrame, *, top: int | None = None) -> pd.DataFrame:
                 row[f"{proto} macro"] = float(p["macro_f1"].iloc[0]) if len(p) else float("nan")
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+def significance_sections(runs: pd.DataFrame) -> list[str]:
+    """Paper appendix D: metric pairs over every paired (dataset, sample, N, classifier, vectors)
+    configuration, per protocol (K is each metric's own, from Algorithm 2 or fixed)."""
+    out: list[str] = []
+    method = runs[runs["kind"].isin(["method", "search"])]
+    method = method[method.apply(lambda r: r["kind"] == "method" or len(_options(r, "metrics", [])) == 1, axis=1)]
+    method = method[method.apply(lambda r: not _options(r, "decoding") and not _options(r, "train_protocol"), axis=1)]
+    for proto in ("label-aware", "label-free"):
+        m = method[method["protocol"] == proto]
+        if m["metric"].nunique() < 2:
+            continue
+        sig = compare_metrics(m, pair_on=("dataset", "sample", "top", "classifier", "split", "vectors", "kind"))
+        sig = sig[sig["n"] > 0]
+        if sig.empty:
+            continue
+        out += [f"## Significance between metrics, {proto} (paper appendix D)", "",
+                f"micro-F1 differences over paired configurations (same dataset, sample, N, classifier, vectors; "
+                f"K each metric's own); Wilcoxon signed-rank two-sided (T, z, p), sign test one-sided (M, p); "
+                f"p Bonferroni-corrected over the {len(sig)} pairs.", "",
+                _table(sig, ["metric_a", "metric_b", "n", "mean_diff", "T", "z", "p_wilcoxon_bonferroni",
+                             "M", "p_sign_bonferroni", "significant"],
+                       ["metric A", "metric B", "pairs", "mean A−B", "T", "z", "p (Bonf.)", "M",
+                        "p sign (Bonf.)", "significant"]), ""]
+    return out
 
 
 def markdown_report(runs: pd.DataFrame, *, significance: bool = True) -> str:
@@ -97,21 +137,6 @@ def markdown_report(runs: pd.DataFrame, *, significance: bool = True) -> str:
             out += ["### Algorithm 2 over all setups (chosen K, metric, N; trained on the whole training split)", "",
                     _table(full, ["protocol", "k", "metric", "top", "micro_f1", "macro_f1", "clf", "vectors", "seed"],
                            ["protocol", "K", "metric", "N", "micro-F1", "macro-F1", "classifier", "vectors", "seed"]), ""]
-        if significance:
-            method = d[d["kind"].isin(["method", "search"])]
-            method = method[method.apply(lambda r: r["kind"] == "method" or len(_options(r, "metrics", [])) == 1, axis=1)]
-            for proto in ("label-aware", "label-free"):
-                m = method[method["protocol"] == proto]
-                if m["metric"].nunique() < 2:
-                    continue
-                sig = compare_metrics(m, pair_on=("top", "classifier", "split", "vectors", "kind"))
-                sig = sig[sig["n"] > 0]
-                if sig.empty:
-                    continue
-                out += [f"### Significance between metrics, {proto} (micro-F1; paired on N, classifier, "
-                        f"vectors; Wilcoxon two-sided, sign test one-sided; Bonferroni over {len(sig)} pairs)", "",
-                        _table(sig, ["metric_a", "metric_b", "n", "mean_diff", "T", "z", "p_wilcoxon_bonferroni",
-                                     "M", "p_sign_bonferroni", "significant"],
-                               ["metric A", "metric B", "pairs", "mean A−B", "T", "z", "p (Bonf.)", "M",
-                                "p sign (Bonf.)", "significant"]), ""]
+    if significance:
+        out += significance_sections(runs)
     return "\n".join(out) + "\n"
