@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -17,6 +18,16 @@ from tests.support.browser import browser_page, streamlit_server, wait_idle
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 METHOD_A, METHOD_B = "tf-rf", "latent-5word-knn90-rf"
+
+
+def _open_keywords(url: str) -> int:
+    engine = make_engine(url, default_file="unused.sqlite")
+    try:
+        with Session(engine) as s:
+            judgement = s.scalars(select(Judgement).where(Judgement.submitted_at.is_(None))).one()
+            return len(judgement.article.keywords)
+    finally:
+        engine.dispose()
 
 
 def test_admin_creates_study_judge_answers_everything_and_submits(tmp_path):
@@ -54,12 +65,18 @@ def test_admin_creates_study_judge_answers_everything_and_submits(tmp_path):
         wait_idle(page)
         page.get_by_role("button", name=re.compile("I have read the instructions")).click()
         wait_idle(page)
-        submit = page.get_by_role("button", name="Submit")
+        submit = page.get_by_role("button", name="Submit", exact=True)
         submit.wait_for()
-        assert submit.is_disabled()
+        wait_idle(page)
+        n_groups = 2 * _open_keywords(url)  # two questions per keyword of the reserved article
+        assert n_groups >= 2
         groups = page.locator("[data-testid='stRadio']")
-        n_groups = groups.count()
-        assert n_groups >= 2 and n_groups % 2 == 0
+        for _ in range(100):  # the page may still be streaming its elements
+            if groups.count() == n_groups:
+                break
+            page.wait_for_timeout(200)
+        assert groups.count() == n_groups
+        assert submit.is_disabled()
         html = page.content()
         assert METHOD_A not in html and METHOD_B not in html and "latent" not in html
         for i in range(n_groups):
@@ -67,10 +84,10 @@ def test_admin_creates_study_judge_answers_everything_and_submits(tmp_path):
             page.locator("[data-testid='stRadio']").nth(i).get_by_text(answer, exact=True).click()
             wait_idle(page)
             if i < n_groups - 1:
-                assert page.get_by_role("button", name="Submit").is_disabled()
-        assert page.get_by_role("button", name="Submit").is_enabled()
+                assert page.get_by_role("button", name="Submit", exact=True).is_disabled()
+        expect(page.get_by_role("button", name="Submit", exact=True)).to_be_enabled()  # polls until the rerun ends
         assert METHOD_A not in page.content() and METHOD_B not in page.content()
-        page.get_by_role("button", name="Submit").click()
+        page.get_by_role("button", name="Submit", exact=True).click()
         wait_idle(page)
         page.get_by_text("Saved. Here is your next article.").wait_for()
 
