@@ -202,7 +202,25 @@ def load_runs(*, dataset: str | None = None) -> pd.DataFrame:
         if column not in frame.columns:
             frame[column] = pd.NA
     frame["kind"] = frame["kind"].fillna("method")
+    frame["variant"] = [run_variant(o) for o in (frame["options"] if "options" in frame.columns
+                                                  else [None] * len(frame))]
     return frame
+
+
+STANDARD = "standard"
+
+
+def run_variant(options: Any) -> str:
+    """A run's non-default evaluation options as one label (``"standard"`` when none), so that
+    variants (hypothesis decoding, other training protocol) are charted apart, never mixed."""
+    if not isinstance(options, dict):
+        return STANDARD
+    parts = []
+    if options.get("decoding"):
+        parts.append(f"decoding {options['decoding']}")
+    if options.get("train_protocol"):
+        parts.append(f"training documents {options['train_protocol']}")
+    return ", ".join(parts) or STANDARD
 
 
 def significance_table(runs: pd.DataFrame, *, dataset: str, protocol: str) -> pd.DataFrame:

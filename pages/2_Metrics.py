@@ -38,6 +38,11 @@ with c2:
                             help="Runs on a slice (first n documents per category and split) are "
                                  "never mixed with full-corpus runs.")
 here = tables.for_sample(here, chosen)
+variants = sorted({str(v) for v in here.get("variant", pd.Series(dtype=str)).dropna()})
+if len(variants) > 1:
+    variant = widgets.select("Variant", variants, key="m_variant", default=backend.STANDARD,
+                             help="Non-default evaluation options; variants are never mixed in a chart.")
+    here = here[here["variant"] == variant]
 with c3:
     protocol = st.radio("Protocol", backend.PROTOCOLS, key="m_protocol", horizontal=True)
     st.caption(backend.PROTOCOL_HELP[protocol])

@@ -9,6 +9,8 @@ from dkw_app import backend
 from tests.app.conftest import page
 from tests.app.fakes import FakeBackend
 
+ORIGINAL_LOAD_RUNS = backend.load_runs
+
 
 def make_runs() -> pd.DataFrame:
     rows = []
@@ -94,3 +96,25 @@ def pytest_approx(values):
     import pytest
 
     return pytest.approx(values)
+
+
+def test_variants_are_charted_apart(monkeypatch):
+    import dkw_core.evaluation.results as results
+
+    runs = make_runs()
+    runs["options"] = [{}] * len(runs)
+    hyp = runs[(runs["kind"] == "method") & (runs["protocol"] == "label-free")].copy()
+    hyp["options"] = [{"decoding": "hypotheses"}] * len(hyp)
+    hyp["micro_f1"] = 99.0
+    FakeBackend(monkeypatch)
+    # the real backend.load_runs (variant labels from options) over a store read that is faked
+    monkeypatch.setattr(backend, "load_runs", ORIGINAL_LOAD_RUNS)
+    stored = pd.concat([runs, hyp], ignore_index=True)
+    monkeypatch.setattr(results, "load_runs", lambda url=None, dataset=None, **_: stored)
+    at = run_metrics()
+    at.radio(key="m_protocol").set_value("label-free").run()
+    assert at.selectbox(key="m_variant").value == "standard"
+    assert 99.0 not in by_name(figures(at)[0])["micro-F1"]["y"]
+    at.selectbox(key="m_variant").set_value("decoding hypotheses").run()
+    assert not at.exception
+    assert by_name(figures(at)[0])["micro-F1"]["y"] == pytest_approx([99, 99, 99])
