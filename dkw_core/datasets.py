@@ -242,6 +242,12 @@ _KNOWN_COUNTS: dict[str, tuple[int | None, int | None, int | None]] = {
 }
 
 
+def corpus_key(name: str, sample: int | None = None) -> str:
+    """The cache key of built-in corpus ``name`` or of its ``head(sample)`` — without loading it."""
+    _spec(name)
+    return f"{name}-head{sample}" if sample else name
+
+
 def list_datasets() -> list[str]:
     """Names of the built-in corpora."""
     return list(_SPECS)

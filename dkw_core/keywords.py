@@ -33,7 +33,7 @@ from .errors import CorpusError, InputError
 from .metrics import CategoryStats, category_scores, get_metric
 from .neighbours import nearest
 from .phrases import MAX_PHRASE_LEN, TaggedDoc, get_tagger, tag_corpus
-from .vectors import DEFAULT_NAME, Vectors, load_vectors
+from .vectors import Vectors, load_vectors, vectors_name
 
 Progress = Callable[[float, str], None]
 PROTOCOLS = ("label-aware", "label-free")
@@ -217,8 +217,10 @@ class KeywordModel(_TermModel):
     # -- preparation and cache --------------------------------------------------------------
     @staticmethod
     def cache_path(corpus, vectors: Vectors | str | None = None, k_max: int = 90) -> Path:
-        vname = vectors.name if isinstance(vectors, Vectors) else (vectors or DEFAULT_NAME)
-        safe = re.sub(r"[^A-Za-z0-9._-]+", "-", f"{corpus.key}__{vname}__k{k_max}")
+        """Cache folder of a (corpus or corpus key, vectors or vectors name, k_max)."""
+        vname = vectors.name if isinstance(vectors, Vectors) else (vectors or vectors_name())
+        key = corpus if isinstance(corpus, str) else corpus.key
+        safe = re.sub(r"[^A-Za-z0-9._-]+", "-", f"{key}__{vname}__k{k_max}")
         return cache_dir("models") / safe
 
     @classmethod

@@ -197,6 +197,12 @@ _MULTI = re.compile(r"^[A-Za-z]+_[A-Za-z]+$")
 _CACHE: dict[str, Vectors] = {}
 
 
+def vectors_name(path: str | Path | None = None) -> str:
+    """The name (cache key) of the vectors ``load_vectors(path)`` would load, without loading them."""
+    path = path or vectors_path()
+    return DEFAULT_NAME if path is None else re.sub(r"[^A-Za-z0-9.-]+", "-", Path(path).stem)
+
+
 def load_vectors(path: str | Path | None = None, *, crop_size: int = CROP_SIZE) -> Vectors:
     """Load a vector model: ``path``, else ``DKW_VECTORS``, else the default GloVe 6B 50d."""
     path = path or vectors_path()
@@ -215,7 +221,7 @@ def load_vectors(path: str | Path | None = None, *, crop_size: int = CROP_SIZE) 
         vectors = Vectors(kv, DEFAULT_NAME, crop_size=crop_size)
     else:
         p = Path(path)
-        vectors = Vectors(_load_kv(p), re.sub(r"[^A-Za-z0-9.-]+", "-", p.stem), crop_size=crop_size)
+        vectors = Vectors(_load_kv(p), vectors_name(p), crop_size=crop_size)
     _CACHE[key] = vectors
     return vectors
 
