@@ -1,0 +1,124 @@
+"""``python -m dkw_core datasets|prepare|keywords``: JSON shapes and one-line errors."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, needs_20ng
+from dkw_core.cli import main
+
+TEXTS = {
+    ("train", "sport"): ["The team won the game after the coach changed the player.",
+                         "A new season of the league starts with a goal by the striker."],
+    ("train", "space"): ["The rocket reached orbit around the planet.",
+                         "A launch of the mission to the moon with the astronauts."],
+    ("test", "sport"): ["The coach praised the team and the league."],
+    ("test", "space"): ["The mission put a rocket near the moon."],
+}
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    root = tmp_path_factory.mktemp("corpus") / "mini"
+    for (split, label), texts in TEXTS.items():
+        d = root / split / label
+        d.mkdir(parents=True)
+        for i, t in enumerate(texts):
+            (d / f"{i}.txt").write_text(t)
+    return root
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_keywords_json_for_a_corpus_document(folder, capsys):
+    code, out, err = run(capsys, "keywords", "--dataset", str(folder), "--doc", "mini/test/space/0.txt",
+                         "--metric", "rf", "--metric", "tf-rf", "--k", "10", "--top", "3", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["doc"] == "mini/test/space/0.txt"
+    assert set(data["keywords"]) == {"rf", "tf-rf"}
+    assert all(len(words) == 3 for words in data["keywords"].values())
+    assert data["protocol"] == "label-aware" and data["k"] == 10 and data["vectors"] == "glove-6b-50d"
+
+
+def test_keywords_for_a_new_text_are_label_free(folder, tmp_path, capsys):
+    f = tmp_path / "new.txt"
+    f.write_text("The astronauts trained for the rocket launch.")
+    code, out, err = run(capsys, "keywords", "--dataset", str(folder), "--text-file", str(f), "--metric", "rf",
+                         "--k", "10", "--top", "2", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["protocol"] == "label-free" and len(data["keywords"]["rf"]) == 2
+
+
+def test_baseline_keywords_use_the_documents_own_words(folder, capsys):
+    code, out, err = run(capsys, "keywords", "--dataset", str(folder), "--doc", "mini/test/sport/0.txt",
+                         "--baseline", "--metric", "tf-rf", "--top", "3", "--json")
+    assert code == 0, err
+    assert set(json.loads(out)["keywords"]["tf-rf"]) <= {"coach", "praised", "team", "league"}
+
+
+@pytest.mark.parametrize("content,message", [
+    (b"\x00\x01\x02\x03binary", "binary"),
+    ("caf\xe9".encode("latin-1"), "not UTF-8"),
+    (b"  \n", "empty"),
+    (b"Quickly and slowly, then again.", "no candidate noun phrases"),
+    (b"Zqxvkjw qqblorfsz wugxzq.", "word known"),
+])
+def test_bad_text_files_give_one_line_errors(folder, tmp_path, capsys, content, message):
+    f = tmp_path / "bad.txt"
+    f.write_bytes(content)
+    code, out, err = run(capsys, "keywords", "--dataset", str(folder), "--text-file", str(f), "--k", "10")
+    assert code == 2
+    last = err.rstrip().split("\n")[-1].split("\r")[-1]  # progress bars redraw with \r before it
+    assert last.startswith("error:") and message in last
+    assert err.count("error:") == 1 and "Traceback" not in err
+
+
+def test_unknown_document_id(folder, capsys):
+    code, _, err = run(capsys, "keywords", "--dataset", str(folder), "--doc", "mini/test/space/99.txt")
+    assert code == 2 and "no document with id" in err
+
+
+def test_malformed_vector_file(folder, tmp_path, capsys):
+    bad = tmp_path / "vectors.txt"
+    bad.write_text("not a vector file\n1 2\n")
+    code, _, err = run(capsys, "keywords", "--dataset", str(folder), "--doc", "mini/test/space/0.txt",
+                       "--vectors", str(bad))
+    assert code == 2 and "vector file" in err
+
+
+def test_missing_archive_says_where_to_put_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("DKW_ARCHIVES", str(tmp_path))
+    code, _, err = run(capsys, "keywords", "--doc", "20ng/test/comp.graphics/38758")
+    assert code == 2
+    assert "20news-bydate.tar.gz not found in" in err and str(tmp_path) in err
+
+
+def test_k_above_prepared_maximum_is_refused(folder, capsys):
+    code, _, err = run(capsys, "keywords", "--dataset", str(folder), "--doc", "mini/test/space/0.txt",
+                       "--k", "0")
+    assert code == 2 and "K must be" in err
+
+
+@needs_20ng
+def test_datasets_json_counts(capsys):
+    code, out, _ = run(capsys, "datasets", "--json")
+    assert code == 0
+    rows = {r["name"]: r for r in json.loads(out)}
+    assert {k: rows["20ng"][k] for k in ("train", "test", "categories")} == {"train": 11314, "test": 7532,
+                                                                             "categories": 20}
+    assert (rows["r52"]["train"], rows["r52"]["test"], rows["r52"]["categories"]) == (6532, 2568, 52)
+    assert (rows["r8"]["train"], rows["r8"]["test"], rows["r8"]["categories"]) == (5485, 2189, 8)
+    assert rows["webkb"]["train"] + rows["webkb"]["test"] == 8282 and rows["webkb"]["categories"] == 7
+
+
+def test_module_entry_point_exits_non_zero_on_bad_input(tmp_path):
+    res = subprocess.run([sys.executable, "-m", "dkw_core", "keywords", "--doc", "x/y", "--protocol", "psychic"],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert res.returncode != 0 and "protocol" in res.stderr
