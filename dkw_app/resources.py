@@ -43,7 +43,7 @@ def is_prepared(name: str, sample: int | None, k_max: int) -> bool:
     """Whether the corpus's neighbours are cached on disk (or its model is in memory).
 
     Not cached: it changes when a user prepares the corpus."""
-    return backend.is_prepared(corpus(name, sample), vectors(), k_max=k_max)
+    return backend.is_prepared(backend.corpus_key(name, sample), backend.vectors_name(), k_max=k_max)
 
 
 class _ModelStore:
@@ -71,7 +71,7 @@ def model(name: str, sample: int | None, k_max: int, *, progress: backend.Progre
     key = (name, sample, k_max)
     with store.lock:
         if key not in store.models:
-            if not backend.is_prepared(corpus(name, sample), vectors(), k_max=k_max):
+            if not is_prepared(name, sample, k_max):
                 tagger()  # tagging needed: load spaCy once, under the Streamlit cache
             store.models[key] = backend.prepare(corpus(name, sample), vectors(), k_max=k_max,
                                                 progress=progress)

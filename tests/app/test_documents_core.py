@@ -29,6 +29,8 @@ def test_prepare_then_keywords_of_the_paper_example(monkeypatch, slice_20ng, tmp
     shown = at.table[0].value
 
     corpus = backend.open_corpus("20ng", sample=2)
+    assert corpus.key == backend.corpus_key("20ng", 2)  # Home's cheap check names this cache
+    assert backend.is_prepared(backend.corpus_key("20ng", 2), backend.vectors_name(), k_max=backend.DEFAULT_K_MAX)
     model = backend.prepare(corpus, backend.open_vectors(), k_max=backend.DEFAULT_K_MAX)  # disk cache hit
     for metric in ("rf", "tf-idf"):
         expected = [kw.word for kw in model.keywords(EXAMPLE, metric=metric, k=90, top=5, protocol="label-aware")]

@@ -36,3 +36,12 @@ def test_home_prepare_button_prepares_with_progress(monkeypatch):
     assert fake.prepare_calls == 1
     assert any("Prepared" in s.value for s in at.success)
     assert not [b for b in at.button if b.key == "prepare_20ng"]
+
+
+def test_home_checks_preparation_by_keys_without_loading(monkeypatch):
+    fake = FakeBackend(monkeypatch, prepared=True)
+    monkeypatch.setenv("DKW_SAMPLE_PER_CATEGORY", "2")
+    at = run_home()
+    assert not at.exception
+    assert fake.prepared_checks == [("20ng-head2", "fake-vectors", 90)]  # r8's archive is missing
+    assert fake.opened == []  # no corpus parsed, no vectors loaded just to show the status
