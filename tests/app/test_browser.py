@@ -1,7 +1,8 @@
 """Real browser: ``streamlit run app.py`` on a free 127.0.0.1 port, driven through Debian's
 Chromium. Prepares a 2-documents-per-category slice of 20 Newsgroups from the Home page,
 picks the paper's example document 20ng/test/comp.graphics/38758 and reads its keyword
-table; saves a small PNG of each page into docs/screenshots/ for the README."""
+table; saves a small PNG of each page into a temporary folder, or into docs/screenshots/ (the
+ones docs/app.md shows) when ``DKW_SCREENSHOTS=1``."""
 from __future__ import annotations
 
 import os
@@ -15,7 +16,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.corpus]
 
 EXAMPLE = "20ng/test/comp.graphics/38758"
 ARCHIVE = "20news-bydate.tar.gz"
-SHOTS = ROOT / "docs" / "screenshots"
+DOC_SHOTS = ROOT / "docs" / "screenshots"
+
+
+def shots_folder(tmp_path: Path) -> Path:
+    """``docs/screenshots`` with ``DKW_SCREENSHOTS=1`` (refresh the docs), else a tmp folder,
+    so that a plain test run leaves the working tree clean."""
+    folder = DOC_SHOTS if os.environ.get("DKW_SCREENSHOTS") == "1" else tmp_path / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def archives() -> Path:
@@ -25,10 +34,9 @@ def archives() -> Path:
     pytest.skip(f"{ARCHIVE} not found (set DKW_ARCHIVES)")
 
 
-def shoot(page, name: str, *, at=None) -> Path:
+def shoot(page, folder: Path, name: str, *, at=None) -> Path:
     """A small PNG of the 1000 x 900 viewport, scrolled to the top or to ``at``."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{name}.png"
+    path = folder / f"{name}.png"
     page.evaluate("document.querySelector('[data-testid=stMain]')?.scrollTo(0, 0); window.scrollTo(0, 0)")
     if at is not None:
         at.evaluate("e => e.scrollIntoView({block: 'start'})")
@@ -42,6 +50,7 @@ def test_prepare_pick_example_and_see_keywords(tmp_path):
     only_20ng = tmp_path / "archives"
     only_20ng.mkdir()
     (only_20ng / ARCHIVE).symlink_to(archives() / ARCHIVE)
+    shots = shots_folder(tmp_path)
     env = {"DKW_DATA_DIR": str(tmp_path), "DKW_ARCHIVES": str(only_20ng), "DKW_SAMPLE_PER_CATEGORY": "2",
            "DKW_N_PROCESS": "1"}
     with streamlit_server("app.py", env=env) as url, browser_page(viewport=(1000, 900)) as page:
@@ -51,7 +60,7 @@ def test_prepare_pick_example_and_see_keywords(tmp_path):
         button.click()
         wait_idle(page, timeout=180_000)
         page.get_by_text("Prepared: tagged").wait_for()
-        shoot(page, "home")
+        shoot(page, shots, "home")
 
         page.goto(f"{url}/Documents")
         wait_idle(page, timeout=120_000)
@@ -70,7 +79,7 @@ def test_prepare_pick_example_and_see_keywords(tmp_path):
         assert all(w.strip() for w in rows.nth(0).locator("td").all_inner_texts())
         # the document body is shown as plain text in a code block
         assert "Subject" in page.locator("[data-testid='stCode']").first.inner_text()
-        shoot(page, "documents")
+        shoot(page, shots, "documents")
 
         page.goto(f"{url}/Metrics")
         wait_idle(page, timeout=120_000)
@@ -79,4 +88,4 @@ def test_prepare_pick_example_and_see_keywords(tmp_path):
         wait_idle(page, timeout=180_000)
         chart = page.locator("[data-testid='stPlotlyChart']").first
         chart.wait_for()
-        shoot(page, "metrics", at=page.get_by_text("F1 per metric", exact=True))
+        shoot(page, shots, "metrics", at=page.get_by_text("F1 per metric", exact=True))
