@@ -9,6 +9,7 @@ import re
 import streamlit as st
 from sqlalchemy.engine import Engine
 
+from dkw_app import widgets
 from dkw_core.db import make_engine
 from dkw_core.errors import DkwError
 from dkw_core.study.models import init_db
@@ -63,23 +64,14 @@ def require_admin(key: str) -> None:
     st.stop()
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
-
-
-def escape_markdown(text: str) -> str:
-    """Text for places Streamlit renders as markdown (labels): every markdown character escaped."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text))
+# Shared with the explorer pages: one plain-text renderer, one escaper, one progress adapter.
+escape_markdown = widgets.escape_markdown
+progress_callback = widgets.progress_callback
 
 
 def show_plain(text: str, *, height: int | None = None) -> None:
     """Untrusted document text verbatim: never markdown, never HTML."""
-    st.code(text, language=None, wrap_lines=True, height=height)
-
-
-def progress_callback(bar):
-    def update(fraction: float, message: str = "") -> None:
-        bar.progress(min(max(float(fraction), 0.0), 1.0), text=str(message))
-    return update
+    widgets.show_document(text, height=height)
 
 
 def base_url() -> str:

@@ -24,7 +24,7 @@ PAGES = (
 )
 
 
-def show_document(text: str, *, height: int = 480) -> None:
+def show_document(text: str, *, height: int | None = 480) -> None:
     """Untrusted document text, shown verbatim: never markdown, never HTML."""
     st.code(text, language=None, wrap_lines=True, height=height)
 
