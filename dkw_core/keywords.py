@@ -123,6 +123,7 @@ class _TermModel:
         if len(self._split_rows["train"]) == 0:
             raise CorpusError(f"corpus {corpus.name} has no training documents")
         self._scores_cache: dict[tuple, np.ndarray] = {}
+        self._stats_cache: dict[int | None, CategoryStats] = {}
 
     def rows(self, split: str) -> np.ndarray:
         if split not in self._split_rows:
@@ -152,9 +153,33 @@ class _TermModel:
         base = get_metric(metric).base
         key = (base, k)
         if key not in self._scores_cache:
-            stats = CategoryStats.from_matrices(self.term_counts("train", k), self.labels("train"), len(self.categories))
-            self._scores_cache[key] = category_scores(base, stats)
+            self._scores_cache[key] = category_scores(base, self.category_stats(k))
         return self._scores_cache[key]
+
+    def category_stats(self, k: int | None = None) -> CategoryStats:
+        """ABCD statistics of the training split for this K (kept in memory and, for a cached
+        model, on disk: a document's keywords then never need the whole corpus's counts)."""
+        if k in self._stats_cache:
+            return self._stats_cache[k]
+        path = self._stats_path(k)
+        stats = None
+        if path is not None and path.exists():
+            try:
+                with np.load(path) as z:
+                    stats = CategoryStats(doc_freq=z["doc_freq"], n_docs=z["n_docs"], term_freq=z["term_freq"])
+            except (OSError, ValueError, KeyError):
+                stats = None
+        if stats is None:
+            stats = CategoryStats.from_matrices(self.term_counts("train", k), self.labels("train"), len(self.categories))
+            if path is not None:
+                tmp = path.with_name(path.stem + f".tmp{os.getpid()}.npz")
+                np.savez(tmp, doc_freq=stats.doc_freq, n_docs=stats.n_docs, term_freq=stats.term_freq)
+                os.replace(tmp, path)
+        self._stats_cache[k] = stats
+        return stats
+
+    def _stats_path(self, k: int | None) -> Path | None:
+        return None
 
     def rank(self, split: str, *, metric: str, k: int | None = None, top: int = 10,
              protocol: str = "label-aware", labels: np.ndarray | None = None) -> np.ndarray:
@@ -208,6 +233,7 @@ class KeywordModel(_TermModel):
         self.nbr_idx = nbr_idx
         self.nbr_sim = nbr_sim
         self.problems = problems  # doc id -> why it has no keywords
+        self.cache_dir: Path | None = None  # set when the model lives in the disk cache
         keep = phrase_uid >= 0
         p2u = sp.csr_matrix((np.ones(int(keep.sum()), dtype=np.float32), (np.nonzero(keep)[0], phrase_uid[keep])),
                             shape=(len(phrases), nbr_idx.shape[0]))
@@ -284,6 +310,7 @@ class KeywordModel(_TermModel):
         model.problems = problems
         if cache:
             model._save(path)
+            model.cache_dir = path
         if progress:
             progress(1.0, f"prepared {corpus.name}: {len(corpus.documents):,} documents, {len(problems):,} without keywords")
         return model
@@ -311,9 +338,14 @@ class KeywordModel(_TermModel):
             raise ValueError("cache does not match the corpus or vectors")
         with (path / "phrases.pkl").open("rb") as fh:
             phrases = pickle.load(fh)
-        return cls(corpus, vectors, k_max, phrases=phrases, doc_phrase=sp.load_npz(path / "doc_phrase.npz").tocsr(),
-                   phrase_uid=np.load(path / "phrase_uid.npy"), nbr_idx=np.load(path / "nbr_idx.npy"),
-                   nbr_sim=np.load(path / "nbr_sim.npy"), problems=meta["problems"])
+        model = cls(corpus, vectors, k_max, phrases=phrases, doc_phrase=sp.load_npz(path / "doc_phrase.npz").tocsr(),
+                    phrase_uid=np.load(path / "phrase_uid.npy"), nbr_idx=np.load(path / "nbr_idx.npy"),
+                    nbr_sim=np.load(path / "nbr_sim.npy"), problems=meta["problems"])
+        model.cache_dir = path
+        return model
+
+    def _stats_path(self, k: int | None) -> Path | None:
+        return None if self.cache_dir is None else self.cache_dir / f"stats_k{self._check_k(k)}.npz"
 
     @classmethod
     def from_texts(cls, texts: Sequence[str], labels: Sequence[str], *, vectors: Vectors | None = None,

@@ -159,3 +159,18 @@ def test_paper_example_document_on_a_20ng_slice():
     visual = {"video", "animation", "animations", "images", "imagery", "graphics", "rendering", "pixels", "3d",
               "visualization", "graphical", "display", "displays", "image", "frames", "movie", "screen"}
     assert visual & set(words), words
+
+
+def test_training_statistics_are_cached_with_the_model(topic_corpus, topic_vectors, tmp_path, monkeypatch):
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    first = KeywordModel.prepare(topic_corpus, topic_vectors, k_max=4)
+    expect = first.metric_scores("rf", 3)
+    again = KeywordModel.prepare(topic_corpus, topic_vectors, k_max=4)
+
+    def no_counts(k):
+        raise AssertionError("recomputed corpus counts although the statistics are cached")
+
+    monkeypatch.setattr(again, "_all_counts", no_counts)
+    np.testing.assert_array_equal(again.metric_scores("rf", 3), expect)
+    assert [kw.word for kw in again.keywords("topics/test/space/0", metric="rf", k=3, top=3)] == \
+        [kw.word for kw in first.keywords("topics/test/space/0", metric="rf", k=3, top=3)]
