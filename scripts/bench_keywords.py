@@ -23,6 +23,38 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
+class TreeMemory:
+    """Samples the proportional set size (PSS: shared pages split between processes) of this
+    process and its children every 0.2 s; ``peak`` is the largest sum seen, in MB."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.peak = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        import psutil
+
+        me = psutil.Process()
+        while not self._stop.is_set():
+            total = 0
+            for p in [me, *me.children(recursive=True)]:
+                try:
+                    total += p.memory_full_info().pss
+                except (psutil.Error, OSError):
+                    pass
+            self.peak = max(self.peak, total / 2**20)
+            self._stop.wait(0.2)
+
+    def stop(self) -> float:
+        self._stop.set()
+        self._thread.join()
+        return self.peak
+
+
 def phase(args) -> dict:
     from dkw_core import phrases
     from dkw_core.datasets import load_corpus
@@ -30,6 +62,7 @@ def phase(args) -> dict:
     from dkw_core.vectors import load_vectors
 
     corpus = load_corpus(args.dataset)
+    memory = TreeMemory()
     t0 = time.perf_counter()
     vectors = load_vectors()
     model = KeywordModel.prepare(corpus, vectors, k_max=args.k)
@@ -37,10 +70,11 @@ def phase(args) -> dict:
     idx = model.rank("all", metric=args.metric, k=args.k, top=args.top, protocol=args.protocol)
     words = model.words(idx)
     total = time.perf_counter() - t0
+    peak_pss = memory.stop()
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     return {"documents": len(words), "seconds": round(total, 1), "prepare_seconds": round(t_prep, 1),
-            "peak_rss_mb_main": round(own), "peak_rss_mb_largest_child": round(kids),
+            "peak_pss_mb_process_tree": round(peak_pss), "peak_rss_mb_main": round(own), "peak_rss_mb_largest_child": round(kids),
             "tagged_words": phrases.LAST_TAGGING.words, "tagging_seconds": round(phrases.LAST_TAGGING.seconds, 1),
             "tagging_words_per_s": round(phrases.LAST_TAGGING.words_per_second),
             "unique_phrases": len(model.phrases), "unique_phrase_vectors": int(model.nbr_idx.shape[0]),
