@@ -63,9 +63,14 @@ def test_20ng_counts_ids_and_head(monkeypatch):
     first_graphics_test = next(d.id for d in corpus.test if d.label == "comp.graphics")
     assert len(sample) == 2 * 20 + (first_graphics_test != "20ng/test/comp.graphics/38758")
     last_space = [d.id for d in corpus.train if d.label == "sci.space"][-1]  # not a first doc
-    assert len(corpus.head(1, include=[last_space])) == 41
-    assert sample.key.startswith("20ng-head1-") and corpus.key == "20ng"
+    with_extra = corpus.head(1, include=[last_space])
+    assert len(with_extra) == 41
+    # an included document outside the head changes the sample, so it changes the key;
+    # one already in the head does not
+    assert with_extra.key.startswith("20ng-head1-") and corpus.key == "20ng"
     assert corpus.head(1).key == "20ng-head1"
+    assert first_graphics_test == "20ng/test/comp.graphics/38758"  # the paper's "first document"
+    assert sample.key == "20ng-head1"
     # a second load comes from the cache and is identical
     again = load_corpus("20ng")
     assert [d.id for d in again] == ids and again.get(doc.id) == doc
