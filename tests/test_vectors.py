@@ -128,3 +128,15 @@ def test_default_glove_is_built_from_the_pypi_package():
     assert len(v.cropped_words) > 19_000  # METHOD.md: 19,682 of wordfreq's top 20,000
     assert isinstance(v.kv, KeyedVectors)
     assert "pixel" in v.cropped_words
+
+
+def test_stopword_crop_is_opt_in_and_renames_the_vectors(monkeypatch):
+    from dkw_core.vectors import vectors_name
+
+    paper = load_vectors()
+    assert "for" in paper.cropped_words and vectors_name() == "glove-6b-50d"
+    monkeypatch.setenv("DKW_CROP_STOPWORDS", "1")
+    nostop = load_vectors()
+    assert nostop.name == vectors_name() == "glove-6b-50d-nostop"
+    assert "for" not in nostop.cropped_words and "pixel" in nostop.cropped_words
+    assert len(paper.cropped_words) - len(nostop.cropped_words) > 250
