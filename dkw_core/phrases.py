@@ -134,7 +134,7 @@ class Tagger:
     def tag(self, text: str) -> TaggedDoc:
         return next(self.tag_many([text], n_process=1))
 
-    def tag_many(self, texts: Iterable[str], *, n_process: int = 1, batch_size: int = 64) -> Iterator[TaggedDoc]:
+    def tag_many(self, texts: Iterable[str], *, n_process: int = 1, batch_size: int = 32) -> Iterator[TaggedDoc]:
         """Tag texts in order with ``nlp.pipe`` (``n_process`` worker processes)."""
         pieces: list[tuple[int, str]] = []
         for i, text in enumerate(texts):
