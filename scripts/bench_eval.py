@@ -48,6 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ks", default=",".join(map(str, DEFAULT_K_GRID)))
     ap.add_argument("--sizes", default=",".join(map(str, PAPER_SIZES)))
     ap.add_argument("--n-curve", action="store_true", help="F1 against N=1..50 for the best three metrics")
+    ap.add_argument("--curve-metrics", default=None,
+                    help="comma-separated metrics for --n-curve (default: the three best label-free at --top)")
     ap.add_argument("--full-search", action="store_true", help="Algorithm 2 over all (K, metric, N) setups")
     ap.add_argument("--train-protocol-check", action="store_true",
                     help="label-free test docs with label-aware training docs, best metric (what was tried)")
@@ -108,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
                               train_protocol="label-aware", store=args.db),
                    "label-free test, label-aware training documents")
         if args.n_curve:
-            jobs = [(m, n, p) for m in top3 for n in DEFAULT_N_GRID for p in protocols]
+            curve = [m for m in args.curve_metrics.split(",") if m] if args.curve_metrics else top3
+            jobs = [(m, n, p) for m in curve for n in DEFAULT_N_GRID for p in protocols]
             for m, n, p in tqdm(jobs, desc="F1 against N", file=sys.stderr):
                 record(run_search(exp, protocol=p, ks=ks, metrics=[m], tops=[n], sizes=sizes, seed=args.seed,
                                   store=args.db), "N curve")

@@ -80,6 +80,8 @@ def significance_sections(runs: pd.DataFrame) -> list[str]:
     method = runs[runs["kind"].isin(["method", "search"])]
     method = method[method.apply(lambda r: r["kind"] == "method" or len(_options(r, "metrics", [])) == 1, axis=1)]
     method = method[method.apply(lambda r: not _options(r, "decoding") and not _options(r, "train_protocol"), axis=1)]
+    if (method["kind"] == "search").any():  # K from Algorithm 2 when available; ad-hoc fixed-K runs left out
+        method = method[method["kind"] == "search"]
     for proto in ("label-aware", "label-free"):
         m = method[method["protocol"] == proto]
         if m["metric"].nunique() < 2:
