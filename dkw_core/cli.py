@@ -11,6 +11,9 @@ import importlib
 import json
 import sys
 
+from sqlalchemy.exc import DatabaseError, OperationalError
+
+from .db import describe_store_error
 from .errors import DkwError
 
 # Modules that add sub-commands. Each has ``register(subparsers) -> None``.
@@ -47,6 +50,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.handler(args) or 0)
     except DkwError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except (OperationalError, DatabaseError) as exc:  # locked or damaged database mid-command
+        print(f"error: {describe_store_error(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into head & co.
         return 0

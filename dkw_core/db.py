@@ -5,6 +5,7 @@ SQLite gets WAL journaling, foreign keys and a busy timeout; any other SQLAlchem
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from sqlalchemy import create_engine, event, text
@@ -19,13 +20,18 @@ def default_url(filename: str) -> str:
     return f"sqlite:///{data_dir() / filename}"
 
 
-def make_engine(url: str | None, *, default_file: str) -> Engine:
-    """Engine for ``url`` (or ``sqlite:///<DKW_DATA_DIR>/<default_file>``), checked to open."""
+def make_engine(url: str | None, *, default_file: str, timeout: float | None = None) -> Engine:
+    """Engine for ``url`` (or ``sqlite:///<DKW_DATA_DIR>/<default_file>``), checked to open.
+
+    SQLite waits up to ``timeout`` seconds (default ``DKW_DB_TIMEOUT`` or 30) for a lock held
+    by another writer."""
+    if timeout is None:
+        timeout = float(os.environ.get("DKW_DB_TIMEOUT") or 30)
     url = url or default_url(default_file)
     if url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
         Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
     try:
-        engine = create_engine(url, connect_args={"timeout": 30} if url.startswith("sqlite") else {})
+        engine = create_engine(url, connect_args={"timeout": timeout} if url.startswith("sqlite") else {})
     except Exception as exc:  # malformed URL, missing driver
         raise StoreError(f"cannot open database {url!r}: {exc}") from exc
     if engine.dialect.name == "sqlite":
@@ -34,7 +40,7 @@ def make_engine(url: str | None, *, default_file: str) -> Engine:
         def _pragmas(dbapi_conn, _record):  # noqa: ANN001
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA foreign_keys=ON")
-            cur.execute("PRAGMA busy_timeout=30000")
+            cur.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
             if ":memory:" not in url:
                 cur.execute("PRAGMA journal_mode=WAL")
             cur.close()
@@ -47,3 +53,12 @@ def make_engine(url: str | None, *, default_file: str) -> Engine:
     except (OperationalError, DatabaseError) as exc:
         raise StoreError(f"database {url!r} is locked, corrupted or not a database: {exc.orig}") from exc
     return engine
+
+
+def describe_store_error(exc: Exception) -> str:
+    """One line for a database failure met after opening (locked, corrupted, gone)."""
+    orig = getattr(exc, "orig", None) or exc
+    text = str(orig).splitlines()[0] if str(orig) else type(orig).__name__
+    if "locked" in text or "busy" in text:
+        return f"database is locked by another process ({text}); try again when it is done"
+    return f"database error: {text}"
