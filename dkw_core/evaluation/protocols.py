@@ -24,20 +24,14 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from ..errors import InputError
+from ..keywords import PROTOCOLS, check_protocol  # one definition of the protocols, re-exported here
 from .classifiers import CLASSIFIER_LABELS, CLASSIFIERS, DEFAULT_CLASSIFIER, Scores, fit_predict, score_predictions
 
-PROTOCOLS: tuple[str, ...] = ("label-aware", "label-free")
 PROTOCOL_LABELS = {
     "label-aware": "label-aware (paper's protocol: test documents weighted with their gold category)",
     "label-free": "label-free (deployable: test labels never read)",
 }
 KINDS: tuple[str, ...] = ("method", "baseline-tfidf", "baseline-bow", "search")
-
-
-def check_protocol(protocol: str) -> str:
-    if protocol not in PROTOCOLS:
-        raise InputError(f"unknown protocol {protocol!r}; choose one of {', '.join(PROTOCOLS)}")
-    return protocol
 
 
 def check_classifier(classifier: str) -> str:
