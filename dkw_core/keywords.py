@@ -400,7 +400,7 @@ class KeywordModel(_TermModel):
             uids = self.phrase_uid[pids]
             ok = uids >= 0
             if not len(pids):
-                _raise_unusable(doc.id, doc.text, None, self.vectors)
+                _raise_unusable(doc.id, doc.text)
             if not ok.any():
                 raise InputError(f"document {doc.id}: none of its {len(pids)} phrases has a word known to {self.vectors.name}")
             return ([self.phrases[p] for p in pids[ok]], cnts[ok], self.nbr_idx[uids[ok]].astype(np.int64),
@@ -416,7 +416,7 @@ class KeywordModel(_TermModel):
     def _tagged_units(self, name: str, text: str, tagged: TaggedDoc):
         counts = Counter(tagged.phrases())
         if not counts:
-            _raise_unusable(name, text, tagged, self.vectors)
+            _raise_unusable(name, text)
         phrases = list(counts)
         units = [self.vectors.units(p.split(" ")) for p in phrases]
         keep = [i for i, u in enumerate(units) if u]
@@ -489,7 +489,8 @@ class KeywordModel(_TermModel):
         return top_n(counts, self.metric_scores(metric, k), labels=None, use_tf=get_metric(metric).tf, top=top)
 
 
-def _raise_unusable(name: str, text: str, tagged: TaggedDoc | None, vectors: Vectors):
+def _raise_unusable(name: str, text: str):
+    """A document without candidate phrases: empty, or no nouns."""
     if not text or not text.strip():
         raise InputError(f"{name}: the document is empty")
     raise InputError(f"{name}: no candidate noun phrases (the tagger found no nouns)")

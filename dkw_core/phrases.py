@@ -9,7 +9,6 @@ Spans overlap: the paper keeps all of them, so a document is a bag (multiset) of
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 import time
@@ -237,7 +236,3 @@ def tag_corpus(corpus, *, tagger: Tagger | None = None, n_process: int | None = 
         if cache:
             _save_cache(path, cached)
     return {d.id: cached[d.id] for d in corpus.documents}
-
-
-def text_fingerprint(text: str) -> str:
-    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
