@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 
 from dkw_core.config import vectors_path
-from dkw_core.datasets import Corpus, load_corpus
+from dkw_core.corpora import Corpus, load_corpus
 from dkw_core.errors import InputError
 from dkw_core.evaluation import protocols, results, significance
 from dkw_core.evaluation.classifiers import CLASSIFIER_LABELS, DEFAULT_CLASSIFIER
@@ -24,7 +24,7 @@ from dkw_core.metrics import METRICS, PAPER_METRICS
 from dkw_core.vectors import describe_default
 
 # Library calls the pages make unchanged, re-exported so that tests can replace them here.
-from dkw_core.datasets import corpus_key, dataset_info, list_datasets  # noqa: F401
+from dkw_core.corpora import corpus_key, dataset_info, list_datasets  # noqa: F401
 from dkw_core.phrases import get_tagger as open_tagger  # noqa: F401  (spaCy, loaded once per process)
 from dkw_core.vectors import load_vectors as open_vectors  # noqa: F401  (DKW_VECTORS, else GloVe 6B 50d)
 from dkw_core.vectors import vectors_name  # noqa: F401  (their cache key, without loading them)

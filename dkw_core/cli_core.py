@@ -28,7 +28,7 @@ def tqdm_progress(desc: str):
 
 def corpus_for(dataset: str, *, sample: int | None = None, include: list[str] | None = None):
     """Load a corpus, optionally as its first ``sample`` documents per category and split."""
-    from .datasets import load_corpus
+    from .corpora import load_corpus
 
     corpus = load_corpus(dataset, progress=tqdm_progress(f"loading {dataset}"))
     if sample:
@@ -45,7 +45,7 @@ def _vectors(path: str | None):
 # -- datasets ------------------------------------------------------------------------------
 def cmd_datasets(args) -> int:
     from .cli import print_json
-    from .datasets import dataset_info, list_datasets, load_corpus
+    from .corpora import dataset_info, list_datasets, load_corpus
 
     rows = []
     for name in list_datasets():

@@ -57,7 +57,7 @@ def main() -> None:
     ap.add_argument("--alt-python", help="interpreter of an environment with yake / keybert")
     args = ap.parse_args()
 
-    from dkw_core.datasets import load_corpus
+    from dkw_core.corpora import load_corpus
     from dkw_core.keywords import KeywordModel
 
     corpus = load_corpus("20ng")

@@ -47,7 +47,7 @@ def load_experiment(
 ) -> Experiment:
     """Load ``dataset`` (``corpus.head(sample)`` when given), the vectors and, if ``prepare``,
     the cached :class:`~dkw_core.keywords.KeywordModel` (tags + neighbours, built once)."""
-    from ..datasets import load_corpus
+    from ..corpora import load_corpus
     from ..keywords import KeywordModel
     from ..vectors import load_vectors
 

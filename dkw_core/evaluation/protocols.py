@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from ..errors import InputError
-from ..keywords import PROTOCOLS, check_protocol  # one definition of the protocols, re-exported here
+from ..types import PROTOCOLS, check_protocol  # one definition of the protocols, re-exported here
 from .classifiers import CLASSIFIER_LABELS, CLASSIFIERS, DEFAULT_CLASSIFIER, Scores, fit_predict, score_predictions
 
 PROTOCOL_LABELS = {
