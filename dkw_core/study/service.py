@@ -38,6 +38,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, selectinload
 
 from ..errors import DkwError, InputError, StoreError
+from ..types import Progress
 from .models import (
     ANSWERS,
     QUESTIONS,
@@ -54,7 +55,6 @@ from .models import (
 
 #: ``(spec, doc_ids, top) -> {doc_id: [keyword, ...]}`` best first (dependency injection).
 KeywordProvider = Callable[[str, list[str], int], dict[str, list[str]]]
-Progress = Callable[[float, str], None]
 
 
 class StudyError(DkwError):
