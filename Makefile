@@ -2,7 +2,7 @@
 # Both are idempotent: .venv is (re)built only when requirements.txt changes.
 PYTHON ?= python3
 VENV := .venv
-STAMP := $(VENV)/.installed-$(shell sha1sum requirements.txt | cut -c1-12)
+STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml | sha1sum | cut -c1-12)
 # Corpus archives: honour DKW_ARCHIVES, else the shared read-only folder when present, else data/archives.
 DKW_ARCHIVES ?= $(firstword $(wildcard ../shared/datasets /work/shared/datasets) data/archives)
 export DKW_ARCHIVES
@@ -12,9 +12,10 @@ PORT ?= 8501
 
 venv: $(STAMP)
 
-$(STAMP): requirements.txt
+$(STAMP): requirements.txt pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r requirements.txt
+	$(VENV)/bin/pip install -q --disable-pip-version-check --no-deps -e .
 	rm -f $(VENV)/.installed-*
 	touch $@
 

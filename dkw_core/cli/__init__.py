@@ -60,3 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
+
+
+def entry_point() -> None:
+    """The ``dkw`` console script."""
+    sys.exit(main())
