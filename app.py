@@ -1,4 +1,4 @@
-"""dkw explorer — home (issues 2 and 4): corpora, vectors, tagger, preparation, page links.
+"""dkw explorer — home: corpora, vectors, tagger, preparation, page links.
 
 Sajgalik, Barla & Bielikova (CSL 2017): discriminative keywords found in word-vector space.
 The page computes nothing itself; every step is a ``dkw_core`` call via ``dkw_app``.
@@ -9,7 +9,6 @@ import pandas as pd
 import streamlit as st
 
 from dkw_app import backend, resources, widgets
-from dkw_core.errors import DkwError
 
 st.set_page_config(page_title="dkw — discriminative keywords", page_icon="🔑", layout="wide")
 st.title("Discriminative keywords in word-vector space")
@@ -42,22 +41,5 @@ for info in infos:
     if not info.get("available"):
         box.warning(f"Archive not found: {info.get('archive')} — set DKW_ARCHIVES to the folder holding it.")
         continue
-    try:
-        with st.spinner(f"Checking {name}…"):
-            prepared = resources.is_prepared(name, sample, k_max)
-    except DkwError as exc:
-        widgets.show_error(exc)
-        continue
-    if prepared:
+    if widgets.prepare_panel(name, sample, k_max, key=f"prepare_{name}", box=box):
         box.success(f"Prepared: tagged, and the K={k_max} nearest words of every phrase cached.")
-        continue
-    box.info(f"Not prepared yet (tagging and the K={k_max} nearest words of every phrase).")
-    if box.button(f"Prepare {name}", key=f"prepare_{name}"):
-        bar = box.progress(0.0, text=f"Preparing {name}…")
-        try:
-            resources.model(name, sample, k_max, progress=widgets.progress_callback(bar))
-        except DkwError as exc:
-            widgets.show_error(exc)
-        else:
-            bar.progress(1.0, text=f"{name} prepared.")
-            st.rerun()  # show the new status

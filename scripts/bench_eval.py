@@ -1,4 +1,4 @@
-"""Full-corpus evaluation benchmark (issue 3): every metric at N=10 with K from Algorithm 2,
+"""Full-corpus evaluation benchmark: every metric at N=10 with K from Algorithm 2,
 under both protocols, the tf-idf and bag-of-words baselines, F1 against N for the best three
 metrics, Algorithm 2 over all setups, wall time and peak memory.
 

@@ -1,6 +1,6 @@
 """Sub-commands ``evaluate``, ``search``, ``baseline`` and ``report``.
 
-``--json`` prints the issue's keys (``micro_f1``, ``macro_f1`` in percent, ``protocol``,
+``--json`` prints the keys (``micro_f1``, ``macro_f1`` in percent, ``protocol``,
 ``dataset``, ``metric``, ``k``, ``top``, ``classifier``) plus ``split``, ``vectors`` and a
 human ``label`` so every F1 carries its full configuration. ``--sample N`` evaluates
 ``corpus.head(N)`` (N documents per category and split). ``--db URL`` chooses the results store.
