@@ -1,4 +1,4 @@
-"""``python -m dkw_core study {list,create,invite,simulate,analyze,export}``.
+"""``python -m dkw_core study {init,list,create,invite,simulate,analyze,export,...}``.
 
 Every command takes ``--db URL`` (any SQLAlchemy URL; default env ``DKW_STUDY_DB``, else
 ``sqlite:///<DKW_DATA_DIR>/study.sqlite``). Bad input raises a DkwError (one-line message).
@@ -117,6 +117,15 @@ def _export(args) -> int:
     return 0
 
 
+def _init(args) -> int:
+    from ..db import make_engine
+    from .schema import upgrade
+
+    engine = make_engine(args.db or os.environ.get("DKW_STUDY_DB") or None, default_file="study.sqlite")
+    print(f"study schema at revision {upgrade(engine)} ({engine.url.render_as_string(hide_password=True)})")
+    return 0
+
+
 def _list(args) -> int:
     from .service import list_studies
 
@@ -147,6 +156,7 @@ def register(subparsers) -> None:
         q.set_defaults(handler=handler)
         return q
 
+    add("init", _init, "create or upgrade the study schema (Alembic, under a lock)", study=False)
     add("list", _list, "list studies", study=False)
     c = add("create", _create, "draw articles and keywords, store a new study", study=False)
     c.add_argument("--name")

@@ -53,6 +53,9 @@ from .models import (
 )
 
 #: ``(spec, doc_ids, top) -> {doc_id: [keyword, ...]}`` best first (dependency injection).
+#: Keyword rows are inserted in a random order so that their ids carry no method or rank.
+_ROW_ORDER = random.SystemRandom()
+
 KeywordProvider = Callable[[str, list[str], int], dict[str, list[str]]]
 Progress = Callable[[float, str], None]
 
@@ -120,14 +123,23 @@ class JudgeProgress:
 
 @dataclass(frozen=True)
 class JudgeTask:
-    """What the judge page may show: no method names, no provenance, no ranks."""
+    """What the judge page may show: no method names, no provenance, no ranks, no row ids.
+
+    ``keywords`` are ``(display position, word)`` in this judge's shuffled order; answers are
+    submitted by display position and mapped back to keyword rows on the server only.
+    ``token`` is an opaque per-judgement string for widget keys (derived from the judge's
+    secret seed, so it reveals neither the judgement's nor any keyword's row id).
+    ``judgement_id`` / ``article_id`` are for the server side (submission, tests) and are
+    never rendered.
+    """
 
     judgement_id: int
     article_id: int
+    token: str
     text: str
     category: str
     categories: list[str]
-    keywords: list[tuple[int, str]]  # (keyword id, word), shuffled for this judge
+    keywords: list[tuple[int, str]]  # (display position 0.., word), shuffled for this judge
     questions: dict[str, str] = field(default_factory=lambda: dict(QUESTIONS))
     answers: dict[int, str] = field(default_factory=lambda: dict(ANSWERS))
 
@@ -260,7 +272,9 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
         for pos, doc in enumerate(docs):
             art = Article(doc_id=doc.id, category=doc.label, batch=batch_of[doc.label], position=pos,
                           text=doc.text)
-            for word, ranks in _union(kws["A"][doc.id], kws["B"][doc.id]):
+            union = _union(kws["A"][doc.id], kws["B"][doc.id])
+            _ROW_ORDER.shuffle(union)  # row ids must not follow method or rank (blinding)
+            for word, ranks in union:
                 kw = StudyKeyword(word=word)
                 kw.sources = [KeywordSource(method=m, rank=r) for m, r in sorted(ranks.items())]
                 art.keywords.append(kw)
@@ -381,12 +395,32 @@ def _progress(session: Session, judge: Judge, batch: int | None) -> JudgeProgres
                          articles_in_batch=in_batch)
 
 
+def _display_order(judge: Judge, judgement: Judgement) -> list[StudyKeyword]:
+    """The article's keywords in the order this judge sees them (fixed per judgement)."""
+    keywords = sorted(judgement.article.keywords, key=lambda kw: kw.id)
+    random.Random(f"{judge.order_seed}:{judgement.id}").shuffle(keywords)
+    return keywords
+
+
+def _token(judge: Judge, judgement: Judgement) -> str:
+    return hashlib.sha256(f"{judge.order_seed}:{judgement.id}:widgets".encode()).hexdigest()[:16]
+
+
 def _task(judge: Judge, judgement: Judgement) -> JudgeTask:
     art = judgement.article
-    keywords = [(kw.id, kw.word) for kw in art.keywords]
-    random.Random(f"{judge.order_seed}:{judgement.id}").shuffle(keywords)
-    return JudgeTask(judgement_id=judgement.id, article_id=art.id, text=art.text, category=art.category,
-                     categories=list(judge.study.categories), keywords=keywords)
+    keywords = [(pos, kw.word) for pos, kw in enumerate(_display_order(judge, judgement))]
+    return JudgeTask(judgement_id=judgement.id, article_id=art.id, token=_token(judge, judgement),
+                     text=art.text, category=art.category, categories=list(judge.study.categories),
+                     keywords=keywords)
+
+
+def display_keyword_ids(engine: Engine, judgement_id: int) -> list[int]:
+    """Keyword row ids of a judgement in display order (server side: simulation, tests, audits)."""
+    with Session(engine) as session:
+        judgement = session.get(Judgement, judgement_id)
+        if judgement is None:
+            raise StudyError(f"no judgement with id {judgement_id}")
+        return [kw.id for kw in _display_order(judgement.judge, judgement)]
 
 
 def next_task(engine: Engine, judge_id: int) -> JudgeState:
@@ -460,8 +494,8 @@ def submit(engine: Engine, *, judge_id: int, judgement_id: int, answers: Mapping
            seconds_spent: float | None = None) -> None:
     """Store all answers of one judgement, validated again on the server.
 
-    ``answers`` maps ``(keyword_id, question)`` to 0..3 (:data:`ANSWERS`); every keyword of
-    the article needs both questions. Incomplete, foreign, unknown-keyword or repeated
+    ``answers`` maps ``(display position, question)`` to 0..3 (:data:`ANSWERS`), positions as
+    in :attr:`JudgeTask.keywords`; every keyword of the article needs both questions. Incomplete, foreign, unknown-keyword or repeated
     submissions raise :class:`SubmissionError` and store nothing.
     """
     with Session(engine) as probe:
@@ -477,8 +511,12 @@ def submit(engine: Engine, *, judge_id: int, judgement_id: int, answers: Mapping
                                       "expired or was released); reload to get your next article")
             if judgement.submitted_at is not None:
                 raise SubmissionError("this article was already submitted; answers are not changed")
-            expected = {(kw.id, q) for kw in judgement.article.keywords for q in QUESTIONS}
-            given = {(int(k), str(q)): v for (k, q), v in answers.items()}
+            shown = _display_order(judgement.judge, judgement)
+            expected = {(pos, q) for pos in range(len(shown)) for q in QUESTIONS}
+            try:
+                given = {(int(k), str(q)): v for (k, q), v in answers.items()}
+            except (TypeError, ValueError) as exc:
+                raise SubmissionError(f"malformed answers: {exc}") from None
             missing = expected - given.keys()
             extra = given.keys() - expected
             if extra:
@@ -491,8 +529,9 @@ def submit(engine: Engine, *, judge_id: int, judgement_id: int, answers: Mapping
                 if isinstance(value, bool) or not isinstance(value, int) or value not in ANSWERS:
                     raise SubmissionError(f"invalid answer {value!r}; expected one of {sorted(ANSWERS)}")
             now = utcnow()
-            for (kw_id, question), value in sorted(given.items()):
-                session.add(Answer(judgement_id=judgement.id, keyword_id=kw_id, question=question, value=value))
+            for (pos, question), value in sorted(given.items()):
+                session.add(Answer(judgement_id=judgement.id, keyword_id=shown[pos].id, question=question,
+                                   value=value))
             judgement.submitted_at = now
             judgement.seconds_spent = (float(seconds_spent) if seconds_spent is not None
                                        else (now - judgement.assigned_at).total_seconds())

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from ..errors import InputError
 from .models import QUESTIONS, StudyKeyword
-from .service import Progress, invite_judge, next_task, submit, study_settings
+from .service import Progress, display_keyword_ids, invite_judge, next_task, submit, study_settings
 
 MODES = ("random", "scripted")
 
@@ -83,7 +83,8 @@ def simulate(engine: Engine, study_id: int, *, judges: int | None = None, mode: 
             state = next_task(engine, ids[j])
             if state.task is None:
                 continue
-            answers = {(k, q): answer(j, k, q) for k, _w in state.task.keywords for q in QUESTIONS}
+            kw_ids = display_keyword_ids(engine, state.task.judgement_id)
+            answers = {(pos, q): answer(j, kw_ids[pos], q) for pos, _w in state.task.keywords for q in QUESTIONS}
             submit(engine, judge_id=ids[j], judgement_id=state.task.judgement_id, answers=answers,
                    seconds_spent=float(rng.randint(30, 240)))
             submitted += 1

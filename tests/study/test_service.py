@@ -1,6 +1,7 @@
 """Study creation, judge access, assignment rules and submission validation (dkw_core/study/service.py)."""
 from __future__ import annotations
 
+import re
 import threading
 import time
 from datetime import timedelta
@@ -108,6 +109,36 @@ def test_judge_task_carries_no_method_names_or_provenance(engine):
     dump = repr(state) + repr(S.judge_info(engine, jid))
     assert "tf-rf" not in dump and "latent" not in dump and "rank" not in dump
     assert sorted(w for _k, w in state.task.keywords) == ["alpha1", "alpha2", "alpha3", "beta1", "beta2", "beta3"]
+
+
+def test_task_identifiers_are_display_positions_and_an_opaque_token(engine):
+    sid = _study(engine)
+    jid, _ = S.invite_judge(engine, sid, name="ann")
+    task = S.next_task(engine, jid).task
+    assert [p for p, _w in task.keywords] == list(range(6))
+    assert re.fullmatch(r"[0-9a-f]{16}", task.token) and task.token != f"{task.judgement_id:016x}"
+    ids = S.display_keyword_ids(engine, task.judgement_id)
+    with Session(engine) as s:
+        word_of = dict(s.execute(select(StudyKeyword.id, StudyKeyword.word)).all())
+    assert [word_of[i] for i in ids] == [w for _p, w in task.keywords]
+    S.submit(engine, judge_id=jid, judgement_id=task.judgement_id,
+             answers={(p, q): (3 if w.startswith("alpha") else 1) for p, w in task.keywords for q in QUESTIONS})
+    with Session(engine) as s:  # answers land on the keyword shown at that position
+        stored = {(word_of[k], v) for k, v in s.execute(select(Answer.keyword_id, Answer.value))}
+    assert stored == {(w, 3 if w.startswith("alpha") else 1) for _p, w in task.keywords}
+
+
+def test_keyword_rows_are_created_in_random_order_not_method_then_rank(engine):
+    """Row ids reach no judge, but they must not encode provenance either: over 24 articles
+    of 3 + 3 keywords, A-then-B-by-rank order (probability 1/720 per article) is not the rule."""
+    sid = _study(engine, cats=CATS, per_cat=4)
+    with Session(engine) as s:
+        arts = s.scalars(select(Article).where(Article.study_id == sid)).all()
+        orders = [[kw.word for kw in sorted(a.keywords, key=lambda k: k.id)] for a in arts]
+    union_order = ["alpha1", "alpha2", "alpha3", "beta1", "beta2", "beta3"]
+    assert len(orders) == 24
+    assert sum(o == union_order for o in orders) < 4
+    assert len({tuple(o) for o in orders}) > 12
 
 
 # ------------------------------------------------------------------ assignment rules
