@@ -76,7 +76,7 @@ def test_create_refuses_bad_input(engine):
     with pytest.raises(InputError, match="only 4 documents"):
         _study(engine, per_cat=5)
     with pytest.raises(InputError, match="no keywords"):
-        _study(engine, provider=lambda spec, ids, top: {})
+        _study(engine, provider=lambda spec, ids, top, protocol: {})
     with pytest.raises(InputError, match="must differ"):
         _study(engine, method_a="x", method_b="x")
     with pytest.raises(InputError, match="positive"):
@@ -290,3 +290,59 @@ def test_incomplete_invalid_foreign_and_duplicate_submissions_are_refused(engine
     with pytest.raises(S.SubmissionError, match="already submitted"):
         S.submit(engine, judge_id=a, judgement_id=task.judgement_id, answers=full)
     assert _answers_stored(engine) == 12
+
+
+# ------------------------------------------------------------------ life cycle
+
+def test_pause_lets_a_judge_finish_her_article_but_gives_out_no_new_one(engine):
+    sid = _study(engine, judges=1)
+    a = S.invite_judge(engine, sid, name="a")[0]
+    b = S.invite_judge(engine, sid, name="b")[0]
+    held = S.next_task(engine, a).task
+    assert S.set_status(engine, sid, "paused") == "open"
+    assert S.next_task(engine, b).status == "paused"
+    assert S.next_task(engine, a).task.judgement_id == held.judgement_id  # resumes her article
+    S.submit(engine, judge_id=a, judgement_id=held.judgement_id, answers=_full_answers(held))
+    assert S.next_task(engine, a).status == "paused"
+    S.invite_judge(engine, sid, name="c")  # inviting while paused is allowed
+    S.set_status(engine, sid, "open")
+    assert S.next_task(engine, b).status == "task"
+
+
+def test_closed_study_refuses_assignment_submission_and_new_judges(engine):
+    sid = _study(engine)
+    a = S.invite_judge(engine, sid, name="a")[0]
+    held = S.next_task(engine, a).task
+    S.set_status(engine, sid, "closed")
+    assert S.next_task(engine, a).status == "closed"
+    with pytest.raises(S.SubmissionError, match="closed"):
+        S.submit(engine, judge_id=a, judgement_id=held.judgement_id, answers=_full_answers(held))
+    with pytest.raises(S.StudyError, match="closed"):
+        S.invite_judge(engine, sid, name="late")
+    with pytest.raises(InputError):
+        S.set_status(engine, sid, "finished")
+
+
+def test_revoke_keeps_answers_releases_the_reservation_and_reissue_continues(engine):
+    sid = _study(engine, judges=1)
+    a, code = S.invite_judge(engine, sid, name="a")
+    first = S.next_task(engine, a).task
+    S.submit(engine, judge_id=a, judgement_id=first.judgement_id, answers=_full_answers(first))
+    S.next_task(engine, a)  # holds a second article
+    assert S.revoke_judge(engine, sid, a) == 1
+    with pytest.raises(S.AccessError, match="revoked"):
+        S.authenticate(engine, code)
+    with pytest.raises(S.AccessError, match="revoked"):
+        S.next_task(engine, a)
+    assert _answers_stored(engine) == 12  # her submitted article stays
+    new = S.reissue_code(engine, sid, a)
+    assert new != code and S.authenticate(engine, new) == a
+    with pytest.raises(S.AccessError):
+        S.authenticate(engine, code)
+    assert S.judge_progress(engine, a).judged == 1
+    assert S.next_task(engine, a).task.judgement_id != first.judgement_id
+    log = S.study_events(engine, sid)
+    assert [e["action"] for e in log] == ["created", "judge invited", "code revoked", "code re-issued"]
+    assert all(e["at"] is not None for e in log)
+    with pytest.raises(S.StudyError, match="no judge"):
+        S.revoke_judge(engine, sid, 999)
