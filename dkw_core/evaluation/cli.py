@@ -1,4 +1,4 @@
-"""Sub-commands ``evaluate``, ``search``, ``baseline`` and ``report`` (registered by dkw_core/cli.py).
+"""Sub-commands ``evaluate``, ``search``, ``baseline``, ``report`` and ``leakcheck`` (registered by dkw_core/cli.py).
 
 ``--json`` prints the issue's keys (``micro_f1``, ``macro_f1`` in percent, ``protocol``,
 ``dataset``, ``metric``, ``k``, ``top``, ``classifier``) plus ``split``, ``vectors`` and a
@@ -180,6 +180,27 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_leakcheck(args) -> int:
+    from ..errors import InputError
+    from .leakcheck import leak_check
+
+    _check_early(args, metrics=[args.metric], ks=[args.k])
+    if args.top < 1:
+        raise InputError(f"--top must be at least 1, got {args.top}")
+    exp = _experiment(args)
+    result = leak_check(exp.model, metric=args.metric, k=args.k, top=args.top, classifier=args.classifier,
+                        seed=args.seed, dataset=exp.dataset, sample=args.sample).to_dict()
+    if args.json:
+        from ..cli import print_json
+
+        print_json(result)
+    else:
+        print(result["label"])
+        print(f"  predictions following the wrong label: label-aware {result['follow_wrong_label_aware']:.2f} %, "
+              f"label-free {result['follow_wrong_label_free']:.2f} %, chance {result['chance']:.2f} %")
+    return 0
+
+
 def register(subparsers) -> None:
     """Add the evaluation sub-commands to ``python -m dkw_core``."""
     p = subparsers.add_parser("evaluate", help="classify test documents by their keyword vectors; micro/macro F1")
@@ -214,6 +235,16 @@ def register(subparsers) -> None:
     p.add_argument("--protocol", default="label-free", choices=PROTOCOLS, help="for --kind bow")
     p.add_argument("--classifier", default=DEFAULT_CLASSIFIER, choices=sorted(CLASSIFIERS))
     p.set_defaults(handler=cmd_baseline)
+
+    p = subparsers.add_parser("leakcheck", help="share of predictions that follow a random wrong label written "
+                                                "into each test document (label-aware vs label-free vs chance)")
+    _common(p)
+    p.add_argument("--metric", required=True)
+    p.add_argument("--k", type=int, required=True, help="K nearest words per phrase")
+    p.add_argument("--top", type=int, required=True, help="N keywords per document")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random wrong categories")
+    p.add_argument("--classifier", default=DEFAULT_CLASSIFIER, choices=sorted(CLASSIFIERS))
+    p.set_defaults(handler=cmd_leakcheck)
 
     p = subparsers.add_parser("report", help="Markdown tables of the stored evaluation runs")
     _common(p, dataset=False)

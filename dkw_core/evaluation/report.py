@@ -73,31 +73,56 @@ def metric_table(runs: pd.DataFrame, *, top: int | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def significance_runs(runs: pd.DataFrame) -> pd.DataFrame:
+    """The runs the significance tables pair: per-metric Algorithm 2 runs (K each metric's own,
+    chosen on the training split) when present, else fixed-K method runs; variants left out."""
+    method = runs[runs["kind"].isin(["method", "search"])]
+    if method.empty:
+        return method
+    method = method[method.apply(lambda r: r["kind"] == "method" or len(_options(r, "metrics", [])) == 1, axis=1)]
+    if method.empty:
+        return method
+    method = method[method.apply(lambda r: not _options(r, "decoding") and not _options(r, "train_protocol"), axis=1)]
+    if (method["kind"] == "search").any():  # K from Algorithm 2 when available; ad-hoc fixed-K runs left out
+        method = method[method["kind"] == "search"]
+    return method
+
+
+SIGNIFICANCE_PAIR_ON = ("dataset", "sample", "top", "classifier", "split", "vectors", "kind")
+
+
+def significance_table(runs: pd.DataFrame, protocol: str) -> pd.DataFrame | None:
+    """``compare_metrics`` over the paired configurations of one protocol (pairs with data only)."""
+    m = significance_runs(runs)
+    if m.empty:
+        return None
+    m = m[m["protocol"] == protocol]
+    if m["metric"].nunique() < 2:
+        return None
+    sig = compare_metrics(m, pair_on=SIGNIFICANCE_PAIR_ON)
+    sig = sig[sig["n"] > 0]
+    return None if sig.empty else sig
+
+
 def significance_sections(runs: pd.DataFrame) -> list[str]:
     """Paper appendix D: metric pairs over every paired (dataset, sample, N, classifier, vectors)
     configuration, per protocol (K is each metric's own, from Algorithm 2 or fixed)."""
     out: list[str] = []
-    method = runs[runs["kind"].isin(["method", "search"])]
-    method = method[method.apply(lambda r: r["kind"] == "method" or len(_options(r, "metrics", [])) == 1, axis=1)]
-    method = method[method.apply(lambda r: not _options(r, "decoding") and not _options(r, "train_protocol"), axis=1)]
-    if (method["kind"] == "search").any():  # K from Algorithm 2 when available; ad-hoc fixed-K runs left out
-        method = method[method["kind"] == "search"]
     for proto in ("label-aware", "label-free"):
-        m = method[method["protocol"] == proto]
-        if m["metric"].nunique() < 2:
-            continue
-        sig = compare_metrics(m, pair_on=("dataset", "sample", "top", "classifier", "split", "vectors", "kind"))
-        sig = sig[sig["n"] > 0]
-        if sig.empty:
+        sig = significance_table(runs, proto)
+        if sig is None:
             continue
         out += [f"## Significance between metrics, {proto} (paper appendix D)", "",
                 f"micro-F1 differences over paired configurations (same dataset, sample, N, classifier, vectors; "
-                f"K each metric's own); Wilcoxon signed-rank two-sided (T, z, p), sign test one-sided (M, p); "
-                f"p Bonferroni-corrected over the {len(sig)} pairs.", "",
-                _table(sig, ["metric_a", "metric_b", "n", "mean_diff", "T", "z", "p_wilcoxon_bonferroni",
-                             "M", "p_sign_bonferroni", "significant"],
-                       ["metric A", "metric B", "pairs", "mean A−B", "T", "z", "p (Bonf.)", "M",
-                        "p sign (Bonf.)", "significant"]), ""]
+                f"K each metric's own). Wilcoxon signed-rank, two-sided: T = min(R+, R−) as the paper prints it, "
+                f"the signed z = (R+ − n(n+1)/4) / σ (positive: metric A higher) and the direction; sign test: "
+                f"M = (n+ − n−)/2 with the paper's one-sided p (direction taken from the data, as the paper "
+                f"does) and the two-sided p beside it. p Bonferroni-corrected over the {len(sig)} pairs.", "",
+                _table(sig, ["metric_a", "metric_b", "n", "mean_diff", "higher", "T", "z_signed",
+                             "p_wilcoxon_bonferroni", "M", "p_sign_bonferroni", "p_sign_two_sided_bonferroni",
+                             "significant"],
+                       ["metric A", "metric B", "pairs", "mean A−B", "higher", "T", "z (signed)", "p (Bonf.)", "M",
+                        "p sign one-sided (Bonf.)", "p sign two-sided (Bonf.)", "significant"]), ""]
     return out
 
 

@@ -13,7 +13,7 @@ from dkw_core.errors import InputError
 ARCHIVES = Path(os.environ.get("DKW_ARCHIVES") or "/nonexistent")
 pytestmark = [
     pytest.mark.corpus,
-    pytest.mark.skipif(not (ARCHIVES / "20news-bydate.tar.gz").is_file(), reason="DKW_ARCHIVES lacks 20ng"),
+    pytest.mark.skipif(not (ARCHIVES / "20news-bydate.tar.gz").is_file(), reason="20news-bydate.tar.gz not in DKW_ARCHIVES"),
 ]
 
 

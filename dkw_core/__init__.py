@@ -1,0 +1,7 @@
+"""dkw: discriminative keywords in word-vector space (Sajgalik, Barla & Bielikova 2017).
+
+``__version__`` is recorded with every stored evaluation run and every shipped reference
+result; runs of another version are never mixed into a chart or a table. Bump it whenever
+a change can move a number the evaluation reports.
+"""
+__version__ = "0.3.0"
