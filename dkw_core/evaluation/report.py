@@ -127,13 +127,24 @@ def significance_sections(runs: pd.DataFrame) -> list[str]:
 
 
 def markdown_report(runs: pd.DataFrame, *, significance: bool = True) -> str:
-    """All stored runs as Markdown, one section per (dataset, sample)."""
+    """All stored runs of this dkw version as Markdown, one section per (dataset, sample).
+    Stale runs (another dkw version) are left out and counted."""
+    stale_note: list[str] = []
+    if "stale" in runs.columns and runs["stale"].astype(bool).any():
+        n_stale = int(runs["stale"].astype(bool).sum())
+        runs = runs[~runs["stale"].astype(bool)]
+        stale_note = [f"{n_stale} stored run(s) of another dkw version left out (stale; re-run them with this "
+                      f"version to include them).", ""]
     if runs.empty:
-        return "No evaluation runs stored yet. Run `python -m dkw_core evaluate ...` or `search`/`baseline` first.\n"
+        return "".join(line + "\n" for line in stale_note) + (
+            "No evaluation runs stored yet. Run `python -m dkw_core evaluate ...` or `search`/`baseline` first.\n")
     out = ["# Evaluation report", "",
            "F1 in percent on the **test split**. *label-aware* = the paper's protocol (test documents weighted "
            "with their gold category); *label-free* = deployable (test labels never read, statistics from the "
-           "training split only).", ""]
+           "training split only).", "", *stale_note]
+    from .protocols import dkw_version
+
+    out[1:1] = ["", f"dkw {dkw_version()}."]
     runs = runs.copy()
     runs["sample_key"] = runs["sample"].fillna(0).astype(int)
     for (dataset, sample), d in runs.groupby(["dataset", "sample_key"], sort=True):
@@ -152,6 +163,9 @@ def markdown_report(runs: pd.DataFrame, *, significance: bool = True) -> str:
         if len(mt):
             vec = ", ".join(sorted(set(mt["vectors"])))
             out += [f"### The method per metric (vectors: {vec})", "",
+                    "How each parameter was chosen: K by Algorithm 2 on the training split (fold-local "
+                    "statistics) where *K from* says so, else fixed; metric and N are fixed per row (a grid "
+                    "over metrics and N, not a choice; no row is picked by its test score).", "",
                     _table(mt, ["metric", "N", "K from", "label-aware K", "label-aware micro", "label-aware macro",
                                 "label-free K", "label-free micro", "label-free macro", "classifier"],
                            ["metric", "N", "K from", "paper K", "paper micro-F1", "paper macro-F1",
@@ -162,6 +176,10 @@ def markdown_report(runs: pd.DataFrame, *, significance: bool = True) -> str:
             full["clf"] = full["classifier"].map(lambda c: CLASSIFIER_LABELS.get(c, c))
             full["seed"] = full.apply(lambda r: _options(r, "seed", ""), axis=1)
             out += ["### Algorithm 2 over all setups (chosen K, metric, N; trained on the whole training split)", "",
+                    "K, metric and N chosen by Algorithm 2 on the training split alone (cross-validation with "
+                    "fold-local statistics; chi2 and tf-chi2 excluded from the metric choice as in the paper); "
+                    "the chosen setup is trained on the whole training split and scored once on the test split.",
+                    "",
                     _table(full, ["protocol", "k", "metric", "top", "micro_f1", "macro_f1", "clf", "vectors", "seed"],
                            ["protocol", "K", "metric", "N", "micro-F1", "macro-F1", "classifier", "vectors", "seed"]), ""]
     if significance:
