@@ -249,6 +249,8 @@ class ModelPredictor:
         self.labels = np.asarray(model.labels("train") if labels is None else labels)
         self._folds: dict[bytes, dict] = {}
         self.fold_count = 0  # distinct folds whose statistics were counted
+        self._counts_key = None
+        self._counts = self._counts_pos = None
 
     def _fold(self, train_pos: np.ndarray, val_pos: np.ndarray) -> dict:
         key = hashlib.sha1(np.asarray(train_pos, dtype=np.int64).tobytes() + b"|"
@@ -262,17 +264,32 @@ class ModelPredictor:
             self.fold_count += 1
         return self._folds[key]
 
+    def _round_counts(self, k: int, train_pos: np.ndarray, val_pos: np.ndarray):
+        """A counts getter for the documents of this fold's round (train and validation parts),
+        computed once per (K, round) for those documents only; one K is kept at a time (the
+        setups of a round are K-major)."""
+        union = np.union1d(train_pos, val_pos)
+        key = (k, hashlib.sha1(union.astype(np.int64).tobytes()).digest())
+        if self._counts_key != key:
+            self._counts_key = key
+            self._counts = training_counts(self.model, union, k)
+            self._counts_pos = union
+        counts, where = self._counts, self._counts_pos
+        return lambda pos: counts[np.searchsorted(where, np.asarray(pos))]
+
     def fold_ranks(self, metric: str, k: int, train_pos: np.ndarray, val_pos: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray]:
         """(training part, validation part) keyword indices (``max_top`` columns) of one fold,
         ranked with statistics of the fold's training part only."""
         fold = self._fold(train_pos, val_pos)
         if (metric, k) not in fold["ranks"]:
-            scores = fold_scores(self.model, metric, k, train_pos, self.labels, cache=fold)
+            rows_of = self._round_counts(k, train_pos, val_pos)
+            scores = fold_scores(self.model, metric, k, train_pos, self.labels, cache=fold, counts=rows_of)
             out = []
             for pos in (train_pos, val_pos):
                 labels = self.labels[pos] if self.protocol == "label-aware" else None
-                idx = rank_rows(self.model, pos, metric=metric, k=k, scores=scores, labels=labels, top=self.max_top)
+                idx = rank_rows(self.model, pos, metric=metric, k=k, scores=scores, labels=labels, top=self.max_top,
+                                counts=rows_of(pos))
                 small = np.int16 if len(self.model.vocabulary) < np.iinfo(np.int16).max else np.int32
                 out.append(idx.astype(small))
             fold["ranks"][(metric, k)] = tuple(out)
@@ -287,8 +304,16 @@ class ModelPredictor:
         return fit_predict(X_tr, self.labels[train_pos], X_va, classifier=self.classifier)
 
 
+def training_counts(model, positions: np.ndarray, k: int):
+    """tf(w, d) of the training documents at ``positions`` (rows in that order)."""
+    rows_only = getattr(model, "term_counts_rows", None)
+    if rows_only is not None:
+        return rows_only("train", np.asarray(positions), k)
+    return model.term_counts("train", k)[np.asarray(positions)]
+
+
 def fold_scores(model, metric: str, k: int, train_pos: np.ndarray, labels: np.ndarray, *,
-                cache: dict | None = None) -> np.ndarray:
+                cache: dict | None = None, counts=None) -> np.ndarray:
     """(categories x vocabulary) scores of ``metric``'s base from the training documents at
     ``train_pos`` only (their term counts and ``labels[train_pos]``): statistics, idf and
     every other fitted quantity of the fold."""
@@ -298,22 +323,23 @@ def fold_scores(model, metric: str, k: int, train_pos: np.ndarray, labels: np.nd
     cache = cache if cache is not None else {"stats": {}, "scores": {}}
     if (base, k) not in cache["scores"]:
         if k not in cache["stats"]:
-            counts = model.term_counts("train", k)[np.asarray(train_pos)]
-            cache["stats"][k] = CategoryStats.from_matrices(counts, labels[np.asarray(train_pos)],
+            matrix = counts(train_pos) if counts is not None else training_counts(model, train_pos, k)
+            cache["stats"][k] = CategoryStats.from_matrices(matrix, labels[np.asarray(train_pos)],
                                                             len(model.categories))
         cache["scores"][(base, k)] = category_scores(base, cache["stats"][k])
     return cache["scores"][(base, k)]
 
 
 def rank_rows(model, positions: np.ndarray, *, metric: str, k: int, scores: np.ndarray,
-              labels: np.ndarray | None, top: int) -> np.ndarray:
+              labels: np.ndarray | None, top: int, counts=None) -> np.ndarray:
     """Top-``top`` keyword indices of the training documents at ``positions`` under the given
     scores: with ``labels`` each row is scored with its own category (label-aware), without
     them with the maximum over categories (label-free)."""
     from ..keywords import top_n
     from ..metrics import get_metric
 
-    counts = model.term_counts("train", k)[np.asarray(positions)]
+    if counts is None:
+        counts = training_counts(model, positions, k)
     return top_n(counts, scores, labels=labels, use_tf=get_metric(metric).tf, top=top)
 
 

@@ -72,3 +72,10 @@ def test_fold_statistics_count_only_the_fold_training_part(corpus, topic_vectors
     assert int(stats.n_docs.sum()) == len(tr)
     whole = model.category_stats(3)
     assert int(whole.n_docs.sum()) == len(labels) and not np.array_equal(stats.doc_freq, whole.doc_freq)
+
+
+def test_counts_of_some_rows_equal_the_rows_of_the_split_matrix(corpus, topic_vectors):
+    model = KeywordModel.prepare(corpus, topic_vectors, k_max=3, cache=False)
+    pos = np.array([5, 0, 7])
+    part = model.term_counts_rows("train", pos, 2)
+    assert (part != model.term_counts("train", 2)[pos]).nnz == 0
