@@ -131,6 +131,17 @@ class KeywordModel(TermModel):
             self._counts_cache[k] = counts
         return self._counts_cache[k]
 
+    def term_counts_rows(self, split: str, positions: np.ndarray, k: int | None = None) -> sp.csr_matrix:
+        """tf(w, d) of the documents at ``positions`` within ``split``, computed for those rows
+        only (cross-validation on a subsample never builds the corpus-wide matrix)."""
+        k = self._check_k(k)
+        rows = self.rows(split)[np.asarray(positions, dtype=np.int64)]
+        if k in self._counts_cache:
+            return self._counts_cache[k][rows]
+        counts = (self.doc_uid[rows] @ self.index.neighbour_matrix(k, len(self.vocabulary))).tocsr()
+        counts.sort_indices()
+        return counts
+
     def document_vectors(self, index_rows: np.ndarray) -> np.ndarray:
         """Normalised sum of the keyword vectors of each row (paper §4.2.1); a row without
         keywords gives a zero vector."""
