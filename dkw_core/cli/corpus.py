@@ -104,7 +104,8 @@ def cmd_keywords(args) -> int:
         if text is not None:
             if args.baseline:
                 raise InputError("--baseline works on corpus documents (--doc), not new texts")
-            kws = model.keywords_for_text(text, metric=m, k=args.k, top=args.top, name=args.text_file)
+            kws = model.keywords_for_text(text, metric=m, k=args.k, top=args.top, name=args.text_file,
+                                          protocol=protocol)
         else:
             kws = model.keywords(args.doc, metric=m, k=args.k, top=args.top, protocol=protocol)
         result[m] = kws
@@ -143,7 +144,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("keywords", help="the discriminative keywords of a document or a new text")
     p.add_argument("--doc", help="document id, e.g. 20ng/test/comp.graphics/38758")
-    p.add_argument("--text-file", help="a UTF-8 text file to extract keywords from (always label-free)")
+    p.add_argument("--text-file", help="a UTF-8 text file to extract keywords from (label-free, or label-free-posterior)")
     options.add_dataset(p, required=False,
                         help="corpus whose training statistics score the words (default: the id's prefix)")
     options.add_metric(p, default=["tf-rf"])
