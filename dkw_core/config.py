@@ -5,6 +5,8 @@
 ``DKW_VECTORS``   optional path of a word2vec/GloVe/fastText/.kv file; default GloVe 6B 50d.
 ``DKW_CROP_STOPWORDS`` 1 to leave stop words out of the K-nearest vocabulary (default: paper's crop).
 ``DKW_N_PROCESS`` processes for spaCy tagging (default: 1 on one core, else 2).
+``DKW_MODE``      ``explorer`` (default: every page open) or ``study`` (judge-only deployment:
+                  every page but the judge page asks for the study admin password).
 """
 from __future__ import annotations
 
@@ -45,3 +47,17 @@ def n_process() -> int:
     if value:
         return max(1, int(value))
     return 2 if (os.cpu_count() or 1) > 1 else 1
+
+
+#: Deployment modes of the app (``DKW_MODE``).
+MODES = ("explorer", "study")
+
+
+def app_mode() -> str:
+    """``DKW_MODE``: ``explorer`` (default) or ``study``; anything else is an error."""
+    from .errors import InputError
+
+    value = (os.environ.get("DKW_MODE") or "explorer").strip().lower()
+    if value not in MODES:
+        raise InputError(f"DKW_MODE must be one of {', '.join(MODES)}, got {value!r}")
+    return value
