@@ -88,8 +88,7 @@ def require_admin(key: str) -> None:
     if found is None:
         st.stop()
     secret, what = found
-    given = st.text_input(f"Admin password (or token)", type="password", key=f"{key}-password",
-                          help=f"Expected: {what}.")
+    given = st.text_input("Admin password or token", type="password", key=f"{key}-password")
     if not given:
         st.caption(f"Enter {what}.")
         st.stop()

@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from dkw_app import backend
-from dkw_app.study_ui import base_url, escape_markdown, progress_callback, require_admin, show_error, study_engine
+from dkw_app.study_ui import base_url, progress_callback, require_admin, show_error, study_engine
 from dkw_core.errors import DkwError
 
 st.set_page_config(page_title="Study admin", layout="wide")
@@ -84,8 +84,8 @@ study_id = st.sidebar.selectbox(  # option labels are plain text, never markdown
     format_func=lambda i: f"{i}: {by_id[i]['name']} ({by_id[i]['corpus']}, {by_id[i]['articles']} articles, "
                           f"{by_id[i]['status']})")
 current = by_id[study_id]
-st.sidebar.caption(f"Status: **{current['status']}** · A = {escape_markdown(current['method_a'])} "
-                   f"({current['protocol_a']}) · B = {escape_markdown(current['method_b'])} ({current['protocol_b']})")
+st.sidebar.text(f"Status: {current['status']}\nA = {current['method_a']} ({current['protocol_a']})\n"
+                f"B = {current['method_b']} ({current['protocol_b']})")  # plain text: stored names as stored
 
 with tab_judges:
     if current["status"] == "closed":
@@ -125,7 +125,7 @@ with tab_judges:
                      "code": code, "link": f"{base_url()}/Judge?code={code}"})
     invited = list(st.session_state.get("invited", []))
     if invited:
-        st.markdown(f"Link for **{escape_markdown(invited[-1]['name'])}**:")
+        st.text(f"Link for {invited[-1]['name']}:")
         st.code(invited[-1]["link"], language=None)
         st.caption("Access codes are shown only now (the database keeps their hash). Send each judge her link.")
         st.dataframe(pd.DataFrame(invited), hide_index=True, key="invited_table")

@@ -11,15 +11,15 @@ from __future__ import annotations
 import streamlit as st
 
 from dkw_app import backend
-from dkw_app.study_ui import escape_markdown, show_error, show_plain, study_engine
+from dkw_app.study_ui import show_error, show_plain, study_engine
 from dkw_core.errors import DkwError
 
 st.set_page_config(page_title="Judge", layout="wide")
 st.title("Keyword judging")
 
 INSTRUCTIONS = """
-You will read articles of the corpus **{corpus}**. For each article you see its text, the list of
-all categories (the article's own category is highlighted) and a list of keywords in random order.
+You will read articles of the corpus named above. For each article you see its text, the list of
+all categories (the article's own category is marked) and a list of keywords in random order.
 
 For **every keyword** answer two questions:
 
@@ -68,12 +68,13 @@ try:
 except DkwError as exc:
     show_error(exc)
     st.stop()
-st.caption(f"Judge: {escape_markdown(info['name'])}")
-instructions = INSTRUCTIONS.format(corpus=escape_markdown(backend.corpus_title(info["corpus"])))
+st.text(f"Judge: {info['name']}")
+corpus_line = f"Corpus: {backend.corpus_title(info['corpus'])}"
 
 if not info["instructions_seen"]:
     st.subheader("Instructions")
-    st.markdown(instructions)
+    st.text(corpus_line)
+    st.markdown(INSTRUCTIONS)
     if st.button("I have read the instructions — start", type="primary", key="judge_start"):
         try:
             backend.acknowledge_instructions(engine, judge_id)
@@ -84,7 +85,8 @@ if not info["instructions_seen"]:
     st.stop()
 
 with st.expander("Instructions"):
-    st.markdown(instructions)
+    st.text(corpus_line)
+    st.markdown(INSTRUCTIONS)
 
 flash = st.session_state.pop("judge_flash", None)
 if flash:
@@ -126,11 +128,12 @@ with left:
     show_plain(task.text, height=520)
 with right:
     st.subheader("Categories")
-    lines = []
-    for cat in task.categories:
-        name = escape_markdown(cat)
-        lines.append(f"- :green-background[**{name}**] ← this article" if cat == task.category else f"- {name}")
-    st.markdown("\n".join(lines))
+    for cat in task.categories:  # plain text: a category name is never markdown
+        if cat == task.category:
+            with st.container(border=True, key="own_category"):
+                st.text(f"▶ {cat}  ← this article")
+        else:
+            st.text(f"  {cat}")
 
 st.subheader("Keywords")
 keys = []
@@ -139,7 +142,7 @@ with st.container(key="judge_answers"):
     # per-judgement token: nothing in them depends on method, rank or database row.
     for pos, word in task.keywords:
         with st.container(border=True, key=f"kw-{task.token}-{pos}"):
-            st.markdown(f"**{escape_markdown(word)}**")
+            st.text(word)  # plain text: exactly as stored, never markdown or HTML
             cols = st.columns(len(task.questions))
             for col, (qkey, qtext) in zip(cols, task.questions.items()):
                 key = f"ans-{task.token}-{pos}-{qkey}"

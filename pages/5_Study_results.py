@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from dkw_app import backend
-from dkw_app.study_ui import escape_markdown, require_admin, show_error, study_engine
+from dkw_app.study_ui import require_admin, show_error, study_engine
 from dkw_core.errors import DkwError
 
 st.set_page_config(page_title="Study results", layout="wide")
@@ -42,12 +42,12 @@ elif result["simulated_judgements"]:
     st.caption(f"{result['simulated_judgements']} simulated judgement(s) left out (switch above to include them).")
 
 s, c = result["study"], result["counts"]
-e = escape_markdown
-st.caption(f"Study {e(s['name'])} ({s['status']}): corpus {e(s['corpus'])} ({s['split']} split, seed {s['seed']}), "
-           f"A = {e(s['method_a'])} ({s['protocol_a']} protocol), B = {e(s['method_b'])} ({s['protocol_b']} "
-           f"protocol), {s['keywords_per_method']} keywords per method, {s['judges_per_article']} judges per "
-           f"article. {c['judgements']} submitted judgements by {c['judges']} judges, {c['answers']} answers "
-           f"({c['do_not_know']} 'Do not know').")
+methods = (f"A = {s['method_a']} ({s['protocol_a']} protocol), B = {s['method_b']} ({s['protocol_b']} "
+           f"protocol)")
+st.text(f"Study {s['name']} ({s['status']}): corpus {s['corpus']} ({s['split']} split, seed {s['seed']}), "
+        f"{methods}, {s['keywords_per_method']} keywords per method, {s['judges_per_article']} judges per "
+        f"article. {c['judgements']} submitted judgements by {c['judges']} judges, {c['answers']} answers "
+        f"({c['do_not_know']} 'Do not know').")  # plain text: stored names exactly as stored
 if not c["answers"]:
     st.info("No submitted answers yet" + (" from real judges." if result["simulated_judgements"] else "."))
     st.stop()
@@ -62,8 +62,8 @@ st.dataframe(pd.DataFrame(result["agreement"]), hide_index=True, key="tbl_agreem
 
 sig = pd.DataFrame(result["significance"])
 st.subheader("Significance: A against B (Table 7, the paper's layout)")
-st.caption(f"A = {e(s['method_a'])} ({s['protocol_a']}), B = {e(s['method_b'])} ({s['protocol_b']}). "
-           + result["pairing"])
+st.text(methods)
+st.caption(result["pairing"])
 st.caption("Wilcoxon: " + result["wilcoxon_note"])
 st.caption("Sign test: " + result["sign_note"])
 levels = list(dict.fromkeys(sig["level"]))

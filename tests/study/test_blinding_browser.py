@@ -51,7 +51,7 @@ DOM_JS = """() => {
     for (const el of [box, ...box.querySelectorAll('*')]) {
       for (const a of el.attributes) sub.push(a.name + '=' + a.value);
     }
-    const word = box.querySelector('[data-testid="stMarkdownContainer"]').innerText.trim();
+    const word = box.querySelector('[data-testid="stText"]').innerText.trim();
     keywords.push({word: word, attrs: sub});
   }
   return {attrs: attrs, texts: texts, keywords: keywords, html: document.documentElement.outerHTML};

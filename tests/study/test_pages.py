@@ -48,7 +48,7 @@ def _demo_study(engine, *, judges=1):
 
 def _texts(at: AppTest) -> str:
     parts = [e.value for kind in ("markdown", "caption", "title", "subheader", "code", "info", "success",
-                                  "error", "warning") for e in getattr(at, kind)]
+                                  "error", "warning", "text") for e in getattr(at, kind)]
     parts += [r.label for r in at.radio] + [b.label for b in at.button]
     return "\n".join(map(str, parts))
 
@@ -196,7 +196,7 @@ def test_judge_flow_instructions_disabled_submit_answers_stored_no_method_names(
     submit = at.button(key="judge_submit")
     assert submit.disabled
     assert at.code[0].value  # the article, as plain text in a code block
-    assert any("this article" in m.value for m in at.markdown)  # own category highlighted
+    assert any("← this article" in t.value for t in at.text)  # own category marked
     page_text = _texts(at)
     assert METHOD_A not in page_text and METHOD_B not in page_text
     for r in radios[:-1]:
@@ -247,8 +247,8 @@ def test_results_page_leaves_simulated_out_until_switched_on_then_shows_a_banner
     assert robust["pairs"].max() <= 4  # one pair per article
     assert any("same judge" in c.value for c in at.caption)
     assert any("Table 7" in h.value for h in at.subheader)
-    captions = " ".join(c.value for c in at.caption)
-    assert "label-aware protocol" in captions and escape_markdown(METHOD_B) in captions
+    texts = " ".join(t.value for t in at.text)
+    assert f"B = {METHOD_B} (label-aware protocol)" in texts
 
 
 # ------------------------------------------------------------------ life cycle, protocols, modes
@@ -310,10 +310,10 @@ def test_protocols_chosen_at_creation_shown_to_admin_never_to_judges(env):
     sid = S.list_studies(env)[-1]["id"]
     settings = S.study_settings(env, sid)
     assert (settings["protocol_a"], settings["protocol_b"]) == ("label-aware", "label-free")
-    assert any("label-free" in c.value for c in at.sidebar.caption)
+    assert any("(label-free)" in t.value for t in at.sidebar.text)
     _jid, code = S.invite_judge(env, sid, name="ann")
     judge = _run(JUDGE, code=code)
-    assert escape_markdown("demo-tiny") in " ".join(m.value for m in judge.markdown)  # instructions name the corpus
+    assert "Corpus: demo-tiny" in [t.value for t in judge.text]  # the instructions name the corpus
     judge.button(key="judge_start").click().run()
     text = _texts(judge)
     assert judge.radio and "label" not in text and "protocol" not in text.lower()
