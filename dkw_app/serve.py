@@ -9,7 +9,6 @@ token is generated, printed here and handed to the app, valid until the server s
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -46,11 +45,16 @@ def main(argv: list[str] | None = None) -> int:
         token = env.setdefault("DKW_ADMIN_TOKEN", generate_token())
         print(f"dkw: no DKW_ADMIN_PASSWORD set; study admin token for this run:\n\n    {token}\n", flush=True)
     cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.address", host,
-           "--server.port", str(port), "--server.headless", "true", *(argv or [])]
-    try:
-        return subprocess.call(cmd, cwd=ROOT, env=env)
-    except KeyboardInterrupt:
-        return 0
+           "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
+           *(argv or [])]
+    os.chdir(ROOT)
+    sys.stdout.flush()
+    return _exec(cmd, env)  # the server replaces this process: signals reach it directly
+
+
+def _exec(cmd: list[str], env: dict[str, str]) -> int:
+    os.execve(cmd[0], cmd, env)
+    return 0  # not reached
 
 
 if __name__ == "__main__":
