@@ -1,6 +1,6 @@
 """Study creation, judge access, atomic article assignment and validated submission.
 
-Paper §4.6 / METHOD.md §4: articles are drawn per category (default 5 from the **test**
+Paper §4.6 / docs/method.md, the study: articles are drawn per category (default 5 from the **test**
 split, seeded), categories are grouped into batches in the corpus' fixed category order,
 every article gets ``judges_per_article`` (default 3) different judges, a judge sees the
 articles of her current batch in an order random per judge, and every keyword of the
