@@ -7,6 +7,9 @@ STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml | sha1su
 DKW_ARCHIVES ?= $(firstword $(wildcard ../shared/datasets /work/shared/datasets) data/archives)
 export DKW_ARCHIVES
 PORT ?= 8501
+# Listen on this machine only; DKW_HOST=0.0.0.0 to listen on every network interface.
+DKW_HOST ?= 127.0.0.1
+export PORT DKW_HOST
 
 .PHONY: run test venv bench clean-venv
 
@@ -20,7 +23,7 @@ $(STAMP): requirements.txt pyproject.toml
 	touch $@
 
 run: $(STAMP)
-	$(VENV)/bin/streamlit run app.py --server.port $(PORT) --server.headless true
+	$(VENV)/bin/python -m dkw_app.serve
 
 test: $(STAMP)
 	$(VENV)/bin/python -m pytest
