@@ -80,6 +80,18 @@ def _clean(value):
     return value
 
 
+def portable(text: str) -> str:
+    """``text`` with this machine's folders replaced by the variables that name them
+    (``$DKW_DATA_DIR``, ``$DKW_ARCHIVES``), so a shipped file holds no machine-specific path."""
+    from ..config import archives_dir, data_dir
+
+    for folder, name in ((data_dir(), "$DKW_DATA_DIR"), (archives_dir(), "$DKW_ARCHIVES")):
+        folder = str(Path(folder).resolve())
+        if len(folder) > 1:
+            text = text.replace(folder, name)
+    return text
+
+
 def reference_payload(runs: pd.DataFrame, *, dataset: str, command: str, extra: dict | None = None) -> dict:
     """The reference document of one corpus from its runs (current version only)."""
     from .report import significance_table
@@ -101,7 +113,7 @@ def reference_payload(runs: pd.DataFrame, *, dataset: str, command: str, extra: 
         "dataset": dataset,
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "machine": machine(),
-        "command": command,
+        "command": portable(command),
         "units": "F1 in percent on the test split",
         "runs": records,
         "significance": significance,

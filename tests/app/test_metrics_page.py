@@ -10,6 +10,8 @@ from tests.app.conftest import page
 from tests.app.fakes import FakeBackend
 
 ORIGINAL_LOAD_RUNS = backend.load_runs
+ORIGINAL_REFERENCE_RUNS = backend.reference_runs
+ORIGINAL_REFERENCE_LEAKS = backend.reference_leakchecks
 
 
 def make_runs() -> pd.DataFrame:
@@ -199,3 +201,18 @@ def test_variants_are_charted_apart(monkeypatch):
     at.selectbox(key="m_variant").set_value("decoding hypotheses").run()
     assert not at.exception
     assert by_name(figures(at)[0])["micro-F1"]["y"] == pytest_approx([99] * 6)
+
+
+def test_the_shipped_reference_results_render_from_the_first_start(monkeypatch):
+    from dkw_core.evaluation.reference import reference_files
+
+    FakeBackend(monkeypatch)  # an empty results store
+    monkeypatch.setattr(backend, "reference_runs", ORIGINAL_REFERENCE_RUNS)
+    monkeypatch.setattr(backend, "reference_leakchecks", ORIGINAL_REFERENCE_LEAKS)
+    at = run_metrics()
+    assert not at.exception
+    if not reference_files():
+        return  # a checkout without docs/results
+    assert at.radio(key="m_source").value.startswith("reference results of dkw ")
+    assert figures(at) and "Algorithm 2" in figures(at)[0]["layout"]["title"]["text"]
+    assert "chosen by" in frame_with(at, "chosen by").columns
