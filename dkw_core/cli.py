@@ -19,6 +19,7 @@ from .errors import DkwError
 # Modules that add sub-commands. Each has ``register(subparsers) -> None``.
 _PLUGINS = (
     "dkw_core.cli_core",        # datasets, prepare, keywords
+    "dkw_core.cli_download",    # download
     "dkw_core.evaluation.cli",  # evaluate, search, baseline, report
     "dkw_core.study.cli",       # study create/simulate/analyze/...
 )

@@ -11,19 +11,11 @@ from .metrics import METRICS, get_metric
 
 
 def tqdm_progress(desc: str):
-    """A library ``progress(fraction, message)`` callback drawing a tqdm bar on stderr."""
-    from tqdm import tqdm
+    """A library ``progress(fraction, message)`` callback: a tqdm bar on stderr when it is a
+    terminal, else ``None`` (no bar in logs)."""
+    from .progress import terminal_progress
 
-    bar = tqdm(total=1000, desc=desc, leave=False, file=sys.stderr, mininterval=0.5,
-               bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed} {postfix}")
-
-    def update(fraction: float, message: str) -> None:
-        bar.set_postfix_str(message[:70], refresh=False)
-        bar.update(int(min(max(fraction, 0.0), 1.0) * 1000) - bar.n)
-        if fraction >= 1.0:
-            bar.close()
-
-    return update
+    return terminal_progress(desc)
 
 
 def corpus_for(dataset: str, *, sample: int | None = None, include: list[str] | None = None):

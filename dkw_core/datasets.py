@@ -37,8 +37,10 @@ file — nothing is skipped silently. Hidden files (``.DS_Store``…) are ignore
 kept with ``text == ""`` (the keyword step raises a clear error for them). A user corpus's ``key`` is
 ``<name>-<content hash>`` so caches never mix two different folders of the same name.
 
-**Download.** When an archive is missing and ``DKW_DOWNLOAD=1`` is set, it is fetched from its
-public home into the archives folder; otherwise :class:`CorpusError` says which file to put where.
+**Download.** A missing archive is downloaded on first use into the archives folder
+(:mod:`dkw_core.download`: checksum or structure validated, atomic rename), unless
+``DKW_DOWNLOAD=0`` or ``download=False``; then :class:`CorpusError` names the file, the folder
+searched and the command that downloads it.
 
 **Cache.** Parsed built-in corpora are pickled under ``cache_dir("corpora")`` keyed by archive
 name + size + mtime (+ a format version), so a second load is fast.
@@ -52,7 +54,6 @@ import os
 import pickle
 import re
 import tarfile
-import urllib.request
 import warnings
 import zlib
 from dataclasses import dataclass
@@ -289,12 +290,13 @@ def dataset_info(name: str, *, archives: Path | None = None) -> dict:
 # --------------------------------------------------------------------------- loading
 
 def load_corpus(name_or_path: str | os.PathLike, *, archives: Path | None = None,
-                progress: Progress = None) -> Corpus:
+                progress: Progress = None, download: bool | None = None) -> Corpus:
     """Load a built-in corpus by name, a folder ``<split>/<category>/<file>``, or a ``.csv``
-    (columns ``text,label,split``). ``progress(fraction, message)`` is called while parsing."""
+    (columns ``text,label,split``). ``progress(fraction, message)`` is called while parsing.
+    ``download``: fetch a missing built-in archive (default: ``DKW_DOWNLOAD``, on)."""
     name = str(name_or_path)
     if name in _SPECS:
-        return _load_builtin(name, Path(archives) if archives else None, progress)
+        return _load_builtin(name, Path(archives) if archives else None, progress, download)
     path = Path(name).expanduser()
     if path.is_dir():
         return _load_folder(path, progress)
@@ -313,44 +315,26 @@ def _report(progress: Progress, fraction: float, message: str) -> None:
 
 def _missing_message(name: str, archives: Path) -> str:
     spec = _SPECS[name]
-    source = spec.url or "the CMU World Wide Knowledge Base project (not publicly mirrored)"
-    extra = " or a folder 7sectors/ with <sector>/<industry>/<file>" if name == "7sectors" else ""
-    return (f"{name}: archive {spec.archive} not found in {archives}; put it there{extra} or set "
-            f"DKW_ARCHIVES (source: {source})")
+    if name == "7sectors":
+        return (f"{name}: archive {spec.archive} not found in {archives}; put it (or a folder 7sectors/ with "
+                "<sector>/<industry>/<file>) there or set DKW_ARCHIVES (source: the CMU World Wide Knowledge "
+                "Base project, not publicly mirrored)")
+    return (f"{name}: archive {spec.archive} not found in {archives}; run `python -m dkw_core download {name}`, "
+            f"put the file there or set DKW_ARCHIVES (source: {spec.url})")
 
 
-def _ensure_archive(name: str, archives: Path | None, progress: Progress) -> Path:
+def _ensure_archive(name: str, archives: Path | None, progress: Progress, download: bool | None = None) -> Path:
     folder = Path(archives or config.archives_dir())
     path = folder / _SPECS[name].archive
     if path.is_file():
         return path
     if name == "7sectors" and (folder / "7sectors").is_dir():
         return folder / "7sectors"
-    url = _SPECS[name].url
-    if os.environ.get("DKW_DOWNLOAD") == "1" and url:
-        _download(url, path, progress)
-        return path
+    if name != "7sectors" and (config.download_enabled() if download is None else download):
+        from .download import fetch  # first use: download, validate, rename atomically
+
+        return fetch(name, archives=folder, progress=progress)
     raise CorpusError(_missing_message(name, folder))
-
-
-def _download(url: str, path: Path, progress: Progress) -> None:
-    """Fetch ``url`` to ``path`` (via a temporary file, renamed when complete)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".part")
-    try:
-        with urllib.request.urlopen(url, timeout=60) as resp, open(tmp, "wb") as out:
-            total = int(resp.headers.get("Content-Length") or 0)
-            done = 0
-            while chunk := resp.read(1 << 20):
-                out.write(chunk)
-                done += len(chunk)
-                if total:
-                    _report(progress, done / total * 0.5, f"downloading {path.name}")
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise CorpusError(f"could not download {url} to {path}: {exc}; download it yourself and put it "
-                          f"in {path.parent} (or set DKW_ARCHIVES)") from exc
 
 
 def _cache_file(name: str, source: Path) -> Path:
@@ -381,8 +365,8 @@ def _write_cache(path: Path, docs: list[Document]) -> None:
         warnings.warn(f"could not write corpus cache {path}: {exc}", stacklevel=3)
 
 
-def _load_builtin(name: str, archives: Path | None, progress: Progress) -> Corpus:
-    source = _ensure_archive(name, archives, progress)
+def _load_builtin(name: str, archives: Path | None, progress: Progress, download: bool | None = None) -> Corpus:
+    source = _ensure_archive(name, archives, progress, download)
     if source.is_dir():  # 7sectors folder: not cached (its files may change)
         return load_7sectors(source, progress=progress)
     cache = _cache_file(name, source)
@@ -391,7 +375,7 @@ def _load_builtin(name: str, archives: Path | None, progress: Progress) -> Corpu
         _report(progress, 1.0, f"{name}: loaded from cache")
         return Corpus(name, docs, sort=False)
     if name == "webkb4":  # same pages, same per-class hash split: reuse the parsed 7-class corpus
-        full = _load_builtin("webkb", archives, progress)
+        full = _load_builtin("webkb", archives, progress, download)
         docs = [Document("webkb4/" + d.id.split("/", 1)[1], d.text, d.label, d.split)
                 for d in full.documents if d.label in WEBKB4_CLASSES]
         corpus = Corpus(name, docs, sort=False)

@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from tqdm import tqdm  # noqa: E402
 
+from dkw_core.progress import bars_enabled  # noqa: E402
 from dkw_core.errors import DkwError  # noqa: E402
 
 
@@ -72,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         hit = " (cached)" if result.cached else ""
         tqdm.write(f"{s['micro_f1']:6.2f} {s['macro_f1']:6.2f}  {s['label']}{hit}")
 
-    bar = tqdm(total=1000, desc=f"prepare {args.dataset}", file=sys.stderr)
+    bar = tqdm(total=1000, desc=f"prepare {args.dataset}", file=sys.stderr, disable=not bars_enabled())
 
     def progress(f, msg):
         bar.n = int(1000 * max(0.0, min(1.0, f)))
@@ -90,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         record(run_tfidf(exp, store=args.db), "baseline tf-idf + LinearSVC")
         best: dict[str, list] = {}
         jobs = [(m, p) for m in metrics for p in protocols]
-        for m, p in tqdm(jobs, desc="metrics at N=%d" % args.top, file=sys.stderr):
+        for m, p in tqdm(jobs, desc="metrics at N=%d" % args.top, file=sys.stderr, disable=not bars_enabled()):
             r = run_search(exp, protocol=p, ks=ks, metrics=[m], tops=[args.top], sizes=sizes, seed=args.seed,
                            store=args.db)
             record(r, f"metric table N={args.top}")
@@ -112,12 +113,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.n_curve:
             curve = [m for m in args.curve_metrics.split(",") if m] if args.curve_metrics else top3
             jobs = [(m, n, p) for m in curve for n in DEFAULT_N_GRID for p in protocols]
-            for m, n, p in tqdm(jobs, desc="F1 against N", file=sys.stderr):
+            for m, n, p in tqdm(jobs, desc="F1 against N", file=sys.stderr, disable=not bars_enabled()):
                 record(run_search(exp, protocol=p, ks=ks, metrics=[m], tops=[n], sizes=sizes, seed=args.seed,
                                   store=args.db), "N curve")
         if args.full_search:
             for p in protocols:
-                sbar = tqdm(total=1000, desc=f"Algorithm 2 all setups ({p})", file=sys.stderr)
+                sbar = tqdm(total=1000, desc=f"Algorithm 2 all setups ({p})", file=sys.stderr, disable=not bars_enabled())
 
                 def sprog(f, msg, sbar=sbar):
                     sbar.n = int(1000 * f)

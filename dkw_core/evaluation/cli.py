@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..progress import bars_enabled
 from .classifiers import CLASSIFIERS, DEFAULT_CLASSIFIER
 from .protocols import PROTOCOLS
 from .search import DEFAULT_K_GRID, DEFAULT_N_GRID, PAPER_SIZES
@@ -31,7 +32,7 @@ def _progress_bar(desc: str):
     """A ``progress(fraction, message)`` callback drawing a tqdm bar on stderr."""
     from tqdm import tqdm
 
-    bar = tqdm(total=1000, desc=desc, file=sys.stderr, leave=False, bar_format="{l_bar}{bar}| {elapsed}<{remaining} {postfix}")
+    bar = tqdm(total=1000, desc=desc, file=sys.stderr, disable=not bars_enabled(), leave=False, bar_format="{l_bar}{bar}| {elapsed}<{remaining} {postfix}")
     state = {"n": 0}
 
     def progress(fraction: float, message: str) -> None:

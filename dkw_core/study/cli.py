@@ -10,6 +10,7 @@ import os
 import sys
 from pathlib import Path
 
+from ..progress import bars_enabled
 from ..errors import InputError
 
 
@@ -26,7 +27,7 @@ def engine_for(url: str | None):
 def _tqdm_progress(desc: str):
     from tqdm import tqdm
 
-    bar = tqdm(total=100, desc=desc, file=sys.stderr, leave=False)
+    bar = tqdm(total=100, desc=desc, file=sys.stderr, disable=not bars_enabled(), leave=False)
 
     def progress(fraction: float, message: str) -> None:
         bar.n = int(round(100 * max(0.0, min(1.0, fraction))))
