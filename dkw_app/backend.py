@@ -72,7 +72,7 @@ def open_corpus(name: str, *, sample: int | None = None) -> Corpus:
 
     Its key is ``corpus_key(name, sample)``: the example is the first comp.graphics test
     article, so every head holds it already and ``include`` never changes the key."""
-    corpus = load_corpus(name)
+    corpus = load_corpus(name, download=False)  # downloads happen on a button, with a progress bar
     if sample:
         include = [EXAMPLE_DOC] if EXAMPLE_DOC in corpus else []
         corpus = corpus.head(sample, include=include)
@@ -212,3 +212,25 @@ def run_evaluation(model, *, dataset: str, sample: int | None, protocol: str, me
     if progress:
         progress(1.0, f"{len(out)} run(s) stored")
     return out
+
+
+# --------------------------------------------------------------------------- archives
+
+def archives_folder() -> str:
+    """The absolute folder searched for corpus archives (``DKW_ARCHIVES``, default data/archives)."""
+    from dkw_core.config import archives_dir
+
+    return str(archives_dir())
+
+
+def downloadable(name: str) -> bool:
+    from dkw_core.download import DOWNLOADABLE
+
+    return name in DOWNLOADABLE
+
+
+def download_archive(name: str, *, progress: Progress | None = None) -> str:
+    """Download (and validate) the archive of built-in corpus ``name``; its path."""
+    from dkw_core.download import fetch
+
+    return str(fetch(name, progress=progress))

@@ -14,13 +14,14 @@ from dkw_core.errors import DkwError
 from . import backend
 
 ROOT = Path(__file__).resolve().parent.parent
+#: (file, link label, icon, sidebar title, URL path; "" = the default page) of every page.
 PAGES = (
-    ("app.py", "Home", "🏠"),
-    ("pages/1_Documents.py", "Documents: keywords per metric", "📄"),
-    ("pages/2_Metrics.py", "Metrics: F1 charts", "📊"),
-    ("pages/3_Study_admin.py", "Study admin", "🧑‍🔬"),
-    ("pages/4_Judge.py", "Judge keywords", "⚖️"),
-    ("pages/5_Study_results.py", "Study results", "📈"),
+    ("pages/0_Home.py", "Home", "🏠", "Home", ""),
+    ("pages/1_Documents.py", "Documents: keywords per metric", "📄", "Documents", "Documents"),
+    ("pages/2_Metrics.py", "Metrics: F1 charts", "📊", "Metrics", "Metrics"),
+    ("pages/3_Study_admin.py", "Study admin", "🧑‍🔬", "Study admin", "Study_admin"),
+    ("pages/4_Judge.py", "Judge keywords", "⚖️", "Judge", "Judge"),
+    ("pages/5_Study_results.py", "Study results", "📈", "Study results", "Study_results"),
 )
 
 
@@ -83,8 +84,41 @@ def sample_note() -> int | None:
 
 def page_links() -> None:
     """Links to every page of the app."""
-    for path, label, icon in PAGES:
+    for path, label, icon, _title, _url in PAGES:
         if (ROOT / path).exists():
             st.page_link(path, label=label, icon=icon)
         else:
             st.caption(f"{icon} {label} — not in this checkout yet ({path})")
+
+
+def archives_note() -> None:
+    """Names the folder searched for corpus archives."""
+    folder = guarded(backend.archives_folder, default=None)
+    if folder:
+        st.caption("Corpus archives are read from this folder (DKW_ARCHIVES):")
+        st.code(folder, language=None)
+
+
+def missing_corpus(info: dict[str, Any], box: Any = None) -> None:
+    """A missing archive: the folder searched, and a Download button with a progress bar."""
+    box = box or st.container()
+    name, archive = str(info.get("name")), str(info.get("archive"))
+    folder = guarded(backend.archives_folder, default="DKW_ARCHIVES") or "DKW_ARCHIVES"
+    box.warning(escape_markdown(f"{name}: archive {archive} not found in {folder} (DKW_ARCHIVES)."))
+    if not guarded(lambda: backend.downloadable(name), default=False):
+        box.caption(escape_markdown(f"{name} is not downloadable: put {archive} into {folder}."))
+        return
+    if box.button(f"Download {name}", key=f"download_{name}",
+                  help=f"Fetches {archive}, checks it and saves it in the archives folder."):
+        bar = box.progress(0.0, text=f"Downloading {archive}…")
+        try:
+            backend.download_archive(name, progress=progress_callback(bar))
+        except DkwError as exc:
+            bar.empty()
+            show_error(exc)
+        else:
+            bar.progress(1.0, text=f"{archive} downloaded.")
+            from . import resources
+
+            resources.dataset_infos.clear()
+            st.rerun()

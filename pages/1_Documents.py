@@ -14,12 +14,21 @@ k_max = backend.DEFAULT_K_MAX
 
 infos = widgets.guarded(resources.dataset_infos, default=[]) or []
 names = [str(i["name"]) for i in infos if i.get("available")]
-if not names:
-    st.info("No corpus archive is available: set DKW_ARCHIVES to the folder holding the archives.")
+missing = [i for i in infos if not i.get("available")]
+wanted = st.query_params.get("doc")
+wanted_missing = [i for i in missing if wanted and str(wanted).split("/", 1)[0] == i.get("name")]
+if not names or wanted_missing:
+    if not names:
+        st.info("No corpus archive is available yet: download one here.")
+    for info in wanted_missing or missing:
+        widgets.missing_corpus(info)
     st.stop()
+if missing:
+    with st.expander(f"Corpora not downloaded yet ({len(missing)})"):
+        for info in missing:
+            widgets.missing_corpus(info)
 
 # A link such as ?doc=20ng/test/comp.graphics/38758 preselects that document.
-wanted = st.query_params.get("doc")
 if wanted and st.session_state.get("_doc_param") != wanted:
     st.session_state["_doc_param"] = wanted
     corpus_name = wanted.split("/", 1)[0]

@@ -70,12 +70,18 @@ class FakeBackend:
         self.prepare_calls = 0
         self.opened: list[str] = []  # "corpus" / "vectors", each time one is loaded
         self.prepared_checks: list[tuple] = []  # arguments of every is_prepared call
+        self.downloads: list[str] = []  # corpora whose archive the app asked to download
+        self.available = {"20ng"}
+        self.download_error: str | None = None
         self.corpus = make_corpus()
         self.runs = runs if runs is not None else pd.DataFrame(columns=backend.RUN_COLUMNS)
         patches = {
             "list_datasets": lambda: ["20ng", "r8"],
             "dataset_info": lambda name: {"name": name, "train": 2, "test": 3, "categories": 2,
-                                          "available": name == "20ng", "archive": f"{name}.tar.gz"},
+                                          "available": name in self.available, "archive": f"{name}.tar.gz"},
+            "archives_folder": lambda: "/fake/archives",
+            "downloadable": lambda name: name != "7sectors",
+            "download_archive": self._download_archive,
             "corpus_key": lambda name, sample=None: f"{name}-head{sample}" if sample else name,
             "open_corpus": self._open_corpus,
             "open_vectors": self._open_vectors,
@@ -95,6 +101,19 @@ class FakeBackend:
     def _open_corpus(self, name, *, sample=None):
         self.opened.append("corpus")
         return self.corpus
+
+    def _download_archive(self, name, *, progress=None):
+        from dkw_core.errors import CorpusError
+
+        self.downloads.append(name)
+        if progress:
+            progress(0.5, f"{name}: 1.0 of 2.0 MB")
+        if self.download_error:
+            raise CorpusError(self.download_error)
+        self.available.add(name)
+        if progress:
+            progress(1.0, f"{name}: downloaded")
+        return f"/fake/archives/{name}.tar.gz"
 
     def _open_vectors(self):
         self.opened.append("vectors")
