@@ -67,9 +67,12 @@ def cmd_prepare(args) -> int:
 
 # -- keywords ------------------------------------------------------------------------------
 def _read_text_file(path: str) -> str:
+    from .longtext import check_size
+
     p = Path(path)
     if not p.is_file():
         raise InputError(f"{path}: no such file")
+    check_size(p.stat().st_size, path)  # DKW_MAX_TEXT_MB, before reading or loading anything
     data = p.read_bytes()
     if b"\x00" in data:
         raise InputError(f"{path}: binary file, not text")
@@ -110,7 +113,8 @@ def cmd_keywords(args) -> int:
         if text is not None:
             if args.baseline:
                 raise InputError("--baseline works on corpus documents (--doc), not new texts")
-            kws = model.keywords_for_text(text, metric=m, k=args.k, top=args.top, name=args.text_file)
+            kws = model.keywords_for_text(text, metric=m, k=args.k, top=args.top, name=args.text_file,
+                                          progress=tqdm_progress(f"tagging {args.text_file}"))
         else:
             kws = model.keywords(args.doc, metric=m, k=args.k, top=args.top, protocol=protocol)
         result[m] = kws

@@ -9,6 +9,7 @@
 ``DKW_DOWNLOAD``  0 to never download a missing corpus archive on first use (default 1).
 ``DKW_DOWNLOAD_BASE_URL`` a mirror serving ``<base>/<archive file name>``, used instead of the
                  upstream sources.
+``DKW_MAX_TEXT_MB`` the largest new text accepted for keywords, in MB (default 50).
 ``DKW_PROGRESS``  1 / 0 to force progress bars on / off (default: only when stderr is a terminal).
 """
 from __future__ import annotations
@@ -74,3 +75,22 @@ def progress_bars() -> bool | None:
     if value in {"0", "false", "no", "off"}:
         return False
     return None
+
+
+DEFAULT_MAX_TEXT_MB = 50.0
+
+
+def max_text_mb() -> float:
+    """``DKW_MAX_TEXT_MB``: the largest new text accepted, in MB (10^6 bytes of UTF-8)."""
+    from .errors import InputError
+
+    raw = os.environ.get("DKW_MAX_TEXT_MB", "").strip()
+    if not raw:
+        return DEFAULT_MAX_TEXT_MB
+    try:
+        value = float(raw)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise InputError(f"DKW_MAX_TEXT_MB must be a positive number of megabytes, got {raw!r}")
+    return value

@@ -32,6 +32,7 @@ from .config import cache_dir
 from .errors import CorpusError, InputError
 from .metrics import CategoryStats, category_scores, get_metric
 from .neighbours import nearest
+from .longtext import check_size, count_phrases
 from .phrases import MAX_PHRASE_LEN, TaggedDoc, get_tagger, tag_corpus
 from .vectors import Vectors, load_vectors, vectors_name
 
@@ -407,14 +408,17 @@ class KeywordModel(_TermModel):
                     self.nbr_sim[uids[ok]].astype(np.float32))
         return self._text_units(doc.id, doc.text)
 
-    def _text_units(self, name: str, text: str):
+    def _text_units(self, name: str, text: str, progress=None):
         if not text or not text.strip():
             raise InputError(f"{name}: the document is empty")
-        tagged = get_tagger().tag(text)
-        return self._tagged_units(name, text, tagged)
+        check_size(len(text.encode("utf-8", "surrogatepass")), name)  # before any heavy work
+        # tagged piece by piece, counts streamed: bounded memory for long texts (longtext.py)
+        return self._counted_units(name, text, count_phrases(text, progress=progress))
 
     def _tagged_units(self, name: str, text: str, tagged: TaggedDoc):
-        counts = Counter(tagged.phrases())
+        return self._counted_units(name, text, Counter(tagged.phrases()))
+
+    def _counted_units(self, name: str, text: str, counts: Counter):
         if not counts:
             _raise_unusable(name, text)
         phrases = list(counts)
@@ -453,14 +457,19 @@ class KeywordModel(_TermModel):
         return self._keywords_from_units(self._doc_units(doc), metric=metric, k=k, top=top, label=label)
 
     def keywords_for_text(self, text: str, *, metric: str, k: int | None = None, top: int = 10,
-                          label: str | None = None, name: str = "text") -> list[Keyword]:
-        """Keywords of a new text: label-free unless a category ``label`` is given."""
+                          label: str | None = None, name: str = "text", progress=None) -> list[Keyword]:
+        """Keywords of a new text: label-free unless a category ``label`` is given. Texts up to
+        ``DKW_MAX_TEXT_MB`` are tagged in pieces, in bounded memory (:mod:`dkw_core.longtext`)."""
         lab = None
         if label is not None:
             if label not in self.categories:
                 raise InputError(f"unknown category {label!r} for corpus {self.corpus.name}")
             lab = self.categories.index(label)
-        return self._keywords_from_units(self._text_units(name, text), metric=metric, k=k, top=top, label=lab)
+        key = (name, len(text), hash(text))
+        last = getattr(self, "_last_text", None)
+        if last is None or last[0] != key or last[1] is not text and last[1] != text:
+            self._last_text = last = (key, text, self._text_units(name, text, progress))  # several metrics, one tagging
+        return self._keywords_from_units(last[2], metric=metric, k=k, top=top, label=lab)
 
     def counts_for_texts(self, texts: Sequence[str], k: int | None = None) -> sp.csr_matrix:
         """tf(w, d) rows for new texts (tagged now, not cached); texts without usable phrases
