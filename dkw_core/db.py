@@ -5,14 +5,13 @@ SQLite gets WAL journaling, foreign keys and a busy timeout; any other SQLAlchem
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DatabaseError, OperationalError
 
-from .config import data_dir
+from .config import data_dir, db_timeout
 from .errors import StoreError
 
 
@@ -26,7 +25,7 @@ def make_engine(url: str | None, *, default_file: str, timeout: float | None = N
     SQLite waits up to ``timeout`` seconds (default ``DKW_DB_TIMEOUT`` or 30) for a lock held
     by another writer."""
     if timeout is None:
-        timeout = float(os.environ.get("DKW_DB_TIMEOUT") or 30)
+        timeout = db_timeout()
     url = url or default_url(default_file)
     if url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
         Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)

@@ -13,8 +13,9 @@ class VectorError(DkwError):
     """A vector model file is missing or malformed."""
 
 
-class InputError(DkwError):
-    """A document or phrase cannot be processed (empty, binary, no nouns, no known word)."""
+class InputError(DkwError, ValueError):
+    """A document, phrase or parameter cannot be processed (empty, binary, no nouns, no known
+    word, an out-of-range value). A ``ValueError``, as scikit-learn expects of bad parameters."""
 
 
 class StoreError(DkwError):

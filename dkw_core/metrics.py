@@ -1,4 +1,4 @@
-"""Word-weighting metrics: the registry of paper §2 (Table 2, Formulas 1–2; METHOD.md §2).
+"""Word-weighting metrics: the registry of paper §2 (Table 2, Formulas 1–2; docs/method.md §2).
 
 Every metric scores a word ``w`` for a category ``c`` from statistics of the **training**
 split, counted over **documents** (Lan et al. 2006; paper footnote on global frequency).
@@ -177,7 +177,7 @@ def _ig(a, b, c, d) -> np.ndarray:
     """ig (information gain): mutual information of w-presence and c-membership, natural log.
 
     Σ over the four cells X ∈ {A, B, C, D} of (X / N) · ln(X · N / (row(X) · col(X))).
-    The paper's Table 2 prints products where sums belong (a typo, METHOD.md §2).
+    The paper's Table 2 prints products where sums belong (a typo, docs/method.md §2).
     Zero rules: a cell X = 0 contributes 0 (0 · log 0 = 0); N = 0 → 0.
     """
     n = a + b + c + d
@@ -229,7 +229,7 @@ def _tf_dcf(stats: CategoryStats) -> np.ndarray:
     """tf-dcf (Lopes et al. 2016, paper Formula 1): tf(w,c) / Π_{d≠c} (1 + ln(1 + tf(w,d))).
 
     tf(w, c) counts occurrences of w over the substituted words of category c's training
-    documents. The product is over the other categories only (METHOD.md §2) and is taken
+    documents. The product is over the other categories only (docs/method.md §2) and is taken
     as exp(Σ ln(...)), a sum over all categories minus the own one. Every factor is ≥ 1,
     so no zero guard is needed; a word absent from c scores 0; with one category the empty
     product is 1. Tiny values may underflow to 0.0 with many categories (the paper's
@@ -314,7 +314,7 @@ _BASE_SPECS: tuple[_BaseSpec, ...] = (
     _abcd_spec("rf", "relevance frequency log2(2 + A/max(C,1))", _LAN, _rf),
     _abcd_spec("tds", "term domain specificity (A/(A+B)) / ((A+C)/N)", "Sajgalik et al. 2017, Table 2", _tds),
     _abcd_spec("ig", "information gain (mutual information of word presence and category)",
-               "Sajgalik et al. 2017, Table 2 (typo corrected, METHOD.md §2)", _ig),
+               "Sajgalik et al. 2017, Table 2 (typo corrected, docs/method.md §2)", _ig),
     _abcd_spec("gr", "gain ratio ig / H(c)", "Sajgalik et al. 2017, Table 2", _gr),
     _abcd_spec("chi2", "chi-square N(AD-BC)^2 / ((A+B)(C+D)(A+C)(B+D))", "Sajgalik et al. 2017, Table 2", _chi2),
     _abcd_spec("idf", "inverse document frequency ln(N/(A+C)), label-free", "Sajgalik et al. 2017, Table 2",

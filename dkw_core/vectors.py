@@ -22,7 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .config import cache_dir, crop_stopwords, vectors_path
+from . import cache
+from .config import crop_stopwords, vectors_path
 from .errors import VectorError
 
 DEFAULT_NAME = "glove-6b-50d"
@@ -30,7 +31,7 @@ CROP_SIZE = 20_000
 
 
 def _default_kv_path() -> Path:
-    return cache_dir("vectors") / f"{DEFAULT_NAME}.kv"
+    return cache.path("vectors", f"{DEFAULT_NAME}.kv")
 
 
 def _build_default_kv():
@@ -211,7 +212,7 @@ class Vectors:
 
 
 _MULTI = re.compile(r"^[A-Za-z]+_[A-Za-z]+$")
-_CACHE: dict[str, Vectors] = {}
+_LOADED: cache.Memo[Vectors] = cache.Memo(maxsize=2)
 
 
 def vectors_name(path: str | Path | None = None) -> str:
@@ -226,8 +227,10 @@ def load_vectors(path: str | Path | None = None, *, crop_size: int = CROP_SIZE) 
     path = path or vectors_path()
     drop = crop_stopwords()
     key = f"{path or DEFAULT_NAME}:{crop_size}:{drop}"
-    if key in _CACHE:
-        return _CACHE[key]
+    return _LOADED.get(key, lambda: _load(path, crop_size, drop))
+
+
+def _load(path: str | Path | None, crop_size: int, drop: bool) -> Vectors:
     if path is None:
         kv_path = _default_kv_path()
         if kv_path.exists():
@@ -241,7 +244,6 @@ def load_vectors(path: str | Path | None = None, *, crop_size: int = CROP_SIZE) 
     else:
         p = Path(path)
         vectors = Vectors(_load_kv(p), re.sub(r"[^A-Za-z0-9.-]+", "-", p.stem), crop_size=crop_size, drop_stopwords=drop)
-    _CACHE[key] = vectors
     return vectors
 
 

@@ -9,7 +9,6 @@ import pandas as pd
 import streamlit as st
 
 from dkw_app import backend, resources, widgets
-from dkw_core.errors import DkwError
 
 st.set_page_config(page_title="dkw — discriminative keywords", page_icon="🔑", layout="wide")
 st.title("Discriminative keywords in word-vector space")
@@ -43,22 +42,5 @@ for info in infos:
     if not info.get("available"):
         widgets.missing_corpus(info, box)
         continue
-    try:
-        with st.spinner(f"Checking {name}…"):
-            prepared = resources.is_prepared(name, sample, k_max)
-    except DkwError as exc:
-        widgets.show_error(exc)
-        continue
-    if prepared:
+    if widgets.prepare_panel(name, sample, k_max, key=f"prepare_{name}", box=box):
         box.success(f"Prepared: tagged, and the K={k_max} nearest words of every phrase cached.")
-        continue
-    box.info(f"Not prepared yet (tagging and the K={k_max} nearest words of every phrase).")
-    if box.button(f"Prepare {name}", key=f"prepare_{name}"):
-        bar = box.progress(0.0, text=f"Preparing {name}…")
-        try:
-            resources.model(name, sample, k_max, progress=widgets.progress_callback(bar))
-        except DkwError as exc:
-            widgets.show_error(exc)
-        else:
-            bar.progress(1.0, text=f"{name} prepared.")
-            st.rerun()  # show the new status

@@ -1,4 +1,4 @@
-"""Documents (issue 4 item 2): pick a document, read it as plain text, and compare its top-N
+"""Documents: pick a document, read it as plain text, and compare its top-N
 keywords under several metrics side by side (paper Tables 3–6), with provenance."""
 from __future__ import annotations
 
@@ -96,22 +96,7 @@ with left:
 
 with right:
     st.subheader("Top keywords per metric")
-    try:
-        prepared = resources.is_prepared(name, sample, k_max)
-    except DkwError as exc:
-        widgets.show_error(exc)
-        st.stop()
-    if not prepared:
-        st.info(f"Corpus {name} is not prepared yet (tagging + K={k_max} nearest words per phrase). "
-                "Prepare it here or on the home page.")
-        if st.button(f"Prepare {name}", key="doc_prepare"):
-            bar = st.progress(0.0, text=f"Preparing {name}…")
-            try:
-                resources.model(name, sample, k_max, progress=widgets.progress_callback(bar))
-            except DkwError as exc:
-                widgets.show_error(exc)
-                st.stop()
-            st.rerun()
+    if not widgets.prepare_panel(name, sample, k_max, key="doc_prepare"):
         st.stop()
     if not metrics:
         st.info("Choose at least one metric in the sidebar.")

@@ -1,4 +1,4 @@
-"""Metrics (issue 4 item 3): F1 per metric (paper Figs. 2–7), F1 against the number of
+"""Metrics: F1 per metric (paper Figs. 2–7), F1 against the number of
 keywords (Figs. 8–10), baselines as reference lines, pairwise significance (appendix D),
 all from the results store; every chart downloadable as CSV."""
 from __future__ import annotations

@@ -21,7 +21,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 ALT = r'''
 import json, sys, time
@@ -57,7 +56,7 @@ def main() -> None:
     ap.add_argument("--alt-python", help="interpreter of an environment with yake / keybert")
     args = ap.parse_args()
 
-    from dkw_core.datasets import load_corpus
+    from dkw_core.corpora import load_corpus
     from dkw_core.keywords import KeywordModel
 
     corpus = load_corpus("20ng")

@@ -1,4 +1,4 @@
-"""Full-corpus evaluation benchmark (issue 3): every metric at N=10 with K from Algorithm 2,
+"""Full-corpus evaluation benchmark: every metric at N=10 with K from Algorithm 2,
 under both protocols, the tf-idf and bag-of-words baselines, F1 against N for the best three
 metrics, Algorithm 2 over all setups, wall time and peak memory.
 
@@ -21,11 +21,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from tqdm import tqdm  # noqa: E402
 
-from dkw_core.progress import bars_enabled  # noqa: E402
 from dkw_core.errors import DkwError  # noqa: E402
 
 
@@ -73,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         hit = " (cached)" if result.cached else ""
         tqdm.write(f"{s['micro_f1']:6.2f} {s['macro_f1']:6.2f}  {s['label']}{hit}")
 
-    bar = tqdm(total=1000, desc=f"prepare {args.dataset}", file=sys.stderr, disable=not bars_enabled())
+    bar = tqdm(total=1000, desc=f"prepare {args.dataset}", file=sys.stderr, disable=None)
 
     def progress(f, msg):
         bar.n = int(1000 * max(0.0, min(1.0, f)))
@@ -91,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         record(run_tfidf(exp, store=args.db), "baseline tf-idf + LinearSVC")
         best: dict[str, list] = {}
         jobs = [(m, p) for m in metrics for p in protocols]
-        for m, p in tqdm(jobs, desc="metrics at N=%d" % args.top, file=sys.stderr, disable=not bars_enabled()):
+        for m, p in tqdm(jobs, desc="metrics at N=%d" % args.top, file=sys.stderr, disable=None):
             r = run_search(exp, protocol=p, ks=ks, metrics=[m], tops=[args.top], sizes=sizes, seed=args.seed,
                            store=args.db)
             record(r, f"metric table N={args.top}")
@@ -113,12 +111,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.n_curve:
             curve = [m for m in args.curve_metrics.split(",") if m] if args.curve_metrics else top3
             jobs = [(m, n, p) for m in curve for n in DEFAULT_N_GRID for p in protocols]
-            for m, n, p in tqdm(jobs, desc="F1 against N", file=sys.stderr, disable=not bars_enabled()):
+            for m, n, p in tqdm(jobs, desc="F1 against N", file=sys.stderr, disable=None):
                 record(run_search(exp, protocol=p, ks=ks, metrics=[m], tops=[n], sizes=sizes, seed=args.seed,
                                   store=args.db), "N curve")
         if args.full_search:
             for p in protocols:
-                sbar = tqdm(total=1000, desc=f"Algorithm 2 all setups ({p})", file=sys.stderr, disable=not bars_enabled())
+                sbar = tqdm(total=1000, desc=f"Algorithm 2 all setups ({p})", file=sys.stderr, disable=None)
 
                 def sprog(f, msg, sbar=sbar):
                     sbar.n = int(1000 * f)
@@ -130,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
                 sbar.close()
                 record(r, "Algorithm 2 over all setups")
     except DkwError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {exc}", file=sys.stderr, disable=None)
         return 2
     summary["wall_seconds"] = time.perf_counter() - t_start
     summary["peak_rss_mib"] = peak_mib()

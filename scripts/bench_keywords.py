@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 
 class TreeMemory:
@@ -57,7 +56,7 @@ class TreeMemory:
 
 def phase(args) -> dict:
     from dkw_core import phrases
-    from dkw_core.datasets import load_corpus
+    from dkw_core.corpora import load_corpus
     from dkw_core.keywords import KeywordModel
     from dkw_core.vectors import load_vectors
 
@@ -94,7 +93,7 @@ def main() -> None:
         print(json.dumps(phase(args)))
         return
     from dkw_core.config import data_dir
-    from dkw_core.datasets import load_corpus
+    from dkw_core.corpora import load_corpus
 
     load_corpus(args.dataset)  # make sure the parsed corpus is cached
     tmp = Path(tempfile.mkdtemp(prefix="dkw-bench-"))

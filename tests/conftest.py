@@ -69,7 +69,7 @@ def topic_vectors():
 @pytest.fixture(scope="session")
 def topic_corpus():
     """Six training and two test documents about sport or space."""
-    from dkw_core.datasets import Corpus, Document
+    from dkw_core.corpora import Corpus, Document
 
     texts = {
         ("train", "sport"): ["The team won the game after the coach changed the player.",

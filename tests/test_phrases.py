@@ -102,8 +102,10 @@ def test_long_texts_are_tagged_in_chunks(tagger):
 def test_tag_corpus_caches_on_disk(topic_corpus, tagger, monkeypatch, tmp_path):
     monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
     first = tag_corpus(topic_corpus, tagger=tagger, n_process=1)
-    files = list((tmp_path / "cache" / "tagged").glob("topics__*.pkl"))
-    assert len(files) == 1
+    from dkw_core import cache
+
+    files = list(cache.folder("tagged").glob("topics__*.pkl"))
+    assert len(files) == 1 and str(files[0]).startswith(str(tmp_path))
 
     class Boom:  # a second call must not tag again
         name = tagger.name
@@ -113,3 +115,17 @@ def test_tag_corpus_caches_on_disk(topic_corpus, tagger, monkeypatch, tmp_path):
 
     again = tag_corpus(topic_corpus, tagger=Boom(), n_process=1)
     assert again == first
+
+
+def test_tag_corpus_retags_an_edited_document(topic_corpus, tagger, monkeypatch, tmp_path):
+    """Entries are keyed by the text's content: same id, new text -> tagged again."""
+    from dkw_core.corpora import Corpus, Document
+
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    tag_corpus(topic_corpus, tagger=tagger, n_process=1)
+    first = topic_corpus.documents[0]
+    edited = Corpus(topic_corpus.name, [Document(first.id, "The telescope watched a comet.", first.label, first.split),
+                                        *topic_corpus.documents[1:]])
+    tagged = tag_corpus(edited, tagger=tagger, n_process=1)
+    assert "telescope" in tagged[first.id].tokens
+    assert "team" not in tagged[first.id].tokens

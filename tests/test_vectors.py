@@ -125,7 +125,7 @@ def test_missing_vector_file(tmp_path):
 def test_default_glove_is_built_from_the_pypi_package():
     v = load_vectors()
     assert v.name == "glove-6b-50d" and v.dim == 50 and v.lowercase
-    assert len(v.cropped_words) > 19_000  # METHOD.md: 19,682 of wordfreq's top 20,000
+    assert len(v.cropped_words) > 19_000  # docs/method.md: 19,682 of wordfreq's top 20,000
     assert isinstance(v.kv, KeyedVectors)
     assert "pixel" in v.cropped_words
 

@@ -1,4 +1,4 @@
-"""Evaluation of discriminative keywords (paper §4, METHOD.md §1 steps 7–8 and §3).
+"""Evaluation of discriminative keywords (paper §4, docs/method.md §1 steps 7–8 and §3).
 
 Sub-modules:
 

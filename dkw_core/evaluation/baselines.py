@@ -1,7 +1,7 @@
 """Baselines evaluated beside the method, so a reader sees what the word vectors add.
 
 * ``baseline-tfidf``: TF-IDF (``sublinear_tf=True``) on the documents' full text + LinearSVC
-  (one-vs-rest), the standard strong text-categorisation baseline (METHOD.md §5 measured
+  (one-vs-rest), the standard strong text-categorisation baseline (docs/method.md §5 measured
   86.23 / 85.57 micro/macro F1 on 20NG bydate, 94.94 / 74.14 on R52). No keywords, no
   protocol (labels of test documents are never used for features).
 * ``baseline-bow``: the same SVM on binary bag-of-words vectors of the N keywords a model

@@ -17,16 +17,14 @@ over ``metric``, ``k`` and ``top`` tags and searches neighbours once per CV fold
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
-
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from .. import cache
 from ..errors import InputError
 
-_MODELS: "OrderedDict[str, object]" = OrderedDict()
-_MAX_MODELS = 8
+_MODELS: cache.Memo = cache.Memo(maxsize=8)
 
 
 def _texts(X) -> list[str]:
@@ -92,13 +90,8 @@ class DiscriminativeKeywordVectorizer(TransformerMixin, BaseEstimator):
         for t, lab in zip(texts, labels):
             digest.update(lab.encode() + b"\x00" + t.encode("utf-8", "replace") + b"\x01")
         key = f"{digest.hexdigest()}:{vectors.name}:{k_max}"
-        if key in _MODELS:
-            _MODELS.move_to_end(key)
-        else:
-            _MODELS[key] = KeywordModel.from_texts(texts, labels, vectors=vectors, k_max=k_max, name="estimator")
-            while len(_MODELS) > _MAX_MODELS:
-                _MODELS.popitem(last=False)
-        self.model_ = _MODELS[key]
+        self.model_ = _MODELS.get(key, lambda: KeywordModel.from_texts(texts, labels, vectors=vectors, k_max=k_max,
+                                                                      name="estimator"))
         self.classes_ = np.array(self.model_.categories)
         self._fit_key = key
         return self

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Sequence
 
+from .. import cache
 from ..errors import InputError
+from ..types import Progress
 from .baselines import bow_baseline, tfidf_baseline
 from .classifiers import CLASSIFIER_LABELS, DEFAULT_CLASSIFIER
 from .protocols import RunConfig, RunResult, check_classifier, check_protocol, evaluate_model
 from .results import ResultsStore
 from .search import DEFAULT_K_GRID, DEFAULT_N_GRID, PAPER_SIZES, search_model
 
-Progress = Callable[[float, str], None]
 
 
 @dataclass
@@ -47,7 +48,7 @@ def load_experiment(
 ) -> Experiment:
     """Load ``dataset`` (``corpus.head(sample)`` when given), the vectors and, if ``prepare``,
     the cached :class:`~dkw_core.keywords.KeywordModel` (tags + neighbours, built once)."""
-    from ..datasets import load_corpus
+    from ..corpora import load_corpus
     from ..keywords import KeywordModel
     from ..vectors import load_vectors
 
@@ -125,7 +126,7 @@ def run_tfidf(exp: Experiment, *, classifier: str = DEFAULT_CLASSIFIER, store: R
     return _store(store).run(config, compute, force=force)
 
 
-_BASELINE_MODELS: dict[str, object] = {}
+_BASELINE_MODELS: cache.Memo = cache.Memo(maxsize=2)
 
 
 def run_bow(exp: Experiment, *, metric: str, top: int, protocol: str, classifier: str = DEFAULT_CLASSIFIER,
@@ -143,9 +144,7 @@ def run_bow(exp: Experiment, *, metric: str, top: int, protocol: str, classifier
 
     def compute() -> RunResult:
         t0 = time.perf_counter()
-        if exp.corpus.key not in _BASELINE_MODELS:
-            _BASELINE_MODELS[exp.corpus.key] = BaselineModel.prepare(exp.corpus, progress=progress)
-        base = _BASELINE_MODELS[exp.corpus.key]
+        base = _BASELINE_MODELS.get(exp.corpus.key, lambda: BaselineModel.prepare(exp.corpus, progress=progress))
         t1 = time.perf_counter()
         scores, seconds = bow_baseline(base, metric=metric, top=top, protocol=protocol, classifier=classifier)
         return RunResult(config=config, scores=scores, seconds={"prepare": t1 - t0, **seconds})

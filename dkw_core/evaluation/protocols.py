@@ -1,4 +1,4 @@
-"""The two evaluation protocols (METHOD.md §3) and the labelled record every F1 carries.
+"""The two evaluation protocols (docs/method.md §3) and the labelled record every F1 carries.
 
 * ``label-aware`` — the paper's protocol: every document, test documents included, is
   weighted with its own gold category. Reproduces the paper's numbers; it writes the test
@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from ..errors import InputError
-from ..keywords import PROTOCOLS, check_protocol  # one definition of the protocols, re-exported here
+from ..types import PROTOCOLS, check_protocol  # one definition of the protocols, re-exported here
 from .classifiers import CLASSIFIER_LABELS, CLASSIFIERS, DEFAULT_CLASSIFIER, Scores, fit_predict, score_predictions
 
 PROTOCOL_LABELS = {
@@ -107,7 +107,7 @@ class RunResult:
         return self.scores.macro_f1
 
     def summary(self) -> dict:
-        """The issue's JSON keys (F1 as percentages) plus the labelling fields."""
+        """The documented JSON keys (F1 as percentages) plus the labelling fields."""
         c = self.config
         return {
             "micro_f1": round(100 * self.scores.micro_f1, 2),

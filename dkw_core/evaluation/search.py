@@ -36,6 +36,7 @@ from sklearn.metrics import f1_score
 from sklearn.model_selection import KFold, StratifiedKFold
 
 from ..errors import InputError
+from ..types import Progress
 from .classifiers import DEFAULT_CLASSIFIER, fit_predict
 
 PAPER_SIZES: tuple[int, ...] = (5, 10, 20, 100, 1000)
@@ -45,7 +46,6 @@ DEFAULT_N_GRID: tuple[int, ...] = (1, 2, 5, 10, 20, 50)
 #: Metrics the paper leaves out of the metric choice (§4.2.2); also ``dkw_core.metrics.SEARCH_EXCLUDED``.
 DEFAULT_EXCLUDED: frozenset[str] = frozenset({"chi2", "tf-chi2"})
 
-Progress = Callable[[float, str], None]
 Predict = Callable[["Setup", np.ndarray, np.ndarray], np.ndarray]
 
 

@@ -1,4 +1,4 @@
-"""The blinded human-judging study of the paper's §4.6 (METHOD.md §4).
+"""The blinded human-judging study of the paper's §4.6 (docs/method.md §4).
 
 ``models``    SQLAlchemy 2.0 ORM schema (studies, articles in batches, keywords with method
               provenance, judges, judgements, answers) and :func:`init_db`;

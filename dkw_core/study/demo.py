@@ -7,7 +7,6 @@ non-stopword words, "method B" its longest words. Never publish a study made wit
 """
 from __future__ import annotations
 
-import os
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -84,7 +83,9 @@ def demo_corpus() -> DemoCorpus:
 
 
 def fake_enabled() -> bool:
-    return os.environ.get(FAKE_ENV, "").strip() not in ("", "0", "false", "no")
+    from ..config import study_fake_keywords
+
+    return study_fake_keywords()
 
 
 def _words(text: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""ORM schema of the human-judging study (paper §4.6; METHOD.md §4).
+"""ORM schema of the human-judging study (paper §4.6; docs/method.md §4).
 
 Integrity is enforced by the database, not only by the service:
 

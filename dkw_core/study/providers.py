@@ -1,6 +1,6 @@
 """Where a study's articles and keywords come from.
 
-Real studies: :func:`dkw_core.datasets.load_corpus` and
+Real studies: :func:`dkw_core.corpora.load_corpus` and
 :func:`dkw_core.keywords.keywords_by_method` (label-aware protocol, as in the paper's study).
 Tests and demos: the built-in tiny corpus and fake provider of :mod:`.demo`, only when the
 switch ``DKW_STUDY_FAKE_KEYWORDS=1`` is set.
@@ -17,7 +17,7 @@ from .service import DocumentLike, KeywordProvider, Progress
 def corpus_choices() -> list[str]:
     """Corpora offered for a study (the demo corpus only with the fake switch on)."""
     try:
-        from ..datasets import list_datasets
+        from ..corpora import list_datasets
 
         names = list_datasets()
     except ImportError:  # core not installed in this checkout
@@ -32,7 +32,7 @@ def source(corpus: str, *, progress: Progress | None = None) -> tuple[Sequence[D
             raise InputError(f"corpus {DEMO_CORPUS!r} is a test/demo corpus; set {FAKE_ENV}=1 to use it")
         c = demo_corpus()
         return c.documents, list(c.categories), fake_provider
-    from ..datasets import load_corpus
+    from ..corpora import load_corpus
     from ..keywords import keywords_by_method
 
     loaded = load_corpus(corpus, progress=progress)

@@ -1,6 +1,6 @@
 """Study creation, judge access, atomic article assignment and validated submission.
 
-Paper §4.6 / METHOD.md §4: articles are drawn per category (default 5 from the **test**
+Paper §4.6 / docs/method.md §4: articles are drawn per category (default 5 from the **test**
 split, seeded), categories are grouped into batches in the corpus' fixed category order,
 every article gets ``judges_per_article`` (default 3) different judges, a judge sees the
 articles of her current batch in an order random per judge, and every keyword of the
@@ -38,6 +38,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, selectinload
 
 from ..errors import DkwError, InputError, StoreError
+from ..types import Progress
 from .models import (
     ANSWERS,
     QUESTIONS,
@@ -54,7 +55,6 @@ from .models import (
 
 #: ``(spec, doc_ids, top) -> {doc_id: [keyword, ...]}`` best first (dependency injection).
 KeywordProvider = Callable[[str, list[str], int], dict[str, list[str]]]
-Progress = Callable[[float, str], None]
 
 
 class StudyError(DkwError):

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from dkw_app import backend
-from dkw_core.datasets import Corpus, Document
+from dkw_core.corpora import Corpus, Document
 
 UNTRUSTED = ("Hello <script>alert('x')</script> see [a link](http://evil.example) "
              "and ![an image](http://evil.example/i.png) **bold** <b>html</b>")

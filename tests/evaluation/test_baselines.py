@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from dkw_core.datasets import Corpus, Document
+from dkw_core.corpora import Corpus, Document
 from dkw_core.errors import InputError
 from dkw_core.evaluation.baselines import bow_baseline, keyword_sets, tfidf_baseline
 

@@ -27,7 +27,7 @@ def exp():
 
 
 def _shuffled_test_labels(corpus):
-    from dkw_core.datasets import Corpus
+    from dkw_core.corpora import Corpus
 
     test = [d for d in corpus.documents if d.split == "test"]
     perm = np.random.default_rng(7).permutation([d.label for d in test])

@@ -39,8 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
-from . import config
-from .errors import CorpusError
+from .. import config
+from ..errors import CorpusError
 
 __all__ = ["Source", "ArchiveSpec", "ARCHIVES", "CORPUS_ARCHIVE", "DOWNLOADABLE", "archive_for",
            "fetch", "validate", "sha256_of", "Progress"]

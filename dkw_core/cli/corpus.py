@@ -1,43 +1,35 @@
-"""Core sub-commands: ``datasets``, ``prepare`` and ``keywords``."""
+"""Sub-commands ``datasets``, ``prepare`` and ``keywords``."""
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-from .errors import InputError
-from .keywords import PROTOCOLS, BaselineModel, KeywordModel
-from .metrics import METRICS, get_metric
-
-
-def tqdm_progress(desc: str):
-    """A library ``progress(fraction, message)`` callback: a tqdm bar on stderr when it is a
-    terminal, else ``None`` (no bar in logs)."""
-    from .progress import terminal_progress
-
-    return terminal_progress(desc)
+from ..errors import InputError
+from ..types import DEFAULT_K
+from . import options
+from .options import ProgressBar, print_json
 
 
 def corpus_for(dataset: str, *, sample: int | None = None, include: list[str] | None = None):
     """Load a corpus, optionally as its first ``sample`` documents per category and split."""
-    from .datasets import load_corpus
+    from ..corpora import load_corpus
 
-    corpus = load_corpus(dataset, progress=tqdm_progress(f"loading {dataset}"))
+    with ProgressBar(f"loading {dataset}") as progress:
+        corpus = load_corpus(dataset, progress=progress)
     if sample:
         corpus = corpus.head(sample, include=include or ())
     return corpus
 
 
 def _vectors(path: str | None):
-    from .vectors import load_vectors
+    from ..vectors import load_vectors
 
     return load_vectors(path)
 
 
 # -- datasets ------------------------------------------------------------------------------
 def cmd_datasets(args) -> int:
-    from .cli import print_json
-    from .datasets import dataset_info, list_datasets, load_corpus
+    from ..corpora import dataset_info, list_datasets, load_corpus
 
     rows = []
     for name in list_datasets():
@@ -57,9 +49,12 @@ def cmd_datasets(args) -> int:
 
 # -- prepare -------------------------------------------------------------------------------
 def cmd_prepare(args) -> int:
+    from ..keywords import KeywordModel
+
     corpus = corpus_for(args.dataset, sample=args.sample)
-    model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=args.k_max, n_process=args.n_process,
-                                 progress=tqdm_progress(f"preparing {corpus.key}"))
+    with ProgressBar(f"preparing {corpus.key}") as progress:
+        model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=args.k_max, n_process=args.n_process,
+                                     progress=progress)
     print(f"prepared {corpus.key}: {len(corpus.documents):,} documents, {len(model.phrases):,} unique phrases, "
           f"{model.nbr_idx.shape[0]:,} unique phrase vectors, {len(model.problems):,} documents without keywords")
     return 0
@@ -67,7 +62,7 @@ def cmd_prepare(args) -> int:
 
 # -- keywords ------------------------------------------------------------------------------
 def _read_text_file(path: str) -> str:
-    from .longtext import check_size
+    from ..longtext import check_size
 
     p = Path(path)
     if not p.is_file():
@@ -86,11 +81,9 @@ def _read_text_file(path: str) -> str:
 
 
 def cmd_keywords(args) -> int:
-    from .cli import print_json
+    from ..keywords import BaselineModel, KeywordModel
 
-    metrics = args.metric or ["tf-rf"]
-    for m in metrics:
-        get_metric(m)
+    metrics = options.metrics_of(args)
     if bool(args.doc) == bool(args.text_file):
         raise InputError("give either --doc ID or --text-file PATH --dataset NAME")
     if args.text_file and not args.dataset:
@@ -103,21 +96,23 @@ def cmd_keywords(args) -> int:
     corpus = corpus_for(dataset, sample=args.sample, include=[args.doc] if args.doc else None)
     if args.doc:
         corpus.get(args.doc)  # unknown ids fail before any heavy work
-    if args.baseline:
-        model = BaselineModel.prepare(corpus, progress=tqdm_progress(f"preparing {corpus.key}"))
-    else:
-        model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=max(args.k, 90),
-                                     progress=tqdm_progress(f"preparing {corpus.key}"))
-    result = {}
-    for m in metrics:
-        if text is not None:
-            if args.baseline:
-                raise InputError("--baseline works on corpus documents (--doc), not new texts")
-            kws = model.keywords_for_text(text, metric=m, k=args.k, top=args.top, name=args.text_file,
-                                          progress=tqdm_progress(f"tagging {args.text_file}"))
+    with ProgressBar(f"preparing {corpus.key}") as progress:
+        if args.baseline:
+            model = BaselineModel.prepare(corpus, progress=progress)
         else:
-            kws = model.keywords(args.doc, metric=m, k=args.k, top=args.top, protocol=protocol)
-        result[m] = kws
+            model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=max(args.k, DEFAULT_K),
+                                         progress=progress)
+    result = {}
+    with ProgressBar(f"tagging {args.text_file or args.doc}") as tagging:
+        for m in metrics:
+            if text is not None:
+                if args.baseline:
+                    raise InputError("--baseline works on corpus documents (--doc), not new texts")
+                kws = model.keywords_for_text(text, metric=m, k=args.k, top=args.top, name=args.text_file,
+                                              progress=tagging)
+            else:
+                kws = model.keywords(args.doc, metric=m, k=args.k, top=args.top, protocol=protocol)
+            result[m] = kws
     out = {
         "doc": args.doc or args.text_file,
         "keywords": {m: [kw.word for kw in kws] for m, kws in result.items()},
@@ -140,28 +135,29 @@ def cmd_keywords(args) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("datasets", help="list the built-in corpora and their document counts")
-    p.add_argument("--json", action="store_true")
+    options.add_json(p)
     p.set_defaults(handler=cmd_datasets)
 
     p = sub.add_parser("prepare", help="tag a corpus and cache the nearest words of its phrases")
-    p.add_argument("--dataset", required=True, help="built-in name, folder or .csv")
-    p.add_argument("--k-max", type=int, default=90)
-    p.add_argument("--sample", type=int, help="only the first N documents per category and split")
-    p.add_argument("--vectors", help="word2vec/GloVe/fastText/.kv file (default: GloVe 6B 50d)")
-    p.add_argument("--n-process", type=int, help="tagging processes (default: DKW_N_PROCESS or 2)")
+    options.add_dataset(p)
+    options.add_k_max(p)
+    options.add_sample(p)
+    options.add_vectors(p)
+    p.add_argument("--n-process", type=options.positive, help="tagging processes (default: DKW_N_PROCESS or 2)")
     p.set_defaults(handler=cmd_prepare)
 
     p = sub.add_parser("keywords", help="the discriminative keywords of a document or a new text")
     p.add_argument("--doc", help="document id, e.g. 20ng/test/comp.graphics/38758")
-    p.add_argument("--text-file", help="a UTF-8 text file to extract keywords from (label-free)")
-    p.add_argument("--dataset", help="corpus whose training statistics score the words (default: the id's prefix)")
-    p.add_argument("--metric", action="append", choices=list(METRICS), metavar="M",
-                   help=f"repeatable; one of {', '.join(METRICS)} (default tf-rf)")
-    p.add_argument("--k", type=int, default=90, help="nearest words per phrase (default 90)")
-    p.add_argument("--top", type=int, default=10, help="keywords per document (default 10)")
-    p.add_argument("--protocol", choices=PROTOCOLS, default="label-aware")
+    p.add_argument("--text-file", help="a UTF-8 text file to extract keywords from (always label-free)")
+    options.add_dataset(p, required=False,
+                        help="corpus whose training statistics score the words (default: the id's prefix)")
+    options.add_metric(p, default=["tf-rf"])
+    options.add_k(p)
+    options.add_top(p)
+    options.add_protocol(p)
     p.add_argument("--baseline", action="store_true", help="score the document's own words, no vectors")
-    p.add_argument("--sample", type=int, help="statistics from the first N documents per category and split only")
-    p.add_argument("--vectors", help="word2vec/GloVe/fastText/.kv file (default: GloVe 6B 50d)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--sample", type=options.positive, metavar="N",
+                   help="statistics from the first N documents per category and split only")
+    options.add_vectors(p)
+    options.add_json(p)
     p.set_defaults(handler=cmd_keywords)

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from dkw_core import download
+from dkw_core.corpora import download
 from dkw_core.cli import main
 from dkw_core.config import archives_dir
-from dkw_core.datasets import load_corpus
-from dkw_core.download import ARCHIVES, Source, fetch, validate
+from dkw_core.corpora import load_corpus
+from dkw_core.corpora.download import ARCHIVES, Source, fetch, validate
 from dkw_core.errors import CorpusError
 
 NG = "20news-bydate.tar.gz"

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from conftest import SPACE, SPORT, needs_20ng
-from dkw_core.datasets import Corpus, Document
+from dkw_core.corpora import Corpus, Document
 from dkw_core.errors import InputError
 from dkw_core.keywords import BaselineModel, KeywordModel, keywords_by_method, parse_method, top_n
 
@@ -150,7 +150,7 @@ def test_keywords_by_method_for_the_study(topic_corpus):
 @needs_20ng
 def test_paper_example_document_on_a_20ng_slice():
     """The paper's §4.5 document gets graphics-flavoured keywords even from a small slice."""
-    from dkw_core.datasets import load_corpus
+    from dkw_core.corpora import load_corpus
 
     corpus = load_corpus("20ng").head(10)
     model = KeywordModel.prepare(corpus, k_max=90)
@@ -174,3 +174,28 @@ def test_training_statistics_are_cached_with_the_model(topic_corpus, topic_vecto
     np.testing.assert_array_equal(again.metric_scores("rf", 3), expect)
     assert [kw.word for kw in again.keywords("topics/test/space/0", metric="rf", k=3, top=3)] == \
         [kw.word for kw in first.keywords("topics/test/space/0", metric="rf", k=3, top=3)]
+
+
+def test_editing_a_folder_corpus_changes_its_keywords(tmp_path, monkeypatch, topic_corpus, topic_vectors):
+    """Caches are keyed by content: a document edited on disk gets keywords from its new text."""
+    from dkw_core.corpora import load_corpus
+
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path / "data"))
+    root = tmp_path / "mine"
+    for doc in topic_corpus.documents:
+        path = root / doc.split / doc.label / (doc.id.rsplit("/", 1)[1] + ".txt")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(doc.text, encoding="utf-8")
+    doc_id = "mine/test/sport/0.txt"
+
+    def words(corpus):
+        model = KeywordModel.prepare(corpus, topic_vectors, k_max=2)  # cached on disk
+        assert model.cache_dir is not None
+        return [kw.word for kw in model.keywords(doc_id, metric="rf", k=1, top=3, protocol="label-free")]
+
+    before = words(load_corpus(root))
+    assert set(before) <= set(SPORT)
+    (root / "test" / "sport" / "0.txt").write_text("The rocket left the orbit of the moon.", encoding="utf-8")
+    edited = load_corpus(root)
+    after = words(edited)
+    assert set(after) <= set(SPACE) and after != before

@@ -1,4 +1,4 @@
-"""Tests for dkw_core/datasets.py: built-in corpus counts (marked ``corpus``), ids, samples,
+"""Tests for dkw_core/corpora/: built-in corpus counts (marked ``corpus``), ids, samples,
 user folder / CSV corpora, bad files, missing archives and the 7 Sectors layout."""
 from __future__ import annotations
 
@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from dkw_core import datasets
-from dkw_core.datasets import Corpus, Document, dataset_info, hash_split, list_datasets, load_corpus
-from dkw_core.errors import CorpusError, DkwError
-
+from dkw_core import corpora
+from dkw_core.corpora import Corpus, Document, dataset_info, hash_split, list_datasets, load_corpus
 from dkw_core.config import archives_dir
+from dkw_core.errors import CorpusError, DkwError
 
 SHARED = archives_dir()  # absolute, DKW_ARCHIVES or data/archives
 
@@ -86,7 +85,7 @@ def test_reuters_r52_r8_counts(monkeypatch):
     assert (len(r52.train), len(r52.test), len(r52.categories)) == (6532, 2568, 52)
     r8 = load_corpus("r8")
     assert (len(r8.train), len(r8.test)) == (5485, 2189)
-    assert r8.categories == sorted(datasets.R8_TOPICS)
+    assert r8.categories == sorted(corpora.R8_TOPICS)
     ids = [d.id for d in r52]
     assert len(set(ids)) == len(ids)
     assert all(d.id.startswith(f"r52/{d.split}/{d.label}/") for d in r52)
@@ -141,7 +140,7 @@ def test_missing_archive_message(tmp_path, monkeypatch):
     msg = str(err.value)
     assert msg.startswith(f"20ng: archive 20news-bydate.tar.gz not found in {tmp_path}")
     assert "DKW_ARCHIVES" in msg and "http://qwone.com/~jason/20Newsgroups/20news-bydate.tar.gz" in msg
-    assert not datasets.available("20ng")
+    assert not corpora.available("20ng")
 
 
 def test_corrupt_archive_is_a_corpus_error(tmp_path):
@@ -288,11 +287,11 @@ def test_csv_not_utf8(tmp_path):
 # --------------------------------------------------------------------------- WebKB pages, 7 Sectors
 
 def test_html_page_to_text_strips_header_links_images():
-    text = datasets.html_page_to_text(_page("Home", "Operating systems course"))
+    text = corpora.html_page_to_text(_page("Home", "Operating systems course"))
     assert "Operating systems course" in text and "link" in text  # anchor text kept, URL dropped
     assert "MIME" not in text and "x.html" not in text and "y.gif" not in text
-    assert datasets.html_page_to_text(b"MIME-Version: 1.0\r\n\r\n") == ""
-    assert "caf\u00e9" in datasets.html_page_to_text(b"<p>caf\xe9</p>")  # not UTF-8: latin-1
+    assert corpora.html_page_to_text(b"MIME-Version: 1.0\r\n\r\n") == ""
+    assert "caf\u00e9" in corpora.html_page_to_text(b"<p>caf\xe9</p>")  # not UTF-8: latin-1
 
 
 def test_hash_split_is_stratified_and_stable():
@@ -322,7 +321,7 @@ def _build_sectors_folder(root: Path) -> int:
 
 def test_7sectors_folder_and_archive(tmp_path):
     n = _build_sectors_folder(tmp_path / "src")
-    corpus = datasets.load_7sectors(tmp_path / "src" / "7sectors")
+    corpus = corpora.load_7sectors(tmp_path / "src" / "7sectors")
     assert len(corpus) == n and corpus.categories == sorted(SECTORS)
     doc = corpus.get("7sectors/all/energy.sector/oil.industry/http:^^www.oil.industry0.com^")
     assert doc.label == "energy.sector" and "page 0" in doc.text and "MIME" not in doc.text
@@ -332,7 +331,7 @@ def test_7sectors_folder_and_archive(tmp_path):
     archives.mkdir()
     with tarfile.open(archives / "7sectors.tar.gz", "w:gz") as tar:
         tar.add(tmp_path / "src" / "7sectors", arcname="7sectors")
-    assert datasets.available("7sectors", archives=archives)
+    assert corpora.available("7sectors", archives=archives)
     by_name = load_corpus("7sectors", archives=archives)
     assert [(d.id, d.split, d.label, d.text) for d in by_name] == [(d.id, d.split, d.label, d.text) for d in corpus]
 
@@ -347,6 +346,4 @@ def test_7sectors_file_outside_industry(tmp_path):
     _write(tmp_path / "7sectors" / "energy.sector" / "stray.html", b"<p>x</p>")
     _write(tmp_path / "7sectors" / "top.html", b"<p>x</p>")
     with pytest.raises(CorpusError, match="top.html"):
-        datasets.load_7sectors(tmp_path / "7sectors")
-
-
+        corpora.load_7sectors(tmp_path / "7sectors")

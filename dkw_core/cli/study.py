@@ -1,4 +1,4 @@
-"""``python -m dkw_core study {list,create,invite,simulate,analyze,export}``.
+"""``python -m dkw_core study {list,create,invite,simulate,analyze,export}``: the human study.
 
 Every command takes ``--db URL`` (any SQLAlchemy URL; default env ``DKW_STUDY_DB``, else
 ``sqlite:///<DKW_DATA_DIR>/study.sqlite``). Bad input raises a DkwError (one-line message).
@@ -6,46 +6,38 @@ Every command takes ``--db URL`` (any SQLAlchemy URL; default env ``DKW_STUDY_DB
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
-from ..progress import bars_enabled
+from .. import config
 from ..errors import InputError
+from . import options
 
 
 def engine_for(url: str | None):
     """The study database engine (schema created/checked)."""
     from ..db import make_engine
-    from .models import init_db
+    from ..study.models import init_db
 
-    engine = make_engine(url or os.environ.get("DKW_STUDY_DB") or None, default_file="study.sqlite")
+    engine = make_engine(url or config.study_db_url(), default_file="study.sqlite")
     init_db(engine)
     return engine
 
 
 def _tqdm_progress(desc: str):
-    from tqdm import tqdm
-
-    bar = tqdm(total=100, desc=desc, file=sys.stderr, disable=not bars_enabled(), leave=False)
-
-    def progress(fraction: float, message: str) -> None:
-        bar.n = int(round(100 * max(0.0, min(1.0, fraction))))
-        bar.set_postfix_str(message[:60])
-        bar.refresh()
-
-    return bar, progress
+    bar = options.ProgressBar(desc)
+    return bar, bar
 
 
 def _create(args) -> int:
-    from .providers import source
-    from .service import StudyConfig, create_study
+    from ..study.providers import source
+    from ..study.service import StudyConfig, create_study
 
     engine = engine_for(args.db)
     bar, progress = _tqdm_progress("create study")
     try:
-        docs, cats, provider = source(args.corpus, progress=progress)
-        config = StudyConfig(name=args.name or f"{args.corpus} study", corpus=args.corpus,
+        docs, cats, provider = source(args.dataset, progress=progress)
+        config = StudyConfig(name=args.name or f"{args.dataset} study", corpus=args.dataset,
                              method_a=args.method_a, method_b=args.method_b, keywords_per_method=args.keywords,
                              articles_per_category=args.per_category,
                              categories_per_batch=args.categories_per_batch,
@@ -54,7 +46,7 @@ def _create(args) -> int:
                                 progress=progress)
     finally:
         bar.close()
-    from .service import study_settings
+    from ..study.service import study_settings
 
     st = study_settings(engine, study_id)
     print(f"created study {study_id}: {st['articles_per_category']} articles per category drawn from the "
@@ -65,7 +57,7 @@ def _create(args) -> int:
 
 
 def _invite(args) -> int:
-    from .service import invite_judge
+    from ..study.service import invite_judge
 
     engine = engine_for(args.db)
     names = list(args.name or [])
@@ -82,7 +74,7 @@ def _invite(args) -> int:
 
 
 def _simulate(args) -> int:
-    from .simulate import simulate
+    from ..study.simulate import simulate
 
     engine = engine_for(args.db)
     bar, progress = _tqdm_progress("simulate")
@@ -96,7 +88,7 @@ def _simulate(args) -> int:
 
 def _analyze(args) -> int:
     from ..cli import print_json
-    from .analysis import analyze, format_report
+    from ..study.analysis import analyze, format_report
 
     result = analyze(engine_for(args.db), args.study)
     if args.json:
@@ -107,7 +99,7 @@ def _analyze(args) -> int:
 
 
 def _export(args) -> int:
-    from .export import export
+    from ..study.export import export
 
     text = export(engine_for(args.db), args.study, args.format)
     if args.out:
@@ -119,21 +111,14 @@ def _export(args) -> int:
 
 
 def _list(args) -> int:
-    from .service import list_studies
+    from ..study.service import list_studies
 
     for s in list_studies(engine_for(args.db)):
         print(f"{s['id']}\t{s['name']}\t{s['corpus']}\t{s['articles']} articles\tA={s['method_a']}\tB={s['method_b']}")
     return 0
 
 
-def _positive(value: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {value!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
-    return n
+_positive = options.positive
 
 
 def register(subparsers) -> None:
@@ -151,7 +136,8 @@ def register(subparsers) -> None:
     add("list", _list, "list studies", study=False)
     c = add("create", _create, "draw articles and keywords, store a new study", study=False)
     c.add_argument("--name")
-    c.add_argument("--corpus", default="20ng")
+    c.add_argument("--dataset", default="20ng", help="corpus to draw articles from (default 20ng)")
+    c.add_argument("--corpus", dest="dataset", help=argparse.SUPPRESS)
     c.add_argument("--method-a", default="tf-rf")
     c.add_argument("--method-b", default="latent-5word-knn90-rf")
     c.add_argument("--keywords", type=_positive, default=5, help="keywords per method (default 5)")
@@ -172,4 +158,4 @@ def register(subparsers) -> None:
     a.add_argument("--json", action="store_true")
     e = add("export", _export, "all answers with method provenance")
     e.add_argument("--format", choices=["csv", "json"], default="csv")
-    e.add_argument("--out", help="file (default stdout)")
+    options.add_out(e)

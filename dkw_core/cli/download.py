@@ -1,12 +1,12 @@
 """``python -m dkw_core download 20ng|r52|r8|webkb|webkb4|all``: fetch corpus archives now
-(instead of on first use); see :mod:`dkw_core.download`."""
+(instead of on first use); see :mod:`dkw_core.corpora.download`."""
 from __future__ import annotations
 
 import argparse
 
-from . import config
-from .download import CORPUS_ARCHIVE, DOWNLOADABLE, archive_for, fetch
-from .progress import terminal_progress
+from .. import config
+from ..corpora.download import CORPUS_ARCHIVE, DOWNLOADABLE, archive_for, fetch
+from .options import ProgressBar
 
 
 def cmd_download(args) -> int:
@@ -22,8 +22,8 @@ def cmd_download(args) -> int:
         if target.is_file() and not args.force:
             print(f"{name}: {spec.archive} already in {folder}")
             continue
-        path = fetch(name, archives=folder, force=args.force, progress=terminal_progress(f"{name}: {spec.archive}"),
-                     timeout=args.timeout)
+        with ProgressBar(f"{name}: {spec.archive}") as progress:
+            path = fetch(name, archives=folder, force=args.force, progress=progress, timeout=args.timeout)
         record = path.with_name(path.name + ".sha256")
         how = record.read_text().splitlines()[1].lstrip("# ") if record.is_file() else ""
         print(f"{name}: {path} ({path.stat().st_size / 1e6:.1f} MB; {how})")

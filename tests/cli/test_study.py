@@ -1,4 +1,4 @@
-"""``python -m dkw_core study ...`` (dkw_core/study/cli.py) on the built-in demo corpus."""
+"""``python -m dkw_core study ...`` (dkw_core/cli/study.py) on the built-in demo corpus."""
 from __future__ import annotations
 
 import json
@@ -16,7 +16,7 @@ def db(tmp_path, monkeypatch):
 
 
 def test_create_invite_simulate_analyze_export(db, tmp_path, capsys):
-    assert main(["study", "create", "--db", db, "--corpus", "demo-tiny", "--per-category", "2",
+    assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--per-category", "2",
                  "--categories-per-batch", "2", "--seed", "4", "--keywords", "3"]) == 0
     assert "created study 1" in capsys.readouterr().out
     assert main(["study", "invite", "--db", db, "--study", "1", "--name", "ann", "--base-url", "http://h:1/"]) == 0

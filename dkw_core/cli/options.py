@@ -1,0 +1,163 @@
+"""What every sub-command shares: option names, defaults, the progress bar, JSON output.
+
+The same option means the same thing everywhere: ``--dataset`` (a built-in name, a folder or a
+``.csv``), repeatable ``--metric``, ``--k``, ``--top``, ``--protocol`` (default: the paper's
+label-aware protocol, see :data:`dkw_core.types.DEFAULT_PROTOCOL`), ``--out FILE``, ``--json``,
+``--db URL``. Older spellings (``--corpus``, ``--metrics a,b``, ``--output``) are accepted as
+hidden aliases.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..errors import InputError
+from ..metrics import METRICS
+from ..types import DEFAULT_K, DEFAULT_PROTOCOL, DEFAULT_TOP, PROTOCOLS, Progress
+
+
+def print_json(obj) -> None:
+    json.dump(obj, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+class ProgressBar:
+    """A library ``progress(fraction, message)`` callback drawing a tqdm bar on stderr — only
+    when stderr is a terminal, so logs and pipes get no bar lines. Use as a context manager."""
+
+    def __init__(self, desc: str) -> None:
+        from tqdm import tqdm
+
+        self._bar = tqdm(total=1000, desc=desc, leave=False, file=sys.stderr, mininterval=0.5,
+                         disable=not sys.stderr.isatty(),
+                         bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining} {postfix}")
+        self._n = 0
+
+    def __call__(self, fraction: float, message: str) -> None:
+        n = int(min(max(fraction, 0.0), 1.0) * 1000)
+        self._bar.set_postfix_str(message[:70], refresh=False)
+        if n > self._n:
+            self._bar.update(n - self._n)
+            self._n = n
+
+    def close(self) -> None:
+        self._bar.close()
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def ints(text: str) -> list[int]:
+    """``"10,30,50"`` → ``[10, 30, 50]`` (a one-line error otherwise)."""
+    try:
+        values = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise InputError(f"expected comma-separated integers, got {text!r}") from None
+    if not values:
+        raise InputError("empty list")
+    return values
+
+
+def positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+class _SplitMetrics(argparse.Action):
+    """The hidden ``--metrics a,b`` alias: appends to the same list as ``--metric``."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        current = list(getattr(namespace, self.dest) or [])
+        current += [m.strip() for m in values.split(",") if m.strip()]
+        setattr(namespace, self.dest, current)
+
+
+def add_dataset(p: argparse.ArgumentParser, *, required: bool = True, help: str | None = None) -> None:
+    # "required" is checked after parsing (cli.main) so that the hidden alias --corpus counts too
+    p.add_argument("--dataset", metavar="NAME",
+                   help=(help or "20ng, r52, r8, webkb, webkb4, 7sectors, a folder <split>/<category>/<file> or a .csv")
+                   + (" (required)" if required else ""))
+    p.add_argument("--corpus", dest="dataset", help=argparse.SUPPRESS)
+    if required:
+        p.set_defaults(dataset_required=p)
+
+
+def add_metric(p: argparse.ArgumentParser, *, default: list[str] | None = None, required: bool = False) -> None:
+    shown = f" (default {', '.join(default)})" if default else ""
+    p.add_argument("--metric", action="append", choices=list(METRICS), metavar="M", required=required,
+                   help=f"repeatable; one of {', '.join(METRICS)}{shown}")
+    p.add_argument("--metrics", dest="metric", action=_SplitMetrics, help=argparse.SUPPRESS)
+    p.set_defaults(metric_default=default)
+
+
+def metrics_of(args) -> list[str]:
+    """The ``--metric`` values, else the command's default; each checked against the registry."""
+    from ..metrics import get_metric
+
+    metrics = args.metric or getattr(args, "metric_default", None) or []
+    for m in metrics:
+        get_metric(m)
+    return list(dict.fromkeys(metrics))
+
+
+def add_k(p: argparse.ArgumentParser, *, default: int | None = DEFAULT_K) -> None:
+    req = default is None
+    p.add_argument("--k", type=int, default=default, required=req,
+                   help="nearest words per phrase" + ("" if req else f" (default {default})"))
+
+
+def add_top(p: argparse.ArgumentParser, *, default: int | None = DEFAULT_TOP) -> None:
+    req = default is None
+    p.add_argument("--top", type=int, default=default, required=req,
+                   help="keywords per document, N" + ("" if req else f" (default {default})"))
+
+
+def add_k_max(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--k-max", type=int, default=DEFAULT_K, help=f"neighbours prepared per phrase (default {DEFAULT_K})")
+
+
+def add_protocol(p: argparse.ArgumentParser, *, both: bool = False, dest: str = "protocol",
+                 flag: str = "--protocol", default: str | None = DEFAULT_PROTOCOL, help: str = "") -> None:
+    choices = [*PROTOCOLS, "both"] if both else list(PROTOCOLS)
+    shown = f" (default {default}: the paper's protocol)" if default == DEFAULT_PROTOCOL else ""
+    p.add_argument(flag, dest=dest, choices=choices, default=default,
+                   help=(help or "label-aware: weight each document with its gold category (paper); "
+                                 "label-free: never read the labels of the documents being weighted") + shown)
+
+
+def add_out(p: argparse.ArgumentParser, help: str = "write to FILE (default: standard output)") -> None:
+    p.add_argument("--out", metavar="FILE", help=help)
+    p.add_argument("--output", dest="out", help=argparse.SUPPRESS)
+
+
+def add_vectors(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--vectors", metavar="PATH", help="word2vec/GloVe/fastText/.kv file (default: GloVe 6B 50d)")
+
+
+def add_sample(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--sample", type=positive, metavar="N", help="only the first N documents per category and split")
+
+
+def add_json(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def add_db(p: argparse.ArgumentParser, help: str) -> None:
+    p.add_argument("--db", metavar="URL", help=help)
+
+
+def write_text(text: str, out: str | None) -> None:
+    if out:
+        with open(out, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)

@@ -1,0 +1,24 @@
+"""Corpora: the paper's evaluation corpora (§5) and user corpora, one reader module per format.
+
+============================  ===============================================================
+:mod:`.model`                 :class:`Document`, :class:`Corpus` (stable order, content keys)
+:mod:`.registry`              built-in names, counts, archives, the parsed-corpus cache,
+                              :func:`load_corpus`
+:mod:`.newsgroups`            20 Newsgroups bydate
+:mod:`.reuters`               Reuters-21578 ModApte: R52, R8
+:mod:`.webkb`                 WebKB (7 and 4 classes), 7 Sectors, the hash-stratified split
+:mod:`.html`                  crawled pages as plain text
+:mod:`.user`                  a folder ``<split>/<category>/<file>`` or a ``text,label,split`` CSV
+============================  ===============================================================
+"""
+from .html import html_page_to_text
+from .model import SPLITS, Corpus, Document, content_key
+from .registry import available, corpus_key, dataset_info, list_datasets, load_corpus
+from .reuters import R8_TOPICS
+from .webkb import TEST_FRACTION, WEBKB4_CLASSES, hash_split, load_7sectors
+
+__all__ = [
+    "Document", "Corpus", "SPLITS", "content_key", "list_datasets", "dataset_info", "load_corpus", "available",
+    "corpus_key", "hash_split", "load_7sectors", "html_page_to_text", "TEST_FRACTION", "R8_TOPICS",
+    "WEBKB4_CLASSES",
+]

@@ -1,0 +1,222 @@
+"""The registry of built-in corpora and :func:`load_corpus`, the one way to open any corpus.
+
+Archives are looked up in :func:`dkw_core.config.archives_dir` (``DKW_ARCHIVES``, default
+``data/archives``). Parsed built-in corpora are cached (:mod:`dkw_core.cache`) keyed by the
+archive's name, size and modification time, so a second load is fast. A missing archive is
+downloaded on first use (:mod:`.download`: checksum or structure validated, atomic rename) unless
+``DKW_DOWNLOAD=0`` or ``download=False``; then :class:`~dkw_core.errors.CorpusError` names the
+file, the folder that was searched and the command that downloads it.
+"""
+from __future__ import annotations
+
+import os
+import tarfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import cache, config
+from ..errors import CorpusError
+from ..types import Progress, report
+from .model import Corpus, Document
+from .newsgroups import parse_20ng
+from .reuters import parse_reuters
+from .user import load_csv, load_folder
+from .webkb import (TEST_FRACTION, WEBKB4_CLASSES, WEBKB_CLASS_COUNTS, load_7sectors, parse_sectors_archive,
+                    parse_webkb)
+
+@dataclass(frozen=True)
+class _Spec:
+    archive: str
+    url: str | None
+    description: str
+
+
+_SPECS: dict[str, _Spec] = {
+    "20ng": _Spec("20news-bydate.tar.gz", "http://qwone.com/~jason/20Newsgroups/20news-bydate.tar.gz",
+                  "20 Newsgroups, bydate split"),
+    "r52": _Spec("reuters21578.tar.gz", "https://kdd.ics.uci.edu/databases/reuters21578/reuters21578.tar.gz",
+                 "Reuters-21578 ModApte, single-label, 52 topics"),
+    "r8": _Spec("reuters21578.tar.gz", "https://kdd.ics.uci.edu/databases/reuters21578/reuters21578.tar.gz",
+                "Reuters-21578 ModApte, single-label, 8 largest topics"),
+    "webkb": _Spec("webkb-data.tar.gz",
+                   "http://www.cs.cmu.edu/afs/cs.cmu.edu/project/theo-20/www/data/webkb-data.gtar.gz",
+                   "WebKB 4 Universities, 7 classes (flattened), hash-stratified 2/3-1/3 split"),
+    "webkb4": _Spec("webkb-data.tar.gz",
+                    "http://www.cs.cmu.edu/afs/cs.cmu.edu/project/theo-20/www/data/webkb-data.gtar.gz",
+                    "WebKB student/faculty/course/project, hash-stratified 2/3-1/3 split"),
+    "7sectors": _Spec("7sectors.tar.gz", None,
+                      "CMU WebKB industry sectors, flattened to the top-level sector, hash-stratified split"),
+}
+
+
+def _stratified_counts(class_counts: dict[str, int]) -> tuple[int, int]:
+    test = sum(_n_test(n) for n in class_counts.values())
+    return sum(class_counts.values()) - test, test
+
+
+def _n_test(n: int) -> int:
+    return int(n * TEST_FRACTION + 0.5)
+
+
+_KNOWN_COUNTS: dict[str, tuple[int | None, int | None, int | None]] = {
+    "20ng": (11314, 7532, 20),
+    "r52": (6532, 2568, 52),
+    "r8": (5485, 2189, 8),
+    "webkb": (*_stratified_counts(WEBKB_CLASS_COUNTS), 7),
+    "webkb4": (*_stratified_counts({c: WEBKB_CLASS_COUNTS[c] for c in WEBKB4_CLASSES}), 4),
+    "7sectors": (None, None, 7),
+}
+
+
+def corpus_key(name: str, sample: int | None = None) -> str:
+    """The cache key of built-in corpus ``name`` or of its ``head(sample)`` — without loading it."""
+    _spec(name)
+    return f"{name}-head{sample}" if sample else name
+
+
+def list_datasets() -> list[str]:
+    """Names of the built-in corpora."""
+    return list(_SPECS)
+
+
+def _spec(name: str) -> _Spec:
+    try:
+        return _SPECS[name]
+    except KeyError:
+        raise CorpusError(f"unknown dataset {name!r}; built-in datasets: {', '.join(_SPECS)} "
+                          "(or give a folder <split>/<category>/<file> or a .csv with columns text,label,split)") from None
+
+
+def _archive_path(name: str, archives: Path | None = None) -> Path:
+    return Path(archives or config.archives_dir()) / _spec(name).archive
+
+
+def available(name: str, *, archives: Path | None = None) -> bool:
+    """Whether the archive of built-in corpus ``name`` is present (7sectors: archive or folder)."""
+    folder = Path(archives or config.archives_dir())
+    if name == "7sectors" and (folder / "7sectors").is_dir():
+        return True
+    return _archive_path(name, archives).is_file()
+
+
+def dataset_info(name: str, *, archives: Path | None = None) -> dict:
+    """``{"name", "train", "test", "categories", "available", "archive", ...}`` for a built-in corpus.
+
+    Counts are the published ones (WebKB: what :func:`hash_split` gives on the published class
+    counts); ``None`` where unknown (7 Sectors is not distributed).
+    """
+    spec = _spec(name)
+    train, test, n_cat = _KNOWN_COUNTS[name]
+    return {"name": name, "train": train, "test": test, "categories": n_cat,
+            "available": available(name, archives=archives), "archive": spec.archive,
+            "url": spec.url, "description": spec.description}
+
+
+# --------------------------------------------------------------------------- loading
+
+def load_corpus(name_or_path: str | os.PathLike, *, archives: Path | None = None,
+                progress: Progress | None = None, download: bool | None = None) -> Corpus:
+    """Load a built-in corpus by name, a folder ``<split>/<category>/<file>``, or a ``.csv``
+    (columns ``text,label,split``). ``progress(fraction, message)`` is called while parsing.
+    ``download``: fetch a missing built-in archive first (default: ``DKW_DOWNLOAD``, on)."""
+    name = str(name_or_path)
+    if name in _SPECS:
+        return _load_builtin(name, Path(archives) if archives else None, progress, download)
+    path = Path(name).expanduser()
+    if path.is_dir():
+        return load_folder(path, progress)
+    if path.is_file() and path.suffix.lower() == ".csv":
+        return load_csv(path)
+    if path.exists():
+        raise CorpusError(f"{path}: not a folder <split>/<category>/<file> nor a .csv file")
+    raise CorpusError(f"unknown dataset {name!r}: not a built-in name ({', '.join(_SPECS)}) "
+                      "and no such folder or .csv file")
+
+
+def _missing_message(name: str, archives: Path) -> str:
+    spec = _SPECS[name]
+    if name == "7sectors":
+        return (f"{name}: archive {spec.archive} not found in {archives}; put it (or a folder 7sectors/ with "
+                "<sector>/<industry>/<file>) there or set DKW_ARCHIVES (source: the CMU World Wide Knowledge "
+                "Base project, not publicly mirrored)")
+    return (f"{name}: archive {spec.archive} not found in {archives}; run `python -m dkw_core download {name}`, "
+            f"put the file there or set DKW_ARCHIVES (source: {spec.url})")
+
+
+def _ensure_archive(name: str, archives: Path | None, progress: Progress | None,
+                    download: bool | None = None) -> Path:
+    folder = Path(archives or config.archives_dir())
+    path = folder / _SPECS[name].archive
+    if path.is_file():
+        return path
+    if name == "7sectors" and (folder / "7sectors").is_dir():
+        return folder / "7sectors"
+    if name != "7sectors" and (config.download_enabled() if download is None else download):
+        from .download import fetch  # first use: download, validate, rename atomically
+
+        return fetch(name, archives=folder, progress=progress)
+    raise CorpusError(_missing_message(name, folder))
+
+
+def _cache_path(name: str, source: Path) -> Path:
+    """The parsed-corpus entry of an archive: keyed by its resolved path, size and mtime."""
+    stat = source.stat()
+    return cache.path("corpora", cache.key(str(source.resolve()), stat.st_size, stat.st_mtime_ns,
+                                           readable=name) + ".pkl")
+
+
+def _read_cached(path: Path) -> list[Document] | None:
+    payload = cache.read_pickle(path)
+    try:
+        ids, texts, labels, splits = payload
+    except (TypeError, ValueError):
+        return None
+    return [Document(i, t, l, s) for i, t, l, s in zip(ids, texts, labels, splits)]
+
+
+def _write_cached(path: Path, docs: list[Document]) -> None:
+    cache.write_pickle(path, ([d.id for d in docs], [d.text for d in docs], [d.label for d in docs],
+                              [d.split for d in docs]))
+
+
+def _load_builtin(name: str, archives: Path | None, progress: Progress | None,
+                  download: bool | None = None) -> Corpus:
+    source = _ensure_archive(name, archives, progress, download)
+    if source.is_dir():  # 7sectors folder: not cached (its files may change)
+        return load_7sectors(source, progress=progress)
+    entry = _cache_path(name, source)
+    docs = _read_cached(entry)
+    if docs is not None:
+        report(progress, 1.0, f"{name}: loaded from cache")
+        return Corpus(name, docs, sort=False)
+    if name == "webkb4":  # same pages, same per-class hash split: reuse the parsed 7-class corpus
+        full = _load_builtin("webkb", archives, progress, download)
+        docs = [Document("webkb4/" + d.id.split("/", 1)[1], d.text, d.label, d.split)
+                for d in full.documents if d.label in WEBKB4_CLASSES]
+        corpus = Corpus(name, docs, sort=False)
+        _write_cached(entry, corpus.documents)
+        return corpus
+    report(progress, 0.0, f"{name}: parsing {source.name}")
+    try:
+        if name == "20ng":
+            docs = parse_20ng(source, progress)
+        elif name in ("r52", "r8"):
+            docs = parse_reuters(source, name, progress)
+        elif name in ("webkb", "webkb4"):
+            docs = parse_webkb(source, name, progress)
+        else:
+            docs = parse_sectors_archive(source, name, progress)
+    except (tarfile.TarError, EOFError, OSError, zlib.error) as exc:
+        raise CorpusError(f"{name}: archive {source} is unreadable or truncated ({exc}); replace it") from exc
+    corpus = Corpus(name, docs)
+    _check_nonempty(corpus, source)
+    _write_cached(entry, corpus.documents)
+    report(progress, 1.0, f"{name}: {len(corpus)} documents")
+    return corpus
+
+
+def _check_nonempty(corpus: Corpus, source: Path) -> None:
+    if not corpus.documents:
+        raise CorpusError(f"{corpus.name}: no documents found in {source}; is it the right archive?")
+

@@ -1,0 +1,141 @@
+"""What the vector model and the bag-of-words baseline share: documents x terms counts,
+training-split statistics, metric scores (step 4) and ranking (step 5).
+
+Statistics always come from the training split; which protocol weights a document is stated
+by every call (docs/method.md, "Two protocols").
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from .. import cache
+from ..errors import CorpusError, InputError
+from ..metrics import CategoryStats, category_scores, get_metric
+from ..types import DEFAULT_PROTOCOL, DEFAULT_TOP, check_protocol
+from .ranking import top_n
+
+
+class TermModel:
+    """A corpus as a (documents x terms) count matrix with training-split statistics."""
+
+    vocabulary: list[str]
+    categories: list[str]
+
+    def _init_docs(self, corpus) -> None:
+        self.corpus = corpus
+        self.categories = list(corpus.categories)
+        cat_index = {c: i for i, c in enumerate(self.categories)}
+        self._ids = [d.id for d in corpus.documents]
+        self._row = {d: i for i, d in enumerate(self._ids)}
+        self._labels = np.array([cat_index[d.label] for d in corpus.documents], dtype=np.int64)
+        splits = np.array([d.split for d in corpus.documents])
+        self._split_rows = {s: np.nonzero(splits == s)[0] for s in ("train", "test")}
+        self._split_rows["all"] = np.arange(len(self._ids))
+        if len(self._split_rows["train"]) == 0:
+            raise CorpusError(f"corpus {corpus.name} has no training documents")
+        self._scores_cache: dict[tuple, np.ndarray] = {}
+        self._stats_cache: dict[int | None, CategoryStats] = {}
+
+    # -- documents -------------------------------------------------------------------------
+    def rows(self, split: str) -> np.ndarray:
+        if split not in self._split_rows:
+            raise InputError(f"unknown split {split!r}; choose train, test or all")
+        return self._split_rows[split]
+
+    def doc_ids(self, split: str = "all") -> list[str]:
+        return [self._ids[i] for i in self.rows(split)]
+
+    def labels(self, split: str = "all") -> np.ndarray:
+        """Gold category indices of a split (the label-free protocol never calls this for the
+        split it ranks)."""
+        return self._labels[self.rows(split)]
+
+    def has_doc(self, doc_id: str) -> bool:
+        return doc_id in self._row
+
+    def _document(self, doc):
+        return self.corpus.get(doc) if isinstance(doc, str) else doc
+
+    def _label_of(self, doc, protocol: str) -> int | None:
+        check_protocol(protocol)
+        if protocol == "label-free":
+            return None
+        if doc.label not in self.categories:
+            raise InputError(f"document {doc.id} has category {doc.label!r}, unknown to corpus {self.corpus.name}")
+        return self.categories.index(doc.label)
+
+    # -- counts, statistics, scores -----------------------------------------------------------
+    def _all_counts(self, k: int | None) -> sp.csr_matrix:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def term_counts(self, split: str, k: int | None = None) -> sp.csr_matrix:
+        """tf(w, d) for the documents of ``split`` (rows in corpus order)."""
+        return self._all_counts(k)[self.rows(split)]
+
+    def metric_scores(self, metric: str, k: int | None = None) -> np.ndarray:
+        """(categories x vocabulary) scores of the metric's base, from the training split only."""
+        base = get_metric(metric).base
+        key = (base, k)
+        if key not in self._scores_cache:
+            self._scores_cache[key] = category_scores(base, self.category_stats(k))
+        return self._scores_cache[key]
+
+    def category_stats(self, k: int | None = None) -> CategoryStats:
+        """ABCD statistics of the training split for this K (kept in memory and, for a cached
+        model, on disk: a document's keywords then never need the whole corpus's counts)."""
+        if k in self._stats_cache:
+            return self._stats_cache[k]
+        path = self._stats_path(k)
+        stats = _read_stats(path) if path is not None else None
+        if stats is None:
+            stats = CategoryStats.from_matrices(self.term_counts("train", k), self.labels("train"), len(self.categories))
+            if path is not None:
+                _write_stats(path, stats)
+        self._stats_cache[k] = stats
+        return stats
+
+    def _stats_path(self, k: int | None) -> Path | None:
+        return None
+
+    # -- ranking ----------------------------------------------------------------------------
+    def rank(self, split: str, *, metric: str, k: int | None = None, top: int = DEFAULT_TOP,
+             protocol: str = DEFAULT_PROTOCOL, labels: np.ndarray | None = None) -> np.ndarray:
+        """(documents x top) vocabulary indices of each document's keywords, -1 padded.
+
+        ``labels`` overrides the gold labels used by the label-aware protocol (e.g. to score
+        with a predicted category)."""
+        check_protocol(protocol)
+        m = get_metric(metric)
+        if protocol == "label-free":
+            labels = None
+        elif labels is None:
+            labels = self.labels(split)
+        return top_n(self.term_counts(split, k), self.metric_scores(metric, k), labels=labels, use_tf=m.tf, top=top)
+
+    def words(self, index_rows: np.ndarray) -> list[list[str]]:
+        return [[self.vocabulary[i] for i in row if i >= 0] for row in index_rows]
+
+    def _score_row(self, cols: np.ndarray, tf: np.ndarray, *, metric: str, k: int | None, label: int | None):
+        m = get_metric(metric)
+        scores = self.metric_scores(metric, k)
+        s = (scores.max(axis=0)[cols] if label is None else scores[label, cols]).astype(np.float64)
+        return s * tf if m.tf else s
+
+
+def _read_stats(path: Path) -> CategoryStats | None:
+    try:
+        with np.load(path) as z:
+            return CategoryStats(doc_freq=z["doc_freq"], n_docs=z["n_docs"], term_freq=z["term_freq"])
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _write_stats(path: Path, stats: CategoryStats) -> None:
+    try:
+        with cache.atomic_file(path) as tmp, tmp.open("wb") as fh:
+            np.savez(fh, doc_freq=stats.doc_freq, n_docs=stats.n_docs, term_freq=stats.term_freq)
+    except OSError:
+        pass  # a read-only cache only costs speed

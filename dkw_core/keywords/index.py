@@ -1,0 +1,121 @@
+"""Steps 1–3 for a whole corpus: candidate phrases, unique phrase vectors (Algorithm 1) and
+their ``k_max`` nearest cropped-vocabulary words, found in batched matrix products.
+
+A :class:`NeighbourIndex` is what a prepared corpus is: documents x phrases counts, each
+phrase's unique-vector id, and the neighbours of every unique vector. It is saved in one
+atomic cache folder (:mod:`dkw_core.cache`) keyed by the corpus's content key, the vectors
+and ``k_max``; any ``K <= k_max`` reuses the first K neighbours.
+"""
+from __future__ import annotations
+
+import json
+import pickle
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from .. import cache
+from ..neighbours import nearest
+from ..phrases import TaggedDoc
+from ..types import Progress, report, scaled
+from ..vectors import Vectors, vectors_name
+
+FORMAT = 3  # bump when the folder layout changes
+
+
+@dataclass
+class NeighbourIndex:
+    phrases: list[str]            # unique candidate phrases of the corpus
+    doc_phrase: sp.csr_matrix     # documents x phrases occurrence counts
+    phrase_uid: np.ndarray        # phrase -> unique phrase vector id (-1: no known word)
+    nbr_idx: np.ndarray           # unique vector x k_max nearest word ids (cropped vocabulary)
+    nbr_sim: np.ndarray           # their cosine similarities
+
+    @property
+    def k_max(self) -> int:
+        return int(self.nbr_idx.shape[1])
+
+    def doc_uid(self) -> sp.csr_matrix:
+        """documents x unique phrase vectors occurrence counts."""
+        keep = self.phrase_uid >= 0
+        p2u = sp.csr_matrix((np.ones(int(keep.sum()), dtype=np.float32), (np.nonzero(keep)[0], self.phrase_uid[keep])),
+                            shape=(len(self.phrases), self.nbr_idx.shape[0]))
+        return (self.doc_phrase @ p2u).tocsr()
+
+    def neighbour_matrix(self, k: int, vocabulary_size: int) -> sp.csr_matrix:
+        """unique vectors x vocabulary, 1 where the word is among the vector's K nearest."""
+        n = self.nbr_idx.shape[0]
+        return sp.csr_matrix((np.ones(n * k, dtype=np.float32), self.nbr_idx[:, :k].astype(np.int32).ravel(),
+                              np.arange(0, n * k + 1, k, dtype=np.int64)), shape=(n, vocabulary_size))
+
+
+def build_index(tagged_docs: list[TaggedDoc], vectors: Vectors, k_max: int, *,
+                progress: Progress | None = None) -> NeighbourIndex:
+    """Phrases of every tagged document, their unique vectors and ``k_max`` nearest words."""
+    report(progress, 0.0, "extracting candidate phrases")
+    phrase_id: dict[str, int] = {}
+    indptr, indices, data = [0], [], []
+    for t in tagged_docs:
+        for ph, c in Counter(t.phrases()).items():
+            indices.append(phrase_id.setdefault(ph, len(phrase_id)))
+            data.append(c)
+        indptr.append(len(indices))
+    phrases = list(phrase_id)
+    doc_phrase = sp.csr_matrix((np.asarray(data, dtype=np.float32), np.asarray(indices, dtype=np.int64),
+                                np.asarray(indptr, dtype=np.int64)), shape=(len(tagged_docs), len(phrases)))
+    report(progress, 0.2, f"phrase vectors of {len(phrases):,} unique phrases (Algorithm 1)")
+    phrase_uid, unit_lists = unique_units(vectors, phrases)
+    report(progress, 0.3, f"{len(unit_lists):,} unique phrase vectors")
+    nbr_idx, nbr_sim = nearest(vectors.compose(unit_lists), vectors.cropped_matrix, k_max,
+                               progress=scaled(progress, 0.3, 1.0))
+    nbr_idx = nbr_idx.astype(np.uint16 if len(vectors.cropped_words) < 65536 else np.int32)
+    return NeighbourIndex(phrases, doc_phrase, phrase_uid, nbr_idx, nbr_sim.astype(np.float16))
+
+
+def unique_units(vectors: Vectors, phrases: list[str]) -> tuple[np.ndarray, list[tuple[int, ...]]]:
+    """Map phrases to unique unit tuples (identical tuples give identical vectors)."""
+    uid_of: dict[tuple[int, ...], int] = {}
+    phrase_uid = np.full(len(phrases), -1, dtype=np.int64)
+    units_fn = vectors.units
+    for i, ph in enumerate(phrases):
+        u = units_fn(ph.split(" "))
+        if u:
+            phrase_uid[i] = uid_of.setdefault(u, len(uid_of))
+    return phrase_uid, list(uid_of)
+
+
+# -- the cache folder ---------------------------------------------------------------------------
+def index_path(corpus_key: str, vectors: Vectors | str | None = None, k_max: int = 90) -> Path:
+    """Cache folder of a (corpus content key, vectors or vectors name, k_max)."""
+    vname = vectors.name if isinstance(vectors, Vectors) else (vectors or vectors_name())
+    return cache.path("models", cache.key(FORMAT, corpus_key, vname, k_max,
+                                          readable=f"{corpus_key}__{vname}__k{k_max}"))
+
+
+def read_meta(path: Path) -> dict | None:
+    try:
+        meta = json.loads((path / "meta.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return meta if meta.get("format") == FORMAT else None
+
+
+def save_index(path: Path, index: NeighbourIndex, meta: dict) -> None:
+    with cache.atomic_dir(path) as tmp:
+        sp.save_npz(tmp / "doc_phrase.npz", index.doc_phrase, compressed=False)
+        np.save(tmp / "phrase_uid.npy", index.phrase_uid)
+        np.save(tmp / "nbr_idx.npy", index.nbr_idx)
+        np.save(tmp / "nbr_sim.npy", index.nbr_sim)
+        with (tmp / "phrases.pkl").open("wb") as fh:
+            pickle.dump(index.phrases, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        (tmp / "meta.json").write_text(json.dumps({**meta, "format": FORMAT}))
+
+
+def load_index(path: Path) -> NeighbourIndex:
+    with (path / "phrases.pkl").open("rb") as fh:
+        phrases = pickle.load(fh)
+    return NeighbourIndex(phrases, sp.load_npz(path / "doc_phrase.npz").tocsr(), np.load(path / "phrase_uid.npy"),
+                          np.load(path / "nbr_idx.npy"), np.load(path / "nbr_sim.npy"))

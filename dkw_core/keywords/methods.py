@@ -1,0 +1,59 @@
+"""Keyword methods named by a spec string (the human study's methods A and B).
+
+``latent-5word-knn90-rf`` is the paper's method with phrases of at most 5 words, K = 90 and
+rf; a bare metric name (``tf-rf``) is that metric over the document's own words
+(:mod:`.baseline`). Models are kept in a bounded in-process cache.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .. import cache
+from ..errors import InputError
+from ..metrics import get_metric
+from ..phrases import MAX_PHRASE_LEN
+from ..types import DEFAULT_K, DEFAULT_PROTOCOL, Progress
+from .base import TermModel
+from .baseline import BaselineModel
+from .model import KeywordModel
+
+_LATENT = re.compile(r"^latent-(\d+)word-knn(\d+)-(.+)$")
+_MODELS: cache.Memo[TermModel] = cache.Memo(maxsize=4)
+
+
+def parse_method(spec: str) -> dict:
+    """``latent-5word-knn90-rf`` → ``{"kind": "latent", "k": 90, "metric": "rf"}``;
+    ``tf-rf`` → ``{"kind": "baseline", "k": None, "metric": "tf-rf"}``."""
+    m = _LATENT.match(spec)
+    if m:
+        max_len, k, metric = int(m.group(1)), int(m.group(2)), m.group(3)
+        if max_len != MAX_PHRASE_LEN:
+            raise InputError(f"{spec}: only {MAX_PHRASE_LEN}-word phrases are supported")
+        get_metric(metric)
+        return {"kind": "latent", "k": k, "metric": metric}
+    get_metric(spec)
+    return {"kind": "baseline", "k": None, "metric": spec}
+
+
+def model_for(corpus, spec: str, *, progress: Progress | None = None) -> TermModel:
+    """The (process-cached) model a method spec needs for ``corpus``."""
+    p = parse_method(spec)
+    k_max = max(DEFAULT_K, p["k"] or 0)
+    if p["kind"] == "latent":
+        return _MODELS.get((corpus.key, "latent", k_max),
+                           lambda: KeywordModel.prepare(corpus, k_max=k_max, progress=progress))
+    return _MODELS.get((corpus.key, "baseline"), lambda: BaselineModel.prepare(corpus, progress=progress))
+
+
+def keywords_by_method(spec: str, *, dataset, doc_ids: Sequence[str], top: int,
+                       protocol: str = DEFAULT_PROTOCOL, progress: Progress | None = None) -> dict[str, list[str]]:
+    """Keywords of the given documents by a method spec. ``dataset`` is a corpus name or a
+    loaded corpus."""
+    from ..corpora import load_corpus
+
+    corpus = load_corpus(dataset) if isinstance(dataset, str) else dataset
+    p = parse_method(spec)
+    model = model_for(corpus, spec, progress=progress)
+    return {d: [kw.word for kw in model.keywords(d, metric=p["metric"], k=p["k"], top=top, protocol=protocol)]
+            for d in doc_ids}

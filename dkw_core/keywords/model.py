@@ -1,0 +1,275 @@
+"""Steps 4–6 on word vectors: :class:`KeywordModel`, the paper's discriminative keywords.
+
+Prepared once per (corpus content, vectors, k_max) — see :mod:`.index` — then any metric, K
+and N is a sparse product away. tf(w, d) is the number of phrase occurrences of d whose K
+nearest words include w (one K for local and global counts). Metric statistics come from the
+training split only. See docs/method.md for the method and the decisions it takes.
+"""
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..errors import InputError
+from ..metrics import get_metric
+from ..longtext import check_size, count_phrases
+from ..neighbours import nearest
+from ..phrases import TaggedDoc, get_tagger, tag_corpus
+from ..types import DEFAULT_K, DEFAULT_PROTOCOL, DEFAULT_TOP, Progress, report, scaled
+from ..vectors import Vectors, load_vectors
+from .base import TermModel
+from .index import NeighbourIndex, build_index, index_path, load_index, read_meta, save_index
+from .ranking import Keyword, Provenance, document_vectors, order_scores, top_n
+
+
+@dataclass(frozen=True)
+class DocUnits:
+    """One document's phrases with their counts and each phrase's nearest words."""
+
+    phrases: list[str]
+    counts: np.ndarray      # occurrences per phrase
+    idx: np.ndarray         # phrases x k_max nearest word ids
+    sims: np.ndarray        # their cosine similarities
+
+
+class KeywordModel(TermModel):
+    """Discriminative keywords in word-vector space for one corpus and one vector model."""
+
+    def __init__(self, corpus, vectors: Vectors, index: NeighbourIndex, problems: dict[str, str]):
+        self._init_docs(corpus)
+        self.vectors = vectors
+        self.index = index
+        self.k_max = index.k_max
+        self.vocabulary = vectors.cropped_words
+        self.problems = problems  # doc id -> why it has no keywords
+        self.cache_dir: Path | None = None  # set when the model lives in the disk cache
+        self.doc_uid = index.doc_uid()
+        self._counts_cache: dict[int, sp.csr_matrix] = {}
+
+    # index parts under their historical names
+    phrases = property(lambda self: self.index.phrases)
+    doc_phrase = property(lambda self: self.index.doc_phrase)
+    phrase_uid = property(lambda self: self.index.phrase_uid)
+    nbr_idx = property(lambda self: self.index.nbr_idx)
+    nbr_sim = property(lambda self: self.index.nbr_sim)
+
+    # -- preparation and cache --------------------------------------------------------------
+    @staticmethod
+    def cache_path(corpus, vectors: Vectors | str | None = None, k_max: int = DEFAULT_K) -> Path:
+        """Cache folder of a (corpus or corpus content key, vectors or vectors name, k_max)."""
+        return index_path(corpus if isinstance(corpus, str) else corpus.key, vectors, k_max)
+
+    @classmethod
+    def is_prepared(cls, corpus, vectors: Vectors | str | None = None, k_max: int = DEFAULT_K) -> bool:
+        return read_meta(cls.cache_path(corpus, vectors, k_max)) is not None
+
+    @classmethod
+    def prepare(cls, corpus, vectors: Vectors | None = None, *, k_max: int = DEFAULT_K, n_process: int | None = None,
+                progress: Progress | None = None, cache: bool = True) -> "KeywordModel":
+        """Tag, extract phrases, build phrase vectors and their ``k_max`` nearest words — or
+        load all of that from the cache."""
+        vectors = vectors or load_vectors()
+        if k_max < 1:
+            raise InputError("k_max must be at least 1")
+        path = cls.cache_path(corpus, vectors, k_max)
+        if cache:
+            model = cls._load(corpus, vectors, path)
+            if model is not None:
+                return model
+        tagged = tag_corpus(corpus, n_process=n_process, progress=scaled(progress, 0.0, 0.6), cache=cache)
+        docs = [tagged[d.id] for d in corpus.documents]
+        index = build_index(docs, vectors, k_max, progress=scaled(progress, 0.6, 0.97))
+        model = cls(corpus, vectors, index, problems={})
+        model.problems = _problems(corpus, docs, model.doc_uid, vectors.name)
+        if cache:
+            save_index(path, index, {"corpus": corpus.key, "vectors": vectors.name, "k_max": k_max,
+                                     "doc_ids": model._ids, "problems": model.problems,
+                                     "vocabulary_size": len(model.vocabulary)})
+            model.cache_dir = path
+        report(progress, 1.0, f"prepared {corpus.name}: {len(corpus.documents):,} documents, "
+                              f"{len(model.problems):,} without keywords")
+        return model
+
+    @classmethod
+    def _load(cls, corpus, vectors: Vectors, path: Path) -> "KeywordModel | None":
+        meta = read_meta(path)
+        if meta is None:
+            return None
+        try:
+            if meta["doc_ids"] != [d.id for d in corpus.documents] or meta["vocabulary_size"] != len(vectors.cropped_words):
+                raise ValueError("cache does not match the corpus or vectors")
+            model = cls(corpus, vectors, load_index(path), problems=meta["problems"])
+        except (OSError, ValueError, KeyError, EOFError, Exception):  # noqa: BLE001 - damaged: rebuild
+            shutil.rmtree(path, ignore_errors=True)
+            return None
+        model.cache_dir = path
+        return model
+
+    def _stats_path(self, k: int | None) -> Path | None:
+        return None if self.cache_dir is None else self.cache_dir / f"stats_k{self._check_k(k)}.npz"
+
+    @classmethod
+    def from_texts(cls, texts: Sequence[str], labels: Sequence[str], *, vectors: Vectors | None = None,
+                   k_max: int = DEFAULT_K, name: str = "texts") -> "KeywordModel":
+        """A model whose training split is the given texts (not cached on disk)."""
+        from ..corpora import Corpus, Document
+
+        if len(texts) != len(labels):
+            raise InputError(f"{len(texts)} texts but {len(labels)} labels")
+        docs = [Document(id=f"{name}/train/{lab}/{i}", text=t, label=str(lab), split="train")
+                for i, (t, lab) in enumerate(zip(texts, labels))]
+        corpus = Corpus(name=name, documents=docs, categories=sorted({str(x) for x in labels}))
+        return cls.prepare(corpus, vectors, k_max=k_max, cache=False)
+
+    # -- bulk -----------------------------------------------------------------------------------
+    def _check_k(self, k: int | None) -> int:
+        k = self.k_max if k is None else int(k)
+        if not 1 <= k <= self.k_max:
+            raise InputError(f"K must be between 1 and {self.k_max} (the prepared k_max), got {k}")
+        return k
+
+    def _all_counts(self, k: int | None) -> sp.csr_matrix:
+        k = self._check_k(k)
+        if k not in self._counts_cache:
+            if len(self._counts_cache) >= 2:
+                self._counts_cache.pop(next(iter(self._counts_cache)))
+            counts = (self.doc_uid @ self.index.neighbour_matrix(k, len(self.vocabulary))).tocsr()
+            counts.sort_indices()
+            self._counts_cache[k] = counts
+        return self._counts_cache[k]
+
+    def document_vectors(self, index_rows: np.ndarray) -> np.ndarray:
+        """Normalised sum of the keyword vectors of each row (paper §4.2.1); a row without
+        keywords gives a zero vector."""
+        return document_vectors(self.vectors.cropped_matrix, index_rows)
+
+    # -- one document, with provenance ---------------------------------------------------------
+    def _doc_units(self, doc) -> DocUnits:
+        if self.has_doc(doc.id) and self.corpus.get(doc.id).text == doc.text:
+            row = self.doc_phrase[self._row[doc.id]]
+            pids, cnts = row.indices, row.data
+            uids = self.phrase_uid[pids]
+            ok = uids >= 0
+            if not len(pids):
+                _raise_unusable(doc.id, doc.text)
+            if not ok.any():
+                raise InputError(f"document {doc.id}: none of its {len(pids)} phrases has a word known to {self.vectors.name}")
+            return DocUnits([self.phrases[p] for p in pids[ok]], cnts[ok], self.nbr_idx[uids[ok]].astype(np.int64),
+                            self.nbr_sim[uids[ok]].astype(np.float32))
+        return self._text_units(doc.id, doc.text)
+
+    def _text_units(self, name: str, text: str, progress: Progress | None = None) -> DocUnits:
+        if not text or not text.strip():
+            raise InputError(f"{name}: the document is empty")
+        check_size(len(text.encode("utf-8", "surrogatepass")), name)  # before any heavy work
+        # tagged piece by piece, counts streamed: bounded memory for long texts (longtext.py)
+        return self._counted_units(name, text, count_phrases(text, progress=progress))
+
+    def _tagged_units(self, name: str, text: str, tagged: TaggedDoc) -> DocUnits:
+        return self._counted_units(name, text, Counter(tagged.phrases()))
+
+    def _counted_units(self, name: str, text: str, counts: Counter) -> DocUnits:
+        if not counts:
+            _raise_unusable(name, text)
+        phrases = list(counts)
+        units = [self.vectors.units(p.split(" ")) for p in phrases]
+        keep = [i for i, u in enumerate(units) if u]
+        if not keep:
+            raise InputError(f"{name}: none of its {len(phrases)} candidate phrases has a word known to {self.vectors.name}")
+        idx, sims = nearest(self.vectors.compose([units[i] for i in keep]), self.vectors.cropped_matrix, self.k_max)
+        return DocUnits([phrases[i] for i in keep], np.array([counts[phrases[i]] for i in keep], dtype=np.float32),
+                        idx.astype(np.int64), sims)
+
+    def _keywords_from_units(self, units: DocUnits, *, metric: str, k: int | None, top: int,
+                             label: int | None) -> list[Keyword]:
+        k = self._check_k(k)
+        idx, sims = units.idx[:, :k], units.sims[:, :k]
+        cols, inv = np.unique(idx.ravel(), return_inverse=True)
+        tf = np.bincount(inv, weights=np.repeat(units.counts, k))
+        s = self._score_row(cols, tf, metric=metric, k=k, label=label)
+        out = []
+        for j in order_scores(cols, s, top):
+            w = cols[j]
+            rows, pos = np.nonzero(idx == w)
+            prov = sorted((Provenance(units.phrases[r], float(sims[r, p]), int(units.counts[r])) for r, p in zip(rows, pos)),
+                          key=lambda pr: (-pr.similarity, pr.phrase))
+            out.append(Keyword(self.vocabulary[w], float(s[j]), int(tf[j]), tuple(prov)))
+        return out
+
+    def keywords(self, doc, *, metric: str, k: int | None = None, top: int = DEFAULT_TOP,
+                 protocol: str = DEFAULT_PROTOCOL) -> list[Keyword]:
+        """Top-``top`` keywords of a corpus document (id or :class:`Document`) with provenance."""
+        doc = self._document(doc)
+        label = self._label_of(doc, protocol)
+        return self._keywords_from_units(self._doc_units(doc), metric=metric, k=k, top=top, label=label)
+
+    def keywords_for_text(self, text: str, *, metric: str, k: int | None = None, top: int = DEFAULT_TOP,
+                          label: str | None = None, name: str = "text",
+                          progress: Progress | None = None) -> list[Keyword]:
+        """Keywords of a new text: label-free unless a category ``label`` is given. Texts up to
+        ``DKW_MAX_TEXT_MB`` are tagged in pieces, in bounded memory (:mod:`dkw_core.longtext`);
+        asking again for the same text (another metric) reuses its tagging."""
+        lab = None
+        if label is not None:
+            if label not in self.categories:
+                raise InputError(f"unknown category {label!r} for corpus {self.corpus.name}")
+            lab = self.categories.index(label)
+        key = (name, len(text), hash(text))
+        last = getattr(self, "_last_text", None)
+        if last is None or last[0] != key or (last[1] is not text and last[1] != text):
+            self._last_text = last = (key, text, self._text_units(name, text, progress))
+        return self._keywords_from_units(last[2], metric=metric, k=k, top=top, label=lab)
+
+    def counts_for_texts(self, texts: Sequence[str], k: int | None = None) -> sp.csr_matrix:
+        """tf(w, d) rows for new texts (tagged now, not cached); texts without usable phrases
+        give empty rows."""
+        k = self._check_k(k)
+        rows, cols, vals = [], [], []
+        for r, tagged in enumerate(get_tagger().tag_many(texts)):
+            try:
+                units = self._tagged_units(f"text {r}", tagged.text, tagged)
+            except InputError:
+                continue
+            rows.append(np.full(units.idx.shape[0] * k, r))
+            cols.append(units.idx[:, :k].ravel())
+            vals.append(np.repeat(units.counts, k))
+        if not rows:
+            return sp.csr_matrix((len(texts), len(self.vocabulary)), dtype=np.float32)
+        m = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                          shape=(len(texts), len(self.vocabulary)), dtype=np.float32)
+        m.sum_duplicates()
+        return m
+
+    def rank_texts(self, texts: Sequence[str], *, metric: str, k: int | None = None,
+                   top: int = DEFAULT_TOP) -> np.ndarray:
+        """Label-free keyword indices of new texts."""
+        counts = self.counts_for_texts(texts, k)
+        return top_n(counts, self.metric_scores(metric, k), labels=None, use_tf=get_metric(metric).tf, top=top)
+
+
+def _problems(corpus, docs: list[TaggedDoc], doc_uid: sp.csr_matrix, vectors_name: str) -> dict[str, str]:
+    """Why a document will have no keywords: empty, no noun phrase, or no word the vectors know."""
+    problems: dict[str, str] = {}
+    empty_rows = np.nonzero(np.diff(doc_uid.indptr) == 0)[0]
+    for i in empty_rows:  # a document with any usable phrase has a non-empty row
+        d, t = corpus.documents[i], docs[i]
+        if not t.text:
+            problems[d.id] = "empty document"
+        elif not t.phrases():
+            problems[d.id] = "no candidate noun phrases"
+        else:
+            problems[d.id] = f"no phrase with a word known to {vectors_name}"
+    return problems
+
+
+def _raise_unusable(name: str, text: str):
+    """A document without candidate phrases: empty, or no nouns."""
+    if not text or not text.strip():
+        raise InputError(f"{name}: the document is empty")
+    raise InputError(f"{name}: no candidate noun phrases (the tagger found no nouns)")

@@ -1,0 +1,76 @@
+"""Step 5 — top-N keywords of each document (paper §3.3), and what a keyword carries."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """A phrase of the document that led to a keyword."""
+
+    phrase: str
+    similarity: float  # cosine similarity of the phrase vector and the keyword
+    count: int         # occurrences of the phrase in the document
+
+
+@dataclass(frozen=True)
+class Keyword:
+    word: str
+    score: float
+    tf: int
+    provenance: tuple[Provenance, ...] = field(default=())
+
+
+def top_n(counts: sp.csr_matrix, scores: np.ndarray, *, labels: np.ndarray | None, use_tf: bool,
+          top: int) -> np.ndarray:
+    """Top-``top`` column indices per row of ``counts`` (words present in the document).
+
+    ``scores`` is (categories x vocabulary). With ``labels`` each row is scored with its own
+    category's row (label-aware); without, with the maximum over categories (label-free).
+    The ``tf-`` variants multiply by the row's counts. Ties go to the lower (more frequent)
+    column. Rows with fewer words are padded with -1.
+    """
+    counts = counts.tocsr()
+    out = np.full((counts.shape[0], top), -1, dtype=np.int32)
+    free = scores.max(axis=0) if labels is None else None
+    indptr, indices, data = counts.indptr, counts.indices, counts.data
+    for r in range(counts.shape[0]):
+        lo, hi = indptr[r], indptr[r + 1]
+        if lo == hi:
+            continue
+        cols = indices[lo:hi]
+        s = (free[cols] if labels is None else scores[labels[r], cols]).astype(np.float64)
+        if use_tf:
+            s = s * data[lo:hi]
+        if hi - lo > top:
+            keep = np.argpartition(-s, top - 1)[:top]
+            # widen to every column tied with the cut-off so the tie rule is exact
+            cut = s[keep].min()
+            keep = np.nonzero(s >= cut)[0]
+            cols_k, s_k = cols[keep], s[keep]
+        else:
+            cols_k, s_k = cols, s
+        order = np.lexsort((cols_k, -s_k))[:top]
+        out[r, : len(order)] = cols_k[order]
+    return out
+
+
+def order_scores(cols: np.ndarray, scores: np.ndarray, top: int) -> np.ndarray:
+    """Positions of the ``top`` best scores, ties to the lower column (as :func:`top_n`)."""
+    return np.lexsort((cols, -scores))[:top]
+
+
+def document_vectors(word_matrix: np.ndarray, index_rows: np.ndarray) -> np.ndarray:
+    """Step 6 — the normalised sum of the keyword vectors of each row (paper §4.2.1).
+
+    ``index_rows`` holds row indices of ``word_matrix`` (-1 = no keyword); a row without
+    keywords gives a zero vector."""
+    dim = word_matrix.shape[1]
+    mat = np.vstack([word_matrix, np.zeros((1, dim), dtype=word_matrix.dtype)])
+    rows = np.where(index_rows < 0, word_matrix.shape[0], index_rows)
+    summed = mat[rows].sum(axis=1)
+    norms = np.linalg.norm(summed, axis=1, keepdims=True)
+    return summed / np.where(norms == 0, 1, norms)

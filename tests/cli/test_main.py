@@ -1,0 +1,73 @@
+"""The command-line entry point: a database failure mid-command is one line, not a traceback."""
+import sqlite3
+
+from dkw_core.cli import build_parser, main
+from dkw_core.study.demo import DEMO_CORPUS
+
+
+def test_every_feature_registers_its_commands():
+    choices = build_parser()._subparsers._group_actions[0].choices
+    assert {"datasets", "prepare", "keywords", "evaluate", "search", "baseline", "report", "study"} <= set(choices)
+
+
+def test_locked_database_is_a_one_line_error(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("DKW_STUDY_FAKE_KEYWORDS", "1")
+    monkeypatch.setenv("DKW_DB_TIMEOUT", "0.2")
+    url = f"sqlite:///{tmp_path / 'study.sqlite'}"
+    assert main(["study", "list", "--db", url]) == 0  # creates the schema
+    holder = sqlite3.connect(tmp_path / "study.sqlite")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        code = main(["study", "create", "--db", url, "--corpus", DEMO_CORPUS, "--per-category", "1"])
+    finally:
+        holder.rollback()
+        holder.close()
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.strip().splitlines()[-1].startswith("error: ") and "locked" in err and "Traceback" not in err
+
+
+def _options(parser):
+    """{sub-command path: {option string: action}} over every (nested) sub-command."""
+    import argparse
+
+    out = {}
+
+    def walk(p, path):
+        subs = [a for a in p._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs:
+            out[path] = {s: a for a in p._actions for s in a.option_strings}
+        for a in subs:
+            for name, child in a.choices.items():
+                walk(child, f"{path} {name}".strip())
+
+    walk(parser, "")
+    return out
+
+
+def test_every_command_spells_its_options_the_same_way():
+    import argparse
+
+    from dkw_core.types import DEFAULT_PROTOCOL
+
+    commands = _options(build_parser())
+    assert {"keywords", "evaluate", "search", "baseline", "report", "study create", "study export"} <= set(commands)
+    for name, opts in commands.items():
+        shown = {s for s, a in opts.items() if a.help != argparse.SUPPRESS}
+        assert not shown & {"--corpus", "--output", "--metrics"}, (name, shown)  # old spellings are hidden aliases
+        if "--metric" in opts:
+            assert isinstance(opts["--metric"], argparse._AppendAction), name
+        if "--protocol" in opts:
+            assert opts["--protocol"].default == DEFAULT_PROTOCOL, name
+    for name in ("keywords", "evaluate", "search", "baseline", "prepare", "study create"):
+        assert "--dataset" in commands[name], name
+    for name in ("report", "study export"):
+        assert "--out" in commands[name], name
+
+
+def test_old_spellings_still_work(tmp_path, monkeypatch):
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    args = build_parser().parse_args(["search", "--corpus", "r8", "--metrics", "rf,tf-rf", "--metric", "ig"])
+    assert args.dataset == "r8" and args.metric == ["rf", "tf-rf", "ig"]
+    args = build_parser().parse_args(["report", "--output", "x.md"])
+    assert args.out == "x.md"
