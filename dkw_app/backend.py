@@ -214,3 +214,16 @@ def download_archive(name: str, *, progress: Progress | None = None) -> str:
     from dkw_core.corpora.download import fetch
 
     return str(fetch(name, progress=progress))
+
+
+def split_keywords(model, split: str, *, metrics: Sequence[str], k: int, top: int, protocol: str,
+                   fmt: str) -> bytes:
+    """Keywords of every document of ``split`` as JSONL or CSV bytes (``dkw_core.keywords.batch``)."""
+    import io
+
+    from dkw_core.keywords.batch import split_records, write_records
+
+    records = split_records(model, split, metrics=list(metrics), k=k, top=top, protocol=protocol)
+    buf = io.StringIO(newline="")
+    write_records(records, buf, fmt, list(metrics))
+    return buf.getvalue().encode("utf-8")

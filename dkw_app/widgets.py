@@ -146,3 +146,27 @@ def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: A
         bar.progress(1.0, text=f"{name} prepared.")
         st.rerun()  # show the new state
     return False
+
+
+def split_download(name: str, sample: int | None, k_max: int, *, split: str, metrics: Sequence[str], k: int,
+                   top: int, protocol: str) -> None:
+    """The keywords of every document of the split as a JSONL or CSV download (computed on a click)."""
+    from . import resources
+
+    with st.expander(f"Keywords of every document of the {split} split"):
+        fmt = st.radio("Format", ("csv", "jsonl"), horizontal=True, key="split_fmt")
+        chosen = (name, sample, k_max, split, tuple(metrics), k, top, protocol, fmt)
+        if st.button("Compute for the whole split", key="split_compute"):
+            st.session_state["split_chosen"] = chosen
+        if st.session_state.get("split_chosen") != chosen:
+            st.caption(f"Same metrics, K={k}, N={top} and {protocol} protocol as above; one row per document.")
+            return
+        try:
+            data = resources.split_keywords(*chosen)
+        except DkwError as exc:
+            show_error(exc)
+            return
+        sample_tag = f"-head{sample}" if sample else ""
+        st.download_button(f"Download {split} keywords ({fmt.upper()})", data=data,
+                           file_name=f"keywords-{name}{sample_tag}-{split}-{protocol}-K{k}-N{top}.{fmt}",
+                           mime="text/csv" if fmt == "csv" else "application/jsonl", key="split_download")

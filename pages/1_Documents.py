@@ -115,6 +115,8 @@ with right:
     widgets.csv_download(tables.keywords_long(by_metric, doc_id=doc.id, protocol=protocol, k=int(k),
                                               vectors=vectors_name),
                          label="Download keywords (CSV)", file_name="keywords.csv", key="kw_csv")
+    widgets.split_download(name, sample, k_max, split=split, metrics=metrics, k=int(k), top=int(top),
+                           protocol=protocol)
     st.markdown("**Provenance** — the phrases of the document that led to each keyword")
     for tab, metric in zip(st.tabs(metrics), metrics):
         with tab:

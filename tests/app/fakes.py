@@ -70,7 +70,8 @@ class FakeBackend:
         self.prepare_calls = 0
         self.opened: list[str] = []  # "corpus" / "vectors", each time one is loaded
         self.prepared_checks: list[tuple] = []  # arguments of every is_prepared call
-        self.downloads: list[str] = []  # corpora whose archive the app asked to download
+        self.downloads: list[str] = []
+        self.split_calls: list[tuple] = []  # arguments of every whole-split keyword file  # corpora whose archive the app asked to download
         self.available = {"20ng"}
         self.download_error: str | None = None
         self.corpus = make_corpus()
@@ -82,6 +83,7 @@ class FakeBackend:
             "archives_folder": lambda: "/fake/archives",
             "downloadable": lambda name: name != "7sectors",
             "download_archive": self._download_archive,
+            "split_keywords": self._split_keywords,
             "corpus_key": lambda name, sample=None: f"{name}-head{sample}" if sample else name,
             "open_corpus": self._open_corpus,
             "open_vectors": self._open_vectors,
@@ -114,6 +116,17 @@ class FakeBackend:
         if progress:
             progress(1.0, f"{name}: downloaded")
         return f"/fake/archives/{name}.tar.gz"
+
+    def _split_keywords(self, model, split, *, metrics, k, top, protocol, fmt):
+        import json
+
+        self.split_calls.append((split, tuple(metrics), k, top, protocol, fmt))
+        docs = [d for d in self.corpus.documents if d.split == split]
+        rows = [{"id": d.id, "keywords": {m: FakeModel.expected(d.text, m, top) for m in metrics}} for d in docs]
+        if fmt == "jsonl":
+            return "".join(json.dumps(r) + "\n" for r in rows).encode()
+        return ("id," + ",".join(metrics) + "\n" + "".join(
+            r["id"] + "," + ",".join(" ".join(r["keywords"][m]) for m in metrics) + "\n" for r in rows)).encode()
 
     def _open_vectors(self):
         self.opened.append("vectors")
