@@ -25,7 +25,8 @@ from dkw_core.types import DEFAULT_K, DEFAULT_PROTOCOL, PROTOCOLS, Progress, che
 from dkw_core.vectors import describe_default
 
 # Library calls the pages make unchanged, re-exported so that tests can replace them here.
-from dkw_core.corpora import corpus_key, dataset_info, list_datasets  # noqa: F401
+from dkw_core.corpora import corpus_key, dataset_info  # noqa: F401
+from dkw_core.corpora import list_corpora as list_datasets  # noqa: F401  (built-in, then the user's corpora)
 from dkw_core.phrases import get_tagger as open_tagger  # noqa: F401  (spaCy, loaded once per process)
 from dkw_core.vectors import load_vectors as open_vectors  # noqa: F401  (DKW_VECTORS, else GloVe 6B 50d)
 from dkw_core.vectors import vectors_name  # noqa: F401  (their cache key, without loading them)
@@ -227,3 +228,22 @@ def split_keywords(model, split: str, *, metrics: Sequence[str], k: int, top: in
     buf = io.StringIO(newline="")
     write_records(records, buf, fmt, list(metrics))
     return buf.getvalue().encode("utf-8")
+
+
+# --------------------------------------------------------------------------- your own corpus
+
+def import_corpus(name: str, data: bytes, filename: str) -> dict:
+    """Validate an uploaded CSV / zip and store it as a user corpus; the import report."""
+    from dataclasses import asdict
+
+    from dkw_core.corpora import list_datasets as builtin_names
+    from dkw_core.corpora.uploads import import_corpus as store
+
+    return asdict(store(name, data, filename, builtin=tuple(builtin_names())))
+
+
+def max_upload_mb() -> float:
+    """``DKW_MAX_UPLOAD_MB`` (default 50): the largest corpus file the app accepts."""
+    from dkw_core.corpora.uploads import _limit_bytes
+
+    return _limit_bytes() / 1e6

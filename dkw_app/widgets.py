@@ -170,3 +170,48 @@ def split_download(name: str, sample: int | None, k_max: int, *, split: str, met
         st.download_button(f"Download {split} keywords ({fmt.upper()})", data=data,
                            file_name=f"keywords-{name}{sample_tag}-{split}-{protocol}-K{k}-N{top}.{fmt}",
                            mime="text/csv" if fmt == "csv" else "application/jsonl", key="split_download")
+
+
+def upload_corpus() -> None:
+    """Upload a CSV (text,label[,split]) or a zip of <split>/<category>/<file>; validated and
+    stored by the library, then listed with the built-in corpora on every page."""
+    from . import resources
+
+    limit = guarded(backend.max_upload_mb, default=None)
+    if limit is None:
+        return
+    st.caption(f"A CSV with columns text,label and optionally split (train/test) and id, or a zip of "
+               f"<split>/<category>/<file> (or <category>/<file>) UTF-8 text files; at most {limit:g} MB "
+               "(DKW_MAX_UPLOAD_MB). Without a split, a third of every category becomes the test split.")
+    with st.form("upload_corpus", clear_on_submit=False):
+        name = st.text_input("Name", key="upload_name", placeholder="e.g. my-news",
+                             help="lower-case letters, digits, - and _")
+        upload = st.file_uploader("CSV or zip", type=["csv", "zip"], key="upload_file")
+        submitted = st.form_submit_button("Import corpus")
+    if not submitted:
+        return
+    if upload is None:
+        st.error("Choose a CSV or zip file first.")
+        return
+    data = upload.getvalue()
+    if len(data) > limit * 1e6:  # checked again by the library
+        st.error(f"{upload.name}: {len(data) / 1e6:.1f} MB is above the upload limit of {limit:g} MB "
+                 "(DKW_MAX_UPLOAD_MB).")
+        return
+    try:
+        report = backend.import_corpus(name, data, upload.name)
+    except DkwError as exc:
+        show_error(exc)
+        return
+    resources.dataset_infos.clear()
+    st.session_state["upload_report"] = report
+    st.rerun()
+
+
+def upload_report() -> None:
+    """The last import's outcome, once, as plain text."""
+    report = st.session_state.pop("upload_report", None)
+    if report:
+        st.success(escape_markdown(
+            f"Imported {report['name']}: {report['documents']:,} documents ({report['train']:,} train / "
+            f"{report['test']:,} test), {report['categories']} categories; {report['split']}."))

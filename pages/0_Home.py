@@ -44,3 +44,7 @@ for info in infos:
         continue
     if widgets.prepare_panel(name, sample, k_max, key=f"prepare_{name}", box=box):
         box.success(f"Prepared: tagged, and the K={k_max} nearest words of every phrase cached.")
+
+st.header("Your own corpus")
+widgets.upload_report()
+widgets.upload_corpus()

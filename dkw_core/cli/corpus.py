@@ -29,10 +29,10 @@ def _vectors(path: str | None):
 
 # -- datasets ------------------------------------------------------------------------------
 def cmd_datasets(args) -> int:
-    from ..corpora import dataset_info, list_datasets, load_corpus
+    from ..corpora import dataset_info, list_corpora, load_corpus
 
     rows = []
-    for name in list_datasets():
+    for name in list_corpora():  # built-in, then corpora uploaded in the app
         info = dataset_info(name)
         if info["available"]:
             corpus = load_corpus(name)

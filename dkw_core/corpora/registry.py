@@ -21,6 +21,7 @@ from ..types import Progress, report
 from .model import Corpus, Document
 from .newsgroups import parse_20ng
 from .reuters import parse_reuters
+from .uploads import user_corpora, user_corpus_meta, user_corpus_path
 from .user import load_csv, load_folder
 from .webkb import (TEST_FRACTION, WEBKB4_CLASSES, WEBKB_CLASS_COUNTS, load_7sectors, parse_sectors_archive,
                     parse_webkb)
@@ -70,7 +71,10 @@ _KNOWN_COUNTS: dict[str, tuple[int | None, int | None, int | None]] = {
 
 
 def corpus_key(name: str, sample: int | None = None) -> str:
-    """The cache key of built-in corpus ``name`` or of its ``head(sample)`` — without loading it."""
+    """The cache key of built-in or stored user corpus ``name`` or of its ``head(sample)`` —
+    without loading it."""
+    if name not in _SPECS and name in user_corpora():
+        return f"{name}-head{sample}" if sample else str(user_corpus_meta(name).get("key") or name)
     _spec(name)
     return f"{name}-head{sample}" if sample else name
 
@@ -78,6 +82,11 @@ def corpus_key(name: str, sample: int | None = None) -> str:
 def list_datasets() -> list[str]:
     """Names of the built-in corpora."""
     return list(_SPECS)
+
+
+def list_corpora() -> list[str]:
+    """Built-in corpora, then the user corpora stored under ``DKW_DATA_DIR`` (:mod:`.uploads`)."""
+    return list(_SPECS) + [n for n in user_corpora() if n not in _SPECS]
 
 
 def _spec(name: str) -> _Spec:
@@ -106,6 +115,11 @@ def dataset_info(name: str, *, archives: Path | None = None) -> dict:
     Counts are the published ones (WebKB: what :func:`hash_split` gives on the published class
     counts); ``None`` where unknown (7 Sectors is not distributed).
     """
+    if name not in _SPECS and name in user_corpora():
+        meta = user_corpus_meta(name)
+        return {"name": name, "train": meta.get("train"), "test": meta.get("test"),
+                "categories": meta.get("categories"), "available": True, "archive": None, "url": None,
+                "description": f"your corpus, from {meta.get('source')}; {meta.get('split')}"}
     spec = _spec(name)
     train, test, n_cat = _KNOWN_COUNTS[name]
     return {"name": name, "train": train, "test": test, "categories": n_cat,
@@ -123,6 +137,8 @@ def load_corpus(name_or_path: str | os.PathLike, *, archives: Path | None = None
     name = str(name_or_path)
     if name in _SPECS:
         return _load_builtin(name, Path(archives) if archives else None, progress, download)
+    if name in user_corpora():
+        return load_csv(user_corpus_path(name))
     path = Path(name).expanduser()
     if path.is_dir():
         return load_folder(path, progress)
