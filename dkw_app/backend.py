@@ -16,7 +16,7 @@ import pandas as pd
 from dkw_core.config import sample_per_category, vectors_path  # noqa: F401  (DKW_SAMPLE_PER_CATEGORY)
 from dkw_core.corpora import Corpus, load_corpus
 from dkw_core.errors import InputError
-from dkw_core.evaluation import protocols, results, significance
+from dkw_core.evaluation import leakcheck, protocols, reference, report, results, significance
 from dkw_core.evaluation.classifiers import CLASSIFIER_LABELS, DEFAULT_CLASSIFIER
 from dkw_core.keywords import KeywordModel
 from dkw_core.metrics import METRICS, PAPER_METRICS
@@ -121,7 +121,45 @@ def load_runs(*, dataset: str | None = None) -> pd.DataFrame:
     frame["kind"] = frame["kind"].fillna("method")
     frame["variant"] = [run_variant(o) for o in (frame["options"] if "options" in frame.columns
                                                   else [None] * len(frame))]
+    if "stale" not in frame.columns:
+        frame["stale"] = False
     return frame
+
+
+def split_stale(runs: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(runs of this dkw version, stale runs of other versions): stale runs are never charted."""
+    return results.current_runs(runs)
+
+
+def dkw_version() -> str:
+    return protocols.dkw_version()
+
+
+# --------------------------------------------------------------------------- reference results
+
+def reference_runs() -> pd.DataFrame:
+    """The reference results shipped in ``docs/results`` (every corpus), shaped like
+    :func:`load_runs` plus ``source`` ("reference results of dkw <version>") and ``chosen_by``."""
+    frame = reference.load_reference().copy()
+    for column in RUN_COLUMNS:
+        if column not in frame.columns:
+            frame[column] = pd.NA
+    frame["variant"] = [run_variant(o) for o in (frame["options"] if "options" in frame.columns
+                                                  else [None] * len(frame))]
+    return frame
+
+
+def reference_leakchecks() -> pd.DataFrame:
+    """Leak checks of the shipped reference results (percent)."""
+    return reference.load_reference_leakchecks()
+
+
+def leak_check(model, *, dataset: str, sample: int | None, metric: str, k: int, top: int) -> dict:
+    """Leak check on a prepared model (``dkw_core.evaluation.leakcheck``): share of test
+    predictions that follow a random wrong category written into each document (label-aware),
+    beside the label-free share and chance, in percent."""
+    return leakcheck.leak_check(model, metric=metric, k=int(k), top=int(top), dataset=dataset,
+                                sample=sample).to_dict()
 
 
 STANDARD = "standard"
@@ -140,13 +178,27 @@ def run_variant(options: Any) -> str:
     return ", ".join(parts) or STANDARD
 
 
-def significance_table(runs: pd.DataFrame, *, dataset: str, protocol: str) -> pd.DataFrame:
-    """Pairwise metric comparison (paper appendix D: Wilcoxon signed-rank over paired
-    configurations, Bonferroni-corrected) as a square DataFrame of corrected p-values."""
-    method = runs[(runs["dataset"] == dataset) & (runs["protocol"] == protocol) & (runs["kind"] == "method")]
+def significance_long(runs: pd.DataFrame, *, dataset: str, protocol: str) -> pd.DataFrame:
+    """Pairwise metric comparison (paper appendix D) of one corpus and protocol: Wilcoxon
+    signed-rank with its direction (``higher``, signed z) and the sign test (one- and two-sided),
+    Bonferroni-corrected. Pairs per-metric Algorithm 2 runs over N (K each metric's own) when
+    there are any, else the grid of fixed runs over (K, N)."""
+    here = runs[(runs["dataset"] == dataset) & (runs["protocol"] == protocol)]
+    if "options" not in here.columns:
+        here = here.assign(options=[{}] * len(here))
+    chosen = report.significance_runs(here)
+    if not chosen.empty and (chosen["kind"] == "search").any():
+        table = report.significance_table(chosen, protocol)
+        return table if table is not None else pd.DataFrame()
+    method = here[here["kind"] == "method"]
     if method["metric"].nunique() < 2:
         return pd.DataFrame()
-    return square_significance(significance.compare_metrics(method, score="micro_f1"))
+    return significance.compare_metrics(method, score="micro_f1")
+
+
+def significance_table(runs: pd.DataFrame, *, dataset: str, protocol: str) -> pd.DataFrame:
+    """:func:`significance_long` as a symmetric square DataFrame of corrected Wilcoxon p-values."""
+    return square_significance(significance_long(runs, dataset=dataset, protocol=protocol))
 
 
 def square_significance(table: pd.DataFrame) -> pd.DataFrame:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from .tables import FULL, describe_setup, sample_label
+from .tables import CHOSEN_K, FULL, GRID, describe_setup, sample_label
 
 F1_SERIES = (("micro_f1", "micro-F1"), ("macro_f1", "macro-F1"))
 BASELINE_DASH = {"baseline-tfidf": "dash", "baseline-bow": "dot"}
@@ -28,6 +28,11 @@ def _setup_line(frame: pd.DataFrame, *, dataset: str, protocol: str) -> str:
             f"{_slices(frame)}</sup>")
 
 
+def _n_of(row) -> str:
+    top = getattr(row, "top", None)
+    return f" N={int(top)}" if row.kind == "baseline-bow" and top is not None and not pd.isna(top) else ""
+
+
 def _add_baselines(fig: go.Figure, base: pd.DataFrame, *, x: list, score: str, label: str) -> None:
     """Draw each baseline as a flat line across the chart (a trace, so it is in the JSON)."""
     if base is None or base.empty or not x:
@@ -38,54 +43,66 @@ def _add_baselines(fig: go.Figure, base: pd.DataFrame, *, x: list, score: str, l
             continue
         fig.add_trace(go.Scatter(
             x=[x[0], x[-1]] if len(x) > 1 else [x[0], x[0]], y=[float(value)] * 2, mode="lines",
-            name=f"{row.kind} {label}", line={"dash": BASELINE_DASH.get(row.kind, "dashdot"), "width": 2},
+            name=f"{row.kind}{_n_of(row)} {label}", line={"dash": BASELINE_DASH.get(row.kind, "dashdot"), "width": 2},
             hovertemplate=f"{row.kind} ({row.classifier}) {label}: %{{y:.4f}}<extra></extra>",
         ))
 
 
 def metric_bar_chart(bars: pd.DataFrame, base: pd.DataFrame | None = None, *, dataset: str,
-                     protocol: str, top: int | None = None) -> go.Figure:
-    """Micro- and macro-F1 per metric as grouped bars (paper Figs. 2–7), baselines as lines."""
+                     protocol: str, top: int | None = None, grid: bool = False) -> go.Figure:
+    """Micro- and macro-F1 per metric as grouped bars (paper Figs. 2–7), baselines as lines.
+
+    ``grid=False``: one bar per metric, K chosen by Algorithm 2 on the training split.
+    ``grid=True``: one bar per stored (metric, K) — a grid of test scores, titled as such."""
     fig = go.Figure()
-    metrics = [str(m) for m in bars["metric"]] if not bars.empty else []
+    column_x = "setup" if grid and "setup" in bars.columns else "metric"
+    xs = [str(m) for m in bars[column_x]] if not bars.empty else []
     for column, label in F1_SERIES:
         if bars.empty:
             break
         fig.add_trace(go.Bar(
-            x=metrics, y=bars[column].astype(float).tolist(), name=label,
+            x=xs, y=bars[column].astype(float).tolist(), name=label,
             customdata=bars[["k", "top"]].astype(str).values.tolist(),
             hovertemplate=f"%{{x}} {label} %{{y:.4f}}<br>K=%{{customdata[0]}}, N=%{{customdata[1]}}<extra></extra>",
         ))
     for column, label in F1_SERIES:
-        _add_baselines(fig, base, x=metrics, score=column, label=label)
+        _add_baselines(fig, base, x=xs, score=column, label=label)
     n_text = f"N={top}" if top is not None else f"N={describe_setup(bars, 'top')}"
+    how = GRID if grid else CHOSEN_K
     fig.update_layout(
-        title=f"F1 per metric, {n_text}, K best per metric{_setup_line(bars, dataset=dataset, protocol=protocol)}",
-        barmode="group", xaxis_title="metric", yaxis_title="F1 (%)", yaxis_range=[0, 100],
-        legend_title="series", margin={"t": 60},
+        title=f"F1 per metric, {n_text}; {how}{_setup_line(bars, dataset=dataset, protocol=protocol)}",
+        barmode="group", xaxis_title="metric" if not grid else "metric and K", yaxis_title="F1 (%)",
+        yaxis_range=[0, 100], legend_title="series", margin={"t": 80},
     )
     return fig
 
 
 def keywords_line_chart(lines: pd.DataFrame, base: pd.DataFrame | None = None, *, dataset: str,
-                        protocol: str) -> go.Figure:
-    """Micro- and macro-F1 against the number of keywords N (paper Figs. 8–10)."""
+                        protocol: str, grid: bool = False) -> go.Figure:
+    """Micro- and macro-F1 against the number of keywords N (paper Figs. 8–10): one line per
+    ``series`` (a metric with K chosen by Algorithm 2 per N; or, ``grid=True``, a fixed
+    (metric, K) of the grid of test scores)."""
     fig = go.Figure()
     xs = [int(v) for v in lines["top"]] if not lines.empty else []
-    for column, label in F1_SERIES:
-        if lines.empty:
-            break
-        fig.add_trace(go.Scatter(
-            x=xs, y=lines[column].astype(float).tolist(), name=label, mode="lines+markers",
-            customdata=lines[["metric", "k"]].astype(str).values.tolist(),
-            hovertemplate=f"N=%{{x}} {label} %{{y:.4f}}<br>metric %{{customdata[0]}}, K=%{{customdata[1]}}<extra></extra>",
-        ))
+    series = list(dict.fromkeys(lines["series"])) if not lines.empty and "series" in lines.columns else []
+    for name in series:
+        part = lines[lines["series"] == name]
+        for column, label in F1_SERIES:
+            fig.add_trace(go.Scatter(
+                x=[int(v) for v in part["top"]], y=part[column].astype(float).tolist(), name=f"{name} {label}",
+                mode="lines+markers", line={"dash": "solid" if column == "micro_f1" else "dot"},
+                customdata=part[["metric", "k"]].astype(str).values.tolist(),
+                hovertemplate=(f"N=%{{x}} {label} %{{y:.4f}}<br>metric %{{customdata[0]}}, "
+                               f"K=%{{customdata[1]}}<extra></extra>"),
+            ))
     _xs = [min(xs), max(xs)] if xs else []
     for column, label in F1_SERIES:
         _add_baselines(fig, base, x=_xs, score=column, label=label)
+    how = ("grid of test scores: one line per stored (metric, K), none chosen" if grid
+           else "one line per metric, K chosen per N by Algorithm 2 on the training split")
     fig.update_layout(
-        title=f"F1 vs number of keywords N, best metric and K per N{_setup_line(lines, dataset=dataset, protocol=protocol)}",
-        xaxis_title="number of keywords N", yaxis_title="F1 (%)", yaxis_range=[0, 100], margin={"t": 60},
+        title=f"F1 vs number of keywords N; {how}{_setup_line(lines, dataset=dataset, protocol=protocol)}",
+        xaxis_title="number of keywords N", yaxis_title="F1 (%)", yaxis_range=[0, 100], margin={"t": 80},
     )
     return fig
 

@@ -96,6 +96,18 @@ def runs() -> pd.DataFrame:
     return backend.load_runs()
 
 
+@st.cache_data(show_spinner=False)
+def reference() -> pd.DataFrame:
+    """The reference results shipped with dkw (read once per server)."""
+    return backend.reference_runs()
+
+
+@st.cache_data(show_spinner=False)
+def reference_leaks() -> pd.DataFrame:
+    """The leak checks of the shipped reference results."""
+    return backend.reference_leakchecks()
+
+
 @st.cache_data(show_spinner=False, max_entries=32)
 def significance(method_runs: pd.DataFrame, dataset: str, protocol: str) -> pd.DataFrame:
     """Pairwise metric p-values of the given method runs (recomputed only when they change)."""

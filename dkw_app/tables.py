@@ -52,28 +52,105 @@ def _filtered(runs: pd.DataFrame, **equal: Any) -> pd.DataFrame:
     return frame
 
 
+#: How the parameters of each kind of chart row were chosen (shown in titles and tables).
+CHOSEN_K = "K chosen per metric by Algorithm 2 on the training split (fold-local statistics); metric and N fixed"
+GRID = "grid of test scores: every stored K, none chosen (not a best)"
+
+
+def search_scope(runs: pd.DataFrame) -> pd.Series:
+    """Per run: ``"per-metric"`` (Algorithm 2 choosing K for one metric), ``"all"`` (Algorithm 2
+    over all setups), ``"grid"`` (a fixed (K, metric, N) run) or ``"baseline"``."""
+    def scope(row) -> str:
+        kind = row.get("kind")
+        if kind == "search":
+            options = row.get("options")
+            metrics = options.get("metrics", []) if isinstance(options, dict) else []
+            return "all" if len(metrics) > 1 else "per-metric"
+        if kind in BASELINE_KINDS:
+            return "baseline"
+        return "grid"
+
+    if runs.empty:
+        return pd.Series([], dtype=object, index=runs.index)
+    return runs.apply(scope, axis=1)
+
+
+def _method_runs(runs: pd.DataFrame, scope: str, **equal: Any) -> pd.DataFrame:
+    frame = _filtered(runs, **equal)
+    if frame.empty:
+        return frame
+    frame = frame[search_scope(frame) == scope].dropna(subset=["micro_f1"])
+    return frame
+
+
+def _latest(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    order = "id" if "id" in frame.columns else None
+    frame = frame.sort_values(order) if order else frame
+    return frame.drop_duplicates(keys, keep="last")
+
+
 def metric_bars(runs: pd.DataFrame, *, dataset: str, protocol: str, top: int | None = None,
                 classifier: str | None = None) -> pd.DataFrame:
-    """Data of a per-metric F1 bar chart (paper Figs. 2–7): the method's best run (by
-    micro-F1) of every metric for one corpus, protocol, N (``top``) and classifier."""
-    frame = _filtered(runs, dataset=dataset, protocol=protocol, top=top, classifier=classifier)
-    frame = frame[frame["kind"].fillna("method") == "method"].dropna(subset=["micro_f1"])
+    """Data of a per-metric F1 bar chart (paper Figs. 2–7): for every metric its run with K
+    chosen by Algorithm 2 on the training split (per-metric search runs), at N = ``top``.
+    Never the best of several runs by test score."""
+    frame = _method_runs(runs, "per-metric", dataset=dataset, protocol=protocol, top=top, classifier=classifier)
     if frame.empty:
         return pd.DataFrame(columns=RUN_COLUMNS)
-    best = frame.sort_values("micro_f1", ascending=False).drop_duplicates("metric")
-    return best.sort_values("micro_f1", ascending=False)[RUN_COLUMNS].reset_index(drop=True)
+    frame = _latest(frame, ["metric", "top", "classifier"])
+    return frame[RUN_COLUMNS].reset_index(drop=True)
+
+
+def metric_grid(runs: pd.DataFrame, *, dataset: str, protocol: str, top: int | None = None,
+                classifier: str | None = None) -> pd.DataFrame:
+    """Every fixed-(K, metric, N) run at N = ``top``: a grid of test scores, one bar per
+    (metric, K), with the column ``setup`` ("rf K=90"). Nothing in it is a choice."""
+    frame = _method_runs(runs, "grid", dataset=dataset, protocol=protocol, top=top, classifier=classifier)
+    if frame.empty:
+        return pd.DataFrame(columns=[*RUN_COLUMNS, "setup"])
+    frame = _latest(frame, ["metric", "k", "top", "classifier"]).sort_values(["metric", "k"])
+    frame = frame[RUN_COLUMNS].reset_index(drop=True)
+    frame["setup"] = [f"{m} K={int(k)}" for m, k in zip(frame["metric"], frame["k"])]
+    return frame
 
 
 def f1_by_keywords(runs: pd.DataFrame, *, dataset: str, protocol: str,
                    classifier: str | None = None) -> pd.DataFrame:
-    """Data of an F1-vs-N line chart (paper Figs. 8–10): for every number of keywords N
-    the best setup (metric, K) by micro-F1."""
-    frame = _filtered(runs, dataset=dataset, protocol=protocol, classifier=classifier)
-    frame = frame[frame["kind"].fillna("method") == "method"].dropna(subset=["micro_f1", "top"])
+    """Data of F1-vs-N lines (paper Figs. 8–10): one line per metric, each point the per-metric
+    Algorithm 2 run at that N (K chosen on the training split); column ``series`` names the line."""
+    frame = _method_runs(runs, "per-metric", dataset=dataset, protocol=protocol, classifier=classifier)
+    frame = frame.dropna(subset=["top"]) if not frame.empty else frame
     if frame.empty:
-        return pd.DataFrame(columns=RUN_COLUMNS)
-    best = frame.sort_values("micro_f1", ascending=False).drop_duplicates("top")
-    return best.sort_values("top")[RUN_COLUMNS].reset_index(drop=True)
+        return pd.DataFrame(columns=[*RUN_COLUMNS, "series"])
+    frame = _latest(frame, ["metric", "top", "classifier"]).sort_values(["metric", "top"])
+    frame = frame[RUN_COLUMNS].reset_index(drop=True)
+    frame["series"] = frame["metric"].astype(str)
+    return frame
+
+
+def f1_grid_by_keywords(runs: pd.DataFrame, *, dataset: str, protocol: str,
+                        classifier: str | None = None) -> pd.DataFrame:
+    """F1-vs-N lines of the grid of fixed runs: one line per (metric, K). Not a choice."""
+    frame = _method_runs(runs, "grid", dataset=dataset, protocol=protocol, classifier=classifier)
+    frame = frame.dropna(subset=["top"]) if not frame.empty else frame
+    if frame.empty:
+        return pd.DataFrame(columns=[*RUN_COLUMNS, "series"])
+    frame = _latest(frame, ["metric", "k", "top", "classifier"]).sort_values(["metric", "k", "top"])
+    frame = frame[RUN_COLUMNS].reset_index(drop=True)
+    frame["series"] = [f"{m} K={int(k)}" for m, k in zip(frame["metric"], frame["k"])]
+    return frame
+
+
+def algorithm2_choices(runs: pd.DataFrame, *, dataset: str, classifier: str | None = None) -> pd.DataFrame:
+    """Algorithm 2 over all setups: the (K, metric, N) it chose per protocol and the test F1."""
+    frame = _method_runs(runs, "all", dataset=dataset, classifier=classifier)
+    columns = ["protocol", "metric", "k", "top", "micro_f1", "macro_f1", "classifier", "vectors", "chosen by"]
+    if frame.empty:
+        return pd.DataFrame(columns=columns)
+    frame = _latest(frame, ["protocol", "classifier"]).sort_values("protocol").copy()
+    frame["chosen by"] = ("K, metric and N chosen by Algorithm 2 over all setups on the training split "
+                          "(fold-local statistics; chi2 and tf-chi2 excluded as in the paper)")
+    return frame[columns].reset_index(drop=True)
 
 
 def baselines(runs: pd.DataFrame, *, dataset: str, protocol: str | None = None,
@@ -86,8 +163,11 @@ def baselines(runs: pd.DataFrame, *, dataset: str, protocol: str | None = None,
     frame = frame[frame["kind"].isin(BASELINE_KINDS)].dropna(subset=["micro_f1"])
     if protocol is not None and "protocol" in frame.columns:
         frame = frame[frame["protocol"].isna() | frame["protocol"].isin(["none", protocol])]
-    best = frame.sort_values("micro_f1", ascending=False).drop_duplicates("kind")
-    return best.sort_values("kind")[RUN_COLUMNS].reset_index(drop=True)
+    if frame.empty:
+        return pd.DataFrame(columns=RUN_COLUMNS)
+    # one line per baseline kind (and N for keyword sets): the latest run, never the best of several
+    frame = _latest(frame, ["kind", "top"])
+    return frame.sort_values(["kind", "top"])[RUN_COLUMNS].reset_index(drop=True)
 
 
 def describe_setup(frame: pd.DataFrame, column: str) -> str:

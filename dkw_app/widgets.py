@@ -30,11 +30,12 @@ def show_document(text: str, *, height: int | None = 480) -> None:
     st.code(text, language=None, wrap_lines=True, height=height)
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=^])")
 
 
 def escape_markdown(text: str) -> str:
-    """Escape text for labels that Streamlit renders as markdown (expanders, captions)."""
+    """Escape text for labels that Streamlit renders as markdown (expanders, captions), so that
+    it shows exactly as stored: no emphasis, link, HTML tag or character entity (``&lt;``)."""
     return _MD_SPECIAL.sub(r"\\\1", str(text))
 
 

@@ -1,5 +1,9 @@
 """dkw: discriminative keywords in word-vector space (Sajgalik, Barla & Bielikova 2017).
 
 The method step by step is in ``docs/method.md``; the public API in ``ARCHITECTURE.md``.
+
+``__version__`` is recorded with every stored evaluation run and every shipped reference
+result; runs of another version are never mixed into a chart or a table. Bump it whenever
+a change can move a number the evaluation reports.
 """
 __version__ = "0.3.0"

@@ -16,6 +16,8 @@ The README lists the same table. Paths may be relative (to the current directory
 ``DKW_STUDY_DB``                SQLAlchemy URL of the study database (default SQLite in the data dir)
 ``DKW_ADMIN_PASSWORD``          the study admin password (or ``admin_password`` in Streamlit secrets)
 ``DKW_STUDY_FAKE_KEYWORDS``     ``1``: the study uses a tiny built-in demo corpus (demos and tests)
+``DKW_REFERENCE_DIR``           the shipped reference results (default ``docs/results``)
+``DKW_REQUIRE_ARCHIVES``        ``1`` (set by CI): a test that needs a missing archive fails, never skips
 ==============================  ====================================================================
 """
 from __future__ import annotations
@@ -137,3 +139,14 @@ def admin_password() -> str | None:
 
 def study_fake_keywords() -> bool:
     return _flag("DKW_STUDY_FAKE_KEYWORDS")
+
+
+def reference_dir() -> Path:
+    """``DKW_REFERENCE_DIR`` or the repository's ``docs/results``."""
+    raw = _env("DKW_REFERENCE_DIR")
+    return Path(raw).expanduser().resolve() if raw else PROJECT_ROOT / "docs" / "results"
+
+
+def require_archives() -> bool:
+    """``DKW_REQUIRE_ARCHIVES=1``: tests needing a missing corpus archive fail instead of skipping."""
+    return _flag("DKW_REQUIRE_ARCHIVES")

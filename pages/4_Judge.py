@@ -111,13 +111,15 @@ with right:
 st.subheader("Keywords")
 keys = []
 with st.container(key="judge_answers"):
-    for kw_id, word in task.keywords:
-        with st.container(border=True):
+    # Widget keys (which reach the browser) hold only the display position and an opaque
+    # per-judgement token: nothing in them depends on method, rank or database row.
+    for pos, word in task.keywords:
+        with st.container(border=True, key=f"kw-{task.token}-{pos}"):
             st.markdown(f"**{escape_markdown(word)}**")
             cols = st.columns(len(task.questions))
             for col, (qkey, qtext) in zip(cols, task.questions.items()):
-                key = f"ans-{task.judgement_id}-{kw_id}-{qkey}"
-                keys.append(((kw_id, qkey), key))
+                key = f"ans-{task.token}-{pos}-{qkey}"
+                keys.append(((pos, qkey), key))
                 with col:
                     st.radio(qtext, options=list(task.answers), format_func=task.answers.get, index=None,
                              horizontal=True, key=key)

@@ -1,8 +1,16 @@
-"""Full-corpus evaluation benchmark: every metric at N=10 with K from Algorithm 2,
-under both protocols, the tf-idf and bag-of-words baselines, F1 against N for the best three
-metrics, Algorithm 2 over all setups, wall time and peak memory.
+"""Full-corpus evaluation benchmark: every metric at N=10 with K chosen by Algorithm 2, under
+both protocols, the tf-idf and bag-of-words baselines, Algorithm 2 over all setups, F1 against
+N, leak checks, wall time and peak memory.
 
-    nice .venv/bin/python scripts/bench_eval.py --dataset 20ng [--n-curve] [--full-search]
+    nice .venv/bin/python scripts/bench_eval.py --dataset 20ng [--n-curve] [--full-search] \
+        [--leakcheck rf:90,tf-rf:10] [--reference docs/results/20ng.json]
+
+Nothing is chosen by a test score: the N-curve metrics are the ones Algorithm 2 over all
+setups chose on the training split (per protocol; ``--full-search`` is implied by ``--n-curve``
+without ``--curve-metrics``), or the metrics named by ``--curve-metrics`` (a fixed list, for
+the significance tables). ``--reference FILE`` writes the machine-readable reference results
+(every run of this dkw version on the corpus, significance, leak checks, with version, date,
+machine and command) that the app and BENCHMARKS.md quote.
 
 Every run goes through the results store (default data/results.sqlite, ``--db URL``), so an
 interrupted benchmark resumes where it stopped (stored runs are cache hits). Prints one line
@@ -46,12 +54,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--protocols", default=",".join(PROTOCOLS))
     ap.add_argument("--ks", default=",".join(map(str, DEFAULT_K_GRID)))
     ap.add_argument("--sizes", default=",".join(map(str, PAPER_SIZES)))
-    ap.add_argument("--n-curve", action="store_true", help="F1 against N=1..50 for the best three metrics")
+    ap.add_argument("--n-curve", action="store_true",
+                    help="F1 against N=1..50 for the metrics Algorithm 2 chose (or --curve-metrics)")
     ap.add_argument("--curve-metrics", default=None,
-                    help="comma-separated metrics for --n-curve (default: the three best label-free at --top)")
+                    help="comma-separated metrics for --n-curve (default: the metrics Algorithm 2 over all "
+                         "setups chose on the training split)")
     ap.add_argument("--full-search", action="store_true", help="Algorithm 2 over all (K, metric, N) setups")
     ap.add_argument("--train-protocol-check", action="store_true",
-                    help="label-free test docs with label-aware training docs, best metric (what was tried)")
+                    help="label-free test docs with label-aware training docs, for the label-free setup Algorithm 2 "
+                         "chose (implies --full-search)")
+    ap.add_argument("--leakcheck", default=None, metavar="METRIC:K,...",
+                    help="leak checks at N=--top, e.g. rf:90,tf-rf:10")
+    ap.add_argument("--reference", default=None, metavar="FILE",
+                    help="write the reference results of this corpus (JSON) to FILE")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
@@ -60,7 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [int(x) for x in args.sizes.split(",")]
     metrics = [m for m in args.metrics.split(",") if m]
     protocols = [p for p in args.protocols.split(",") if p]
-    summary: dict = {"dataset": args.dataset, "sample": args.sample, "command": " ".join(sys.argv), "runs": []}
+    summary: dict = {"dataset": args.dataset, "sample": args.sample,
+                     "command": " ".join(["python", "scripts/bench_eval.py", *sys.argv[1:]]), "runs": []}
     t_start = time.perf_counter()
 
     def record(result, what: str) -> None:
@@ -87,34 +103,16 @@ def main(argv: list[str] | None = None) -> int:
         summary["vectors"] = exp.vectors_name
 
         record(run_tfidf(exp, store=args.db), "baseline tf-idf + LinearSVC")
-        best: dict[str, list] = {}
         jobs = [(m, p) for m in metrics for p in protocols]
         for m, p in tqdm(jobs, desc="metrics at N=%d" % args.top, file=sys.stderr, disable=None):
             r = run_search(exp, protocol=p, ks=ks, metrics=[m], tops=[args.top], sizes=sizes, seed=args.seed,
                            store=args.db)
-            record(r, f"metric table N={args.top}")
-            best.setdefault(p, []).append((r.micro_f1, m))
+            record(r, f"metric table N={args.top}, K by Algorithm 2")
         for p in protocols:
             record(run_bow(exp, metric="tf-rf", top=args.top, protocol=p, store=args.db),
                    f"baseline bag-of-words keyword sets N={args.top}")
-        ranking = sorted(best.get("label-free", best.get(protocols[0], [])), reverse=True)
-        top3 = [m for _, m in ranking[:3]]
-        summary["best_three_label_free"] = top3
-        if args.train_protocol_check and top3:
-            from dkw_core.evaluation.experiments import run_method
-
-            chosen = next(x for x in summary["runs"] if x.get("what", "").startswith("metric table")
-                          and x["metric"] == top3[0] and x["protocol"] == "label-free")
-            record(run_method(exp, metric=top3[0], k=chosen["k"], top=args.top, protocol="label-free",
-                              train_protocol="label-aware", store=args.db),
-                   "label-free test, label-aware training documents")
-        if args.n_curve:
-            curve = [m for m in args.curve_metrics.split(",") if m] if args.curve_metrics else top3
-            jobs = [(m, n, p) for m in curve for n in DEFAULT_N_GRID for p in protocols]
-            for m, n, p in tqdm(jobs, desc="F1 against N", file=sys.stderr, disable=None):
-                record(run_search(exp, protocol=p, ks=ks, metrics=[m], tops=[n], sizes=sizes, seed=args.seed,
-                                  store=args.db), "N curve")
-        if args.full_search:
+        chosen: dict[str, dict] = {}
+        if args.full_search or args.train_protocol_check or (args.n_curve and not args.curve_metrics):
             for p in protocols:
                 sbar = tqdm(total=1000, desc=f"Algorithm 2 all setups ({p})", file=sys.stderr, disable=None)
 
@@ -127,6 +125,37 @@ def main(argv: list[str] | None = None) -> int:
                                seed=args.seed, store=args.db, progress=sprog)
                 sbar.close()
                 record(r, "Algorithm 2 over all setups")
+                chosen[p] = r.details.get("chosen", {})
+        summary["algorithm2_choice"] = chosen
+        if args.train_protocol_check and chosen.get("label-free"):
+            from dkw_core.evaluation.experiments import run_method
+
+            c = chosen["label-free"]
+            record(run_method(exp, metric=c["metric"], k=c["k"], top=c["top"], protocol="label-free",
+                              train_protocol="label-aware", store=args.db),
+                   "label-free test, label-aware training documents (setup chosen by Algorithm 2)")
+        if args.n_curve:
+            if args.curve_metrics:
+                curve = [m for m in args.curve_metrics.split(",") if m]
+            else:
+                curve = list(dict.fromkeys(c["metric"] for c in chosen.values() if c.get("metric")))
+            summary["curve_metrics"] = curve
+            jobs = [(m, n, p) for m in curve for n in DEFAULT_N_GRID for p in protocols]
+            for m, n, p in tqdm(jobs, desc="F1 against N", file=sys.stderr, disable=None):
+                record(run_search(exp, protocol=p, ks=ks, metrics=[m], tops=[n], sizes=sizes, seed=args.seed,
+                                  store=args.db), "N curve, K by Algorithm 2")
+        if args.leakcheck:
+            from dkw_core.evaluation.leakcheck import leak_check
+
+            summary["leakcheck"] = []
+            for item in [x for x in args.leakcheck.split(",") if x]:
+                m, _, k = item.partition(":")
+                res = leak_check(exp.model, metric=m, k=int(k), top=args.top, dataset=exp.dataset,
+                                 sample=args.sample, seed=args.seed).to_dict()
+                summary["leakcheck"].append(res)
+                tqdm.write(f"leak check {m} K={k} N={args.top}: follows the wrong label label-aware "
+                           f"{res['follow_wrong_label_aware']:.2f} %, label-free {res['follow_wrong_label_free']:.2f} %, "
+                           f"chance {res['chance']:.2f} %")
     except DkwError as exc:
         print(f"error: {exc}", file=sys.stderr, disable=None)
         return 2
@@ -136,8 +165,15 @@ def main(argv: list[str] | None = None) -> int:
         f"eval_{args.dataset}" + (f"_sample{args.sample}" if args.sample else "") + ".json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(summary, indent=2, default=str))
-    print(json.dumps({k: summary[k] for k in ("dataset", "sample", "documents", "vectors", "prepare_seconds",
-                                              "wall_seconds", "peak_rss_mib", "best_three_label_free")}, indent=2))
+    if args.reference:
+        from dkw_core.evaluation.reference import write_reference
+
+        write_reference(args.reference, dataset=exp.dataset, sample=args.sample, db=args.db,
+                        command=summary["command"], extra={k: summary.get(k) for k in (
+                            "documents", "vectors", "prepare_seconds", "wall_seconds", "peak_rss_mib",
+                            "algorithm2_choice", "curve_metrics", "leakcheck")})
+    print(json.dumps({k: summary.get(k) for k in ("dataset", "sample", "documents", "vectors", "prepare_seconds",
+                                                  "wall_seconds", "peak_rss_mib", "algorithm2_choice")}, indent=2))
     return 0
 
 

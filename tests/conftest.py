@@ -11,6 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.support.archives import pytest_runtest_makereport  # noqa: F401  (DKW_REQUIRE_ARCHIVES=1: no silent skips)
+
 ROOT = Path(__file__).resolve().parents[1]
 
 os.environ.setdefault("DKW_DATA_DIR", tempfile.mkdtemp(prefix="dkw-test-"))

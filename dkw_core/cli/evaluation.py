@@ -1,4 +1,4 @@
-"""Sub-commands ``evaluate``, ``search``, ``baseline`` and ``report``.
+"""Sub-commands ``evaluate``, ``search``, ``baseline``, ``report`` and ``leakcheck``.
 
 ``--json`` prints the keys (``micro_f1``, ``macro_f1`` in percent, ``protocol``,
 ``dataset``, ``metric``, ``k``, ``top``, ``classifier``) plus ``split``, ``vectors`` and a
@@ -148,6 +148,29 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_leakcheck(args) -> int:
+    from ..errors import InputError
+    from ..evaluation.leakcheck import leak_check
+
+    metrics = options.metrics_of(args)
+    _check_early(args, metrics=metrics, ks=[args.k])
+    if args.top < 1:
+        raise InputError(f"--top must be at least 1, got {args.top}")
+    exp = _experiment(args)
+    results = [leak_check(exp.model, metric=m, k=args.k, top=args.top, classifier=args.classifier,
+                          seed=args.seed, dataset=exp.dataset, sample=args.sample).to_dict() for m in metrics]
+    if args.json:
+        from ..cli import print_json
+
+        print_json(results[0] if len(results) == 1 else results)
+    else:
+        for result in results:
+            print(result["label"])
+            print(f"  predictions following the wrong label: label-aware {result['follow_wrong_label_aware']:.2f} %, "
+                  f"label-free {result['follow_wrong_label_free']:.2f} %, chance {result['chance']:.2f} %")
+    return 0
+
+
 def register(subparsers) -> None:
     """Add the evaluation sub-commands to ``python -m dkw_core``."""
     p = subparsers.add_parser("evaluate", help="classify test documents by their keyword vectors; micro/macro F1")
@@ -182,6 +205,16 @@ def register(subparsers) -> None:
     options.add_protocol(p)
     p.add_argument("--classifier", default=DEFAULT_CLASSIFIER, choices=sorted(CLASSIFIERS))
     p.set_defaults(handler=cmd_baseline)
+
+    p = subparsers.add_parser("leakcheck", help="share of predictions that follow a random wrong label written "
+                                                "into each test document (label-aware vs label-free vs chance)")
+    _common(p)
+    options.add_metric(p, required=True)
+    options.add_k(p, default=None)
+    options.add_top(p, default=None)
+    p.add_argument("--seed", type=int, default=0, help="seed of the random wrong categories")
+    p.add_argument("--classifier", default=DEFAULT_CLASSIFIER, choices=sorted(CLASSIFIERS))
+    p.set_defaults(handler=cmd_leakcheck)
 
     p = subparsers.add_parser("report", help="Markdown tables of the stored evaluation runs")
     _common(p, dataset=False)

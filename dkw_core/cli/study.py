@@ -1,4 +1,4 @@
-"""``python -m dkw_core study {list,create,invite,simulate,analyze,export}``: the human study.
+"""``python -m dkw_core study {init,list,create,invite,simulate,analyze,export,...}``: the human study.
 
 Every command takes ``--db URL`` (any SQLAlchemy URL; default env ``DKW_STUDY_DB``, else
 ``sqlite:///<DKW_DATA_DIR>/study.sqlite``). Bad input raises a DkwError (one-line message).
@@ -11,6 +11,7 @@ from pathlib import Path
 
 from .. import config
 from ..errors import InputError
+from ..types import DEFAULT_PROTOCOL, PROTOCOLS
 from . import options
 
 
@@ -41,7 +42,8 @@ def _create(args) -> int:
                              method_a=args.method_a, method_b=args.method_b, keywords_per_method=args.keywords,
                              articles_per_category=args.per_category,
                              categories_per_batch=args.categories_per_batch,
-                             judges_per_article=args.judges, seed=args.seed, split=args.split)
+                             judges_per_article=args.judges, seed=args.seed, split=args.split,
+                             protocol_a=args.protocol_a, protocol_b=args.protocol_b)
         study_id = create_study(engine, documents=docs, categories=cats, provider=provider, config=config,
                                 progress=progress)
     finally:
@@ -50,8 +52,8 @@ def _create(args) -> int:
 
     st = study_settings(engine, study_id)
     print(f"created study {study_id}: {st['articles_per_category']} articles per category drawn from the "
-          f"{st['split']} split of {st['corpus']} with seed {st['seed']}; A = {st['method_a']}, "
-          f"B = {st['method_b']}, {st['keywords_per_method']} keywords each, "
+          f"{st['split']} split of {st['corpus']} with seed {st['seed']}; A = {st['method_a']} "
+          f"({st['protocol_a']}), B = {st['method_b']} ({st['protocol_b']}), {st['keywords_per_method']} keywords each, "
           f"{st['judges_per_article']} judges per article")
     return 0
 
@@ -90,7 +92,7 @@ def _analyze(args) -> int:
     from ..cli import print_json
     from ..study.analysis import analyze, format_report
 
-    result = analyze(engine_for(args.db), args.study)
+    result = analyze(engine_for(args.db), args.study, include_simulated=args.include_simulated)
     if args.json:
         print_json(result)
     else:
@@ -101,7 +103,7 @@ def _analyze(args) -> int:
 def _export(args) -> int:
     from ..study.export import export
 
-    text = export(engine_for(args.db), args.study, args.format)
+    text = export(engine_for(args.db), args.study, args.format, include_simulated=args.include_simulated)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"wrote {args.out}", file=sys.stderr)
@@ -110,11 +112,21 @@ def _export(args) -> int:
     return 0
 
 
+def _init(args) -> int:
+    from ..db import make_engine
+    from ..study.schema import upgrade
+
+    engine = make_engine(args.db or config.study_db_url(), default_file="study.sqlite")
+    print(f"study schema at revision {upgrade(engine)} ({engine.url.render_as_string(hide_password=True)})")
+    return 0
+
+
 def _list(args) -> int:
     from ..study.service import list_studies
 
     for s in list_studies(engine_for(args.db)):
-        print(f"{s['id']}\t{s['name']}\t{s['corpus']}\t{s['articles']} articles\tA={s['method_a']}\tB={s['method_b']}")
+        print(f"{s['id']}\t{s['name']}\t{s['status']}\t{s['corpus']}\t{s['articles']} articles\t"
+              f"A={s['method_a']} ({s['protocol_a']})\tB={s['method_b']} ({s['protocol_b']})")
     return 0
 
 
@@ -133,6 +145,7 @@ def register(subparsers) -> None:
         q.set_defaults(handler=handler)
         return q
 
+    add("init", _init, "create or upgrade the study schema (Alembic, under a lock)", study=False)
     add("list", _list, "list studies", study=False)
     c = add("create", _create, "draw articles and keywords, store a new study", study=False)
     c.add_argument("--name")
@@ -146,6 +159,10 @@ def register(subparsers) -> None:
     c.add_argument("--judges", type=_positive, default=3, help="judges per article (default 3)")
     c.add_argument("--seed", type=int, help="sampling seed (default: random, recorded)")
     c.add_argument("--split", default="test", choices=["test", "train", "all"])
+    for slot in ("a", "b"):
+        c.add_argument(f"--protocol-{slot}", choices=PROTOCOLS, default=DEFAULT_PROTOCOL,
+                       help=f"keyword protocol of method {slot.upper()} (default {DEFAULT_PROTOCOL}, the paper's; "
+                            f"label-free: no gold label read)")
     i = add("invite", _invite, "create judges and print their access codes")
     i.add_argument("--name", action="append", help="judge name (repeatable)")
     i.add_argument("--count", type=_positive, help="create N judges named judge-1..N")
@@ -159,3 +176,9 @@ def register(subparsers) -> None:
     e = add("export", _export, "all answers with method provenance")
     e.add_argument("--format", choices=["csv", "json"], default="csv")
     options.add_out(e)
+    for q in (a, e):
+        q.add_argument("--include-simulated", action="store_true",
+                       help="include simulated judges' answers (left out by default)")
+    from .study_admin import register as register_admin
+
+    register_admin(add)

@@ -32,6 +32,21 @@ PROTOCOL_LABELS = {
     "label-free": "label-free (deployable: test labels never read)",
 }
 KINDS: tuple[str, ...] = ("method", "baseline-tfidf", "baseline-bow", "search")
+#: Fixed settings of the method that a stored number depends on beyond its RunConfig; they
+#: enter every run's settings hash. Change a value here when the method changes.
+METHOD_SETTINGS: dict = {
+    "cv_statistics": "fold-local",  # Algorithm 2's CV counts statistics on each fold's training part
+    "max_phrase_len": 5,            # candidate phrases of at most 5 tokens (paper §3.1)
+    "vocabulary": "wordfreq top 20000 ∩ vectors",
+    "document_vector": "normalised sum of keyword vectors",
+}
+
+
+def dkw_version() -> str:
+    """The dkw version recorded with every stored run."""
+    from .. import __version__
+
+    return __version__
 
 
 def check_classifier(classifier: str) -> str:
@@ -64,8 +79,16 @@ class RunConfig:
             check_protocol(self.protocol)
         check_classifier(self.classifier)
 
-    def config_hash(self) -> str:
-        blob = json.dumps(asdict(self), sort_keys=True, default=str)
+    def settings_hash(self) -> str:
+        """Hash of every method-relevant setting: this configuration plus the fixed settings of
+        the method (:data:`METHOD_SETTINGS`). Independent of the dkw version."""
+        blob = json.dumps({"run": asdict(self), "method": METHOD_SETTINGS}, sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()[:32]
+
+    def config_hash(self, version: str | None = None) -> str:
+        """Key of the run in the results store: the settings hash under a dkw version (default:
+        this one), so a run stored by another version is never reused as a cache hit."""
+        blob = f"{version or dkw_version()}|{self.settings_hash()}"
         return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
     def label(self) -> str:

@@ -73,42 +73,78 @@ def metric_table(runs: pd.DataFrame, *, top: int | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def significance_runs(runs: pd.DataFrame) -> pd.DataFrame:
+    """The runs the significance tables pair: per-metric Algorithm 2 runs (K each metric's own,
+    chosen on the training split) when present, else fixed-K method runs; variants left out."""
+    method = runs[runs["kind"].isin(["method", "search"])]
+    if method.empty:
+        return method
+    method = method[method.apply(lambda r: r["kind"] == "method" or len(_options(r, "metrics", [])) == 1, axis=1)]
+    if method.empty:
+        return method
+    method = method[method.apply(lambda r: not _options(r, "decoding") and not _options(r, "train_protocol"), axis=1)]
+    if (method["kind"] == "search").any():  # K from Algorithm 2 when available; ad-hoc fixed-K runs left out
+        method = method[method["kind"] == "search"]
+    return method
+
+
+SIGNIFICANCE_PAIR_ON = ("dataset", "sample", "top", "classifier", "split", "vectors", "kind")
+
+
+def significance_table(runs: pd.DataFrame, protocol: str) -> pd.DataFrame | None:
+    """``compare_metrics`` over the paired configurations of one protocol (pairs with data only)."""
+    m = significance_runs(runs)
+    if m.empty:
+        return None
+    m = m[m["protocol"] == protocol]
+    if m["metric"].nunique() < 2:
+        return None
+    sig = compare_metrics(m, pair_on=SIGNIFICANCE_PAIR_ON)
+    sig = sig[sig["n"] > 0]
+    return None if sig.empty else sig
+
+
 def significance_sections(runs: pd.DataFrame) -> list[str]:
     """Paper appendix D: metric pairs over every paired (dataset, sample, N, classifier, vectors)
     configuration, per protocol (K is each metric's own, from Algorithm 2 or fixed)."""
     out: list[str] = []
-    method = runs[runs["kind"].isin(["method", "search"])]
-    method = method[method.apply(lambda r: r["kind"] == "method" or len(_options(r, "metrics", [])) == 1, axis=1)]
-    method = method[method.apply(lambda r: not _options(r, "decoding") and not _options(r, "train_protocol"), axis=1)]
-    if (method["kind"] == "search").any():  # K from Algorithm 2 when available; ad-hoc fixed-K runs left out
-        method = method[method["kind"] == "search"]
     for proto in ("label-aware", "label-free"):
-        m = method[method["protocol"] == proto]
-        if m["metric"].nunique() < 2:
-            continue
-        sig = compare_metrics(m, pair_on=("dataset", "sample", "top", "classifier", "split", "vectors", "kind"))
-        sig = sig[sig["n"] > 0]
-        if sig.empty:
+        sig = significance_table(runs, proto)
+        if sig is None:
             continue
         out += [f"## Significance between metrics, {proto} (paper appendix D)", "",
                 f"micro-F1 differences over paired configurations (same dataset, sample, N, classifier, vectors; "
-                f"K each metric's own); Wilcoxon signed-rank two-sided (T, z, p), sign test one-sided (M, p); "
-                f"p Bonferroni-corrected over the {len(sig)} pairs.", "",
-                _table(sig, ["metric_a", "metric_b", "n", "mean_diff", "T", "z", "p_wilcoxon_bonferroni",
-                             "M", "p_sign_bonferroni", "significant"],
-                       ["metric A", "metric B", "pairs", "mean A−B", "T", "z", "p (Bonf.)", "M",
-                        "p sign (Bonf.)", "significant"]), ""]
+                f"K each metric's own). Wilcoxon signed-rank, two-sided: T = min(R+, R−) as the paper prints it, "
+                f"the signed z = (R+ − n(n+1)/4) / σ (positive: metric A higher) and the direction; sign test: "
+                f"M = (n+ − n−)/2 with the paper's one-sided p (direction taken from the data, as the paper "
+                f"does) and the two-sided p beside it. p Bonferroni-corrected over the {len(sig)} pairs.", "",
+                _table(sig, ["metric_a", "metric_b", "n", "mean_diff", "higher", "T", "z_signed",
+                             "p_wilcoxon_bonferroni", "M", "p_sign_bonferroni", "p_sign_two_sided_bonferroni",
+                             "significant"],
+                       ["metric A", "metric B", "pairs", "mean A−B", "higher", "T", "z (signed)", "p (Bonf.)", "M",
+                        "p sign one-sided (Bonf.)", "p sign two-sided (Bonf.)", "significant"]), ""]
     return out
 
 
 def markdown_report(runs: pd.DataFrame, *, significance: bool = True) -> str:
-    """All stored runs as Markdown, one section per (dataset, sample)."""
+    """All stored runs of this dkw version as Markdown, one section per (dataset, sample).
+    Stale runs (another dkw version) are left out and counted."""
+    stale_note: list[str] = []
+    if "stale" in runs.columns and runs["stale"].astype(bool).any():
+        n_stale = int(runs["stale"].astype(bool).sum())
+        runs = runs[~runs["stale"].astype(bool)]
+        stale_note = [f"{n_stale} stored run(s) of another dkw version left out (stale; re-run them with this "
+                      f"version to include them).", ""]
     if runs.empty:
-        return "No evaluation runs stored yet. Run `python -m dkw_core evaluate ...` or `search`/`baseline` first.\n"
+        return "".join(line + "\n" for line in stale_note) + (
+            "No evaluation runs stored yet. Run `python -m dkw_core evaluate ...` or `search`/`baseline` first.\n")
     out = ["# Evaluation report", "",
            "F1 in percent on the **test split**. *label-aware* = the paper's protocol (test documents weighted "
            "with their gold category); *label-free* = deployable (test labels never read, statistics from the "
-           "training split only).", ""]
+           "training split only).", "", *stale_note]
+    from .protocols import dkw_version
+
+    out[1:1] = ["", f"dkw {dkw_version()}."]
     runs = runs.copy()
     runs["sample_key"] = runs["sample"].fillna(0).astype(int)
     for (dataset, sample), d in runs.groupby(["dataset", "sample_key"], sort=True):
@@ -127,6 +163,9 @@ def markdown_report(runs: pd.DataFrame, *, significance: bool = True) -> str:
         if len(mt):
             vec = ", ".join(sorted(set(mt["vectors"])))
             out += [f"### The method per metric (vectors: {vec})", "",
+                    "How each parameter was chosen: K by Algorithm 2 on the training split (fold-local "
+                    "statistics) where *K from* says so, else fixed; metric and N are fixed per row (a grid "
+                    "over metrics and N, not a choice; no row is picked by its test score).", "",
                     _table(mt, ["metric", "N", "K from", "label-aware K", "label-aware micro", "label-aware macro",
                                 "label-free K", "label-free micro", "label-free macro", "classifier"],
                            ["metric", "N", "K from", "paper K", "paper micro-F1", "paper macro-F1",
@@ -137,6 +176,10 @@ def markdown_report(runs: pd.DataFrame, *, significance: bool = True) -> str:
             full["clf"] = full["classifier"].map(lambda c: CLASSIFIER_LABELS.get(c, c))
             full["seed"] = full.apply(lambda r: _options(r, "seed", ""), axis=1)
             out += ["### Algorithm 2 over all setups (chosen K, metric, N; trained on the whole training split)", "",
+                    "K, metric and N chosen by Algorithm 2 on the training split alone (cross-validation with "
+                    "fold-local statistics; chi2 and tf-chi2 excluded from the metric choice as in the paper); "
+                    "the chosen setup is trained on the whole training split and scored once on the test split.",
+                    "",
                     _table(full, ["protocol", "k", "metric", "top", "micro_f1", "macro_f1", "clf", "vectors", "seed"],
                            ["protocol", "K", "metric", "N", "micro-F1", "macro-F1", "classifier", "vectors", "seed"]), ""]
     if significance:

@@ -1,10 +1,14 @@
 """Results store: every evaluation run's configuration, scores and timings (SQLAlchemy 2.0 ORM).
 
 The database is opened through :func:`dkw_core.db.make_engine` (SQLite ``data/results.sqlite``
-by default, any SQLAlchemy URL accepted). A run is keyed by the hash of its
-:class:`~dkw_core.evaluation.protocols.RunConfig`, so re-running the same configuration is a
-cache hit: :meth:`ResultsStore.run` returns the stored row (``cached=True``) without computing.
-:func:`load_runs` is the reader the Streamlit pages chart from.
+by default, any SQLAlchemy URL accepted). Every row records the dkw version that computed it
+and the hash of every method-relevant setting (:meth:`RunConfig.settings_hash`). A run is
+keyed by the hash of (version, settings), so re-running the same configuration with the same
+version is a cache hit (:meth:`ResultsStore.run` returns the stored row, ``cached=True``),
+while a run stored by another version is never reused: :func:`load_runs` marks it
+``stale`` and the report and the app leave stale runs out of every chart and table (listed
+apart, re-runnable with the same command). A database created before versions were recorded
+gains the two columns on opening; its old rows have no version and count as stale.
 """
 from __future__ import annotations
 
@@ -20,7 +24,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from ..db import make_engine
 from ..errors import StoreError
 from .classifiers import Scores
-from .protocols import RunConfig, RunResult
+from .protocols import RunConfig, RunResult, dkw_version
 
 DEFAULT_FILE = "results.sqlite"
 
@@ -54,6 +58,24 @@ class EvalRun(Base):
     seconds: Mapped[dict] = mapped_column(JSON, default=dict)
     details: Mapped[dict] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    dkw_version: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    settings_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+#: Columns added after the first schema: (name, SQL type) added on opening an older database.
+_ADDED_COLUMNS = (("dkw_version", "VARCHAR(40)"), ("settings_hash", "VARCHAR(64)"))
+
+
+def _upgrade(engine) -> None:
+    """Add the columns a database created by an older dkw lacks (rows keep NULL: stale)."""
+    from sqlalchemy import inspect, text
+
+    present = {c["name"] for c in inspect(engine).get_columns(EvalRun.__tablename__)}
+    missing = [(n, t) for n, t in _ADDED_COLUMNS if n not in present]
+    if missing:
+        with engine.begin() as conn:
+            for name, sql_type in missing:
+                conn.execute(text(f"ALTER TABLE {EvalRun.__tablename__} ADD COLUMN {name} {sql_type}"))
 
 
 def _config_of(row: EvalRun) -> RunConfig:
@@ -81,6 +103,7 @@ class ResultsStore:
         self.engine = make_engine(url, default_file=DEFAULT_FILE)
         try:
             Base.metadata.create_all(self.engine)
+            _upgrade(self.engine)
         except (OperationalError, DatabaseError) as exc:
             raise StoreError(f"cannot create the results table: {exc.orig}") from exc
 
@@ -104,6 +127,7 @@ class ResultsStore:
             micro_f1=float(result.scores.micro_f1), macro_f1=float(result.scores.macro_f1),
             scores=result.scores.to_dict(), seconds=dict(result.seconds),
             details=json.loads(json.dumps(result.details, default=str)), created_at=datetime.now(timezone.utc),
+            dkw_version=dkw_version(), settings_hash=lookup.settings_hash(),
         )
         try:
             with Session(self.engine) as session, session.begin():
@@ -143,6 +167,7 @@ class ResultsStore:
             stmt = stmt.where(EvalRun.dataset == dataset)
         if kind:
             stmt = stmt.where(EvalRun.kind == kind)
+        current = dkw_version()
         with Session(self.engine) as session:
             rows = session.scalars(stmt).all()
             records = [
@@ -154,18 +179,35 @@ class ResultsStore:
                     "seconds": sum(float(v) for v in (r.seconds or {}).values()),
                     "options": r.options, "created_at": r.created_at, "config_hash": r.config_hash,
                     "label": _config_of(r).label(),
+                    "dkw_version": r.dkw_version, "settings_hash": r.settings_hash,
+                    "stale": r.dkw_version != current,
                 }
                 for r in rows
             ]
         columns = ["id", "dataset", "corpus_key", "vectors", "protocol", "metric", "k", "top", "classifier",
                    "split", "kind", "sample", "micro_f1", "macro_f1", "seconds", "options", "created_at",
-                   "config_hash", "label"]
+                   "config_hash", "label", "dkw_version", "settings_hash", "stale"]
         return pd.DataFrame.from_records(records, columns=columns)
 
 
-def load_runs(url: str | None = None, dataset: str | None = None, *, kind: str | None = None) -> pd.DataFrame:
-    """Reader API for the app: stored runs (F1 in percent), optionally of one dataset / kind."""
-    return ResultsStore(url).frame(dataset=dataset, kind=kind)
+def load_runs(url: str | None = None, dataset: str | None = None, *, kind: str | None = None,
+              include_stale: bool = True) -> pd.DataFrame:
+    """Reader API for the app: stored runs (F1 in percent), optionally of one dataset / kind.
+
+    Column ``stale`` is True for runs stored by another dkw version (or before versions were
+    recorded); ``include_stale=False`` leaves them out."""
+    frame = ResultsStore(url).frame(dataset=dataset, kind=kind)
+    if not include_stale:
+        frame = frame[~frame["stale"].astype(bool)].reset_index(drop=True)
+    return frame
+
+
+def current_runs(runs: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(runs of this dkw version, stale runs of other versions): never mix the two."""
+    if "stale" not in runs.columns:
+        return runs, runs.iloc[0:0]
+    stale = runs["stale"].fillna(True).astype(bool)
+    return runs[~stale].reset_index(drop=True), runs[stale].reset_index(drop=True)
 
 
 def load_run(url: str | None, config_hash: str) -> RunResult | None:

@@ -18,13 +18,19 @@ training labels and an injected ``predict(setup, train_idx, val_idx) -> y_pred``
 training split once per (metric, K) from the model's cached term counts (never re-tagging
 nor re-searching neighbours) and slices the first N keywords per setup.
 
-Statistics: the model's ``metric_scores`` are computed from the *whole* training split and
-reused inside every fold — the paper's setting (it runs Algorithm 2 "on whole training
-set"). Validation documents of a fold are weighted with their own label under the
-label-aware protocol (the paper's) and with the maximum over categories under label-free.
+Statistics are **fold-local**: inside every cross-validation fold the category statistics
+(A, B, C, D, per-category term frequencies, hence idf and every metric score) are counted
+from the fold's training part only, and the classifier is fitted on that part only. A
+validation document's own words and label never enter the scores it is ranked with (with
+statistics from the whole training split its rare words would already score highest in its
+own category, inflating CV F1 differently per metric; docs/method.md, evaluation protocols).
+Validation documents are weighted with their own label under the label-aware protocol (the
+paper's) and with the maximum over categories under label-free; the fold's training documents
+the same way.
 """
 from __future__ import annotations
 
+import hashlib
 import itertools
 import time
 import warnings
@@ -220,36 +226,121 @@ def parameter_search(
 class ModelPredictor:
     """``predict`` for :func:`parameter_search` backed by a prepared ``KeywordModel``.
 
-    Ranks the training split once per (metric, K) with ``top = max N`` (from the model's cached
-    term counts and training-split metric scores) and keeps the index matrix; every setup
-    then slices its first N keywords, builds the document vectors of the fold's documents
+    For every fold (identified by its training and validation positions) and every (metric, K)
+    it counts the category statistics from the fold's training documents only
+    (:func:`fold_scores`), ranks the fold's documents once with ``top = max N`` from the
+    model's cached term counts (never re-tagging nor re-searching neighbours) and keeps the
+    index matrices; every setup then slices its first N keywords, builds the document vectors
     (normalised sum of keyword vectors) and trains ``classifier`` on the fold's training part.
+
+    ``labels`` (default: the model's training labels) are the only labels read; a test may
+    pass altered labels to check that a validation document's label-free vector ignores them.
     """
 
-    def __init__(self, model, *, protocol: str, classifier: str = DEFAULT_CLASSIFIER, max_top: int) -> None:
+    #: folds kept in memory (one round of Algorithm 2 uses at most 5)
+    MAX_FOLDS = 5
+
+    def __init__(self, model, *, protocol: str, classifier: str = DEFAULT_CLASSIFIER, max_top: int,
+                 labels: np.ndarray | None = None) -> None:
         self.model = model
         self.protocol = protocol
         self.classifier = classifier
         self.max_top = int(max_top)
-        self._ranks: dict[tuple[str, int], np.ndarray] = {}
+        self.labels = np.asarray(model.labels("train") if labels is None else labels)
+        self._folds: dict[bytes, dict] = {}
+        self.fold_count = 0  # distinct folds whose statistics were counted
+        self._counts_key = None
+        self._counts = self._counts_pos = None
 
-    def ranks(self, metric: str, k: int) -> np.ndarray:
-        key = (metric, k)
-        if key not in self._ranks:
-            idx = np.asarray(self.model.rank("train", metric=metric, k=k, top=self.max_top, protocol=self.protocol))
-            small = np.int16 if len(self.model.vocabulary) < np.iinfo(np.int16).max else np.int32
-            self._ranks[key] = idx.astype(small)
-        return self._ranks[key]
+    def _fold(self, train_pos: np.ndarray, val_pos: np.ndarray) -> dict:
+        key = hashlib.sha1(np.asarray(train_pos, dtype=np.int64).tobytes() + b"|"
+                           + np.asarray(val_pos, dtype=np.int64).tobytes()).digest()
+        if key in self._folds:
+            self._folds[key] = self._folds.pop(key)  # most recently used last
+        else:
+            while len(self._folds) >= self.MAX_FOLDS:
+                self._folds.pop(next(iter(self._folds)))
+            self._folds[key] = {"stats": {}, "scores": {}, "ranks": {}}
+            self.fold_count += 1
+        return self._folds[key]
 
-    def vectors(self, setup: Setup, positions: np.ndarray) -> np.ndarray:
-        idx = self.ranks(setup.metric, setup.k)[positions, : setup.top].astype(np.int64)
-        return np.asarray(self.model.document_vectors(idx))
+    def _round_counts(self, k: int, train_pos: np.ndarray, val_pos: np.ndarray):
+        """A counts getter for the documents of this fold's round (train and validation parts),
+        computed once per (K, round) for those documents only; one K is kept at a time (the
+        setups of a round are K-major)."""
+        union = np.union1d(train_pos, val_pos)
+        key = (k, hashlib.sha1(union.astype(np.int64).tobytes()).digest())
+        if self._counts_key != key:
+            self._counts_key = key
+            self._counts = training_counts(self.model, union, k)
+            self._counts_pos = union
+        counts, where = self._counts, self._counts_pos
+        return lambda pos: counts[np.searchsorted(where, np.asarray(pos))]
+
+    def fold_ranks(self, metric: str, k: int, train_pos: np.ndarray, val_pos: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        """(training part, validation part) keyword indices (``max_top`` columns) of one fold,
+        ranked with statistics of the fold's training part only."""
+        fold = self._fold(train_pos, val_pos)
+        if (metric, k) not in fold["ranks"]:
+            rows_of = self._round_counts(k, train_pos, val_pos)
+            scores = fold_scores(self.model, metric, k, train_pos, self.labels, cache=fold, counts=rows_of)
+            out = []
+            for pos in (train_pos, val_pos):
+                labels = self.labels[pos] if self.protocol == "label-aware" else None
+                idx = rank_rows(self.model, pos, metric=metric, k=k, scores=scores, labels=labels, top=self.max_top,
+                                counts=rows_of(pos))
+                small = np.int16 if len(self.model.vocabulary) < np.iinfo(np.int16).max else np.int32
+                out.append(idx.astype(small))
+            fold["ranks"][(metric, k)] = tuple(out)
+        return fold["ranks"][(metric, k)]
+
+    def fold_vectors(self, setup: Setup, train_pos: np.ndarray, val_pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        tr, va = self.fold_ranks(setup.metric, setup.k, train_pos, val_pos)
+        return tuple(np.asarray(self.model.document_vectors(idx[:, : setup.top].astype(np.int64))) for idx in (tr, va))
 
     def __call__(self, setup: Setup, train_pos: np.ndarray, val_pos: np.ndarray) -> np.ndarray:
-        labels = self.model.labels("train")
-        X_tr = self.vectors(setup, train_pos)
-        X_va = self.vectors(setup, val_pos)
-        return fit_predict(X_tr, labels[train_pos], X_va, classifier=self.classifier)
+        X_tr, X_va = self.fold_vectors(setup, train_pos, val_pos)
+        return fit_predict(X_tr, self.labels[train_pos], X_va, classifier=self.classifier)
+
+
+def training_counts(model, positions: np.ndarray, k: int):
+    """tf(w, d) of the training documents at ``positions`` (rows in that order)."""
+    rows_only = getattr(model, "term_counts_rows", None)
+    if rows_only is not None:
+        return rows_only("train", np.asarray(positions), k)
+    return model.term_counts("train", k)[np.asarray(positions)]
+
+
+def fold_scores(model, metric: str, k: int, train_pos: np.ndarray, labels: np.ndarray, *,
+                cache: dict | None = None, counts=None) -> np.ndarray:
+    """(categories x vocabulary) scores of ``metric``'s base from the training documents at
+    ``train_pos`` only (their term counts and ``labels[train_pos]``): statistics, idf and
+    every other fitted quantity of the fold."""
+    from ..metrics import CategoryStats, category_scores, get_metric
+
+    base = get_metric(metric).base
+    cache = cache if cache is not None else {"stats": {}, "scores": {}}
+    if (base, k) not in cache["scores"]:
+        if k not in cache["stats"]:
+            matrix = counts(train_pos) if counts is not None else training_counts(model, train_pos, k)
+            cache["stats"][k] = CategoryStats.from_matrices(matrix, labels[np.asarray(train_pos)],
+                                                            len(model.categories))
+        cache["scores"][(base, k)] = category_scores(base, cache["stats"][k])
+    return cache["scores"][(base, k)]
+
+
+def rank_rows(model, positions: np.ndarray, *, metric: str, k: int, scores: np.ndarray,
+              labels: np.ndarray | None, top: int, counts=None) -> np.ndarray:
+    """Top-``top`` keyword indices of the training documents at ``positions`` under the given
+    scores: with ``labels`` each row is scored with its own category (label-aware), without
+    them with the maximum over categories (label-free)."""
+    from ..keywords import top_n
+    from ..metrics import get_metric
+
+    if counts is None:
+        counts = training_counts(model, positions, k)
+    return top_n(counts, scores, labels=labels, use_tf=get_metric(metric).tf, top=top)
 
 
 def search_model(

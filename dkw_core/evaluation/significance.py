@@ -3,10 +3,14 @@
 For every pair of metrics, over the configurations evaluated with both (paired on
 dataset, protocol, K, N, classifier, split, vectors, sample by default):
 
-* Wilcoxon signed-rank test (``scipy.stats.wilcoxon``, two-sided): T = min(R+, R-), z from
-  the normal approximation (with tie correction) and the p-value (exact when scipy can);
-* sign test: M = (n+ - n-) / 2 and the one-sided binomial p-value in the observed direction
-  (``scipy.stats.binomtest``);
+* Wilcoxon signed-rank test (``scipy.stats.wilcoxon``, two-sided): T = min(R+, R-) as the
+  paper prints it (its z is never positive, so it hides which side is higher), the p-value
+  (exact when scipy can), and — stating the direction — R+ and R-, the **signed**
+  standardized statistic ``z_signed = (R+ - n(n+1)/4) / sigma`` (tie-corrected; positive when
+  metric A scores higher) and ``higher`` (the metric with the larger rank sum, or "tie");
+* sign test: M = (n+ - n-) / 2 and the paper's one-sided binomial p-value in the observed
+  direction (``scipy.stats.binomtest``; the direction is picked after seeing the data, as the
+  paper does), with the two-sided p-value beside it;
 
 both Bonferroni-corrected for the number of metric pairs tested (p × pairs, capped at 1).
 Zero differences are dropped (``zero_method="wilcox"``; the sign test ignores ties too).
@@ -25,8 +29,28 @@ from ..errors import InputError
 
 DEFAULT_PAIR_ON: tuple[str, ...] = ("dataset", "protocol", "k", "top", "classifier", "split", "vectors", "sample")
 
-COLUMNS = ["metric_a", "metric_b", "n", "mean_diff", "T", "z", "p_wilcoxon", "p_wilcoxon_bonferroni",
-           "M", "p_sign", "p_sign_bonferroni", "significant"]
+COLUMNS = ["metric_a", "metric_b", "n", "mean_diff", "higher", "R_plus", "R_minus", "T", "z", "z_signed",
+           "p_wilcoxon", "p_wilcoxon_bonferroni", "M", "p_sign", "p_sign_bonferroni", "p_sign_two_sided",
+           "p_sign_two_sided_bonferroni", "significant"]
+_CORRECTED = ("p_wilcoxon_bonferroni", "p_sign_bonferroni", "p_sign_two_sided_bonferroni", "significant")
+
+
+def signed_rank_direction(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float]:
+    """(R+, R-, signed z) of the paired differences a - b (zeros dropped, average ranks for ties).
+
+    ``z = (R+ - n(n+1)/4) / sqrt(n(n+1)(2n+1)/24 - sum(t^3 - t)/48)``: positive when ``a`` is
+    higher, negative when ``b`` is; 0 without non-zero differences."""
+    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    d = d[d != 0]
+    n = d.size
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    ranks = stats.rankdata(np.abs(d))
+    r_plus, r_minus = float(ranks[d > 0].sum()), float(ranks[d < 0].sum())
+    _, counts = np.unique(np.abs(d), return_counts=True)
+    var = n * (n + 1) * (2 * n + 1) / 24 - float(((counts ** 3) - counts).sum()) / 48
+    z = (r_plus - n * (n + 1) / 4) / np.sqrt(var) if var > 0 else 0.0
+    return r_plus, r_minus, float(z)
 
 
 def wilcoxon_signed_rank(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float, int]:
@@ -44,7 +68,10 @@ def wilcoxon_signed_rank(a: Sequence[float], b: Sequence[float]) -> tuple[float,
 
 
 def sign_test(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, int]:
-    """(M = (n+ - n-)/2, one-sided p in the observed direction, n non-tied pairs)."""
+    """(M = (n+ - n-)/2, one-sided p in the observed direction, n non-tied pairs).
+
+    The direction of the one-sided test is chosen after seeing the data (the paper's
+    practice); :func:`sign_test_two_sided` gives the p-value that does not."""
     d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
     pos, neg = int((d > 0).sum()), int((d < 0).sum())
     n = pos + neg
@@ -52,6 +79,15 @@ def sign_test(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, int
         return 0.0, 1.0, 0
     p = stats.binomtest(max(pos, neg), n, 0.5, alternative="greater").pvalue
     return (pos - neg) / 2, float(p), n
+
+
+def sign_test_two_sided(a: Sequence[float], b: Sequence[float]) -> float:
+    """Two-sided binomial p-value of the sign test (ties dropped)."""
+    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    pos, neg = int((d > 0).sum()), int((d < 0).sum())
+    if pos + neg == 0:
+        return 1.0
+    return float(stats.binomtest(pos, pos + neg, 0.5, alternative="two-sided").pvalue)
 
 
 def paired_table(runs: pd.DataFrame, *, score: str = "micro_f1", pair_on: Sequence[str] = DEFAULT_PAIR_ON) -> pd.DataFrame:
@@ -88,14 +124,19 @@ def compare_metrics(
         both = table[[a, b]].dropna()
         T, z, p_w, n = wilcoxon_signed_rank(both[a], both[b])
         M, p_s, _ = sign_test(both[a], both[b])
+        r_plus, r_minus, z_signed = signed_rank_direction(both[a], both[b])
+        higher = a if r_plus > r_minus else b if r_minus > r_plus else "tie"
         rows.append({
             "metric_a": a, "metric_b": b, "n": int(len(both)),
             "mean_diff": float((both[a] - both[b]).mean()) if len(both) else float("nan"),
-            "T": T, "z": z, "p_wilcoxon": p_w, "M": M, "p_sign": p_s,
+            "higher": higher, "R_plus": r_plus, "R_minus": r_minus,
+            "T": T, "z": z, "z_signed": z_signed, "p_wilcoxon": p_w, "M": M, "p_sign": p_s,
+            "p_sign_two_sided": sign_test_two_sided(both[a], both[b]),
         })
-    out = pd.DataFrame(rows, columns=[c for c in COLUMNS if c not in ("p_wilcoxon_bonferroni", "p_sign_bonferroni", "significant")])
+    out = pd.DataFrame(rows, columns=[c for c in COLUMNS if c not in _CORRECTED])
     m = max(len(pairs), 1)
     out["p_wilcoxon_bonferroni"] = np.minimum(out["p_wilcoxon"] * m, 1.0)
     out["p_sign_bonferroni"] = np.minimum(out["p_sign"] * m, 1.0)
+    out["p_sign_two_sided_bonferroni"] = np.minimum(out["p_sign_two_sided"] * m, 1.0)
     out["significant"] = out["p_wilcoxon_bonferroni"] < alpha
     return out[COLUMNS]

@@ -6,13 +6,15 @@
 :mod:`.model`       :class:`KeywordModel`: keywords in word-vector space, with provenance
 :mod:`.baseline`    :class:`BaselineModel`: the same metrics over a document's own words
 :mod:`.ranking`     :func:`top_n`, :class:`Keyword`, :class:`Provenance`, document vectors
+:mod:`.units`       one document or new text at a time, with provenance
 :mod:`.methods`     method specs (``latent-5word-knn90-rf``, ``tf-rf``) for the human study
 ==================  =========================================================================
 """
 from ..types import DEFAULT_PROTOCOL, PROTOCOLS, check_protocol
 from .baseline import BaselineModel
 from .methods import keywords_by_method, model_for, parse_method
-from .model import DocUnits, KeywordModel
+from .model import KeywordModel
+from .units import DocUnits
 from .ranking import Keyword, Provenance, document_vectors, top_n
 
 __all__ = [

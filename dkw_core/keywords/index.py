@@ -20,7 +20,7 @@ import scipy.sparse as sp
 from .. import cache
 from ..neighbours import nearest
 from ..phrases import TaggedDoc
-from ..types import Progress, report, scaled
+from ..types import DEFAULT_K, Progress, report, scaled
 from ..vectors import Vectors, vectors_name
 
 FORMAT = 3  # bump when the folder layout changes
@@ -88,7 +88,7 @@ def unique_units(vectors: Vectors, phrases: list[str]) -> tuple[np.ndarray, list
 
 
 # -- the cache folder ---------------------------------------------------------------------------
-def index_path(corpus_key: str, vectors: Vectors | str | None = None, k_max: int = 90) -> Path:
+def index_path(corpus_key: str, vectors: Vectors | str | None = None, k_max: int = DEFAULT_K) -> Path:
     """Cache folder of a (corpus content key, vectors or vectors name, k_max)."""
     vname = vectors.name if isinstance(vectors, Vectors) else (vectors or vectors_name())
     return cache.path("models", cache.key(FORMAT, corpus_key, vname, k_max,

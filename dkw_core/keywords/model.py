@@ -8,9 +8,7 @@ training split only. See docs/method.md for the method and the decisions it take
 from __future__ import annotations
 
 import shutil
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -18,24 +16,13 @@ import scipy.sparse as sp
 
 from ..errors import InputError
 from ..metrics import get_metric
-from ..longtext import check_size, count_phrases
-from ..neighbours import nearest
 from ..phrases import TaggedDoc, get_tagger, tag_corpus
 from ..types import DEFAULT_K, DEFAULT_PROTOCOL, DEFAULT_TOP, Progress, report, scaled
 from ..vectors import Vectors, load_vectors
 from .base import TermModel
 from .index import NeighbourIndex, build_index, index_path, load_index, read_meta, save_index
-from .ranking import Keyword, Provenance, document_vectors, order_scores, top_n
-
-
-@dataclass(frozen=True)
-class DocUnits:
-    """One document's phrases with their counts and each phrase's nearest words."""
-
-    phrases: list[str]
-    counts: np.ndarray      # occurrences per phrase
-    idx: np.ndarray         # phrases x k_max nearest word ids
-    sims: np.ndarray        # their cosine similarities
+from .ranking import Keyword, document_vectors, top_n
+from .units import DocUnits, keywords_from_units, raise_unusable, tagged_units, text_units
 
 
 class KeywordModel(TermModel):
@@ -144,6 +131,17 @@ class KeywordModel(TermModel):
             self._counts_cache[k] = counts
         return self._counts_cache[k]
 
+    def term_counts_rows(self, split: str, positions: np.ndarray, k: int | None = None) -> sp.csr_matrix:
+        """tf(w, d) of the documents at ``positions`` within ``split``, computed for those rows
+        only (cross-validation on a subsample never builds the corpus-wide matrix)."""
+        k = self._check_k(k)
+        rows = self.rows(split)[np.asarray(positions, dtype=np.int64)]
+        if k in self._counts_cache:
+            return self._counts_cache[k][rows]
+        counts = (self.doc_uid[rows] @ self.index.neighbour_matrix(k, len(self.vocabulary))).tocsr()
+        counts.sort_indices()
+        return counts
+
     def document_vectors(self, index_rows: np.ndarray) -> np.ndarray:
         """Normalised sum of the keyword vectors of each row (paper §4.2.1); a row without
         keywords gives a zero vector."""
@@ -157,7 +155,7 @@ class KeywordModel(TermModel):
             uids = self.phrase_uid[pids]
             ok = uids >= 0
             if not len(pids):
-                _raise_unusable(doc.id, doc.text)
+                raise_unusable(doc.id, doc.text)
             if not ok.any():
                 raise InputError(f"document {doc.id}: none of its {len(pids)} phrases has a word known to {self.vectors.name}")
             return DocUnits([self.phrases[p] for p in pids[ok]], cnts[ok], self.nbr_idx[uids[ok]].astype(np.int64),
@@ -165,42 +163,13 @@ class KeywordModel(TermModel):
         return self._text_units(doc.id, doc.text)
 
     def _text_units(self, name: str, text: str, progress: Progress | None = None) -> DocUnits:
-        if not text or not text.strip():
-            raise InputError(f"{name}: the document is empty")
-        check_size(len(text.encode("utf-8", "surrogatepass")), name)  # before any heavy work
-        # tagged piece by piece, counts streamed: bounded memory for long texts (longtext.py)
-        return self._counted_units(name, text, count_phrases(text, progress=progress))
-
-    def _tagged_units(self, name: str, text: str, tagged: TaggedDoc) -> DocUnits:
-        return self._counted_units(name, text, Counter(tagged.phrases()))
-
-    def _counted_units(self, name: str, text: str, counts: Counter) -> DocUnits:
-        if not counts:
-            _raise_unusable(name, text)
-        phrases = list(counts)
-        units = [self.vectors.units(p.split(" ")) for p in phrases]
-        keep = [i for i, u in enumerate(units) if u]
-        if not keep:
-            raise InputError(f"{name}: none of its {len(phrases)} candidate phrases has a word known to {self.vectors.name}")
-        idx, sims = nearest(self.vectors.compose([units[i] for i in keep]), self.vectors.cropped_matrix, self.k_max)
-        return DocUnits([phrases[i] for i in keep], np.array([counts[phrases[i]] for i in keep], dtype=np.float32),
-                        idx.astype(np.int64), sims)
+        return text_units(self.vectors, name, text, self.k_max, progress)
 
     def _keywords_from_units(self, units: DocUnits, *, metric: str, k: int | None, top: int,
                              label: int | None) -> list[Keyword]:
         k = self._check_k(k)
-        idx, sims = units.idx[:, :k], units.sims[:, :k]
-        cols, inv = np.unique(idx.ravel(), return_inverse=True)
-        tf = np.bincount(inv, weights=np.repeat(units.counts, k))
-        s = self._score_row(cols, tf, metric=metric, k=k, label=label)
-        out = []
-        for j in order_scores(cols, s, top):
-            w = cols[j]
-            rows, pos = np.nonzero(idx == w)
-            prov = sorted((Provenance(units.phrases[r], float(sims[r, p]), int(units.counts[r])) for r, p in zip(rows, pos)),
-                          key=lambda pr: (-pr.similarity, pr.phrase))
-            out.append(Keyword(self.vocabulary[w], float(s[j]), int(tf[j]), tuple(prov)))
-        return out
+        return keywords_from_units(units, k=k, top=top, vocabulary=self.vocabulary,
+                                   score=lambda cols, tf: self._score_row(cols, tf, metric=metric, k=k, label=label))
 
     def keywords(self, doc, *, metric: str, k: int | None = None, top: int = DEFAULT_TOP,
                  protocol: str = DEFAULT_PROTOCOL) -> list[Keyword]:
@@ -233,7 +202,7 @@ class KeywordModel(TermModel):
         rows, cols, vals = [], [], []
         for r, tagged in enumerate(get_tagger().tag_many(texts)):
             try:
-                units = self._tagged_units(f"text {r}", tagged.text, tagged)
+                units = tagged_units(self.vectors, f"text {r}", tagged.text, tagged, self.k_max)
             except InputError:
                 continue
             rows.append(np.full(units.idx.shape[0] * k, r))
@@ -266,10 +235,3 @@ def _problems(corpus, docs: list[TaggedDoc], doc_uid: sp.csr_matrix, vectors_nam
         else:
             problems[d.id] = f"no phrase with a word known to {vectors_name}"
     return problems
-
-
-def _raise_unusable(name: str, text: str):
-    """A document without candidate phrases: empty, or no nouns."""
-    if not text or not text.strip():
-        raise InputError(f"{name}: the document is empty")
-    raise InputError(f"{name}: no candidate noun phrases (the tagger found no nouns)")

@@ -9,12 +9,20 @@ shown once and its answers count for both methods.
   over pairs of judges who rated the same keyword on the same question (each pair ordered
   lower slot first, i.e. earlier-reserved judge first), plus Krippendorff's alpha (ordinal,
   package ``krippendorff``; raters = judgement slots, units = keyword x question).
-* **Significance** (Table 7), per question: Wilcoxon signed-rank test
+* **Significance** (Table 7, the paper's layout), per question: Wilcoxon signed-rank test
   (``scipy.stats.wilcoxon``, ``zero_method="wilcox"``, ``method="approx"``, no continuity
-  correction: T, z from the normal approximation, two-sided p) and the sign test
-  (``scipy.stats.binomtest``: M = (n+ − n−)/2, one-sided p in the observed direction) of
-  method A against method B. Pairing: same article, same judge, same question, keyword rank
-  i of A vs rank i of B; d = A − B.
+  correction: T = min(R+, R−), two-sided p) reported with its **direction** (which method is
+  rated higher: sign of R+ − R−) and a **signed standardized statistic** z (positive: A rated
+  higher); and the sign test (``scipy.stats.binomtest``: M = (n+ − n−)/2) with the paper's
+  one-sided p, whose direction is the one observed (chosen after seeing the data, as in the
+  paper), beside the two-sided p. Pairing: same article, same judge, same question, keyword
+  rank i of A vs rank i of B; d = A − B.
+* **Robustness** (not in the paper): the answers of one article are not independent (same
+  judges, same text), so a second row per question first averages each article's answers per
+  method (over its judges and keywords, "Do not know" left out) and then runs the same tests
+  over articles: one pair per article.
+
+Simulated judges (``study simulate``) are left out unless ``include_simulated=True``.
 """
 from __future__ import annotations
 
@@ -25,31 +33,38 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from scipy import stats
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, selectinload
 
-from .models import ANSWERS, QUESTIONS, Answer, Article, Judgement, StudyKeyword, Study
+from .models import ANSWERS, QUESTIONS, Answer, Article, Judge, Judgement, Study, StudyKeyword
 from .service import StudyError
 
 PAIRING = ("pairs: same article, same judge, same question, keyword rank i of A vs rank i of B "
            "(i = 1..keywords per method); a pair is left out when either answer is 'Do not know' or a "
            "method has no keyword at rank i; d = A - B")
+ARTICLE_PAIRING = ("robustness rows: one pair per article — the mean of its non-'Do not know' answers to "
+                   "A's keywords and to B's keywords (over all its judges and keywords), d = mean A - mean B; "
+                   "no pseudo-replication of judges and keywords")
 WILCOXON_NOTE = ("scipy.stats.wilcoxon(zero_method='wilcox' — zero differences dropped, method='approx', "
-                 "correction=False): T = min(R+, R-), z from the normal approximation, two-sided p")
-SIGN_NOTE = ("scipy.stats.binomtest(n+, n+ + n-, 0.5): M = (n+ - n-)/2, one-sided p in the observed "
-             "direction (alternative stated), ties dropped")
+                 "correction=False): T = min(R+, R-), two-sided p; direction = the method whose ranks sum "
+                 "higher; z_signed = |z| with the sign of R+ - R- (positive: A rated higher)")
+SIGN_NOTE = ("scipy.stats.binomtest(n+, n+ + n-, 0.5): M = (n+ - n-)/2; p1 = the paper's one-sided p, its "
+             "direction taken from the data (stated in 'sign_alternative'); p2 = two-sided p; ties dropped")
+LEVEL_PAPER = "answers (paper's Table 7)"
+LEVEL_ARTICLES = "article means (robustness)"
 AGREEMENT_NOTE = ("Spearman rho over pairs of judges (lower judgement slot first) rating the same keyword "
                   "on the same question, 'Do not know' left out; Krippendorff alpha (ordinal, values 1..3), "
                   "raters = judgement slots, units = keyword x question")
 
-COLUMNS = ["judgement_id", "judge_id", "judge", "slot", "article_id", "doc_id", "category", "batch",
+COLUMNS = ["judgement_id", "judge_id", "judge", "simulated", "slot", "article_id", "doc_id", "category", "batch",
            "keyword_id", "keyword", "question", "value", "answer", "in_a", "rank_a", "in_b", "rank_b",
            "submitted_at", "seconds_spent"]
 
 
-def answers_frame(engine: Engine, study_id: int) -> pd.DataFrame:
-    """One row per stored answer with method provenance (``in_a``/``rank_a``/``in_b``/``rank_b``)."""
+def answers_frame(engine: Engine, study_id: int, *, include_simulated: bool = False) -> pd.DataFrame:
+    """One row per stored answer with method provenance (``in_a``/``rank_a``/``in_b``/``rank_b``);
+    answers of simulated judges only with ``include_simulated``."""
     with Session(engine) as session:
         if session.get(Study, study_id) is None:
             raise StudyError(f"no study with id {study_id}")
@@ -58,12 +73,15 @@ def answers_frame(engine: Engine, study_id: int) -> pd.DataFrame:
              .join(Judgement, Answer.judgement_id == Judgement.id)
              .join(Article, Judgement.article_id == Article.id)
              .join(StudyKeyword, Answer.keyword_id == StudyKeyword.id)
-             .where(Article.study_id == study_id, Judgement.submitted_at.is_not(None))
+             .join(Judge, Judgement.judge_id == Judge.id)
+             .where(Article.study_id == study_id, Judgement.submitted_at.is_not(None),
+                    *(() if include_simulated else (Judge.simulated.is_(False),)))
              .options(selectinload(StudyKeyword.sources), selectinload(Judgement.judge))
              .order_by(Judgement.id, Answer.keyword_id, Answer.question))
         for ans, jd, art, kw in session.execute(q):
             ranks = {s.method: s.rank for s in kw.sources}
-            rows.append({"judgement_id": jd.id, "judge_id": jd.judge_id, "judge": jd.judge.name, "slot": jd.slot,
+            rows.append({"judgement_id": jd.id, "judge_id": jd.judge_id, "judge": jd.judge.name,
+                         "simulated": bool(jd.judge.simulated), "slot": jd.slot,
                          "article_id": art.id, "doc_id": art.doc_id, "category": art.category,
                          "batch": art.batch + 1, "keyword_id": kw.id, "keyword": kw.word,
                          "question": ans.question, "value": ans.value, "answer": ANSWERS[ans.value],
@@ -161,47 +179,86 @@ def paired_ratings(frame: pd.DataFrame, question: str, keywords_per_method: int)
     return a_vals, b_vals
 
 
+def article_means(frame: pd.DataFrame, question: str) -> tuple[list[float], list[float]]:
+    """Per article: mean non-DNK answer to A's keywords and to B's keywords (both needed)."""
+    sub = frame[(frame["question"] == question) & (frame["value"] > 0)]
+    a_vals: list[float] = []
+    b_vals: list[float] = []
+    for _art, grp in sub.groupby("article_id", sort=True):
+        a = grp.loc[grp["in_a"], "value"]
+        b = grp.loc[grp["in_b"], "value"]
+        if len(a) and len(b):
+            a_vals.append(float(a.mean()))
+            b_vals.append(float(b.mean()))
+    return a_vals, b_vals
+
+
+def paired_tests(a: list[float], b: list[float]) -> dict[str, Any]:
+    """Wilcoxon signed-rank (with direction and signed z) and sign test (one- and two-sided) of a
+    against b; see :data:`WILCOXON_NOTE` and :data:`SIGN_NOTE`."""
+    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    n_plus, n_minus = int((d > 0).sum()), int((d < 0).sum())
+    row: dict[str, Any] = {"pairs": len(d), "zero_differences": int((d == 0).sum()), "n_plus": n_plus,
+                           "n_minus": n_minus, "wilcoxon_T": None, "wilcoxon_R_plus": None,
+                           "wilcoxon_R_minus": None, "wilcoxon_z_signed": None, "wilcoxon_p_two_sided": None,
+                           "direction": None, "sign_M": (n_plus - n_minus) / 2, "sign_p_one_sided": None,
+                           "sign_alternative": None, "sign_p_two_sided": None, "note": ""}
+    if n_plus + n_minus == 0:
+        row["note"] = "no non-zero paired differences"
+        return row
+    nz = d[d != 0]
+    ranks = stats.rankdata(np.abs(nz))
+    r_plus, r_minus = float(ranks[nz > 0].sum()), float(ranks[nz < 0].sum())
+    res = stats.wilcoxon(a, b, zero_method="wilcox", correction=False, method="approx", alternative="two-sided")
+    z = _f(res.zstatistic)
+    sign = (r_plus > r_minus) - (r_plus < r_minus)
+    row.update(wilcoxon_T=_f(res.statistic), wilcoxon_R_plus=r_plus, wilcoxon_R_minus=r_minus,
+               wilcoxon_z_signed=(abs(z) * sign if z is not None else None), wilcoxon_p_two_sided=_f(res.pvalue),
+               direction={1: "A rated higher", -1: "B rated higher", 0: "no difference"}[sign])
+    greater = n_plus >= n_minus
+    n = n_plus + n_minus
+    bt = stats.binomtest(n_plus, n, 0.5, alternative="greater" if greater else "less")
+    row.update(sign_p_one_sided=_f(bt.pvalue),
+               sign_alternative="A rated higher than B" if greater else "B rated higher than A",
+               sign_p_two_sided=_f(stats.binomtest(n_plus, n, 0.5, alternative="two-sided").pvalue))
+    return row
+
+
 def significance(frame: pd.DataFrame, keywords_per_method: int) -> list[dict[str, Any]]:
-    """Wilcoxon signed-rank and sign test of A against B per question (Table 7)."""
+    """Table 7 rows (rank-paired answers) then robustness rows (article means), per question."""
     out = []
     for q in QUESTIONS:
         a, b = paired_ratings(frame, q, keywords_per_method)
-        d = np.asarray(a) - np.asarray(b)
-        n_plus, n_minus = int((d > 0).sum()), int((d < 0).sum())
-        row: dict[str, Any] = {"question": q, "pairs": len(d), "zero_differences": int((d == 0).sum()),
-                               "n_plus": n_plus, "n_minus": n_minus, "wilcoxon_T": None, "wilcoxon_z": None,
-                               "wilcoxon_p_two_sided": None, "sign_M": (n_plus - n_minus) / 2,
-                               "sign_p_one_sided": None, "sign_alternative": None, "note": ""}
-        if n_plus + n_minus > 0:
-            res = stats.wilcoxon(a, b, zero_method="wilcox", correction=False, method="approx",
-                                 alternative="two-sided")
-            row.update(wilcoxon_T=_f(res.statistic), wilcoxon_z=_f(res.zstatistic),
-                       wilcoxon_p_two_sided=_f(res.pvalue))
-            greater = n_plus >= n_minus
-            bt = stats.binomtest(n_plus, n_plus + n_minus, 0.5, alternative="greater" if greater else "less")
-            row.update(sign_p_one_sided=_f(bt.pvalue),
-                       sign_alternative="A rated higher than B" if greater else "B rated higher than A")
-        else:
-            row["note"] = "no non-zero paired differences"
-        out.append(row)
+        out.append({"level": LEVEL_PAPER, "question": q, **paired_tests(a, b)})
+    for q in QUESTIONS:
+        a, b = article_means(frame, q)
+        out.append({"level": LEVEL_ARTICLES, "question": q, **paired_tests(a, b)})
     return out
 
 
-def analyze(engine: Engine, study_id: int) -> dict[str, Any]:
-    """Everything the results page and ``study analyze`` print, JSON-serialisable."""
+def analyze(engine: Engine, study_id: int, *, include_simulated: bool = False) -> dict[str, Any]:
+    """Everything the results page and ``study analyze`` print, JSON-serialisable. Answers of
+    simulated judges are left out unless ``include_simulated`` (then ``includes_simulated``
+    is true and every display must say so)."""
     with Session(engine) as session:
         study = session.get(Study, study_id)
         if study is None:
             raise StudyError(f"no study with id {study_id}")
         info = {"id": study.id, "name": study.name, "corpus": study.corpus, "split": study.split,
                 "method_a": study.method_a, "method_b": study.method_b,
+                "protocol_a": study.protocol_a, "protocol_b": study.protocol_b, "status": study.status,
                 "keywords_per_method": study.keywords_per_method,
                 "judges_per_article": study.judges_per_article, "seed": study.seed,
                 "articles": len(study.articles)}
-    frame = answers_frame(engine, study_id)
+        simulated = session.scalar(
+            select(func.count(Judgement.id)).join(Judge, Judgement.judge_id == Judge.id)
+            .where(Judge.study_id == study_id, Judge.simulated.is_(True), Judgement.submitted_at.is_not(None))) or 0
+    frame = answers_frame(engine, study_id, include_simulated=include_simulated)
     names = {"A": info["method_a"], "B": info["method_b"]}
     return {
         "study": info,
+        "includes_simulated": bool(include_simulated and simulated),
+        "simulated_judgements": int(simulated),
         "counts": {"judgements": int(frame["judgement_id"].nunique()), "answers": len(frame),
                    "judges": int(frame["judge_id"].nunique()),
                    "do_not_know": int((frame["value"] == 0).sum())},
@@ -210,9 +267,20 @@ def analyze(engine: Engine, study_id: int) -> dict[str, Any]:
         "agreement_note": AGREEMENT_NOTE,
         "significance": significance(frame, info["keywords_per_method"]),
         "pairing": PAIRING,
+        "article_pairing": ARTICLE_PAIRING,
         "wilcoxon_note": WILCOXON_NOTE,
         "sign_note": SIGN_NOTE,
     }
+
+
+def simulated_note(result: dict[str, Any]) -> str:
+    """One line saying whether simulated judgements are in the figures."""
+    n = result["simulated_judgements"]
+    if result["includes_simulated"]:
+        return (f"WARNING: includes {n} SIMULATED judgement(s) (study simulate): not human data, "
+                f"never publish these figures")
+    return (f"{n} simulated judgement(s) left out (include them with --include-simulated)" if n
+            else "no simulated judgements")
 
 
 def _fmt(x: Any, spec: str = ".4g") -> str:
@@ -223,9 +291,10 @@ def format_report(result: dict[str, Any]) -> str:
     """Plain-text report of :func:`analyze` for the CLI."""
     s = result["study"]
     c = result["counts"]
-    lines = [f"study {s['id']} {s['name']!r}: corpus {s['corpus']} ({s['split']} split), "
-             f"A = {s['method_a']}, B = {s['method_b']}, {s['keywords_per_method']} keywords per method, "
-             f"{s['judges_per_article']} judges per article",
+    lines = [f"study {s['id']} {s['name']!r} ({s['status']}): corpus {s['corpus']} ({s['split']} split), "
+             f"A = {s['method_a']} ({s['protocol_a']}), B = {s['method_b']} ({s['protocol_b']}), "
+             f"{s['keywords_per_method']} keywords per method, {s['judges_per_article']} judges per article",
+             simulated_note(result),
              f"{c['judgements']} submitted judgements by {c['judges']} judges, {c['answers']} answers "
              f"({c['do_not_know']} 'Do not know')", "", "Answer distribution (Fig. 11):"]
     for row in result["distribution"]:
@@ -236,11 +305,17 @@ def format_report(result: dict[str, Any]) -> str:
         lines.append(f"  {row['method']} {row['method_name']:<28} {row['question']:<9} rho={_fmt(row['spearman_rho'])} "
                      f"(p={_fmt(row['spearman_p'])}, {row['pairs']} pairs)  "
                      f"alpha={_fmt(row['krippendorff_alpha_ordinal'])} ({row['units']} units) {row['note']}")
-    lines += ["", f"Significance, A ({s['method_a']}) against B ({s['method_b']}) (Table 7)",
-              f"  {result['pairing']}", f"  Wilcoxon: {result['wilcoxon_note']}", f"  Sign test: {result['sign_note']}"]
+    lines += ["", f"Significance, A ({s['method_a']}) against B ({s['method_b']})",
+              f"  {result['pairing']}", f"  {result['article_pairing']}",
+              f"  Wilcoxon: {result['wilcoxon_note']}", f"  Sign test: {result['sign_note']}"]
+    level = None
     for row in result["significance"]:
-        lines.append(f"  {row['question']:<9} pairs={row['pairs']} (zero d: {row['zero_differences']})  "
-                     f"T={_fmt(row['wilcoxon_T'])} z={_fmt(row['wilcoxon_z'])} p2={_fmt(row['wilcoxon_p_two_sided'])}  "
-                     f"M={_fmt(row['sign_M'])} p1={_fmt(row['sign_p_one_sided'])} ({row['sign_alternative'] or '—'}) "
-                     f"{row['note']}")
+        if row["level"] != level:
+            level = row["level"]
+            lines.append(f"  {level}:")
+        lines.append(f"    {row['question']:<9} pairs={row['pairs']} (zero d: {row['zero_differences']})  "
+                     f"Wilcoxon T={_fmt(row['wilcoxon_T'])} z={_fmt(row['wilcoxon_z_signed'])} "
+                     f"p2={_fmt(row['wilcoxon_p_two_sided'])} ({row['direction'] or '—'})  "
+                     f"sign M={_fmt(row['sign_M'])} p1={_fmt(row['sign_p_one_sided'])} "
+                     f"({row['sign_alternative'] or '—'}) p2={_fmt(row['sign_p_two_sided'])} {row['note']}")
     return "\n".join(lines)

@@ -92,9 +92,11 @@ def _words(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z]+", text.lower()) if w not in _STOP and len(w) > 2]
 
 
-def fake_provider(spec: str, doc_ids: list[str], top: int, *, corpus: DemoCorpus | None = None) -> dict[str, list[str]]:
+def fake_provider(spec: str, doc_ids: list[str], top: int, protocol: str = "label-aware", *,
+                  corpus: DemoCorpus | None = None) -> dict[str, list[str]]:
     """Deterministic stand-in for ``keywords_by_method``: the first method name given to a
-    study gets frequent words, any other spec the longest words (so the union overlaps)."""
+    study gets frequent words, any other spec the longest words (so the union overlaps); the
+    protocol is accepted and ignored (the demo has no categories to weigh with)."""
     corpus = corpus or demo_corpus()
     out: dict[str, list[str]] = {}
     for doc_id in doc_ids:

@@ -2,7 +2,7 @@
 
 One row per (judgement, keyword, question). ``in_a``/``rank_a`` and ``in_b``/``rank_b`` give
 which method produced the keyword and at which 1-based rank; ``method_a``/``method_b`` name the
-methods. Judges appear by id and name only (access codes are stored hashed and never exported).
+methods and ``protocol_a``/``protocol_b`` give the keyword protocol each was computed with. Judges appear by id and name only (access codes are stored hashed and never exported).
 """
 from __future__ import annotations
 
@@ -18,33 +18,36 @@ from .service import study_settings
 FORMATS = ("csv", "json")
 
 
-def export_frame(engine: Engine, study_id: int) -> pd.DataFrame:
+def export_frame(engine: Engine, study_id: int, *, include_simulated: bool = False) -> pd.DataFrame:
     settings = study_settings(engine, study_id)
-    frame = answers_frame(engine, study_id)
+    frame = answers_frame(engine, study_id, include_simulated=include_simulated)
     frame.insert(0, "study_id", study_id)
-    frame["method_a"] = settings["method_a"]
-    frame["method_b"] = settings["method_b"]
+    for column in ("method_a", "protocol_a", "method_b", "protocol_b"):
+        frame[column] = settings[column]
     return frame
 
 
-def export_csv(engine: Engine, study_id: int) -> str:
-    return export_frame(engine, study_id).to_csv(index=False)
+def export_csv(engine: Engine, study_id: int, *, include_simulated: bool = False) -> str:
+    return export_frame(engine, study_id, include_simulated=include_simulated).to_csv(index=False)
 
 
-def export_json(engine: Engine, study_id: int) -> str:
-    """``{"study": settings, "answers": [rows]}`` with ISO timestamps."""
+def export_json(engine: Engine, study_id: int, *, include_simulated: bool = False) -> str:
+    """``{"study": settings, "includes_simulated": bool, "answers": [rows]}`` with ISO timestamps."""
     settings = study_settings(engine, study_id)
-    frame = export_frame(engine, study_id)
+    frame = export_frame(engine, study_id, include_simulated=include_simulated)
     rows: list[dict[str, Any]] = json.loads(frame.to_json(orient="records", date_format="iso"))
     study = {k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in settings.items()}
-    return json.dumps({"study": study, "answers": rows}, ensure_ascii=False, indent=1)
+    return json.dumps({"study": study, "includes_simulated": include_simulated, "answers": rows},
+                      ensure_ascii=False, indent=1)
 
 
-def export(engine: Engine, study_id: int, fmt: str) -> str:
+def export(engine: Engine, study_id: int, fmt: str, *, include_simulated: bool = False) -> str:
+    """Every submitted answer; simulated judges' answers only with ``include_simulated``
+    (the ``simulated`` column marks them)."""
     if fmt == "csv":
-        return export_csv(engine, study_id)
+        return export_csv(engine, study_id, include_simulated=include_simulated)
     if fmt == "json":
-        return export_json(engine, study_id)
+        return export_json(engine, study_id, include_simulated=include_simulated)
     from ..errors import InputError
 
     raise InputError(f"export format must be csv or json, got {fmt!r}")

@@ -17,6 +17,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from sqlalchemy import (
+    Boolean,
     CheckConstraint,
     DateTime,
     ForeignKey,
@@ -24,6 +25,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     JSON,
 )
 from sqlalchemy.engine import Engine
@@ -31,7 +33,9 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from ..errors import StoreError
 
-SCHEMA_VERSION = 1
+#: Kept in ``study_meta`` for programs that predate the Alembic migrations (they refuse a
+#: database whose version is newer than theirs); the schema itself is versioned by Alembic.
+SCHEMA_VERSION = 2
 
 #: Ordinal answer scale (paper §4.6): 0 means "Do not know" and is left out of statistics.
 ANSWERS: dict[int, str] = {0: "Do not know", 1: "Irrelevant", 2: "Partially", 3: "Relevant"}
@@ -42,6 +46,11 @@ QUESTIONS: dict[str, str] = {
 }
 #: Method slots; the real method names are stored on the study.
 METHOD_SLOTS = ("A", "B")
+#: Life cycle of a study: judges get articles only while it is open.
+STATUSES = ("open", "paused", "closed")
+#: Keyword protocols of a method (docs/method.md): the paper's label-aware one (each article
+#: weighted with its own gold category) or the deployable label-free one.
+from ..types import DEFAULT_PROTOCOL, PROTOCOLS  # noqa: E402,F401  (one definition, re-exported)
 
 
 def utcnow() -> datetime:
@@ -76,6 +85,9 @@ class Study(Base):
     categories: Mapped[list] = mapped_column(JSON)  # all corpus categories, corpus order
     reservation_minutes: Mapped[int] = mapped_column(Integer, default=180)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    status: Mapped[str] = mapped_column(String(16), default="open", server_default="open")
+    protocol_a: Mapped[str] = mapped_column(String(16), default=DEFAULT_PROTOCOL, server_default=DEFAULT_PROTOCOL)
+    protocol_b: Mapped[str] = mapped_column(String(16), default=DEFAULT_PROTOCOL, server_default=DEFAULT_PROTOCOL)
 
     articles: Mapped[list[Article]] = relationship(back_populates="study", cascade="all, delete-orphan",
                                                    order_by="Article.position")
@@ -88,8 +100,27 @@ class Study(Base):
         CheckConstraint("articles_per_category >= 1", name="ck_study_apc"),
     )
 
+    events: Mapped[list[StudyEvent]] = relationship(back_populates="study", cascade="all, delete-orphan",
+                                                    order_by="StudyEvent.id")
+
     def method_name(self, slot: str) -> str:
         return self.method_a if slot == "A" else self.method_b
+
+    def protocol(self, slot: str) -> str:
+        return self.protocol_a if slot == "A" else self.protocol_b
+
+
+class StudyEvent(Base):
+    """The study's log: every change of status, judge or settings, with its time (UTC)."""
+
+    __tablename__ = "study_event"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    study_id: Mapped[int] = mapped_column(ForeignKey("study.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    action: Mapped[str] = mapped_column(String(32))
+    detail: Mapped[str] = mapped_column(Text, default="")
+
+    study: Mapped[Study] = relationship(back_populates="events")
 
 
 class Article(Base):
@@ -149,6 +180,10 @@ class Judge(Base):
     order_seed: Mapped[int] = mapped_column(Integer)  # per-judge random article order
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     instructions_seen_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    #: Set while the judge's access code is revoked; re-issuing a code clears it. Answers stay.
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    #: A simulated judge (``study simulate``): left out of analysis and export by default.
+    simulated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     study: Mapped[Study] = relationship(back_populates="judges")
     judgements: Mapped[list[Judgement]] = relationship(back_populates="judge", cascade="all, delete-orphan")
@@ -195,26 +230,7 @@ class Answer(Base):
 
 
 def init_db(engine: Engine) -> None:
-    """Create the schema if missing and record/check its version (the migration hook).
+    """Create or upgrade the schema to the newest Alembic revision (see :mod:`.schema`)."""
+    from .schema import upgrade
 
-    Version 1 is the first schema; a database written by a newer version is refused with
-    :class:`StoreError` rather than silently misread.
-    """
-    from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-    from sqlalchemy.orm import Session
-
-    try:
-        Base.metadata.create_all(engine)
-        with Session(engine) as session:
-            row = session.get(Meta, "schema_version")
-            if row is None:
-                session.add(Meta(key="schema_version", value=str(SCHEMA_VERSION)))
-                try:
-                    session.commit()
-                except IntegrityError:  # another process initialised it at the same moment
-                    session.rollback()
-            elif int(row.value) > SCHEMA_VERSION:
-                raise StoreError(f"study database has schema version {row.value}, newer than this "
-                                 f"program's {SCHEMA_VERSION}; upgrade dkw")
-    except SQLAlchemyError as exc:
-        raise StoreError(f"cannot create the study schema: {exc}") from exc
+    upgrade(engine)

@@ -1,7 +1,8 @@
 """Where a study's articles and keywords come from.
 
 Real studies: :func:`dkw_core.corpora.load_corpus` and
-:func:`dkw_core.keywords.keywords_by_method` (label-aware protocol, as in the paper's study).
+:func:`dkw_core.keywords.keywords_by_method` under each method's protocol chosen at creation
+(default label-aware, as in the paper's study; label-free available).
 Tests and demos: the built-in tiny corpus and fake provider of :mod:`.demo`, only when the
 switch ``DKW_STUDY_FAKE_KEYWORDS=1`` is set.
 """
@@ -37,8 +38,8 @@ def source(corpus: str, *, progress: Progress | None = None) -> tuple[Sequence[D
 
     loaded = load_corpus(corpus, progress=progress)
 
-    def provider(spec: str, doc_ids: list[str], top: int) -> dict[str, list[str]]:
-        return keywords_by_method(spec, dataset=loaded, doc_ids=doc_ids, top=top, protocol="label-aware",
+    def provider(spec: str, doc_ids: list[str], top: int, protocol: str = "label-aware") -> dict[str, list[str]]:
+        return keywords_by_method(spec, dataset=loaded, doc_ids=doc_ids, top=top, protocol=protocol,
                                   progress=progress)
 
     return loaded.documents, list(loaded.categories), provider

@@ -41,19 +41,26 @@ from ..errors import DkwError, InputError, StoreError
 from ..types import Progress
 from .models import (
     ANSWERS,
+    DEFAULT_PROTOCOL,
+    PROTOCOLS,
     QUESTIONS,
+    STATUSES,
     Answer,
     Article,
     Judge,
     Judgement,
     KeywordSource,
     Study,
+    StudyEvent,
     StudyKeyword,
     init_db,
     utcnow,
 )
 
 #: ``(spec, doc_ids, top) -> {doc_id: [keyword, ...]}`` best first (dependency injection).
+#: Keyword rows are inserted in a random order so that their ids carry no method or rank.
+_ROW_ORDER = random.SystemRandom()
+
 KeywordProvider = Callable[[str, list[str], int], dict[str, list[str]]]
 
 
@@ -91,6 +98,8 @@ class StudyConfig:
     seed: int | None = None  # None: drawn at random and recorded
     split: str = "test"
     reservation_minutes: int = 180
+    protocol_a: str = DEFAULT_PROTOCOL  # the paper's study: both methods label-aware
+    protocol_b: str = DEFAULT_PROTOCOL
 
     def validate(self) -> None:
         for key in ("keywords_per_method", "articles_per_category", "categories_per_batch",
@@ -106,6 +115,9 @@ class StudyConfig:
             raise InputError(f"split must be train, test or all, got {self.split!r}")
         if not self.name.strip():
             raise InputError("the study needs a name")
+        for slot, protocol in (("A", self.protocol_a), ("B", self.protocol_b)):
+            if protocol not in PROTOCOLS:
+                raise InputError(f"protocol of method {slot} must be one of {', '.join(PROTOCOLS)}, got {protocol!r}")
 
 
 @dataclass(frozen=True)
@@ -120,14 +132,23 @@ class JudgeProgress:
 
 @dataclass(frozen=True)
 class JudgeTask:
-    """What the judge page may show: no method names, no provenance, no ranks."""
+    """What the judge page may show: no method names, no provenance, no ranks, no row ids.
+
+    ``keywords`` are ``(display position, word)`` in this judge's shuffled order; answers are
+    submitted by display position and mapped back to keyword rows on the server only.
+    ``token`` is an opaque per-judgement string for widget keys (derived from the judge's
+    secret seed, so it reveals neither the judgement's nor any keyword's row id).
+    ``judgement_id`` / ``article_id`` are for the server side (submission, tests) and are
+    never rendered.
+    """
 
     judgement_id: int
     article_id: int
+    token: str
     text: str
     category: str
     categories: list[str]
-    keywords: list[tuple[int, str]]  # (keyword id, word), shuffled for this judge
+    keywords: list[tuple[int, str]]  # (display position 0.., word), shuffled for this judge
     questions: dict[str, str] = field(default_factory=lambda: dict(QUESTIONS))
     answers: dict[int, str] = field(default_factory=lambda: dict(ANSWERS))
 
@@ -135,7 +156,8 @@ class JudgeTask:
 @dataclass(frozen=True)
 class JudgeState:
     """``status`` is ``"task"`` (judge ``task``), ``"wait"`` (open articles are reserved by
-    others for now) or ``"done"`` (nothing left for this judge)."""
+    others for now), ``"done"`` (nothing left for this judge), ``"paused"`` or ``"closed"``
+    (the study gives out no new article; see :func:`set_status`)."""
 
     status: str
     progress: JudgeProgress
@@ -235,12 +257,10 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
                          split=config.split)
     ids = [d.id for d in docs]
     kws: dict[str, dict[str, list[str]]] = {}
-    for i, (slot, spec) in enumerate((("A", config.method_a), ("B", config.method_b))):
-        report(0.1 + 0.4 * i, f"keywords of method {slot}")
-        try:
-            result = provider(spec.strip(), ids, config.keywords_per_method)
-        except DkwError:
-            raise
+    for i, (slot, spec, protocol) in enumerate((("A", config.method_a, config.protocol_a),
+                                                ("B", config.method_b, config.protocol_b))):
+        report(0.1 + 0.4 * i, f"keywords of method {slot} ({protocol})")
+        result = provider(spec.strip(), ids, config.keywords_per_method, protocol)
         missing = [d for d in ids if not result.get(d)]
         if missing:
             raise InputError(f"method {slot} gave no keywords for {len(missing)} article(s), e.g. {missing[0]!r}")
@@ -255,18 +275,25 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
                       articles_per_category=config.articles_per_category,
                       categories_per_batch=config.categories_per_batch,
                       judges_per_article=config.judges_per_article, seed=seed, categories=categories,
-                      reservation_minutes=config.reservation_minutes)
+                      reservation_minutes=config.reservation_minutes, protocol_a=config.protocol_a,
+                      protocol_b=config.protocol_b, status="open")
         session.add(study)
         for pos, doc in enumerate(docs):
             art = Article(doc_id=doc.id, category=doc.label, batch=batch_of[doc.label], position=pos,
                           text=doc.text)
-            for word, ranks in _union(kws["A"][doc.id], kws["B"][doc.id]):
+            union = _union(kws["A"][doc.id], kws["B"][doc.id])
+            _ROW_ORDER.shuffle(union)  # row ids must not follow method or rank (blinding)
+            for word, ranks in union:
                 kw = StudyKeyword(word=word)
                 kw.sources = [KeywordSource(method=m, rank=r) for m, r in sorted(ranks.items())]
                 art.keywords.append(kw)
             study.articles.append(art)
         session.flush()
         study_id = study.id
+        _log(session, study_id, "created",
+             f"{len(docs)} articles of {config.corpus} ({config.split} split, seed {seed}); "
+             f"A = {study.method_a} ({config.protocol_a}), B = {study.method_b} ({config.protocol_b}); "
+             f"{config.keywords_per_method} keywords per method, {config.judges_per_article} judges per article")
     report(1.0, f"study {study_id} created with {len(docs)} articles")
     return study_id
 
@@ -277,8 +304,9 @@ def list_studies(engine: Engine) -> list[dict[str, Any]]:
         rows = []
         for st in session.scalars(select(Study).order_by(Study.id)):
             n_art = session.scalar(select(func.count(Article.id)).where(Article.study_id == st.id))
-            rows.append({"id": st.id, "name": st.name, "corpus": st.corpus, "split": st.split,
-                         "method_a": st.method_a, "method_b": st.method_b, "articles": n_art,
+            rows.append({"id": st.id, "name": st.name, "status": st.status, "corpus": st.corpus,
+                         "split": st.split, "method_a": st.method_a, "protocol_a": st.protocol_a,
+                         "method_b": st.method_b, "protocol_b": st.protocol_b, "articles": n_art,
                          "judges_per_article": st.judges_per_article, "seed": st.seed,
                          "created_at": st.created_at})
         return rows
@@ -296,19 +324,97 @@ def _hash_code(code: str) -> str:
     return hashlib.sha256(code.encode("utf-8")).hexdigest()
 
 
-def invite_judge(engine: Engine, study_id: int, *, name: str) -> tuple[int, str]:
-    """Create a judge and return ``(judge_id, access_code)``; only the code's hash is stored."""
+def _log(session: Session, study_id: int, action: str, detail: str = "") -> None:
+    session.add(StudyEvent(study_id=study_id, at=utcnow(), action=action, detail=detail))
+
+
+def _require_status(study: Study, allowed: Sequence[str], doing: str) -> None:
+    if study.status not in allowed:
+        raise StudyError(f"study {study.id} is {study.status}: cannot {doing}")
+
+
+def invite_judge(engine: Engine, study_id: int, *, name: str, simulated: bool = False) -> tuple[int, str]:
+    """Create a judge and return ``(judge_id, access_code)``; only the code's hash is stored.
+    Refused when the study is closed (a paused study may still invite)."""
     name = (name or "").strip()
     if not name:
         raise InputError("a judge needs a name (or pseudonym)")
+    if len(name) > 200:
+        raise InputError("a judge's name is limited to 200 characters")
     code = secrets.token_urlsafe(18)
     with write_session(engine, study_id) as session:
-        _study(session, study_id)
+        study = _study(session, study_id)
+        _require_status(study, ("open", "paused"), "invite judges")
         judge = Judge(study_id=study_id, name=name, code_hash=_hash_code(code),
-                      order_seed=secrets.randbelow(2**31))
+                      order_seed=secrets.randbelow(2**31), simulated=simulated)
         session.add(judge)
         session.flush()
+        _log(session, study_id, "judge invited", f"judge {judge.id}" + (" (simulated)" if simulated else ""))
         return judge.id, code
+
+
+def _judge_of(session: Session, study_id: int, judge_id: int) -> Judge:
+    judge = session.get(Judge, judge_id)
+    if judge is None or judge.study_id != study_id:
+        raise StudyError(f"study {study_id} has no judge {judge_id}")
+    return judge
+
+
+def revoke_judge(engine: Engine, study_id: int, judge_id: int) -> int:
+    """Revoke a judge's access code. Her submitted answers stay; her open (unsubmitted)
+    reservation is released so that others can take the article. Returns how many were released."""
+    with write_session(engine, study_id) as session:
+        judge = _judge_of(session, study_id, judge_id)
+        if judge.revoked_at is not None:
+            raise StudyError(f"judge {judge_id}'s access is already revoked")
+        judge.revoked_at = utcnow()
+        open_j = [j for j in judge.judgements if j.submitted_at is None]
+        for j in open_j:
+            session.delete(j)
+        _log(session, study_id, "code revoked", f"judge {judge_id}; {len(open_j)} open reservation(s) released")
+        return len(open_j)
+
+
+def reissue_code(engine: Engine, study_id: int, judge_id: int) -> str:
+    """A new access code for a judge (the old one stops working); her answers are kept and she
+    continues where she stopped. Clears a revocation. Refused when the study is closed."""
+    code = secrets.token_urlsafe(18)
+    with write_session(engine, study_id) as session:
+        study = _study(session, study_id)
+        _require_status(study, ("open", "paused"), "re-issue access codes")
+        judge = _judge_of(session, study_id, judge_id)
+        was_revoked = judge.revoked_at is not None
+        judge.code_hash = _hash_code(code)
+        judge.revoked_at = None
+        _log(session, study_id, "code re-issued", f"judge {judge_id}" + (" (revocation lifted)" if was_revoked else ""))
+    return code
+
+
+def set_status(engine: Engine, study_id: int, status: str) -> str:
+    """Open, pause or close a study; returns the previous status.
+
+    ``open``: judges get articles. ``paused``: no new article is given out; a judge may still
+    submit the article she holds; judges may be invited. ``closed``: no article is given out,
+    nothing is submitted, no judge is invited or re-issued a code (a closed study may be
+    re-opened).
+    """
+    if status not in STATUSES:
+        raise InputError(f"status must be one of {', '.join(STATUSES)}, got {status!r}")
+    with write_session(engine, study_id) as session:
+        study = _study(session, study_id)
+        before = study.status
+        if before != status:
+            study.status = status
+            _log(session, study_id, "status", f"{before} -> {status}")
+        return before
+
+
+def study_events(engine: Engine, study_id: int) -> list[dict[str, Any]]:
+    """The study's log, oldest first: ``{"at", "action", "detail"}`` (UTC times)."""
+    with Session(engine) as session:
+        _study(session, study_id)
+        rows = session.scalars(select(StudyEvent).where(StudyEvent.study_id == study_id).order_by(StudyEvent.id))
+        return [{"at": e.at, "action": e.action, "detail": e.detail} for e in rows]
 
 
 def authenticate(engine: Engine, code: str) -> int:
@@ -322,6 +428,8 @@ def authenticate(engine: Engine, code: str) -> int:
         judge = session.scalars(select(Judge).where(Judge.code_hash == digest)).first()
         if judge is None or not hmac.compare_digest(judge.code_hash, digest):
             raise AccessError("unknown access code")
+        if judge.revoked_at is not None:
+            raise AccessError("this access code was revoked; ask the study's organiser for a new one")
         return judge.id
 
 
@@ -332,7 +440,8 @@ def judge_info(engine: Engine, judge_id: int) -> dict[str, Any]:
         if judge is None:
             raise AccessError("unknown judge")
         return {"id": judge.id, "name": judge.name, "study_id": judge.study_id,
-                "study_name": judge.study.name, "instructions_seen": judge.instructions_seen_at is not None}
+                "study_name": judge.study.name, "corpus": judge.study.corpus, "status": judge.study.status,
+                "instructions_seen": judge.instructions_seen_at is not None}
 
 
 def acknowledge_instructions(engine: Engine, judge_id: int) -> None:
@@ -381,12 +490,32 @@ def _progress(session: Session, judge: Judge, batch: int | None) -> JudgeProgres
                          articles_in_batch=in_batch)
 
 
+def _display_order(judge: Judge, judgement: Judgement) -> list[StudyKeyword]:
+    """The article's keywords in the order this judge sees them (fixed per judgement)."""
+    keywords = sorted(judgement.article.keywords, key=lambda kw: kw.id)
+    random.Random(f"{judge.order_seed}:{judgement.id}").shuffle(keywords)
+    return keywords
+
+
+def _token(judge: Judge, judgement: Judgement) -> str:
+    return hashlib.sha256(f"{judge.order_seed}:{judgement.id}:widgets".encode()).hexdigest()[:16]
+
+
 def _task(judge: Judge, judgement: Judgement) -> JudgeTask:
     art = judgement.article
-    keywords = [(kw.id, kw.word) for kw in art.keywords]
-    random.Random(f"{judge.order_seed}:{judgement.id}").shuffle(keywords)
-    return JudgeTask(judgement_id=judgement.id, article_id=art.id, text=art.text, category=art.category,
-                     categories=list(judge.study.categories), keywords=keywords)
+    keywords = [(pos, kw.word) for pos, kw in enumerate(_display_order(judge, judgement))]
+    return JudgeTask(judgement_id=judgement.id, article_id=art.id, token=_token(judge, judgement),
+                     text=art.text, category=art.category, categories=list(judge.study.categories),
+                     keywords=keywords)
+
+
+def display_keyword_ids(engine: Engine, judgement_id: int) -> list[int]:
+    """Keyword row ids of a judgement in display order (server side: simulation, tests, audits)."""
+    with Session(engine) as session:
+        judgement = session.get(Judgement, judgement_id)
+        if judgement is None:
+            raise StudyError(f"no judgement with id {judgement_id}")
+        return [kw.id for kw in _display_order(judgement.judge, judgement)]
 
 
 def next_task(engine: Engine, judge_id: int) -> JudgeState:
@@ -414,9 +543,15 @@ def next_task(engine: Engine, judge_id: int) -> JudgeState:
 def _next_task_locked(session: Session, judge_id: int) -> JudgeState:
     judge = session.get(Judge, judge_id)
     study = judge.study
+    if judge.revoked_at is not None:
+        raise AccessError("this access code was revoked; ask the study's organiser for a new one")
+    if study.status == "closed":
+        return JudgeState("closed", _progress(session, judge, None))
     now = utcnow()
     open_j = session.scalars(select(Judgement).where(Judgement.judge_id == judge.id,
                                                      Judgement.submitted_at.is_(None))).first()
+    if study.status == "paused" and open_j is None:
+        return JudgeState("paused", _progress(session, judge, None))
     if open_j is not None:
         open_j.last_seen_at = now  # resuming renews the reservation (time spent counts from assigned_at)
         return JudgeState("task", _progress(session, judge, open_j.article.batch), _task(judge, open_j))
@@ -456,12 +591,17 @@ def judge_progress(engine: Engine, judge_id: int) -> JudgeProgress:
 
 # --------------------------------------------------------------------------- submission
 
+def owner_revoked(session: Session, judge_id: int) -> bool:
+    judge = session.get(Judge, judge_id)
+    return judge is None or judge.revoked_at is not None
+
+
 def submit(engine: Engine, *, judge_id: int, judgement_id: int, answers: Mapping[tuple[int, str], int],
            seconds_spent: float | None = None) -> None:
     """Store all answers of one judgement, validated again on the server.
 
-    ``answers`` maps ``(keyword_id, question)`` to 0..3 (:data:`ANSWERS`); every keyword of
-    the article needs both questions. Incomplete, foreign, unknown-keyword or repeated
+    ``answers`` maps ``(display position, question)`` to 0..3 (:data:`ANSWERS`), positions as
+    in :attr:`JudgeTask.keywords`; every keyword of the article needs both questions. Incomplete, foreign, unknown-keyword or repeated
     submissions raise :class:`SubmissionError` and store nothing.
     """
     with Session(engine) as probe:
@@ -472,13 +612,21 @@ def submit(engine: Engine, *, judge_id: int, judgement_id: int, answers: Mapping
     try:
         with write_session(engine, study_id) as session:
             judgement = session.get(Judgement, judgement_id)
+            if owner_revoked(session, judge_id):
+                raise AccessError("this access code was revoked; ask the study's organiser for a new one")
+            if _study(session, study_id).status == "closed":
+                raise SubmissionError("the study is closed: no more answers are accepted")
             if judgement is None or judgement.judge_id != judge_id:
                 raise SubmissionError("this article is not reserved for you any more (the reservation "
                                       "expired or was released); reload to get your next article")
             if judgement.submitted_at is not None:
                 raise SubmissionError("this article was already submitted; answers are not changed")
-            expected = {(kw.id, q) for kw in judgement.article.keywords for q in QUESTIONS}
-            given = {(int(k), str(q)): v for (k, q), v in answers.items()}
+            shown = _display_order(judgement.judge, judgement)
+            expected = {(pos, q) for pos in range(len(shown)) for q in QUESTIONS}
+            try:
+                given = {(int(k), str(q)): v for (k, q), v in answers.items()}
+            except (TypeError, ValueError) as exc:
+                raise SubmissionError(f"malformed answers: {exc}") from None
             missing = expected - given.keys()
             extra = given.keys() - expected
             if extra:
@@ -491,8 +639,9 @@ def submit(engine: Engine, *, judge_id: int, judgement_id: int, answers: Mapping
                 if isinstance(value, bool) or not isinstance(value, int) or value not in ANSWERS:
                     raise SubmissionError(f"invalid answer {value!r}; expected one of {sorted(ANSWERS)}")
             now = utcnow()
-            for (kw_id, question), value in sorted(given.items()):
-                session.add(Answer(judgement_id=judgement.id, keyword_id=kw_id, question=question, value=value))
+            for (pos, question), value in sorted(given.items()):
+                session.add(Answer(judgement_id=judgement.id, keyword_id=shown[pos].id, question=question,
+                                   value=value))
             judgement.submitted_at = now
             judgement.seconds_spent = (float(seconds_spent) if seconds_spent is not None
                                        else (now - judgement.assigned_at).total_seconds())
@@ -527,7 +676,9 @@ def monitoring(engine: Engine, study_id: int) -> dict[str, list[dict[str, Any]]]
         for judge in study.judges:
             sub = [j for j in judge.judgements if j.submitted_at is not None]
             secs = [j.seconds_spent for j in sub if j.seconds_spent is not None]
-            per_judge.append({"judge_id": judge.id, "name": judge.name, "submitted": len(sub),
+            per_judge.append({"judge_id": judge.id, "name": judge.name, "simulated": judge.simulated,
+                              "access": "revoked" if judge.revoked_at is not None else "active",
+                              "submitted": len(sub),
                               "open": len(judge.judgements) - len(sub),
                               "total_minutes": round(sum(secs) / 60, 2),
                               "median_seconds_per_article": (round(sorted(secs)[len(secs) // 2], 1) if secs else None),

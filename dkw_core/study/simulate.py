@@ -9,7 +9,8 @@ taking turns, so the assignment rules are exercised too. Two behaviours:
   better for the category question and keywords of method A for the topic question (the
   direction the paper reports), so the statistics show a known effect.
 
-Simulated judges are named ``sim-<n>``; never mix them with real judges in a published study.
+Simulated judges are named ``sim-<n>`` and marked ``simulated`` in the database: analysis,
+export and the results page leave them out unless asked to include them.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from ..errors import InputError
 from .models import QUESTIONS, StudyKeyword
-from .service import Progress, invite_judge, next_task, submit, study_settings
+from .service import Progress, display_keyword_ids, invite_judge, next_task, submit, study_settings
 
 MODES = ("random", "scripted")
 
@@ -73,7 +74,7 @@ def simulate(engine: Engine, study_id: int, *, judges: int | None = None, mode: 
             v = max(1, min(3, v + rng.choice((-1, 1))))
         return v
 
-    ids = [invite_judge(engine, study_id, name=f"sim-{i + 1}")[0] for i in range(n)]
+    ids = [invite_judge(engine, study_id, name=f"sim-{i + 1}", simulated=True)[0] for i in range(n)]
     active = list(range(n))
     submitted = 0
     needed = max(1, total * settings["judges_per_article"])
@@ -83,7 +84,8 @@ def simulate(engine: Engine, study_id: int, *, judges: int | None = None, mode: 
             state = next_task(engine, ids[j])
             if state.task is None:
                 continue
-            answers = {(k, q): answer(j, k, q) for k, _w in state.task.keywords for q in QUESTIONS}
+            kw_ids = display_keyword_ids(engine, state.task.judgement_id)
+            answers = {(pos, q): answer(j, kw_ids[pos], q) for pos, _w in state.task.keywords for q in QUESTIONS}
             submit(engine, judge_id=ids[j], judgement_id=state.task.judgement_id, answers=answers,
                    seconds_spent=float(rng.randint(30, 240)))
             submitted += 1

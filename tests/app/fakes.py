@@ -65,7 +65,8 @@ class FakeModel:
 class FakeBackend:
     """Installs itself over ``dkw_app.backend`` with ``monkeypatch``."""
 
-    def __init__(self, monkeypatch, *, prepared: bool = True, runs: pd.DataFrame | None = None) -> None:
+    def __init__(self, monkeypatch, *, prepared: bool = True, runs: pd.DataFrame | None = None,
+                 reference: pd.DataFrame | None = None, leaks: pd.DataFrame | None = None) -> None:
         self.prepared = prepared
         self.prepare_calls = 0
         self.opened: list[str] = []  # "corpus" / "vectors", each time one is loaded
@@ -76,6 +77,9 @@ class FakeBackend:
         self.download_error: str | None = None
         self.corpus = make_corpus()
         self.runs = runs if runs is not None else pd.DataFrame(columns=backend.RUN_COLUMNS)
+        self.reference = reference if reference is not None else pd.DataFrame(columns=[*backend.RUN_COLUMNS, "source"])
+        self.leaks = leaks if leaks is not None else pd.DataFrame(columns=["dataset", "metric", "k", "top"])
+        self.leak_calls: list[dict] = []
         patches = {
             "list_datasets": lambda: ["20ng", "r8"],
             "dataset_info": lambda name: {"name": name, "train": 2, "test": 3, "categories": 2,
@@ -96,6 +100,9 @@ class FakeBackend:
             "open_tagger": lambda: "fake tagger object",
             "load_runs": lambda *, dataset=None: self.runs,
             "significance_table": self._significance,
+            "reference_runs": lambda: self.reference,
+            "reference_leakchecks": lambda: self.leaks,
+            "leak_check": self._leak_check,
         }
         for name, fn in patches.items():
             monkeypatch.setattr(backend, name, fn)
@@ -143,6 +150,11 @@ class FakeBackend:
             progress(1.0, "done")
         self.prepared = True
         return FakeModel(corpus)
+
+    def _leak_check(self, model, *, dataset, sample, metric, k, top):
+        self.leak_calls.append({"dataset": dataset, "metric": metric, "k": k, "top": top})
+        return {"dataset": dataset, "metric": metric, "k": k, "top": top, "follow_wrong_label_aware": 91.5,
+                "follow_wrong_label_free": 4.25, "chance": 5.0, "label": f"{dataset} <b>leak</b> check"}
 
     def _significance(self, runs, *, dataset, protocol):
         return backend.square_significance(pd.DataFrame(

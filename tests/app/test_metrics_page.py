@@ -37,25 +37,64 @@ def by_name(fig: dict) -> dict[str, dict]:
     return {trace.get("name"): trace for trace in fig["data"]}
 
 
+def frame_with(at: AppTest, column: str) -> pd.DataFrame:
+    """The first table on the page that has ``column``."""
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
 def run_metrics() -> AppTest:
     return AppTest.from_file(page("pages/2_Metrics.py"), default_timeout=30).run()
 
 
-def test_bar_chart_series_and_baseline(monkeypatch):
+def make_search_runs() -> pd.DataFrame:
+    """Per-metric Algorithm 2 runs (K chosen on training data) beside grid runs whose test F1 is higher."""
+    rows = []
+    common = {"dataset": "20ng", "split": "test", "vectors": "glove-6b-50d", "classifier": "linear-svm-ovr",
+              "protocol": "label-free", "sample": None}
+    for metric, micro in (("rf", 50.0), ("tds", 60.0), ("ig", 40.0)):
+        for top in (1, 10):
+            rows.append({**common, "metric": metric, "k": 30, "top": top, "micro_f1": micro + top,
+                         "macro_f1": micro + top - 5, "kind": "search", "options": {"metrics": [metric]}})
+            rows.append({**common, "metric": metric, "k": 90, "top": top, "micro_f1": 99.0, "macro_f1": 99.0,
+                         "kind": "method", "options": {}})
+    rows.append({**common, "metric": "ig", "k": 50, "top": 5, "micro_f1": 45.0, "macro_f1": 40.0, "kind": "search",
+                 "options": {"metrics": ["rf", "tds", "ig"]}})
+    return pd.DataFrame(rows)
+
+
+def test_grid_of_fixed_runs_is_labelled_a_grid_never_a_best(monkeypatch):
     FakeBackend(monkeypatch, runs=make_runs())
     at = run_metrics()
     assert not at.exception
     assert at.radio(key="m_protocol").value == "label-aware"
     assert at.selectbox(key="m_top").value == 10
-    bars = by_name(figures(at)[0])
-    # best K (90) of each metric at N=10, label-aware: micro = base + 0.05 + 0.01
-    assert bars["micro-F1"]["x"] == ["rf", "tds", "ig"]
-    assert bars["micro-F1"]["y"] == pytest_approx([96, 86, 76])
-    assert bars["macro-F1"]["y"] == pytest_approx([86, 76, 66])
+    fig = figures(at)[0]
+    bars = by_name(fig)
+    # every stored (metric, K) at N=10, label-aware, in metric and K order: no run picked by its test score
+    assert bars["micro-F1"]["x"] == ["ig K=10", "ig K=90", "rf K=10", "rf K=90", "tds K=10", "tds K=90"]
+    assert bars["micro-F1"]["y"] == pytest_approx([75, 76, 95, 96, 85, 86])
     assert bars["baseline-tfidf micro-F1"]["y"] == pytest_approx([86, 86])
-    title = figures(at)[0]["layout"]["title"]["text"]
-    for part in ("label-aware", "N=10", "test", "glove-6b-50d", "linear-svm-ovr"):
+    title = fig["layout"]["title"]["text"]
+    for part in ("label-aware", "N=10", "test", "glove-6b-50d", "linear-svm-ovr", "grid of test scores"):
         assert part in title
+    assert "best" not in title.replace("not a best", "")
+
+
+def test_algorithm2_choice_is_charted_not_the_best_test_score(monkeypatch):
+    FakeBackend(monkeypatch, runs=make_search_runs())
+    at = run_metrics()
+    at.radio(key="m_protocol").set_value("label-free").run()
+    assert not at.exception
+    fig = figures(at)[0]
+    bars = by_name(fig)
+    assert bars["micro-F1"]["x"] == ["rf", "tds", "ig"]
+    assert bars["micro-F1"]["y"] == pytest_approx([60, 70, 50])  # K=30 chosen on training data, not the 99s
+    assert "Algorithm 2" in fig["layout"]["title"]["text"]
+    lines = by_name(figures(at)[1])
+    assert lines["tds micro-F1"]["x"] == [1, 10] and lines["tds micro-F1"]["y"] == pytest_approx([61, 70])
+    choice = frame_with(at, "chosen by")
+    assert list(choice["metric"]) == ["ig"] and list(choice["top"]) == [5]
+    assert "Algorithm 2" in choice["chosen by"].iloc[0]
 
 
 def test_protocol_and_n_change_the_charts(monkeypatch):
@@ -65,23 +104,65 @@ def test_protocol_and_n_change_the_charts(monkeypatch):
     at.selectbox(key="m_top").set_value(1).run()
     assert not at.exception
     bars = by_name(figures(at)[0])
-    assert bars["micro-F1"]["y"] == pytest_approx([71, 61, 51])
+    assert bars["micro-F1"]["y"] == pytest_approx([50, 51, 70, 71, 60, 61])
     lines = by_name(figures(at)[1])
-    assert lines["micro-F1"]["x"] == [1, 10]
-    assert lines["micro-F1"]["y"] == pytest_approx([71, 76])
+    assert lines["rf K=90 micro-F1"]["x"] == [1, 10]
+    assert lines["rf K=90 micro-F1"]["y"] == pytest_approx([71, 76])
 
 
-def test_heatmap_and_csv_downloads(monkeypatch):
+def test_heatmap_direction_table_and_csv_downloads(monkeypatch):
     FakeBackend(monkeypatch, runs=make_runs())
     at = run_metrics()
     heat = figures(at)[2]["data"][0]
     assert heat["type"] == "heatmap"
     assert heat["x"] == ["ig", "rf", "tds"]
-    # symmetric: rf vs tds = 0.01 both ways
     z = heat["z"]
-    assert z[1][2] == z[2][1] == 0.01
+    assert z[1][2] == z[2][1]  # symmetric
+    table = frame_with(at, "z_signed")
+    row = table[(table.metric_a == "rf") & (table.metric_b == "tds")].iloc[0]
+    assert row["higher"] == "rf" and row["z_signed"] > 0
+    assert {"p_sign_bonferroni", "p_sign_two_sided_bonferroni"} <= set(table.columns)
     downloads = at.get("download_button")
     assert len(downloads) == 3
+
+
+def test_reference_results_shown_first_and_never_mixed_with_your_runs(monkeypatch):
+    reference = make_search_runs()
+    reference["source"] = "reference results of dkw 9.9.9"
+    mine = make_runs()
+    mine["stale"] = False
+    old = mine.iloc[:1].copy()
+    old["stale"], old["dkw_version"], old["label"] = True, "0.0.1", "an old run"
+    leaks = pd.DataFrame([{"dataset": "20ng", "metric": "rf", "k": 90, "top": 10, "follow_wrong_label_aware": 88.0,
+                           "follow_wrong_label_free": 5.5, "chance": 5.0, "source": "reference results of dkw 9.9.9"}])
+    FakeBackend(monkeypatch, runs=pd.concat([mine, old], ignore_index=True), reference=reference, leaks=leaks)
+    at = run_metrics()
+    assert not at.exception
+    source = at.radio(key="m_source")
+    assert source.value == "reference results of dkw 9.9.9" and len(source.options) == 2
+    at.radio(key="m_protocol").set_value("label-free").run()
+    assert by_name(figures(at)[0])["micro-F1"]["y"] == pytest_approx([60, 70, 50])
+    assert list(frame_with(at, "follow_wrong_label_aware")["follow_wrong_label_aware"]) == [88.0]
+    assert any("1 stale run" in e.label for e in at.expander)
+    source.set_value("your runs (results store)").run()
+    assert not at.exception
+    ys = by_name(figures(at)[0])["micro-F1"]["y"]
+    assert 60 not in ys and len(ys) == 6  # your grid only; the stale run is not charted twice
+    assert sum(1 for y in ys if y == pytest_approx(76)) == 1
+
+
+def test_leak_check_panel_runs_through_the_backend(monkeypatch):
+    fake = FakeBackend(monkeypatch, runs=make_runs())
+    at = run_metrics()
+    at.number_input(key="m_leak_k").set_value(10)
+    submit = [b for b in at.button if b.label == "Run the leak check"][0]
+    submit.click().run()
+    assert not at.exception
+    assert fake.leak_calls and fake.leak_calls[-1]["k"] == 10
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["follow the wrong label, label-aware"] == "91.50 %"
+    assert shown["chance"] == "5.00 %"
+    assert any(t.value == "20ng <b>leak</b> check" for t in at.text)  # untrusted label rendered as text
 
 
 def test_empty_store_and_no_corpus_do_not_fail(monkeypatch):
@@ -117,4 +198,4 @@ def test_variants_are_charted_apart(monkeypatch):
     assert 99.0 not in by_name(figures(at)[0])["micro-F1"]["y"]
     at.selectbox(key="m_variant").set_value("decoding hypotheses").run()
     assert not at.exception
-    assert by_name(figures(at)[0])["micro-F1"]["y"] == pytest_approx([99, 99, 99])
+    assert by_name(figures(at)[0])["micro-F1"]["y"] == pytest_approx([99] * 6)

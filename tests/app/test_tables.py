@@ -70,21 +70,28 @@ def test_significance_square_from_the_library_table():
     assert fig.data[0].type == "heatmap" and list(fig.data[0].x) == ["ig", "rf", "tds"]
 
 
-def test_line_chart_best_setup_per_n_and_baseline_line():
-    runs = pd.DataFrame([
-        {"dataset": "d", "protocol": "label-free", "metric": m, "k": 10, "top": n, "classifier": "svm-ovr",
-         "micro_f1": f, "macro_f1": f - 1, "kind": "method", "split": "test", "vectors": "v", "sample": None}
-        for m, n, f in (("rf", 1, 60.0), ("ig", 1, 70.0), ("rf", 5, 80.0), ("ig", 5, 75.0))
-    ] + [{"dataset": "d", "protocol": "none", "metric": "-", "k": 0, "top": 0, "classifier": "svm-ovr",
-          "micro_f1": 85.0, "macro_f1": 84.0, "kind": "baseline-tfidf", "split": "test", "vectors": "-",
-          "sample": None}])
+def test_lines_follow_algorithm2_per_metric_and_grid_lines_stay_a_grid():
+    common = {"dataset": "d", "protocol": "label-free", "classifier": "svm-ovr", "split": "test", "vectors": "v",
+              "sample": None}
+    runs = pd.DataFrame(
+        [{**common, "metric": m, "k": 30, "top": n, "micro_f1": f, "macro_f1": f - 1, "kind": "search",
+          "options": {"metrics": [m]}} for m, n, f in (("rf", 1, 60.0), ("ig", 1, 70.0), ("rf", 5, 80.0), ("ig", 5, 75.0))]
+        + [{**common, "metric": "rf", "k": 90, "top": n, "micro_f1": 99.0, "macro_f1": 99.0, "kind": "method",
+            "options": {}} for n in (1, 5)]
+        + [{**common, "protocol": "none", "metric": "-", "k": 0, "top": 0, "micro_f1": 85.0, "macro_f1": 84.0,
+            "kind": "baseline-tfidf", "vectors": "-", "options": {}}])
     lines = tables.f1_by_keywords(runs, dataset="d", protocol="label-free")
-    assert list(lines["top"]) == [1, 5] and list(lines["metric"]) == ["ig", "rf"]
+    assert list(lines["series"]) == ["ig", "ig", "rf", "rf"] and 99.0 not in list(lines["micro_f1"])
     base = tables.baselines(runs, dataset="d", protocol="label-free")
     fig = charts.keywords_line_chart(lines, base, dataset="d", protocol="label-free")
     named = {t.name: t for t in fig.data}
-    assert list(named["micro-F1"].y) == [70.0, 80.0]
+    assert list(named["rf micro-F1"].y) == [60.0, 80.0] and list(named["ig micro-F1"].y) == [70.0, 75.0]
     assert list(named["baseline-tfidf micro-F1"].y) == [85.0, 85.0]
+    assert "Algorithm 2" in fig.layout.title.text
+    grid = tables.f1_grid_by_keywords(runs, dataset="d", protocol="label-free")
+    assert list(grid["series"]) == ["rf K=90", "rf K=90"]
+    fig = charts.keywords_line_chart(grid, base, dataset="d", protocol="label-free", grid=True)
+    assert "grid of test scores" in fig.layout.title.text and "chosen" in fig.layout.title.text
 
 
 def test_tagger_description_names_the_installed_model_without_loading_it(monkeypatch):

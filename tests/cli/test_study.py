@@ -26,12 +26,40 @@ def test_create_invite_simulate_analyze_export(db, tmp_path, capsys):
     assert "24 judgements by 4 simulated judges" in capsys.readouterr().out  # 8 articles x 3 judges
     assert main(["study", "analyze", "--db", db, "--study", "1", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
+    assert result["counts"]["judgements"] == 0 and result["simulated_judgements"] == 24
+    assert main(["study", "analyze", "--db", db, "--study", "1", "--json", "--include-simulated"]) == 0
+    result = json.loads(capsys.readouterr().out)
     assert result["counts"]["judgements"] == 24 and "same judge" in result["pairing"]
-    assert main(["study", "analyze", "--db", db, "--study", "1"]) == 0
-    assert "Wilcoxon" in capsys.readouterr().out
+    assert result["includes_simulated"] and result["study"]["protocol_a"] == "label-aware"
+    assert main(["study", "analyze", "--db", db, "--study", "1", "--include-simulated"]) == 0
+    out = capsys.readouterr().out
+    assert "Wilcoxon" in out and "SIMULATED" in out and "article means (robustness)" in out
     out_file = tmp_path / "a.csv"
     assert main(["study", "export", "--db", db, "--study", "1", "--format", "csv", "--out", str(out_file)]) == 0
     assert out_file.read_text().startswith("study_id,")
+
+
+def test_life_cycle_commands_change_status_revoke_reissue_and_log(db, capsys):
+    assert main(["study", "create", "--db", db, "--corpus", "demo-tiny", "--per-category", "1", "--seed", "1",
+                 "--keywords", "2", "--protocol-b", "label-free"]) == 0
+    assert "(label-free)" in capsys.readouterr().out
+    assert main(["study", "invite", "--db", db, "--study", "1", "--name", "ann"]) == 0
+    jid, code = capsys.readouterr().out.splitlines()[1].split("\t")[0:3:2]
+    assert main(["study", "revoke", "--db", db, "--study", "1", "--judge", jid]) == 0
+    assert main(["study", "judges", "--db", db, "--study", "1"]) == 0
+    assert "\trevoked\t" in capsys.readouterr().out
+    assert main(["study", "reissue", "--db", db, "--study", "1", "--judge", jid, "--base-url", "http://h"]) == 0
+    new_code = capsys.readouterr().out.splitlines()[1].split("\t")[1]
+    assert new_code != code
+    assert main(["study", "status", "--db", db, "--study", "1", "--set", "closed"]) == 0
+    assert "open -> closed" in capsys.readouterr().out
+    assert main(["study", "invite", "--db", db, "--study", "1", "--name", "bob"]) == 2
+    assert "closed" in capsys.readouterr().err
+    assert main(["study", "log", "--db", db, "--study", "1"]) == 0
+    log = capsys.readouterr().out.splitlines()
+    assert [line.split("\t")[1] for line in log] == ["created", "judge invited", "code revoked", "code re-issued",
+                                                     "status"]
+    assert all(line.endswith(("UTC", "")) and " UTC\t" in line for line in log)
 
 
 def test_bad_input_is_one_line_error(db, capsys, monkeypatch):

@@ -104,3 +104,14 @@ def test_search_and_baselines_on_real_slice(exp, tmp_path):
     assert only.config.metric == "chi2" and only.config.k in {10, 30}
     with pytest.raises(InputError):
         run_search(exp, protocol="label-free", ks=[10, 999], metrics=["rf"], tops=[5], store=db)
+
+
+def test_cli_leakcheck_json_on_real_slice(tmp_path, capsys):
+    code = main(["leakcheck", "--dataset", "20ng", "--sample", "5", "--k-max", "30", "--metric", "rf", "--k", "30",
+                 "--top", "10", "--json", "--db", f"sqlite:///{tmp_path / 'r.sqlite'}"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {"dataset", "metric", "k", "top", "follow_wrong_label_aware", "follow_wrong_label_free", "chance"} <= set(out)
+    assert (out["dataset"], out["metric"], out["k"], out["top"], out["chance"]) == ("20ng", "rf", 30, 10, 5.0)
+    # the paper's protocol follows a label written into the document far more often than label-free does
+    assert out["follow_wrong_label_aware"] > out["follow_wrong_label_free"] + 10

@@ -36,3 +36,22 @@ def test_report_tables_from_stored_runs(tmp_path):
 
 def test_empty_store_says_so(tmp_path):
     assert "No evaluation runs" in markdown_report(load_runs(f"sqlite:///{tmp_path / 'e.sqlite'}"))
+
+
+def test_report_leaves_out_stale_runs_and_says_how_parameters_were_chosen(tmp_path, monkeypatch):
+    import dkw_core
+
+    url = f"sqlite:///{tmp_path / 'r.sqlite'}"
+    store = ResultsStore(url)
+    monkeypatch.setattr(dkw_core, "__version__", "0.0.1")
+    _save(store, metric="tds", protocol="label-free", top=10, correct=4)
+    monkeypatch.setattr(dkw_core, "__version__", "0.0.2")
+    _save(store, kind="search", metric="ig", protocol="label-free", k=50, top=10, correct=2,
+          options={"metrics": ["rf", "ig"], "seed": 0})
+    _save(store, kind="search", metric="rf", protocol="label-free", k=10, top=10, correct=3,
+          options={"metrics": ["rf"], "seed": 0})
+    text = markdown_report(load_runs(url))
+    assert "1 stored run(s) of another dkw version left out" in text and "| tds |" not in text
+    assert "dkw 0.0.2." in text
+    assert "K, metric and N chosen by Algorithm 2 on the training split alone" in text
+    assert "metric and N are fixed per row" in text

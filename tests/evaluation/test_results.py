@@ -74,3 +74,36 @@ def test_label_names_protocol_split_vectors_k_n_metric_classifier():
     text = _config().label()
     for part in ("label-free", "test split", "glove-6B-50d", "K=30", "N=10", "metric=rf", "linear SVM one-vs-rest"):
         assert part in text
+
+
+def test_runs_of_another_version_are_never_reused_and_marked_stale(tmp_path, monkeypatch):
+    import dkw_core
+
+    url = f"sqlite:///{tmp_path / 'v.sqlite'}"
+    monkeypatch.setattr(dkw_core, "__version__", "0.0.1-old")
+    ResultsStore(url).run(_config(), lambda: _result(_config()))
+    df = load_runs(url)
+    assert list(df["dkw_version"]) == ["0.0.1-old"] and not df["stale"].any()
+    assert df["settings_hash"].iloc[0] == _config().settings_hash()
+    monkeypatch.setattr(dkw_core, "__version__", "0.0.2-new")
+    calls = []
+    rerun = ResultsStore(url).run(_config(), lambda: calls.append(1) or _result(_config(), (0, 1, 1, 1)))
+    assert calls == [1] and not rerun.cached  # the old version's run is not a cache hit
+    df = load_runs(url)
+    assert sorted(df["stale"]) == [False, True]
+    assert list(load_runs(url, include_stale=False)["dkw_version"]) == ["0.0.2-new"]
+
+
+def test_database_from_before_versions_gains_the_columns(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "old.sqlite"
+    store = ResultsStore(f"sqlite:///{path}")
+    store.run(_config(), lambda: _result(_config()))
+    store.engine.dispose()
+    with sqlite3.connect(path) as conn:  # the table as an older dkw created it
+        conn.execute("DROP INDEX IF EXISTS ix_evaluation_runs_dkw_version")
+        conn.execute("ALTER TABLE evaluation_runs DROP COLUMN dkw_version")
+        conn.execute("ALTER TABLE evaluation_runs DROP COLUMN settings_hash")
+    df = load_runs(f"sqlite:///{path}")
+    assert len(df) == 1 and df["stale"].all() and df["dkw_version"].isna().all()

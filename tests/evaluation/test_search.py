@@ -94,6 +94,6 @@ def test_search_on_fake_model_prefers_more_keywords():
     setups = make_setups([10], ["rf"], [1, 8])
     res = parameter_search(setups, model.labels("train"), predictor, sizes=(5, 10, 20), seed=1)
     assert res.stages and all(0.0 <= v <= 1.0 for st in res.stages for v in st.scores.values())
-    # ranks are computed once per (metric, K) and sliced for every N
-    assert list(predictor._ranks) == [("rf", 10)]
+    # ranks are computed once per fold and (metric, K) and sliced for every N
+    assert all(list(fold["ranks"]) == [("rf", 10)] for fold in predictor._folds.values())
     assert "test" not in model.reads

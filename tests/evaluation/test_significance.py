@@ -59,3 +59,21 @@ def test_only_paired_configurations_count():
 def test_missing_columns_is_clear_error():
     with pytest.raises(InputError, match="columns"):
         compare_metrics(pd.DataFrame({"metric": ["rf"], "micro_f1": [1.0]}))
+
+
+def test_direction_and_signed_z_and_two_sided_sign_test():
+    from dkw_core.evaluation.significance import signed_rank_direction, sign_test_two_sided
+
+    a = [11, 8, 13, 14, 5]  # differences 1, -2, 3, 4, -5: R+ = 8, R- = 7
+    b = [10, 10, 10, 10, 10]
+    r_plus, r_minus, z = signed_rank_direction(a, b)
+    assert (r_plus, r_minus) == (8, 7) and z == pytest.approx(0.5 / math.sqrt(13.75))
+    assert signed_rank_direction(b, a)[2] == pytest.approx(-z)  # swapping the sides flips the sign
+    assert sign_test_two_sided(a, b) == pytest.approx(1.0)  # 3 of 5 positive
+    base = np.linspace(0.5, 0.9, 10)
+    out = compare_metrics(_runs({"ig": list(base), "rf": list(base + 0.01 * np.arange(1, 11))}))
+    row = out.iloc[0]
+    assert (row.metric_a, row.metric_b, row.higher) == ("ig", "rf", "rf")
+    assert row.z_signed == pytest.approx(-27.5 / math.sqrt(10 * 11 * 21 / 24)) and row.z <= 0
+    assert row.p_sign_two_sided == pytest.approx(2 / 2**10) and row.p_sign == pytest.approx(1 / 2**10)
+    assert row.p_sign_two_sided_bonferroni == pytest.approx(2 / 2**10)

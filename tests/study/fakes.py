@@ -22,13 +22,13 @@ def make_docs(categories: list[str], *, per_split: int = 4) -> list[Doc]:
     return docs
 
 
-def disjoint_provider(spec: str, doc_ids: list[str], top: int) -> dict[str, list[str]]:
+def disjoint_provider(spec: str, doc_ids: list[str], top: int, protocol: str = "label-aware") -> dict[str, list[str]]:
     """Method A gives alpha1..alphaN, method B beta1..betaN: word tells method and rank."""
     prefix = "alpha" if spec == "tf-rf" else "beta"
     return {d: [f"{prefix}{i}" for i in range(1, top + 1)] for d in doc_ids}
 
 
-def overlap_provider(spec: str, doc_ids: list[str], top: int) -> dict[str, list[str]]:
+def overlap_provider(spec: str, doc_ids: list[str], top: int, protocol: str = "label-aware") -> dict[str, list[str]]:
     """A: shared, a2, a3; B: b1, shared, b3 — 'shared' is A's rank 1 and B's rank 2."""
     words = ["shared", "a2", "a3"] if spec == "tf-rf" else ["b1", "shared", "b3"]
     return {d: words[:top] for d in doc_ids}

@@ -11,7 +11,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from dkw_core.study import service as S
-from dkw_core.study.analysis import PAIRING, analyze, answers_frame, format_report
+from dkw_core.errors import InputError
+from dkw_core.study.analysis import LEVEL_ARTICLES, LEVEL_PAPER, PAIRING, analyze, answers_frame, format_report
 from dkw_core.study.models import Judgement
 
 from .fakes import CATS, disjoint_provider, make_docs, overlap_provider
@@ -62,7 +63,7 @@ def _expected_pairs(given, question):
 def test_wilcoxon_and_sign_test_match_scipy_with_known_effect(filled):
     engine, sid, given, _slots, _art = filled
     result = analyze(engine, sid)
-    rows = {r["question"]: r for r in result["significance"]}
+    rows = {r["question"]: r for r in result["significance"] if r["level"] == LEVEL_PAPER}
     for q in ("topic", "category"):
         a, b = _expected_pairs(given, q)
         ref = stats.wilcoxon(a, b, zero_method="wilcox", correction=False, method="approx")
@@ -71,16 +72,84 @@ def test_wilcoxon_and_sign_test_match_scipy_with_known_effect(filled):
         row = rows[q]
         assert row["pairs"] == len(a)
         assert row["wilcoxon_T"] == pytest.approx(ref.statistic)
-        assert row["wilcoxon_z"] == pytest.approx(ref.zstatistic)
+        ranks = stats.rankdata(np.abs(d[d != 0]))
+        r_plus, r_minus = ranks[d[d != 0] > 0].sum(), ranks[d[d != 0] < 0].sum()
+        assert (row["wilcoxon_R_plus"], row["wilcoxon_R_minus"]) == pytest.approx((r_plus, r_minus))
+        assert row["wilcoxon_T"] == pytest.approx(min(r_plus, r_minus))
+        assert abs(row["wilcoxon_z_signed"]) == pytest.approx(abs(ref.zstatistic))
+        assert np.sign(row["wilcoxon_z_signed"]) == np.sign(r_plus - r_minus)
+        assert row["direction"] == ("A rated higher" if r_plus > r_minus else "B rated higher")
         assert row["wilcoxon_p_two_sided"] == pytest.approx(ref.pvalue)
         assert row["sign_M"] == (n_plus - n_minus) / 2
         alt = "greater" if n_plus >= n_minus else "less"
         assert row["sign_p_one_sided"] == pytest.approx(stats.binomtest(n_plus, n_plus + n_minus, 0.5, alternative=alt).pvalue)
+        assert row["sign_p_two_sided"] == pytest.approx(stats.binomtest(n_plus, n_plus + n_minus, 0.5).pvalue)
     cat = rows["category"]  # the designed effect: B clearly better on category
-    assert cat["wilcoxon_z"] < 0 and cat["wilcoxon_p_two_sided"] < 1e-3
+    assert cat["wilcoxon_z_signed"] < 0 and cat["wilcoxon_p_two_sided"] < 1e-3 and cat["direction"] == "B rated higher"
     assert cat["sign_M"] < 0 and cat["sign_p_one_sided"] < 1e-3
     assert cat["sign_alternative"] == "B rated higher than A"
     assert "rank i of A vs rank i of B" in result["pairing"] == PAIRING
+
+
+def test_robustness_rows_average_each_article_then_test_over_articles(filled):
+    engine, sid, given, _slots, article_of = filled
+    rows = {r["question"]: r for r in analyze(engine, sid)["significance"] if r["level"] == LEVEL_ARTICLES}
+    for q in ("topic", "category"):
+        per_article: dict[int, dict[str, list[int]]] = {}
+        for (jid, w, qq), v in given.items():
+            if qq == q and v:
+                per_article.setdefault(article_of[jid], {"A": [], "B": []})["A" if w.startswith("alpha") else "B"].append(v)
+        a = [np.mean(m["A"]) for _art, m in sorted(per_article.items()) if m["A"] and m["B"]]
+        b = [np.mean(m["B"]) for _art, m in sorted(per_article.items()) if m["A"] and m["B"]]
+        row = rows[q]
+        assert row["pairs"] == len(a) <= 24  # one pair per article, not per answer
+        d = np.subtract(a, b)
+        if (d != 0).any():
+            ref = stats.wilcoxon(a, b, zero_method="wilcox", correction=False, method="approx")
+            assert row["wilcoxon_p_two_sided"] == pytest.approx(ref.pvalue)
+        assert row["n_plus"] == int((d > 0).sum()) and row["n_minus"] == int((d < 0).sum())
+    assert rows["category"]["direction"] == "B rated higher"
+
+
+def test_simulated_judgements_are_left_out_unless_included(engine):
+    cfg = S.StudyConfig(name="s", corpus="fake", articles_per_category=1, categories_per_batch=2,
+                        judges_per_article=2, keywords_per_method=2, seed=1)
+    sid = S.create_study(engine, documents=make_docs(CATS[:2]), categories=CATS[:2], provider=disjoint_provider,
+                         config=cfg)
+    real = S.invite_judge(engine, sid, name="ann")[0]
+    st = S.next_task(engine, real)
+    S.submit(engine, judge_id=real, judgement_id=st.task.judgement_id,
+             answers={(p, q): 3 for p, _w in st.task.keywords for q in ("topic", "category")})
+    from dkw_core.study.simulate import simulate
+
+    simulate(engine, sid, judges=2, seed=1)
+    plain = analyze(engine, sid)
+    assert plain["counts"]["judgements"] == 1 and plain["counts"]["judges"] == 1
+    assert plain["simulated_judgements"] == 3 and not plain["includes_simulated"]
+    assert "3 simulated judgement(s) left out" in format_report(plain)
+    both = analyze(engine, sid, include_simulated=True)
+    assert both["counts"]["judgements"] == 4 and both["includes_simulated"]
+    assert "SIMULATED" in format_report(both)
+    assert set(answers_frame(engine, sid)["simulated"]) == {False}
+    assert set(answers_frame(engine, sid, include_simulated=True)["simulated"]) == {False, True}
+
+
+def test_protocols_are_stored_and_reported(engine):
+    cfg = S.StudyConfig(name="p", corpus="fake", articles_per_category=1, categories_per_batch=2,
+                        judges_per_article=1, keywords_per_method=2, seed=1, protocol_b="label-free")
+    seen = []
+
+    def provider(spec, ids, top, protocol):
+        seen.append((spec, protocol))
+        return disjoint_provider(spec, ids, top)
+
+    sid = S.create_study(engine, documents=make_docs(CATS[:2]), categories=CATS[:2], provider=provider, config=cfg)
+    assert seen == [("tf-rf", "label-aware"), ("latent-5word-knn90-rf", "label-free")]
+    result = analyze(engine, sid)
+    assert (result["study"]["protocol_a"], result["study"]["protocol_b"]) == ("label-aware", "label-free")
+    assert "tf-rf (label-aware)" in format_report(result) and "(label-free)" in format_report(result)
+    with pytest.raises(InputError, match="protocol of method A"):
+        S.StudyConfig(protocol_a="gold").validate()
 
 
 def test_distribution_counts_every_answer_per_method_and_question(filled):
@@ -144,6 +213,7 @@ def test_empty_study_analyses_without_error_and_report_states_protocol(engine):
     result = analyze(engine, sid)
     assert result["counts"]["answers"] == 0
     assert all(r["wilcoxon_T"] is None for r in result["significance"])
+    assert {r["level"] for r in result["significance"]} == {LEVEL_PAPER, LEVEL_ARTICLES}
     text = format_report(result)
     assert "pairs: same article, same judge" in text and "tf-rf" in text
     with pytest.raises(S.StudyError):

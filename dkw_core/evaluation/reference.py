@@ -1,0 +1,176 @@
+"""Reference results shipped with dkw (``docs/results/<corpus>.json``).
+
+One JSON file per corpus, written by ``scripts/bench_eval.py --reference FILE`` from the results
+store: every run of the current dkw version on that corpus (baselines, each metric with K
+chosen by Algorithm 2, Algorithm 2 over all setups, N curves), the significance tables between
+metrics, the leak checks, and what produced them (dkw version, date, machine, command, wall
+time, peak memory). :func:`load_reference` reads them back as a runs DataFrame shaped like
+:func:`dkw_core.evaluation.results.load_runs`, so the app charts them beside a user's own runs.
+
+Every row says how each parameter was chosen (``chosen_by``); nothing is chosen by its test
+score.
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+from .protocols import dkw_version
+
+FORMAT = 1
+RUN_FIELDS = ["dataset", "protocol", "metric", "k", "top", "classifier", "split", "vectors", "kind", "sample",
+              "micro_f1", "macro_f1", "seconds", "options", "label", "dkw_version", "settings_hash"]
+
+
+def default_folder() -> Path:
+    """``DKW_REFERENCE_DIR`` or the repository's ``docs/results``."""
+    from ..config import reference_dir
+
+    return reference_dir()
+
+
+def chosen_by(row) -> str:
+    """How the K, metric and N of a stored run were chosen, in words."""
+    kind = row.get("kind")
+    options = row.get("options") if isinstance(row.get("options"), dict) else {}
+    if kind == "search":
+        if len(options.get("metrics", [])) > 1:
+            return ("K, metric and N chosen by Algorithm 2 over all setups on the training split "
+                    "(fold-local statistics; chi2, tf-chi2 excluded as in the paper)")
+        return "K chosen by Algorithm 2 on the training split (fold-local statistics); metric and N fixed"
+    if kind == "method":
+        return "K, metric and N fixed (grid point, not a choice)"
+    if kind == "baseline-tfidf":
+        return "no parameters chosen (sublinear tf-idf, C = 1)"
+    if kind == "baseline-bow":
+        return "metric and N fixed"
+    return ""
+
+
+def machine() -> dict:
+    info = {"node": platform.node(), "platform": platform.platform(), "python": platform.python_version(),
+            "processor": platform.processor() or platform.machine(), "cpus": os.cpu_count()}
+    try:
+        import psutil
+
+        info["memory_gib"] = round(psutil.virtual_memory().total / 2**30, 1)
+    except Exception:  # pragma: no cover - psutil missing
+        pass
+    return info
+
+
+def _clean(value):
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (np.floating, float)):
+        return None if pd.isna(value) else round(float(value), 4)
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    if value is pd.NA:
+        return None
+    return value
+
+
+def reference_payload(runs: pd.DataFrame, *, dataset: str, command: str, extra: dict | None = None) -> dict:
+    """The reference document of one corpus from its runs (current version only)."""
+    from .report import significance_table
+
+    runs = runs[~runs["stale"].astype(bool)] if "stale" in runs.columns else runs
+    records = []
+    for _, row in runs.iterrows():
+        rec = {f: _clean(row.get(f)) for f in RUN_FIELDS}
+        rec["chosen_by"] = chosen_by(row)
+        records.append(rec)
+    significance = {}
+    for proto in ("label-aware", "label-free"):
+        table = significance_table(runs, proto)
+        if table is not None and not table.empty:
+            significance[proto] = [_clean(r) for r in table.to_dict(orient="records")]
+    return {
+        "format": FORMAT,
+        "dkw_version": dkw_version(),
+        "dataset": dataset,
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "machine": machine(),
+        "command": command,
+        "units": "F1 in percent on the test split",
+        "runs": records,
+        "significance": significance,
+        **({k: _clean(v) for k, v in (extra or {}).items()}),
+    }
+
+
+def write_reference(path: str | Path, *, dataset: str, sample: int | None = None, db: str | None = None,
+                    command: str, extra: dict | None = None) -> Path:
+    """Write the reference JSON of ``dataset`` from the results store ``db``."""
+    from .results import load_runs
+
+    runs = load_runs(db, dataset=dataset, include_stale=False)
+    runs = runs[runs["sample"].isna()] if sample is None else runs[runs["sample"] == sample]
+    payload = reference_payload(runs, dataset=dataset, command=command, extra=extra)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(payload, indent=1, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def reference_files(folder: str | Path | None = None) -> list[Path]:
+    folder = Path(folder) if folder else default_folder()
+    return sorted(folder.glob("*.json")) if folder.is_dir() else []
+
+
+def _read(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{path.name}: not a readable reference results file ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("runs"), list):
+        raise InputError(f"{path.name}: not a reference results file (no runs)")
+    return data
+
+
+def load_reference(folder: str | Path | None = None) -> pd.DataFrame:
+    """Every shipped reference run as a DataFrame like ``load_runs`` (F1 in percent) with the
+    extra columns ``source`` ("reference results of dkw <version>"), ``chosen_by``, ``date``,
+    ``machine`` and ``command``."""
+    frames = []
+    for path in reference_files(folder):
+        data = _read(path)
+        frame = pd.DataFrame.from_records(data["runs"])
+        if frame.empty:
+            continue
+        version = str(data.get("dkw_version", "?"))
+        frame["source"] = f"reference results of dkw {version}"
+        frame["date"] = data.get("date")
+        frame["command"] = data.get("command")
+        frame["machine"] = (data.get("machine") or {}).get("node") if isinstance(data.get("machine"), dict) else None
+        frame["stale"] = False
+        frames.append(frame)
+    if not frames:
+        return pd.DataFrame(columns=[*RUN_FIELDS, "chosen_by", "source", "date", "command", "machine", "stale"])
+    return pd.concat(frames, ignore_index=True)
+
+
+def load_reference_leakchecks(folder: str | Path | None = None) -> pd.DataFrame:
+    """The leak checks of the shipped reference results, one row per (corpus, metric, K, N)."""
+    rows = []
+    for path in reference_files(folder):
+        data = _read(path)
+        for item in data.get("leakcheck") or []:
+            if isinstance(item, dict):
+                rows.append({**item, "source": f"reference results of dkw {data.get('dkw_version', '?')}"})
+    columns = ["dataset", "metric", "k", "top", "follow_wrong_label_aware", "follow_wrong_label_free", "chance",
+               "source"]
+    frame = pd.DataFrame.from_records(rows)
+    return frame if not frame.empty else pd.DataFrame(columns=columns)

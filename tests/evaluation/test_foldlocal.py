@@ -1,0 +1,81 @@
+"""Algorithm 2's cross-validation counts statistics from each fold's training part only."""
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from dkw_core.corpora import Corpus
+from dkw_core.evaluation.search import ModelPredictor, Setup, folds
+from dkw_core.keywords import KeywordModel, top_n
+
+SPORT = ["team", "game", "player", "goal", "coach", "season", "league", "ball"]
+SPACE = ["planet", "orbit", "rocket", "moon", "star", "launch", "mission", "earth"]
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    from dkw_core.corpora import Document
+
+    rng = np.random.default_rng(3)
+    docs = []
+    for label, words in (("sport", SPORT), ("space", SPACE)):
+        for i in range(6):
+            own = rng.choice(words, size=3, replace=False)
+            other = rng.choice(SPACE if label == "sport" else SPORT)
+            text = f"The {own[0]} and the {own[1]} near the {own[2]} with a {other}."
+            docs.append(Document(id=f"t/train/{label}/{i}", text=text, label=label, split="train"))
+    return Corpus("foldtopics", docs)
+
+
+def _relabelled(corpus, doc_id, label):
+    docs = [replace(d, label=label) if d.id == doc_id else d for d in corpus.documents]
+    return Corpus(corpus.name, docs, categories=corpus.categories, key=corpus.key + "-relabelled", sort=False)
+
+
+@pytest.mark.parametrize("metric", ["rf", "ig", "tf-chi2"])
+def test_changing_a_validation_label_leaves_its_label_free_vector_and_prediction(corpus, topic_vectors, metric):
+    a = KeywordModel.prepare(corpus, topic_vectors, k_max=3, cache=False)
+    labels = a.labels("train")
+    tr, va = folds(labels, 2, seed=0)[0]
+    victim = int(va[0])
+    other = a.categories[1 - labels[victim]]
+    b = KeywordModel.prepare(_relabelled(corpus, a.doc_ids("train")[victim], other), topic_vectors, k_max=3,
+                             cache=False)
+    assert b.labels("train")[victim] != labels[victim]
+    setup = Setup(3, metric, 4)
+    pa = ModelPredictor(a, protocol="label-free", max_top=4)
+    pb = ModelPredictor(b, protocol="label-free", max_top=4)
+    (_, va_a), (_, va_b) = pa.fold_vectors(setup, tr, va), pb.fold_vectors(setup, tr, va)
+    j = list(va).index(victim)
+    assert np.array_equal(va_a[j], va_b[j])
+    assert np.array_equal(pa(setup, tr, va), pb(setup, tr, va))
+
+    # the check can fail: with statistics of the whole training split (validation fold included)
+    # the relabelled document's rare words move to its new category and its keywords change
+    def leaky(model):
+        scores = model.metric_scores(metric, 3)
+        return top_n(model.term_counts("train", 3)[va], scores, labels=None, use_tf=metric.startswith("tf-"), top=4)
+
+    assert not np.array_equal(leaky(a), leaky(b))
+
+
+def test_fold_statistics_count_only_the_fold_training_part(corpus, topic_vectors):
+    model = KeywordModel.prepare(corpus, topic_vectors, k_max=3, cache=False)
+    labels = model.labels("train")
+    tr, va = folds(labels, 3, seed=1)[0]
+    p = ModelPredictor(model, protocol="label-aware", max_top=4)
+    p(Setup(3, "rf", 2), tr, va)
+    p(Setup(3, "rf", 4), tr, va)  # same fold, same (metric, K): no second count
+    assert p.fold_count == 1
+    cached = next(iter(p._folds.values()))
+    stats = cached["stats"][3]
+    assert int(stats.n_docs.sum()) == len(tr)
+    whole = model.category_stats(3)
+    assert int(whole.n_docs.sum()) == len(labels) and not np.array_equal(stats.doc_freq, whole.doc_freq)
+
+
+def test_counts_of_some_rows_equal_the_rows_of_the_split_matrix(corpus, topic_vectors):
+    model = KeywordModel.prepare(corpus, topic_vectors, k_max=3, cache=False)
+    pos = np.array([5, 0, 7])
+    part = model.term_counts_rows("train", pos, 2)
+    assert (part != model.term_counts("train", 2)[pos]).nnz == 0

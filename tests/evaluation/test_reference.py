@@ -1,0 +1,43 @@
+import json
+
+import numpy as np
+
+from dkw_core.evaluation.classifiers import score_predictions
+from dkw_core.evaluation.protocols import RunConfig, RunResult
+from dkw_core.evaluation.reference import load_reference, load_reference_leakchecks, write_reference
+from dkw_core.evaluation.results import ResultsStore
+
+
+def _save(store, **kw):
+    base = dict(dataset="d", corpus_key="d", vectors="v", protocol="label-free", metric="rf", k=30, top=10)
+    config = RunConfig(**(base | kw))
+    scores = score_predictions(np.array([0, 1, 1, 1]), np.array([0, 1, 1, 0]), ["a", "b"])
+    store.save(RunResult(config=config, scores=scores))
+
+
+def test_reference_file_round_trip_with_provenance(tmp_path, monkeypatch):
+    import dkw_core
+
+    url = f"sqlite:///{tmp_path / 'r.sqlite'}"
+    store = ResultsStore(url)
+    monkeypatch.setattr(dkw_core, "__version__", "0.0.1")
+    _save(store, metric="ig")  # an older version's run: stale, never shipped
+    monkeypatch.setattr(dkw_core, "__version__", "7.7.7")
+    _save(store, kind="search", options={"metrics": ["rf"]})
+    _save(store, kind="search", metric="tds", k=50, top=5, options={"metrics": ["rf", "tds"]})
+    path = write_reference(tmp_path / "out" / "d.json", dataset="d", db=url, command="python scripts/bench_eval.py",
+                           extra={"leakcheck": [{"dataset": "d", "metric": "rf", "k": 90, "top": 10,
+                                                 "follow_wrong_label_aware": 90.0, "follow_wrong_label_free": 5.0,
+                                                 "chance": 5.0}]})
+    data = json.loads(path.read_text())
+    assert data["dkw_version"] == "7.7.7" and data["command"] == "python scripts/bench_eval.py"
+    assert data["date"] and data["machine"]["cpus"] >= 1
+    frame = load_reference(tmp_path / "out")
+    assert sorted(frame["metric"]) == ["rf", "tds"]  # the stale ig run is not shipped
+    assert set(frame["source"]) == {"reference results of dkw 7.7.7"}
+    assert frame["micro_f1"].iloc[0] == 75.0  # percent
+    chosen = dict(zip(frame["metric"], frame["chosen_by"]))
+    assert chosen["rf"].startswith("K chosen by Algorithm 2") and "over all setups" in chosen["tds"]
+    leaks = load_reference_leakchecks(tmp_path / "out")
+    assert list(leaks["follow_wrong_label_aware"]) == [90.0]
+    assert load_reference(tmp_path / "empty").empty
