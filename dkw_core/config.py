@@ -11,6 +11,7 @@ The README lists the same table. Paths may be relative (to the current directory
 ``DKW_DOWNLOAD``                ``0``: never download a missing corpus archive on first use (default on)
 ``DKW_DOWNLOAD_BASE_URL``       a mirror serving ``<base>/<archive file name>``, used instead of upstream
 ``DKW_MAX_TEXT_MB``             the largest new text accepted for keywords, in MB (default 50)
+``DKW_MAX_UPLOAD_MB``           the largest corpus uploaded in the app (zip: also unpacked), in MB (default 50)
 ``DKW_DB_TIMEOUT``              seconds SQLite waits for a lock (default 30)
 ``DKW_SAMPLE_PER_CATEGORY``     the app works on the first n documents per category and split
 ``DKW_STUDY_DB``                SQLAlchemy URL of the study database (default SQLite in the data dir)
@@ -102,18 +103,27 @@ def download_base_url() -> str | None:
 DEFAULT_MAX_TEXT_MB = 50.0
 
 
-def max_text_mb() -> float:
-    """``DKW_MAX_TEXT_MB``: the largest new text accepted, in MB (10^6 bytes of UTF-8)."""
-    raw = _env("DKW_MAX_TEXT_MB")
+def _megabytes(name: str, default: float) -> float:
+    raw = _env(name)
     if not raw:
-        return DEFAULT_MAX_TEXT_MB
+        return default
     try:
         value = float(raw)
     except ValueError:
         value = 0.0
     if not value > 0:
-        raise InputError(f"DKW_MAX_TEXT_MB must be a positive number of megabytes, got {raw!r}")
+        raise InputError(f"{name} must be a positive number of megabytes, got {raw!r}")
     return value
+
+
+def max_text_mb() -> float:
+    """``DKW_MAX_TEXT_MB``: the largest new text accepted, in MB (10^6 bytes of UTF-8)."""
+    return _megabytes("DKW_MAX_TEXT_MB", DEFAULT_MAX_TEXT_MB)
+
+
+def max_upload_mb() -> float:
+    """``DKW_MAX_UPLOAD_MB``: the largest corpus file uploaded in the app, in MB (default 50)."""
+    return _megabytes("DKW_MAX_UPLOAD_MB", 50.0)
 
 
 def db_timeout() -> float:

@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .. import config
-from ..errors import CorpusError
+from ..errors import CorpusError, DkwError
 from .webkb import TEST_FRACTION, hash_split
 
 __all__ = ["UploadReport", "import_corpus", "user_corpora", "user_corpus_path", "user_corpus_meta",
@@ -99,14 +99,10 @@ def _decode(data: bytes, where: str) -> str:
 
 
 def _limit_bytes() -> float:
-    raw = os.environ.get("DKW_MAX_UPLOAD_MB", "").strip()
     try:
-        mb = float(raw) if raw else 50.0
-    except ValueError:
-        mb = 0.0
-    if not mb > 0:
-        raise CorpusError(f"DKW_MAX_UPLOAD_MB must be a positive number of megabytes, got {raw!r}")
-    return mb * 1e6
+        return config.max_upload_mb() * 1e6
+    except DkwError as exc:  # a malformed DKW_MAX_UPLOAD_MB
+        raise CorpusError(str(exc)) from None
 
 
 def _check_size(n: int, what: str) -> None:
