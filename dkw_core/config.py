@@ -10,7 +10,7 @@ The README lists the same table. Paths may be relative (to the current directory
 ``DKW_N_PROCESS``               processes for spaCy tagging (default 2 on a multi-core machine)
 ``DKW_DOWNLOAD``                ``0``: never download a missing corpus archive on first use (default on)
 ``DKW_DOWNLOAD_BASE_URL``       a mirror serving ``<base>/<archive file name>``, used instead of upstream
-``DKW_MAX_TEXT_MB``             the largest new text accepted for keywords, in MB (default 50)
+``DKW_MAX_TEXT_MB``             the largest new text accepted for keywords, in MB (default 10)
 ``DKW_MAX_UPLOAD_MB``           the largest corpus uploaded in the app (zip: also unpacked), in MB (default 50)
 ``DKW_DB_TIMEOUT``              seconds SQLite waits for a lock (default 30)
 ``DKW_SAMPLE_PER_CATEGORY``     the app works on the first n documents per category and split
@@ -100,7 +100,7 @@ def download_base_url() -> str | None:
     return _env("DKW_DOWNLOAD_BASE_URL") or None
 
 
-DEFAULT_MAX_TEXT_MB = 50.0
+DEFAULT_MAX_TEXT_MB = 10.0
 
 
 def _megabytes(name: str, default: float) -> float:

@@ -9,7 +9,7 @@ then spaces) into pieces of at most ``chunk_chars`` characters, tagged a few at 
 only the running phrase counts are kept: memory is bounded by one batch plus the distinct
 phrases, whatever the text's length. A phrase never spans two paragraphs.
 
-``DKW_MAX_TEXT_MB`` (default 50) caps a new text's size; a larger one is refused with one
+``DKW_MAX_TEXT_MB`` (default 10) caps a new text's size; a larger one is refused with one
 line before any tagging (:func:`check_size`).
 """
 from __future__ import annotations
