@@ -41,8 +41,12 @@ def cmd_datasets(args) -> int:
     if args.json:
         print_json(rows)
     else:
+        from ..config import archives_dir
+        from ..corpora.download import DOWNLOADABLE
+
         for r in rows:
-            state = "" if r["available"] else "  (archive missing)"
+            fetch = f"python -m dkw_core download {r['name']}" if r["name"] in DOWNLOADABLE else "not downloadable"
+            state = "" if r["available"] else f"  (archive missing from {archives_dir()}; {fetch})"
             print(f"{r['name']:10s} train {r['train'] or '?':>6}  test {r['test'] or '?':>6}  categories {r['categories']}{state}")
     return 0
 
