@@ -260,7 +260,11 @@ def fetch(name: str, *, archives: Path | None = None, progress: Progress = None,
                           "set DKW_ARCHIVES to a writable folder") from None
     failures = []
     for source in _sources(spec, base_url):
-        fd, tmp_name = tempfile.mkstemp(dir=folder, prefix=f".{spec.archive}.", suffix=".part")
+        try:
+            fd, tmp_name = tempfile.mkstemp(dir=folder, prefix=f".{spec.archive}.", suffix=".part")
+        except OSError as exc:
+            raise CorpusError(f"{name}: cannot write into the archives folder {folder} ({exc.strerror}); "
+                              "set DKW_ARCHIVES to a writable folder") from None
         tmp = Path(tmp_name)
         extra: Path | None = None
         try:

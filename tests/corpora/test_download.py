@@ -248,3 +248,15 @@ def test_real_archive_served_locally_is_accepted(archive, server, dest):
     path = fetch(name, archives=dest, base_url=url)
     assert path.stat().st_size == real.stat().st_size
     assert validate(path, ARCHIVES[archive]) in {"checksum", "structure"}
+
+
+def test_unwritable_folder_is_one_line(server, dest, monkeypatch):
+    url, served = server
+    (served / NG).write_bytes(small_20ng())
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(download.tempfile, "mkstemp", refuse)
+    with pytest.raises(CorpusError, match=rf"cannot write into the archives folder {dest} \(Permission denied\)"):
+        fetch("20ng", archives=dest, base_url=url, spec=small_spec())
