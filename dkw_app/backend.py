@@ -37,6 +37,8 @@ EXAMPLE_DOC = "20ng/test/comp.graphics/38758"
 PROTOCOL_HELP = {
     "label-aware": "paper's protocol: each document weighted with its own gold category",
     "label-free": "deployable protocol: no label read, score = max over categories",
+    "label-free-posterior": "deployable protocol: no label read, words weighted by the category posterior "
+                            "of a tf-idf classifier trained on the training split",
 }
 #: The paper's K (nearest words per phrase) used to prepare a corpus.
 DEFAULT_K_MAX = DEFAULT_K

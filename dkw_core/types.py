@@ -12,12 +12,15 @@ from .errors import InputError
 Progress = Callable[[float, str], None]
 """``progress(fraction, message)``: called with a fraction in [0, 1] while long work runs."""
 
-Protocol = Literal["label-aware", "label-free"]
-"""How a document's words are weighted (docs/method.md, "Two protocols"):
+Protocol = Literal["label-aware", "label-free", "label-free-posterior"]
+"""How a document's words are weighted (docs/method.md §3):
 
-``label-aware``  the paper's protocol: each document is weighted with its gold category;
-``label-free``   deployable: a word's score is its maximum over categories, and the labels of the
-                 documents being weighted are never read.
+``label-aware``           the paper's protocol: each document is weighted with its gold category;
+``label-free``            deployable: a word's score is its maximum over categories;
+``label-free-posterior``  deployable: a word's score is Σ_c P(c | d) · metric(w, c), with P(c | d)
+                          from a calibrated tf-idf classifier fitted on the training split.
+
+The two label-free protocols never read the labels of the documents being weighted.
 """
 PROTOCOLS: tuple[str, ...] = get_args(Protocol)
 DEFAULT_PROTOCOL: Protocol = "label-aware"
@@ -27,6 +30,11 @@ DEFAULT_K = 90
 """Nearest words per phrase (the paper's K = 90 of the human study); also the prepared k_max."""
 DEFAULT_TOP = 10
 """Keywords per document (the paper's N = 10)."""
+
+
+def reads_labels(protocol: str) -> bool:
+    """Whether a protocol weights a document with its own gold label (only the paper's does)."""
+    return check_protocol(protocol) == "label-aware"
 
 
 def check_protocol(protocol: str) -> Protocol:

@@ -118,7 +118,7 @@ def cmd_keywords(args) -> int:
                 if args.baseline:
                     raise InputError("--baseline works on corpus documents (--doc), not new texts")
                 kws = model.keywords_for_text(text, metric=m, k=args.k, top=args.top, name=args.text_file,
-                                              progress=tagging)
+                                              protocol=protocol, progress=tagging)
             else:
                 kws = model.keywords(args.doc, metric=m, k=args.k, top=args.top, protocol=protocol)
             result[m] = kws
@@ -157,6 +157,8 @@ def _cmd_keywords_batch(args, metrics: list[str]) -> int:
         raise InputError("--baseline works on single corpus documents (--doc)")
     fmt = format_of(args.format, args.out)
     items = read_texts(args.texts) if args.texts else None  # bad input fails before any heavy work
+    if items is not None and args.protocol == "label-free-posterior":
+        raise InputError("--texts is label-free; label-free-posterior works with --text-file or --split")
     protocol = "label-free" if items is not None else args.protocol
     corpus = corpus_for(args.dataset, sample=args.sample)
     with ProgressBar(f"preparing {corpus.key}") as progress:
@@ -196,7 +198,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("keywords", help="the discriminative keywords of a document, a new text, a whole split "
                                         "or a collection of new texts")
     p.add_argument("--doc", help="document id, e.g. 20ng/test/comp.graphics/38758")
-    p.add_argument("--text-file", help="a UTF-8 text file to extract keywords from (always label-free)")
+    p.add_argument("--text-file", help="a UTF-8 text file to extract keywords from (label-free, or label-free-posterior)")
     p.add_argument("--split", choices=("train", "test", "all"),
                    help="every document of this split of --dataset (batch; see --format, --out)")
     p.add_argument("--texts", metavar="PATH",

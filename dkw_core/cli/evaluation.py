@@ -11,7 +11,10 @@ import argparse
 
 from ..evaluation.classifiers import CLASSIFIERS, DEFAULT_CLASSIFIER
 from ..evaluation.search import DEFAULT_K_GRID, DEFAULT_N_GRID, PAPER_SIZES
-from ..types import PROTOCOLS
+from ..types import PROTOCOLS  # noqa: F401
+
+BOTH = ("label-aware", "label-free")
+"""``--protocol both``: the paper's protocol beside the plain label-free one."""
 from . import options
 from .options import ProgressBar as _progress_bar
 from .options import ints as _ints
@@ -74,7 +77,7 @@ def cmd_evaluate(args) -> int:
     if args.top < 1:
         raise InputError(f"--top must be at least 1, got {args.top}")
     exp = _experiment(args)
-    protocols = PROTOCOLS if args.protocol == "both" else (args.protocol,)
+    protocols = BOTH if args.protocol == "both" else (args.protocol,)
     results = [run_method(exp, metric=m, k=args.k, top=args.top, protocol=p, classifier=args.classifier,
                           train_protocol=args.train_protocol,
                           decoding=args.decoding if p == "label-free" else "max",
@@ -97,7 +100,7 @@ def cmd_search(args) -> int:
     _check_early(args, metrics=metrics or (), ks=_ints(args.ks))
     exp = _experiment(args)
     summaries = []
-    protocols = PROTOCOLS if args.protocol == "both" else (args.protocol,)
+    protocols = BOTH if args.protocol == "both" else (args.protocol,)
     for proto in protocols:
         progress = _progress_bar(f"Algorithm 2 ({proto})")
         try:

@@ -23,6 +23,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .. import cache
 from ..errors import InputError
+from ..types import DEFAULT_K
 
 _MODELS: cache.Memo = cache.Memo(maxsize=8)
 
@@ -48,14 +49,18 @@ class DiscriminativeKeywordVectorizer(TransformerMixin, BaseEstimator):
     vectors : None (default GloVe 6B 50d / ``DKW_VECTORS``), a path to a vector file, or a
         loaded :class:`dkw_core.vectors.Vectors`.
     k_max : neighbours prepared per phrase (>= k; default 90 so a grid over k reuses them).
+    protocol : ``"label-free"`` (maximum over categories, default) or ``"label-free-posterior"``
+        (words weighted by the text's category posterior; docs/method.md §3).
     """
 
-    def __init__(self, metric: str = "rf", k: int = 30, top: int = 10, vectors=None, k_max: int = 90):
+    def __init__(self, metric: str = "rf", k: int = 30, top: int = 10, vectors=None, k_max: int = DEFAULT_K,
+                 protocol: str = "label-free"):
         self.metric = metric
         self.k = k
         self.top = top
         self.vectors = vectors
         self.k_max = k_max
+        self.protocol = protocol
 
     def _load_vectors(self):
         from ..vectors import Vectors, load_vectors
@@ -68,6 +73,8 @@ class DiscriminativeKeywordVectorizer(TransformerMixin, BaseEstimator):
         from ..metrics import get_metric
 
         get_metric(self.metric)
+        if self.protocol not in ("label-free", "label-free-posterior"):
+            raise InputError(f"protocol must be label-free or label-free-posterior, got {self.protocol!r}")
         if not (isinstance(self.top, (int, np.integer)) and self.top >= 1):
             raise InputError(f"top must be a positive integer, got {self.top!r}")
         if not (isinstance(self.k, (int, np.integer)) and 1 <= self.k <= max(self.k_max, self.k)):
@@ -101,20 +108,20 @@ class DiscriminativeKeywordVectorizer(TransformerMixin, BaseEstimator):
         if y is None:
             raise InputError("DiscriminativeKeywordVectorizer needs category labels y to fit")
         self.fit(X, y)
-        idx = self.model_.rank("train", metric=self.metric, k=self.k, top=self.top, protocol="label-free")
+        idx = self.model_.rank("train", metric=self.metric, k=self.k, top=self.top, protocol=self.protocol)
         return np.asarray(self.model_.document_vectors(idx))
 
     def transform(self, X) -> np.ndarray:
         """Label-free keyword-sum vectors of new texts (texts without usable phrases -> zero vectors)."""
         check_is_fitted(self, "model_")
         texts = _texts(X)
-        idx = self.model_.rank_texts(texts, metric=self.metric, k=self.k, top=self.top)
+        idx = self.model_.rank_texts(texts, metric=self.metric, k=self.k, top=self.top, protocol=self.protocol)
         return np.asarray(self.model_.document_vectors(idx))
 
     def keywords(self, X) -> list[list[str]]:
         """The top-N label-free keywords of each text (what ``transform`` sums)."""
         check_is_fitted(self, "model_")
-        idx = self.model_.rank_texts(_texts(X), metric=self.metric, k=self.k, top=self.top)
+        idx = self.model_.rank_texts(_texts(X), metric=self.metric, k=self.k, top=self.top, protocol=self.protocol)
         return self.model_.words(idx)
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:

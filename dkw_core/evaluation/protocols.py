@@ -30,6 +30,8 @@ from .classifiers import CLASSIFIER_LABELS, CLASSIFIERS, DEFAULT_CLASSIFIER, Sco
 PROTOCOL_LABELS = {
     "label-aware": "label-aware (paper's protocol: test documents weighted with their gold category)",
     "label-free": "label-free (deployable: test labels never read)",
+    "label-free-posterior": "label-free posterior (deployable: words weighted by a tf-idf classifier's category "
+                            "posterior fitted on the training split; test labels never read)",
 }
 KINDS: tuple[str, ...] = ("method", "baseline-tfidf", "baseline-bow", "search")
 #: Fixed settings of the method that a stored number depends on beyond its RunConfig; they

@@ -285,15 +285,35 @@ class ModelPredictor:
         if (metric, k) not in fold["ranks"]:
             rows_of = self._round_counts(k, train_pos, val_pos)
             scores = fold_scores(self.model, metric, k, train_pos, self.labels, cache=fold, counts=rows_of)
+            weights = self._fold_posteriors(fold, train_pos, val_pos)
             out = []
-            for pos in (train_pos, val_pos):
+            for pos, w in zip((train_pos, val_pos), weights):
                 labels = self.labels[pos] if self.protocol == "label-aware" else None
                 idx = rank_rows(self.model, pos, metric=metric, k=k, scores=scores, labels=labels, top=self.max_top,
-                                counts=rows_of(pos))
+                                counts=rows_of(pos), weights=w)
                 small = np.int16 if len(self.model.vocabulary) < np.iinfo(np.int16).max else np.int32
                 out.append(idx.astype(small))
             fold["ranks"][(metric, k)] = tuple(out)
         return fold["ranks"][(metric, k)]
+
+    def _fold_posteriors(self, fold: dict, train_pos: np.ndarray, val_pos: np.ndarray) -> tuple:
+        """label-free-posterior: category posteriors of the fold's documents from classifiers
+        fitted on the fold's training part only (out-of-fold inside it for its own documents);
+        (None, None) under the other protocols."""
+        if self.protocol != "label-free-posterior":
+            return None, None
+        if "posteriors" not in fold:
+            from ..keywords.posterior import CategoryPosterior, out_of_fold
+
+            docs = self.model.corpus.documents
+            rows = self.model.rows("train")
+            texts_tr = [docs[i].text for i in rows[np.asarray(train_pos)]]
+            texts_va = [docs[i].text for i in rows[np.asarray(val_pos)]]
+            y = self.labels[np.asarray(train_pos)]
+            n = len(self.model.categories)
+            fold["posteriors"] = (out_of_fold(texts_tr, y, n, folds=3),
+                                  CategoryPosterior(n).fit(texts_tr, y).predict(texts_va))
+        return fold["posteriors"]
 
     def fold_vectors(self, setup: Setup, train_pos: np.ndarray, val_pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         tr, va = self.fold_ranks(setup.metric, setup.k, train_pos, val_pos)
@@ -331,7 +351,7 @@ def fold_scores(model, metric: str, k: int, train_pos: np.ndarray, labels: np.nd
 
 
 def rank_rows(model, positions: np.ndarray, *, metric: str, k: int, scores: np.ndarray,
-              labels: np.ndarray | None, top: int, counts=None) -> np.ndarray:
+              labels: np.ndarray | None, top: int, counts=None, weights: np.ndarray | None = None) -> np.ndarray:
     """Top-``top`` keyword indices of the training documents at ``positions`` under the given
     scores: with ``labels`` each row is scored with its own category (label-aware), without
     them with the maximum over categories (label-free)."""
@@ -340,7 +360,7 @@ def rank_rows(model, positions: np.ndarray, *, metric: str, k: int, scores: np.n
 
     if counts is None:
         counts = training_counts(model, positions, k)
-    return top_n(counts, scores, labels=labels, use_tf=get_metric(metric).tf, top=top)
+    return top_n(counts, scores, labels=labels, use_tf=get_metric(metric).tf, top=top, weights=weights)
 
 
 def search_model(

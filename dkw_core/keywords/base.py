@@ -38,6 +38,7 @@ class TermModel:
             raise CorpusError(f"corpus {corpus.name} has no training documents")
         self._scores_cache: dict[tuple, np.ndarray] = {}
         self._stats_cache: dict[int | None, CategoryStats] = {}
+        self._posterior = None  # (all-document posteriors, fitted CategoryPosterior), on demand
 
     # -- documents -------------------------------------------------------------------------
     def rows(self, split: str) -> np.ndarray:
@@ -59,13 +60,48 @@ class TermModel:
     def _document(self, doc):
         return self.corpus.get(doc) if isinstance(doc, str) else doc
 
-    def _label_of(self, doc, protocol: str) -> int | None:
+    def _weighting(self, doc, protocol: str) -> int | np.ndarray | None:
+        """How one document is weighted: its gold category index (label-aware), its category
+        posterior (label-free-posterior) or ``None`` (label-free: maximum over categories)."""
         check_protocol(protocol)
         if protocol == "label-free":
             return None
+        if protocol == "label-free-posterior":
+            if self.has_doc(doc.id) and self.corpus.get(doc.id).text == doc.text:
+                return self.posteriors("all")[self._row[doc.id]]
+            return self.posterior_model().predict([doc.text])[0]
         if doc.label not in self.categories:
             raise InputError(f"document {doc.id} has category {doc.label!r}, unknown to corpus {self.corpus.name}")
         return self.categories.index(doc.label)
+
+    # -- category posteriors (label-free-posterior) ---------------------------------------------
+    def _posteriors_all(self):
+        if self._posterior is None:
+            self._posterior = self._load_posteriors() or self._fit_posteriors()
+        return self._posterior
+
+    def _fit_posteriors(self):
+        from .posterior import corpus_posteriors
+
+        texts = [d.text for d in self.corpus.documents]
+        post, fitted = corpus_posteriors(texts, self._labels, self.rows("train"), len(self.categories))
+        self._save_posteriors(post, fitted)
+        return post, fitted
+
+    def _load_posteriors(self):
+        return None
+
+    def _save_posteriors(self, post: np.ndarray, fitted) -> None:
+        pass
+
+    def posteriors(self, split: str = "all") -> np.ndarray:
+        """(documents x categories) P(c | d) of a split from a classifier fitted on the training
+        split only; training documents get out-of-fold posteriors (docs/method.md §3)."""
+        return self._posteriors_all()[0][self.rows(split)]
+
+    def posterior_model(self):
+        """The category posterior fitted on the whole training split (for new texts)."""
+        return self._posteriors_all()[1]
 
     # -- counts, statistics, scores -----------------------------------------------------------
     def _all_counts(self, k: int | None) -> sp.csr_matrix:  # pragma: no cover - abstract
@@ -109,19 +145,32 @@ class TermModel:
         with a predicted category)."""
         check_protocol(protocol)
         m = get_metric(metric)
+        weights = None
         if protocol == "label-free":
             labels = None
+        elif protocol == "label-free-posterior":
+            labels, weights = None, self.posteriors(split)
         elif labels is None:
             labels = self.labels(split)
-        return top_n(self.term_counts(split, k), self.metric_scores(metric, k), labels=labels, use_tf=m.tf, top=top)
+        return top_n(self.term_counts(split, k), self.metric_scores(metric, k), labels=labels, use_tf=m.tf, top=top,
+                     weights=weights)
 
     def words(self, index_rows: np.ndarray) -> list[list[str]]:
         return [[self.vocabulary[i] for i in row if i >= 0] for row in index_rows]
 
-    def _score_row(self, cols: np.ndarray, tf: np.ndarray, *, metric: str, k: int | None, label: int | None):
+    def _score_row(self, cols: np.ndarray, tf: np.ndarray, *, metric: str, k: int | None,
+                   label: int | np.ndarray | None):
+        """Scores of one document's words: ``label`` is a category index (label-aware), a
+        posterior vector (label-free-posterior) or ``None`` (label-free)."""
         m = get_metric(metric)
         scores = self.metric_scores(metric, k)
-        s = (scores.max(axis=0)[cols] if label is None else scores[label, cols]).astype(np.float64)
+        if label is None:
+            s = scores.max(axis=0)[cols]
+        elif isinstance(label, np.ndarray):
+            s = label @ scores[:, cols].astype(np.float64)
+        else:
+            s = scores[label, cols]
+        s = np.asarray(s, dtype=np.float64)
         return s * tf if m.tf else s
 
 

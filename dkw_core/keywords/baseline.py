@@ -61,7 +61,7 @@ class BaselineModel(TermModel):
     def keywords(self, doc, *, metric: str = "tf-rf", k: int | None = None, top: int = DEFAULT_TOP,
                  protocol: str = DEFAULT_PROTOCOL) -> list[Keyword]:
         doc = self._document(doc)
-        label = self._label_of(doc, protocol)
+        label = self._weighting(doc, protocol)
         tagged = self._tagged.get(doc.id) if self.has_doc(doc.id) else None
         if tagged is None:
             if not doc.text.strip():

@@ -17,7 +17,7 @@ import scipy.sparse as sp
 from ..errors import InputError
 from ..metrics import get_metric
 from ..phrases import TaggedDoc, get_tagger, tag_corpus
-from ..types import DEFAULT_K, DEFAULT_PROTOCOL, DEFAULT_TOP, Progress, report, scaled
+from ..types import DEFAULT_K, DEFAULT_PROTOCOL, DEFAULT_TOP, Progress, check_protocol, report, scaled
 from ..vectors import Vectors, load_vectors
 from .base import TermModel
 from .index import NeighbourIndex, build_index, index_path, load_index, read_meta, save_index
@@ -98,6 +98,30 @@ class KeywordModel(TermModel):
         model.cache_dir = path
         return model
 
+    def _posterior_path(self) -> Path | None:
+        from .. import cache
+        from .posterior import SETTINGS
+
+        if self.cache_dir is None:
+            return None
+        return self.cache_dir / f"posterior_{cache.key(sorted(SETTINGS.items()))}.pkl"
+
+    def _load_posteriors(self):
+        from .. import cache
+
+        path = self._posterior_path()
+        data = cache.read_pickle(path) if path is not None else None
+        if isinstance(data, tuple) and len(data) == 2 and getattr(data[0], "shape", None) == (len(self._ids), len(self.categories)):
+            return data
+        return None
+
+    def _save_posteriors(self, post, fitted) -> None:
+        from .. import cache
+
+        path = self._posterior_path()
+        if path is not None:
+            cache.write_pickle(path, (post, fitted))
+
     def _stats_path(self, k: int | None) -> Path | None:
         return None if self.cache_dir is None else self.cache_dir / f"stats_k{self._check_k(k)}.npz"
 
@@ -166,7 +190,7 @@ class KeywordModel(TermModel):
         return text_units(self.vectors, name, text, self.k_max, progress)
 
     def _keywords_from_units(self, units: DocUnits, *, metric: str, k: int | None, top: int,
-                             label: int | None) -> list[Keyword]:
+                             label: int | np.ndarray | None) -> list[Keyword]:
         k = self._check_k(k)
         return keywords_from_units(units, k=k, top=top, vocabulary=self.vocabulary,
                                    score=lambda cols, tf: self._score_row(cols, tf, metric=metric, k=k, label=label))
@@ -175,25 +199,31 @@ class KeywordModel(TermModel):
                  protocol: str = DEFAULT_PROTOCOL) -> list[Keyword]:
         """Top-``top`` keywords of a corpus document (id or :class:`Document`) with provenance."""
         doc = self._document(doc)
-        label = self._label_of(doc, protocol)
+        label = self._weighting(doc, protocol)
         return self._keywords_from_units(self._doc_units(doc), metric=metric, k=k, top=top, label=label)
 
     def keywords_for_text(self, text: str, *, metric: str, k: int | None = None, top: int = DEFAULT_TOP,
                           label: str | None = None, name: str = "text",
-                          progress: Progress | None = None) -> list[Keyword]:
-        """Keywords of a new text: label-free unless a category ``label`` is given. Texts up to
+                          protocol: str = "label-free", progress: Progress | None = None) -> list[Keyword]:
+        """Keywords of a new text: weighted with a category ``label`` when one is given, else
+        under a label-free ``protocol`` (``label-free`` or ``label-free-posterior``). Texts up to
         ``DKW_MAX_TEXT_MB`` are tagged in pieces, in bounded memory (:mod:`dkw_core.longtext`);
         asking again for the same text (another metric) reuses its tagging."""
         lab = None
+        key = (name, len(text), hash(text))
+        last = getattr(self, "_last_text", None)
+        if last is None or last[0] != key or (last[1] is not text and last[1] != text):
+            # fails early on an unusable text; kept for the next metric of the same text
+            self._last_text = last = (key, text, self._text_units(name, text, progress))
+        units = last[2]
+        if label is None and check_protocol(protocol) == "label-free-posterior":
+            lab = self.posterior_model().predict([text])[0]
+            return self._keywords_from_units(units, metric=metric, k=k, top=top, label=lab)
         if label is not None:
             if label not in self.categories:
                 raise InputError(f"unknown category {label!r} for corpus {self.corpus.name}")
             lab = self.categories.index(label)
-        key = (name, len(text), hash(text))
-        last = getattr(self, "_last_text", None)
-        if last is None or last[0] != key or (last[1] is not text and last[1] != text):
-            self._last_text = last = (key, text, self._text_units(name, text, progress))
-        return self._keywords_from_units(last[2], metric=metric, k=k, top=top, label=lab)
+        return self._keywords_from_units(units, metric=metric, k=k, top=top, label=lab)
 
     def counts_for_texts(self, texts: Sequence[str], k: int | None = None) -> sp.csr_matrix:
         """tf(w, d) rows for new texts (tagged now, not cached); texts without usable phrases
@@ -216,10 +246,14 @@ class KeywordModel(TermModel):
         return m
 
     def rank_texts(self, texts: Sequence[str], *, metric: str, k: int | None = None,
-                   top: int = DEFAULT_TOP) -> np.ndarray:
-        """Label-free keyword indices of new texts."""
+                   top: int = DEFAULT_TOP, protocol: str = "label-free") -> np.ndarray:
+        """Keyword indices of new texts under a label-free ``protocol``."""
+        if check_protocol(protocol) == "label-aware":
+            raise InputError("new texts have no gold category: use label-free or label-free-posterior")
         counts = self.counts_for_texts(texts, k)
-        return top_n(counts, self.metric_scores(metric, k), labels=None, use_tf=get_metric(metric).tf, top=top)
+        weights = self.posterior_model().predict(list(texts)) if protocol == "label-free-posterior" else None
+        return top_n(counts, self.metric_scores(metric, k), labels=None, use_tf=get_metric(metric).tf, top=top,
+                     weights=weights)
 
 
 def _problems(corpus, docs: list[TaggedDoc], doc_uid: sp.csr_matrix, vectors_name: str) -> dict[str, str]:

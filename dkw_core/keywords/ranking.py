@@ -25,24 +25,31 @@ class Keyword:
 
 
 def top_n(counts: sp.csr_matrix, scores: np.ndarray, *, labels: np.ndarray | None, use_tf: bool,
-          top: int) -> np.ndarray:
+          top: int, weights: np.ndarray | None = None) -> np.ndarray:
     """Top-``top`` column indices per row of ``counts`` (words present in the document).
 
     ``scores`` is (categories x vocabulary). With ``labels`` each row is scored with its own
-    category's row (label-aware); without, with the maximum over categories (label-free).
+    category's row (label-aware); with ``weights`` (rows x categories) with the weighted sum
+    of the category rows (label-free posterior); with neither, with the maximum over
+    categories (label-free).
     The ``tf-`` variants multiply by the row's counts. Ties go to the lower (more frequent)
     column. Rows with fewer words are padded with -1.
     """
     counts = counts.tocsr()
     out = np.full((counts.shape[0], top), -1, dtype=np.int32)
-    free = scores.max(axis=0) if labels is None else None
+    free = scores.max(axis=0) if labels is None and weights is None else None
     indptr, indices, data = counts.indptr, counts.indices, counts.data
     for r in range(counts.shape[0]):
         lo, hi = indptr[r], indptr[r + 1]
         if lo == hi:
             continue
         cols = indices[lo:hi]
-        s = (free[cols] if labels is None else scores[labels[r], cols]).astype(np.float64)
+        if labels is not None:
+            s = scores[labels[r], cols].astype(np.float64)
+        elif weights is not None:
+            s = weights[r] @ scores[:, cols].astype(np.float64)
+        else:
+            s = free[cols].astype(np.float64)
         if use_tf:
             s = s * data[lo:hi]
         if hi - lo > top:

@@ -79,3 +79,22 @@ def test_counts_of_some_rows_equal_the_rows_of_the_split_matrix(corpus, topic_ve
     pos = np.array([5, 0, 7])
     part = model.term_counts_rows("train", pos, 2)
     assert (part != model.term_counts("train", 2)[pos]).nnz == 0
+
+
+def test_posterior_weighting_in_a_fold_ignores_the_validation_labels(corpus, topic_vectors):
+    """label-free-posterior: the fold's posteriors are fitted on its training part only, so the
+    label of a validation document changes neither its vector nor its prediction."""
+    a = KeywordModel.prepare(corpus, topic_vectors, k_max=3, cache=False)
+    labels = a.labels("train")
+    tr, va = folds(labels, 2, seed=0)[0]
+    victim = int(va[0])
+    b = KeywordModel.prepare(_relabelled(corpus, a.doc_ids("train")[victim], a.categories[1 - labels[victim]]),
+                             topic_vectors, k_max=3, cache=False)
+    setup = Setup(3, "rf", 4)
+    pa = ModelPredictor(a, protocol="label-free-posterior", max_top=4)
+    pb = ModelPredictor(b, protocol="label-free-posterior", max_top=4)
+    (_, va_a), (_, va_b) = pa.fold_vectors(setup, tr, va), pb.fold_vectors(setup, tr, va)
+    assert np.array_equal(va_a, va_b)
+    assert np.array_equal(pa(setup, tr, va), pb(setup, tr, va))
+    post_tr, post_va = next(iter(pa._folds.values()))["posteriors"]
+    assert post_tr.shape == (len(tr), 2) and post_va.shape == (len(va), 2)
