@@ -6,6 +6,9 @@ STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml | sha1su
 # Corpus archives: DKW_ARCHIVES (absolute or relative to this folder) when set, else data/archives;
 # missing ones are downloaded on first use (`python -m dkw_core download all`, or the app's buttons).
 PORT ?= 8501
+# Listen on this machine only; DKW_HOST=0.0.0.0 to listen on every network interface.
+DKW_HOST ?= 127.0.0.1
+export PORT DKW_HOST
 
 .PHONY: run test venv bench clean-venv
 
@@ -19,7 +22,7 @@ $(STAMP): requirements.txt pyproject.toml
 	touch $@
 
 run: $(STAMP)
-	$(VENV)/bin/streamlit run app.py --server.port $(PORT) --server.headless true
+	$(VENV)/bin/python -m dkw_app.serve
 
 test: $(STAMP)
 	$(VENV)/bin/python -m pytest

@@ -301,3 +301,73 @@ def max_upload_mb() -> float:
     from dkw_core.corpora.uploads import _limit_bytes
 
     return _limit_bytes() / 1e6
+
+
+# --------------------------------------------------------------------------- study (paper §4.6)
+# The study pages (admin, judge, results) go through these names too; the judge page uses
+# only the judge calls, which carry no method names, protocols or provenance.
+
+from dkw_core.config import app_mode  # noqa: E402,F401  (DKW_MODE: explorer | study)
+from dkw_core.study import access as study_access  # noqa: E402
+from dkw_core.study import charts as study_charts  # noqa: E402
+from dkw_core.study.analysis import analyze as analyze_study  # noqa: E402,F401
+from dkw_core.study.analysis import simulated_note  # noqa: E402,F401
+from dkw_core.study.demo import DEMO_CORPUS, FAKE_ENV  # noqa: E402,F401
+from dkw_core.study.export import export as export_study  # noqa: E402,F401
+from dkw_core.study.models import ANSWERS, DEFAULT_PROTOCOL, QUESTIONS, STATUSES  # noqa: E402,F401
+from dkw_core.study.models import PROTOCOLS as STUDY_PROTOCOLS  # noqa: E402,F401
+from dkw_core.study.providers import corpus_choices as study_corpus_choices  # noqa: E402,F401
+from dkw_core.study.service import (  # noqa: E402,F401
+    AccessError,
+    StudyConfig,
+    acknowledge_instructions,
+    authenticate,
+    invite_judge,
+    judge_info,
+    list_studies,
+    monitoring,
+    next_task,
+    reissue_code,
+    revoke_judge,
+    set_status as set_study_status,
+    study_events,
+    study_settings,
+    submit as submit_answers,
+)
+from dkw_core.study.simulate import simulate as simulate_judges  # noqa: E402,F401
+
+MIN_PASSWORD_LENGTH = study_access.MIN_PASSWORD_LENGTH
+check_password_rules = study_access.check_password_rules
+generate_admin_token = study_access.generate_token
+admin_gate = study_access.gate_for
+study_distribution_figure = study_charts.distribution_figure
+study_agreement_figure = study_charts.agreement_figure
+
+
+def open_study_store(url: str | None):
+    """The study database (``url`` or ``sqlite:///<DKW_DATA_DIR>/study.sqlite``), its schema
+    created or upgraded (Alembic, under a lock)."""
+    from dkw_core.db import make_engine
+    from dkw_core.study.models import init_db
+
+    engine = make_engine(url, default_file="study.sqlite")
+    init_db(engine)
+    return engine
+
+
+def create_study(engine, *, corpus: str, config, progress: Progress | None = None) -> int:
+    """Load ``corpus`` and its keyword provider, then draw and store a study; returns its id."""
+    from dkw_core.study import providers, service
+
+    docs, cats, provider = providers.source(corpus, progress=progress)
+    return service.create_study(engine, documents=docs, categories=cats, provider=provider, config=config,
+                                progress=progress)
+
+
+def corpus_title(name: str) -> str:
+    """A corpus's human title for the judge instructions (its registry title when it has one)."""
+    try:
+        info = dataset_info(name)
+    except Exception:  # noqa: BLE001 - the demo corpus or an unknown name: the name itself
+        return name
+    return str(info.get("title") or info.get("description") or name) if isinstance(info, dict) else name

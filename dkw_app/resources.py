@@ -126,3 +126,10 @@ def clear_all() -> None:
     """Forget every cached object (tests, or after swapping the backend)."""
     st.cache_data.clear()
     st.cache_resource.clear()
+
+
+@st.cache_resource(show_spinner=False)
+def study_store(url: str | None, data_dir: str) -> Any:
+    """The study database engine, schema current (one per server and database; ``data_dir``
+    is part of the key so that a changed ``DKW_DATA_DIR`` opens the right default file)."""
+    return backend.open_study_store(url)

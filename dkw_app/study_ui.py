@@ -1,42 +1,47 @@
-"""Streamlit-side helpers of the study pages (admin, judge, results): engine, password gate,
-plain-text rendering. All computation is in :mod:`dkw_core.study`."""
+"""Streamlit-side helpers of the study pages (admin, judge, results): the study database,
+the admin gate, the study mode, plain-text rendering. Every study call goes through
+:mod:`dkw_app.backend` (the app's one door into ``dkw_core``); errors are shown with
+:func:`dkw_app.widgets.show_error`.
+
+Admin access: ``DKW_ADMIN_PASSWORD`` (or ``admin_password`` in ``.streamlit/secrets.toml``),
+at least ``backend.MIN_PASSWORD_LENGTH`` characters. Without one, the server's one-time token
+is the admin secret: ``python -m dkw_app.serve`` (``make run``) generates and prints it at
+start and hands it to the app as ``DKW_ADMIN_TOKEN``; a server started otherwise generates it
+on first use and prints it on its console. Failed attempts are throttled per server.
+"""
 from __future__ import annotations
 
-import hmac
-import os
 import re
+import sys
+import threading
 
 import streamlit as st
 from sqlalchemy.engine import Engine
 
-from dkw_app import widgets
-from dkw_core.db import make_engine
+from dkw_app import backend, resources, widgets
+from dkw_core import config
 from dkw_core.errors import DkwError
-from dkw_core.study.models import init_db
 
 ADMIN_ENV = "DKW_ADMIN_PASSWORD"
+TOKEN_ENV = "DKW_ADMIN_TOKEN"
 DB_ENV = "DKW_STUDY_DB"
 
-
-@st.cache_resource(show_spinner=False)
-def _engine(url: str | None, data_dir: str) -> Engine:
-    engine = make_engine(url, default_file="study.sqlite")
-    init_db(engine)
-    return engine
+_token_lock = threading.Lock()
+_process_token: str | None = None
 
 
 def study_engine() -> Engine | None:
     """The study database (``$DKW_STUDY_DB`` or ``<DKW_DATA_DIR>/study.sqlite``); shows the error if it fails."""
     try:
-        return _engine(os.environ.get(DB_ENV) or None, os.environ.get("DKW_DATA_DIR", ""))
+        return resources.study_store(config.study_db_url(), str(config.data_dir()))
     except DkwError as exc:
-        st.error(str(exc))
+        widgets.show_error(exc)
         return None
 
 
 def admin_password() -> str | None:
     """From ``$DKW_ADMIN_PASSWORD``, else ``st.secrets["admin_password"]``; None when not configured."""
-    value = os.environ.get(ADMIN_ENV)
+    value = config.admin_password()
     if value:
         return value
     try:
@@ -46,27 +51,79 @@ def admin_password() -> str | None:
     return str(value) if value else None
 
 
+def admin_token() -> str:
+    """The server's one-time admin token: from the launcher (``DKW_ADMIN_TOKEN``), else generated
+    once per server process and printed on its console."""
+    global _process_token
+    given = config.admin_token()
+    if given:
+        return given
+    with _token_lock:
+        if _process_token is None:
+            _process_token = backend.generate_admin_token()
+            print(f"\n  dkw study admin token (valid until this server stops; set {ADMIN_ENV} to use a "
+                  f"password instead):\n\n      {_process_token}\n", file=sys.stderr, flush=True)
+        return _process_token
+
+
+def admin_secret() -> tuple[str, str] | None:
+    """``(secret, what it is)``; None (after showing why) when the configured password is too short."""
+    password = admin_password()
+    if password is None:
+        return admin_token(), "the admin token printed on the server's console at start"
+    try:
+        backend.check_password_rules(password)
+    except DkwError as exc:
+        st.error(f"The study admin pages are locked: {exc}. Set a longer {ADMIN_ENV} (or `admin_password` "
+                 f"in .streamlit/secrets.toml) and restart.")
+        return None
+    return password, "the admin password"
+
+
 def require_admin(key: str) -> None:
-    """Stop the page unless the admin password was given in this session."""
-    expected = admin_password()
-    if not expected:
-        st.error(f"The study pages are locked: no admin password is configured. Set the environment "
-                 f"variable {ADMIN_ENV} or `admin_password` in .streamlit/secrets.toml.")
-        st.stop()
+    """Stop the page unless the admin secret was given in this session (throttled on failure)."""
     if st.session_state.get("study_admin_ok"):
         return
-    given = st.text_input("Admin password", type="password", key=f"{key}-password")
-    if given:
-        if hmac.compare_digest(given.encode("utf-8"), expected.encode("utf-8")):
+    found = admin_secret()
+    if found is None:
+        st.stop()
+    secret, what = found
+    given = st.text_input("Admin password or token", type="password", key=f"{key}-password")
+    if not given:
+        st.caption(f"Enter {what}.")
+        st.stop()
+    tried = st.session_state.get("_admin_tried")
+    if tried != (key, given):  # a rerun with the same input is not a new attempt
+        st.session_state["_admin_tried"] = (key, given)
+        result = backend.admin_gate(secret).attempt(given)
+        if result.ok:
             st.session_state["study_admin_ok"] = True
+            st.session_state.pop("_admin_tried", None)
             st.rerun()
-        st.error("Wrong password.")
+        st.session_state["_admin_message"] = result.message
+    st.error(st.session_state.get("_admin_message") or "Wrong password.")
     st.stop()
+
+
+def require_mode_access(key: str) -> None:
+    """In the judge-only deployment (``DKW_MODE=study``) every page but the judge page needs
+    the admin secret; in the default explorer mode this does nothing."""
+    try:
+        mode = backend.app_mode()
+    except DkwError as exc:
+        widgets.show_error(exc)
+        st.stop()
+    if mode == "study":
+        if not st.session_state.get("study_admin_ok"):
+            st.info("This server runs a study: judges use the link they were given. Other pages are "
+                    "for the study's organisers.")
+        require_admin(key)
 
 
 # Shared with the explorer pages: one plain-text renderer, one escaper, one progress adapter.
 escape_markdown = widgets.escape_markdown
 progress_callback = widgets.progress_callback
+show_error = widgets.show_error
 
 
 def show_plain(text: str, *, height: int | None = None) -> None:

@@ -2,25 +2,7 @@
 
 The README lists the same table. Paths may be relative (to the current directory) or absolute.
 
-==============================  ====================================================================
-``DKW_ARCHIVES``                folder of corpus archives (default ``data/archives`` in the project)
-``DKW_DATA_DIR``                working data: caches, results, databases (default ``data``)
-``DKW_VECTORS``                 a word2vec / GloVe / fastText / ``.kv`` file (default GloVe 6B 50d)
-``DKW_CROP_STOPWORDS``          ``1``: leave stop words out of the K-nearest vocabulary
-``DKW_N_PROCESS``               processes for spaCy tagging (default 2 on a multi-core machine)
-``DKW_DOWNLOAD``                ``0``: never download a missing corpus archive on first use (default on)
-``DKW_DOWNLOAD_BASE_URL``       a mirror serving ``<base>/<archive file name>``, used instead of upstream
-``DKW_MAX_TEXT_MB``             the largest new text accepted for keywords, in MB (default 10)
-``DKW_MAX_UPLOAD_MB``           the largest corpus uploaded in the app (zip: also unpacked), in MB (default 50)
-``DKW_DB_TIMEOUT``              seconds SQLite waits for a lock (default 30)
-``DKW_SAMPLE_PER_CATEGORY``     the app works on the first n documents per category and split
-``DKW_STUDY_DB``                SQLAlchemy URL of the study database (default SQLite in the data dir)
-``DKW_ADMIN_PASSWORD``          the study admin password (or ``admin_password`` in Streamlit secrets)
-``DKW_STUDY_FAKE_KEYWORDS``     ``1``: the study uses a tiny built-in demo corpus (demos and tests)
-``DKW_REFERENCE_DIR``           the shipped reference results (default ``docs/results``)
-``DKW_REQUIRE_ARCHIVES``        ``1`` (set by CI): a test that needs a missing archive fails, never skips
-==============================  ====================================================================
-"""
+==============================  ============================================================="""
 from __future__ import annotations
 
 import os
@@ -97,6 +79,7 @@ def download_enabled() -> bool:
 
 
 def download_base_url() -> str | None:
+    """``DKW_DOWNLOAD_BASE_URL``: a mirror serving ``<base>/<archive file name>``."""
     return _env("DKW_DOWNLOAD_BASE_URL") or None
 
 
@@ -117,7 +100,7 @@ def _megabytes(name: str, default: float) -> float:
 
 
 def max_text_mb() -> float:
-    """``DKW_MAX_TEXT_MB``: the largest new text accepted, in MB (10^6 bytes of UTF-8)."""
+    """``DKW_MAX_TEXT_MB``: the largest new text accepted, in MB (10^6 bytes of UTF-8; default 10)."""
     return _megabytes("DKW_MAX_TEXT_MB", DEFAULT_MAX_TEXT_MB)
 
 
@@ -160,3 +143,30 @@ def reference_dir() -> Path:
 def require_archives() -> bool:
     """``DKW_REQUIRE_ARCHIVES=1``: tests needing a missing corpus archive fail instead of skipping."""
     return _flag("DKW_REQUIRE_ARCHIVES")
+
+
+#: Deployment modes of the app (``DKW_MODE``).
+MODES = ("explorer", "study")
+
+
+def app_mode() -> str:
+    """``DKW_MODE``: ``explorer`` (default) or ``study``; anything else is an error."""
+    value = (_env("DKW_MODE") or "explorer").lower()
+    if value not in MODES:
+        raise InputError(f"DKW_MODE must be one of {', '.join(MODES)}, got {value!r}")
+    return value
+
+
+def app_host() -> str:
+    """``DKW_HOST``: the address ``make run`` listens on (default this machine only)."""
+    return _env("DKW_HOST") or "127.0.0.1"
+
+
+def app_port() -> str:
+    """``PORT``: the port ``make run`` listens on (default 8501)."""
+    return _env("PORT") or "8501"
+
+
+def admin_token() -> str | None:
+    """``DKW_ADMIN_TOKEN``: the one-time admin token the launcher generated (None: none given)."""
+    return _env("DKW_ADMIN_TOKEN") or None

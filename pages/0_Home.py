@@ -8,9 +8,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dkw_app import backend, resources, widgets
+from dkw_app import backend, resources, study_ui, widgets
 
 st.set_page_config(page_title="dkw — discriminative keywords", page_icon="🔑", layout="wide")
+study_ui.require_mode_access("home")  # DKW_MODE=study: organisers only
 st.title("Discriminative keywords in word-vector space")
 st.caption("Sajgalik, Barla & Bielikova, *Searching for Discriminative Words in Multidimensional "
            "Continuous Feature Space*, Computer Speech & Language 2017.")

@@ -2,22 +2,24 @@
 
 Shows instructions first, then one article at a time: the text as plain text, all categories
 with the article's own highlighted, and the shuffled union of both methods' keywords with two
-required questions each. Method names never reach this page.
+required questions each. Method names, protocols, ranks and database ids never reach this
+page: the judge calls of ``dkw_app.backend`` do not return them. Every stored string (text,
+keyword, category, judge name, corpus) is shown exactly as stored, never as markdown or HTML.
 """
 from __future__ import annotations
 
 import streamlit as st
 
-from dkw_app.study_ui import escape_markdown, show_plain, study_engine
+from dkw_app import backend
+from dkw_app.study_ui import show_error, show_plain, study_engine
 from dkw_core.errors import DkwError
-from dkw_core.study import service
 
 st.set_page_config(page_title="Judge", layout="wide")
 st.title("Keyword judging")
 
 INSTRUCTIONS = """
-You will read newsgroup articles. For each article you see its text, the list of all categories
-(the article's own category is highlighted) and a list of keywords in random order.
+You will read articles of the corpus named above. For each article you see its text, the list of
+all categories (the article's own category is marked) and a list of keywords in random order.
 
 For **every keyword** answer two questions:
 
@@ -48,26 +50,42 @@ if not code:
     ask_code()
 
 try:
-    judge_id = service.authenticate(engine, code)
-except service.AccessError:
+    judge_id = backend.authenticate(engine, code)
+except backend.AccessError as exc:
     st.session_state.pop("judge_code", None)
-    st.error("Unknown access code. Check the link or code you were given.")
+    message = str(exc)
+    st.error("Unknown access code. Check the link or code you were given." if message == "unknown access code"
+             else message[:1].upper() + message[1:] + ".")
     if "code" not in st.query_params:
         ask_code()
     st.stop()
+except DkwError as exc:
+    show_error(exc)
+    st.stop()
 
-info = service.judge_info(engine, judge_id)
-st.caption(f"Judge: {escape_markdown(info['name'])}")
+try:
+    info = backend.judge_info(engine, judge_id)
+except DkwError as exc:
+    show_error(exc)
+    st.stop()
+st.text(f"Judge: {info['name']}")
+corpus_line = f"Corpus: {backend.corpus_title(info['corpus'])}"
 
 if not info["instructions_seen"]:
     st.subheader("Instructions")
+    st.text(corpus_line)
     st.markdown(INSTRUCTIONS)
     if st.button("I have read the instructions — start", type="primary", key="judge_start"):
-        service.acknowledge_instructions(engine, judge_id)
+        try:
+            backend.acknowledge_instructions(engine, judge_id)
+        except DkwError as exc:
+            show_error(exc)
+            st.stop()
         st.rerun()
     st.stop()
 
 with st.expander("Instructions"):
+    st.text(corpus_line)
     st.markdown(INSTRUCTIONS)
 
 flash = st.session_state.pop("judge_flash", None)
@@ -75,9 +93,9 @@ if flash:
     st.success(flash)
 
 try:
-    state = service.next_task(engine, judge_id)
+    state = backend.next_task(engine, judge_id)
 except DkwError as exc:
-    st.error(str(exc))
+    show_error(exc)
     st.stop()
 
 prog = state.progress
@@ -89,6 +107,14 @@ if prog.total_articles:
 
 if state.status == "done":
     st.success("Thank you! There is nothing left for you to judge in this study.")
+    st.stop()
+if state.status == "paused":
+    st.info("The study is paused by its organisers: no new article is given out for now. Your answers so far "
+            "are saved; please come back later.")
+    st.button("Check again", key="judge_again")
+    st.stop()
+if state.status == "closed":
+    st.info("This study is closed and accepts no more answers. Thank you for your help!")
     st.stop()
 if state.status == "wait":
     st.info("The remaining articles are being judged by others right now. Please come back later.")
@@ -102,11 +128,12 @@ with left:
     show_plain(task.text, height=520)
 with right:
     st.subheader("Categories")
-    lines = []
-    for cat in task.categories:
-        name = escape_markdown(cat)
-        lines.append(f"- :green-background[**{name}**] ← this article" if cat == task.category else f"- {name}")
-    st.markdown("\n".join(lines))
+    for cat in task.categories:  # plain text: a category name is never markdown
+        if cat == task.category:
+            with st.container(border=True, key="own_category"):
+                st.text(f"▶ {cat}  ← this article")
+        else:
+            st.text(f"  {cat}")
 
 st.subheader("Keywords")
 keys = []
@@ -115,7 +142,7 @@ with st.container(key="judge_answers"):
     # per-judgement token: nothing in them depends on method, rank or database row.
     for pos, word in task.keywords:
         with st.container(border=True, key=f"kw-{task.token}-{pos}"):
-            st.markdown(f"**{escape_markdown(word)}**")
+            st.text(word)  # plain text: exactly as stored, never markdown or HTML
             cols = st.columns(len(task.questions))
             for col, (qkey, qtext) in zip(cols, task.questions.items()):
                 key = f"ans-{task.token}-{pos}-{qkey}"
@@ -129,10 +156,10 @@ complete = answered == len(keys)
 st.caption(f"{answered} of {len(keys)} answers given" + ("" if complete else " — answer every question to submit"))
 if st.button("Submit", type="primary", disabled=not complete, key="judge_submit"):
     try:
-        service.submit(engine, judge_id=judge_id, judgement_id=task.judgement_id,
-                       answers={ident: st.session_state[k] for ident, k in keys})
+        backend.submit_answers(engine, judge_id=judge_id, judgement_id=task.judgement_id,
+                               answers={ident: st.session_state[k] for ident, k in keys})
     except DkwError as exc:
-        st.error(str(exc))
+        show_error(exc)
     else:
         for _, k in keys:
             st.session_state.pop(k, None)

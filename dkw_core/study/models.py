@@ -86,8 +86,8 @@ class Study(Base):
     reservation_minutes: Mapped[int] = mapped_column(Integer, default=180)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     status: Mapped[str] = mapped_column(String(16), default="open", server_default="open")
-    protocol_a: Mapped[str] = mapped_column(String(16), default=DEFAULT_PROTOCOL, server_default=DEFAULT_PROTOCOL)
-    protocol_b: Mapped[str] = mapped_column(String(16), default=DEFAULT_PROTOCOL, server_default=DEFAULT_PROTOCOL)
+    protocol_a: Mapped[str] = mapped_column(String(32), default=DEFAULT_PROTOCOL, server_default=DEFAULT_PROTOCOL)
+    protocol_b: Mapped[str] = mapped_column(String(32), default=DEFAULT_PROTOCOL, server_default=DEFAULT_PROTOCOL)
 
     articles: Mapped[list[Article]] = relationship(back_populates="study", cascade="all, delete-orphan",
                                                    order_by="Article.position")

@@ -51,7 +51,7 @@ DOM_JS = """() => {
     for (const el of [box, ...box.querySelectorAll('*')]) {
       for (const a of el.attributes) sub.push(a.name + '=' + a.value);
     }
-    const word = box.querySelector('[data-testid="stMarkdownContainer"]').innerText.trim();
+    const word = box.querySelector('[data-testid="stText"]').innerText.trim();
     keywords.push({word: word, attrs: sub});
   }
   return {attrs: attrs, texts: texts, keywords: keywords, html: document.documentElement.outerHTML};
@@ -229,3 +229,8 @@ def test_nothing_in_the_judge_pages_dom_or_frames_carries_method_information(tmp
         a_first += methods_in_order == sorted(methods_in_order)
     assert identifiers >= N_ARTICLES * 12
     assert a_first < N_ARTICLES  # (1/20)^4 chance of a false alarm for a fair shuffle
+    print(f"blinding: {N_ARTICLES} articles, {sum(len(a['dom']['attrs']) for a in seen)} DOM attributes, "
+          f"{sum(len(a['dom']['texts']) for a in seen)} text nodes, {len(frames)} websocket frames "
+          f"({len(all_frames)} strings), {len(numbers)} distinct numbers, {identifiers} keyword widget ids in frames, "
+          f"{sum(len(k['attrs']) for a in seen for k in a['dom']['keywords'])} attributes inside keyword boxes, "
+          f"{len(secret_ids)} database ids checked")

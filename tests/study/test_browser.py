@@ -32,13 +32,13 @@ def _open_keywords(url: str) -> int:
 
 def test_admin_creates_study_judge_answers_everything_and_submits(tmp_path):
     url = f"sqlite:///{tmp_path / 'browser.sqlite'}"
-    env = {"DKW_DATA_DIR": str(tmp_path), "DKW_STUDY_DB": url, "DKW_ADMIN_PASSWORD": "pw-123",
+    env = {"DKW_DATA_DIR": str(tmp_path), "DKW_STUDY_DB": url, "DKW_ADMIN_PASSWORD": "pw-123-pw-123",
            "DKW_STUDY_FAKE_KEYWORDS": "1"}
     with browser_page() as page, streamlit_server("app.py", env=env) as base:
         # --- admin: log in, create a small study, invite a judge
         page.goto(f"{base}/Study_admin")
         wait_idle(page)
-        page.get_by_label("Admin password").fill("pw-123")
+        page.get_by_label("Admin password").fill("pw-123-pw-123")
         page.keyboard.press("Enter")
         wait_idle(page)
         page.locator("[data-testid='stSelectbox']").filter(has_text="Corpus").click()

@@ -1,12 +1,16 @@
 """AppTest of the three study pages (pages/3_Study_admin.py, 4_Judge.py, 5_Study_results.py)."""
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 from streamlit.testing.v1 import AppTest
+
+from dkw_app import backend, study_ui
+from dkw_app.widgets import escape_markdown
 
 from dkw_core.db import make_engine
 from dkw_core.study import service as S
@@ -26,7 +30,7 @@ def env(tmp_path, monkeypatch):
     url = f"sqlite:///{tmp_path / 'pages.sqlite'}"
     monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("DKW_STUDY_DB", url)
-    monkeypatch.setenv("DKW_ADMIN_PASSWORD", "s3cret")
+    monkeypatch.setenv("DKW_ADMIN_PASSWORD", "s3cret-s3cret")
     monkeypatch.setenv("DKW_STUDY_FAKE_KEYWORDS", "1")
     engine = make_engine(url, default_file="unused.sqlite")
     init_db(engine)
@@ -44,7 +48,7 @@ def _demo_study(engine, *, judges=1):
 
 def _texts(at: AppTest) -> str:
     parts = [e.value for kind in ("markdown", "caption", "title", "subheader", "code", "info", "success",
-                                  "error", "warning") for e in getattr(at, kind)]
+                                  "error", "warning", "text") for e in getattr(at, kind)]
     parts += [r.label for r in at.radio] + [b.label for b in at.button]
     return "\n".join(map(str, parts))
 
@@ -58,22 +62,71 @@ def _run(path: str, **query) -> AppTest:
 
 # ------------------------------------------------------------------ admin
 
-def test_admin_without_configured_password_shows_nothing_of_the_study(env, monkeypatch):
+def test_admin_without_configured_password_asks_for_the_printed_token(env, monkeypatch, capsys):
     _demo_study(env)
     monkeypatch.delenv("DKW_ADMIN_PASSWORD")
+    monkeypatch.delenv("DKW_ADMIN_TOKEN", raising=False)
+    monkeypatch.setattr(study_ui, "_process_token", None)
     at = _run(ADMIN)
-    assert not at.exception
-    assert "no admin password is configured" in at.error[0].value
-    assert not at.tabs and not at.text_input and not at.dataframe
-    assert "demo" not in _texts(at).replace("no admin password", "")
+    assert not at.exception and not at.tabs and not at.dataframe
+    assert at.text_input(key="admin-password")
+    printed = capsys.readouterr().err
+    token = study_ui._process_token
+    assert token and len(token) >= 32 and token in printed  # on the server's console
+    at.text_input(key="admin-password").input("guess-guess-guess").run()
+    assert not at.tabs and "wrong password" in at.error[0].value
+    backend.admin_gate(token).clock = lambda: 10.0**9  # past any delay
+    at.text_input(key="admin-password").input(token).run()
+    assert not at.exception and len(at.tabs) == 5
+
+
+def test_launcher_token_is_used_when_given(env, monkeypatch):
+    monkeypatch.delenv("DKW_ADMIN_PASSWORD")
+    monkeypatch.setenv("DKW_ADMIN_TOKEN", "launcher-token-0123456789-abcdef")
+    at = _run(ADMIN)
+    at.text_input(key="admin-password").input("launcher-token-0123456789-abcdef").run()
+    assert not at.exception and len(at.tabs) == 5
+
+
+def test_too_short_password_keeps_the_admin_closed(env, monkeypatch):
+    monkeypatch.setenv("DKW_ADMIN_PASSWORD", "short")
+    at = _run(ADMIN)
+    assert not at.exception and not at.text_input and not at.tabs
+    assert "too short" in at.error[0].value and "at least 12" in at.error[0].value
+
+
+def test_failed_attempts_delay_the_next_attempt_even_with_the_right_password(env, monkeypatch):
+    pw = "throttle-" + uuid.uuid4().hex
+    monkeypatch.setenv("DKW_ADMIN_PASSWORD", pw)
+    now = [1000.0]
+    gate = backend.admin_gate(pw)
+    gate.clock = lambda: now[0]
+    at = _run(ADMIN)
+    for i, wait in enumerate((1, 2, 4), start=1):
+        at.text_input(key="admin-password").input(f"wrong-{i}").run()
+        assert f"attempt {i}" in at.error[0].value and not at.tabs
+        at.text_input(key="admin-password").input(pw).run()  # too early: refused unchecked
+        assert "too many wrong attempts" in at.error[0].value and not at.tabs
+        now[0] += wait  # the delay doubles: 1, 2, 4 s
+    other = _run(ADMIN)  # a new browser session does not reset the count
+    other.text_input(key="admin-password").input("wrong-4").run()
+    assert "attempt 4" in other.error[0].value
+    now[0] += 8
+    at.text_input(key="admin-password").input(pw + " ").run()
+    now[0] += 16
+    at.text_input(key="admin-password").input(pw).run()
+    assert not at.exception and len(at.tabs) == 5 and gate.failures == 0
 
 
 def test_admin_wrong_password_shows_nothing_right_password_creates_and_invites(env):
     at = _run(ADMIN)
+    now = [10.0**9]
+    backend.admin_gate("s3cret-s3cret").clock = lambda: now[0]
     at.text_input(key="admin-password").input("wrong").run()
-    assert at.error and "Wrong password" in at.error[0].value and not at.tabs
-    at.text_input(key="admin-password").input("s3cret").run()
-    assert not at.exception and len(at.tabs) == 4
+    assert at.error and "wrong password" in at.error[0].value and not at.tabs
+    now[0] += 10
+    at.text_input(key="admin-password").input("s3cret-s3cret").run()
+    assert not at.exception and len(at.tabs) == 5
     # create a study on the demo corpus with small settings
     at.selectbox[0].select("demo-tiny")
     at.number_input[1].set_value(1)  # articles per category
@@ -98,7 +151,7 @@ def test_admin_monitor_and_export_after_simulation(env):
     sid = _demo_study(env, judges=2)
     simulate(env, sid, judges=3, seed=1)
     at = _run(ADMIN)
-    at.text_input(key="admin-password").input("s3cret").run()
+    at.text_input(key="admin-password").input("s3cret-s3cret").run()
     assert not at.exception
     frames = [d.value for d in at.dataframe]
     judges = next(f for f in frames if "submitted" in f.columns and "name" in f.columns)
@@ -143,7 +196,7 @@ def test_judge_flow_instructions_disabled_submit_answers_stored_no_method_names(
     submit = at.button(key="judge_submit")
     assert submit.disabled
     assert at.code[0].value  # the article, as plain text in a code block
-    assert any("this article" in m.value for m in at.markdown)  # own category highlighted
+    assert any("← this article" in t.value for t in at.text)  # own category marked
     page_text = _texts(at)
     assert METHOD_A not in page_text and METHOD_B not in page_text
     for r in radios[:-1]:
@@ -174,14 +227,115 @@ def test_results_page_locked_without_password(env):
     assert not at.exception and not at.get("plotly_chart") and not at.dataframe
 
 
-def test_results_page_shows_charts_tables_and_pairing(env):
+def test_results_page_leaves_simulated_out_until_switched_on_then_shows_a_banner(env):
     sid = _demo_study(env, judges=2)
     simulate(env, sid, judges=3, seed=4)
     at = _run(RESULTS)
-    at.text_input(key="results-password").input("s3cret").run()
+    at.text_input(key="results-password").input("s3cret-s3cret").run()
     assert not at.exception
+    assert not at.get("plotly_chart") and not at.warning
+    assert any("No submitted answers yet from real judges" in i.value for i in at.info)
+    assert any("8 simulated judgement(s) left out" in c.value for c in at.caption)
+    at.toggle(key="results_simulated").set_value(True).run()
+    assert not at.exception
+    assert "SIMULATED" in at.warning[0].value and "never publish" in at.warning[0].value
     assert len(at.get("plotly_chart")) == 2
-    sig = next(d.value for d in at.dataframe if "wilcoxon_T" in d.value.columns)
-    assert set(sig["question"]) == {"topic", "category"}
+    sig = next(d.value for d in at.dataframe if "wilcoxon_z_signed" in d.value.columns)
+    assert set(sig["question"]) == {"topic", "category"} and len(sig) == 2
+    assert {"direction", "sign_p_two_sided", "sign_p_one_sided"} <= set(sig.columns)
+    robust = [d.value for d in at.dataframe if "wilcoxon_z_signed" in d.value.columns][1]
+    assert robust["pairs"].max() <= 4  # one pair per article
     assert any("same judge" in c.value for c in at.caption)
-    assert any(METHOD_B in c.value for c in [*at.caption, *at.subheader])
+    assert any("Table 7" in h.value for h in at.subheader)
+    texts = " ".join(t.value for t in at.text)
+    assert f"B = {METHOD_B} (label-aware protocol)" in texts
+
+
+# ------------------------------------------------------------------ life cycle, protocols, modes
+
+def _admin(at_path=ADMIN) -> AppTest:
+    at = _run(at_path)
+    at.text_input(key="admin-password").input("s3cret-s3cret").run()
+    assert not at.exception
+    return at
+
+
+def test_admin_closes_the_study_judges_are_told_and_the_log_records_it(env):
+    sid = _demo_study(env)
+    _jid, code = S.invite_judge(env, sid, name="ann")
+    at = _admin()
+    at.selectbox(key="new_status").select("closed").run()
+    at.button(key="status_go").click().run()
+    assert not at.exception
+    assert S.study_settings(env, sid)["status"] == "closed"
+    log = next(d.value for d in at.dataframe if "action" in d.value.columns)
+    assert list(log["action"]) == ["created", "judge invited", "status"] and log["at"].notna().all()
+    assert at.button(key="invite_go").disabled
+    judge = _run(JUDGE, code=code)
+    judge.button(key="judge_start").click().run()
+    assert not judge.exception and not judge.radio
+    assert any("closed" in i.value for i in judge.info)
+
+
+def test_admin_revokes_and_reissues_a_code_answers_kept(env):
+    sid = _demo_study(env)
+    jid, code = S.invite_judge(env, sid, name="ann")
+    S.acknowledge_instructions(env, jid)
+    task = S.next_task(env, jid).task
+    S.submit(env, judge_id=jid, judgement_id=task.judgement_id,
+             answers={(p, q): 1 for p, _w in task.keywords for q in ("topic", "category")})
+    at = _admin()
+    at.selectbox(key="access_judge").select(jid).run()
+    at.button(key="revoke_go").click().run()
+    assert not at.exception and "revoked" in at.success[0].value
+    judge = _run(JUDGE, code=code)
+    assert "revoked" in judge.error[0].value and not judge.radio
+    at.button(key="reissue_go").click().run()
+    new_link = next(d.value for d in at.dataframe if "link" in d.value.columns)["link"].iloc[-1]
+    new_code = new_link.split("code=")[1]
+    assert new_code != code
+    judge = _run(JUDGE, code=new_code)
+    assert not judge.exception and judge.radio  # continues with her next article
+    assert S.judge_progress(env, jid).judged == 1
+
+
+def test_protocols_chosen_at_creation_shown_to_admin_never_to_judges(env):
+    at = _admin()
+    at.selectbox[0].select("demo-tiny")
+    at.selectbox(key="protocol_b").select("label-free")
+    at.number_input[1].set_value(1)
+    at.number_input[2].set_value(2)
+    at.button[0].click().run()
+    assert not at.exception and any("created" in s.value for s in at.success)
+    sid = S.list_studies(env)[-1]["id"]
+    settings = S.study_settings(env, sid)
+    assert (settings["protocol_a"], settings["protocol_b"]) == ("label-aware", "label-free")
+    assert any("(label-free)" in t.value for t in at.sidebar.text)
+    _jid, code = S.invite_judge(env, sid, name="ann")
+    judge = _run(JUDGE, code=code)
+    assert "Corpus: demo-tiny" in [t.value for t in judge.text]  # the instructions name the corpus
+    judge.button(key="judge_start").click().run()
+    text = _texts(judge)
+    assert judge.radio and "label" not in text and "protocol" not in text.lower()
+
+
+@pytest.mark.parametrize("page", ["app.py", "pages/1_Documents.py", "pages/2_Metrics.py"])
+def test_study_mode_asks_every_other_page_for_the_admin_password(env, monkeypatch, page):
+    monkeypatch.setenv("DKW_MODE", "study")
+    at = _run(str(ROOT / page))
+    assert not at.exception
+    assert at.text_input(key=f"{Path(page).stem.split('_')[-1].lower().replace('app', 'home')}-password")
+    assert not at.button and not at.dataframe and not at.get("plotly_chart")
+    assert not any("Prepare" in b.label for b in at.button)
+
+
+def test_study_mode_leaves_the_judge_page_open_and_refuses_an_unknown_mode(env, monkeypatch):
+    sid = _demo_study(env)
+    _jid, code = S.invite_judge(env, sid, name="ann")
+    monkeypatch.setenv("DKW_MODE", "study")
+    judge = _run(JUDGE, code=code)
+    assert not judge.exception and judge.button(key="judge_start") and not judge.text_input
+    monkeypatch.setenv("DKW_MODE", "kiosk")
+    home = _run(str(ROOT / "app.py"))
+    assert not home.exception and "DKW_MODE must be one of explorer, study" in home.error[0].value
+    assert not home.button

@@ -115,3 +115,19 @@ def test_sixteen_concurrent_first_calls_in_processes_all_succeed(db_url):
     assert results == ["ok"] * N
     assert all(p.exitcode == 0 for p in procs)
     _check_usable(db_url)
+
+
+def test_every_protocol_name_fits_the_study_columns(db_url):
+    """The longest protocol name (label-free-posterior) is stored whole, on PostgreSQL too."""
+    from dkw_core.types import PROTOCOLS
+
+    engine = make_engine(db_url, default_file="unused.sqlite")
+    schema.upgrade(engine)
+    longest = max(PROTOCOLS, key=len)
+    cfg = S.StudyConfig(name="p", corpus="fake", articles_per_category=1, categories_per_batch=2,
+                        judges_per_article=1, seed=1, keywords_per_method=2, protocol_b=longest)
+    sid = S.create_study(engine, documents=make_docs(CATS[:2]), categories=CATS[:2], provider=disjoint_provider,
+                         config=cfg)
+    with Session(engine) as s:
+        assert s.get(Study, sid).protocol_b == longest
+    engine.dispose()

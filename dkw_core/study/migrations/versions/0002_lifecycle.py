@@ -20,8 +20,8 @@ depends_on = None
 
 def upgrade() -> None:
     op.add_column("study", sa.Column("status", sa.String(16), nullable=False, server_default="open"))
-    op.add_column("study", sa.Column("protocol_a", sa.String(16), nullable=False, server_default="label-aware"))
-    op.add_column("study", sa.Column("protocol_b", sa.String(16), nullable=False, server_default="label-aware"))
+    op.add_column("study", sa.Column("protocol_a", sa.String(32), nullable=False, server_default="label-aware"))
+    op.add_column("study", sa.Column("protocol_b", sa.String(32), nullable=False, server_default="label-aware"))
     op.add_column("study_judge", sa.Column("revoked_at", sa.DateTime, nullable=True))
     op.add_column("study_judge", sa.Column("simulated", sa.Boolean, nullable=False, server_default=sa.false()))
     op.execute(sa.text("UPDATE study_judge SET simulated = :t WHERE name LIKE 'sim-%'").bindparams(t=True))

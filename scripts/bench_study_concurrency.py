@@ -1,0 +1,248 @@
+"""Study database under concurrent judges, on SQLite and on PostgreSQL.
+
+    .venv/bin/python scripts/bench_study_concurrency.py [--threads 50] [--processes 4] [--kills 5]
+
+For each backend (a SQLite file; a throw-away PostgreSQL server started from Debian's
+``postgresql`` package as in the tests, skipped when its binaries are missing): 16 concurrent
+first starts on an empty database; then a study of 24 articles x 3 judges (72 judgements)
+judged to the end by ``--threads`` threads (one judge each), by ``--processes`` processes
+(five judges each), and by a process killed with SIGKILL ``--kills`` times while it submits,
+the rest finished by other judges. Prints, per run: wall time, judgements submitted,
+duplicates, over-assigned articles, submitted judgements with a wrong number of answers,
+unsubmitted judgements holding answers, and failures.
+"""
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import signal
+import sys
+import tempfile
+import threading
+import time
+from datetime import timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sqlalchemy import func, select, update  # noqa: E402
+from sqlalchemy.orm import Session  # noqa: E402
+
+from dkw_core.db import make_engine  # noqa: E402
+from dkw_core.study import service as S  # noqa: E402
+from dkw_core.study.models import QUESTIONS, Answer, Judgement, init_db, utcnow  # noqa: E402
+
+CATS = ["c1", "c2", "c3", "c4", "c5", "c6"]
+
+
+class Doc:
+    def __init__(self, id_, text, label, split):
+        self.id, self.text, self.label, self.split = id_, text, label, split
+
+
+def _docs():
+    return [Doc(f"{s}/{c}/{i}", f"text {c} {i}", c, s) for c in CATS for s in ("train", "test") for i in range(4)]
+
+
+def _provider(spec, ids, top, protocol="label-aware"):
+    prefix = "alpha" if spec == "tf-rf" else "beta"
+    return {d: [f"{prefix}{i}" for i in range(1, top + 1)] for d in ids}
+
+
+def _study(url):
+    engine = make_engine(url, default_file="unused.sqlite")
+    init_db(engine)
+    sid = S.create_study(engine, documents=_docs(), categories=CATS, provider=_provider,
+                         config=S.StudyConfig(name="bench", corpus="fake", articles_per_category=4,
+                                              categories_per_batch=2, judges_per_article=3,
+                                              keywords_per_method=3, seed=7))
+    return engine, sid
+
+
+def _work(engine, judges, tick=None):
+    n = 0
+    active = list(judges)
+    while active:
+        still = []
+        for j in active:
+            state = S.next_task(engine, j)
+            if state.status == "done":
+                continue
+            still.append(j)
+            if state.status == "wait":
+                time.sleep(0.01)
+                continue
+            S.submit(engine, judge_id=j, judgement_id=state.task.judgement_id,
+                     answers={(p, q): 2 for p, _w in state.task.keywords for q in QUESTIONS})
+            n += 1
+            if tick:
+                tick()
+        active = still
+    return n
+
+
+def _audit(engine):
+    with Session(engine) as s:
+        rows = s.execute(select(Judgement.id, Judgement.article_id, Judgement.judge_id, Judgement.submitted_at)).all()
+        answers = dict(s.execute(select(Answer.judgement_id, func.count()).group_by(Answer.judgement_id)).all())
+    per_article: dict[int, int] = {}
+    for r in rows:
+        if r.submitted_at:
+            per_article[r.article_id] = per_article.get(r.article_id, 0) + 1
+    pairs = [(r.article_id, r.judge_id) for r in rows]
+    return {"submitted": sum(1 for r in rows if r.submitted_at),
+            "duplicates": len(pairs) - len(set(pairs)),
+            "over_assigned": sum(1 for v in per_article.values() if v > 3),
+            "wrong_answer_counts": sum(1 for r in rows if r.submitted_at and answers.get(r.id, 0) != 6 * len(QUESTIONS)),
+            "answers_without_submission": sum(1 for r in rows if not r.submitted_at and answers.get(r.id))}
+
+
+def _first(url, out):
+    engine = make_engine(url, default_file="unused.sqlite")
+    try:
+        init_db(engine)
+        out.put("ok")
+    except Exception as exc:  # noqa: BLE001
+        out.put(repr(exc))
+
+
+def bench_first_starts(url):
+    ctx = multiprocessing.get_context("fork")
+    out = ctx.Queue()
+    t0 = time.perf_counter()
+    procs = [ctx.Process(target=_first, args=(url, out)) for _ in range(16)]
+    for p in procs:
+        p.start()
+    res = [out.get(timeout=120) for _ in procs]
+    for p in procs:
+        p.join()
+    return {"ok": res.count("ok"), "failed": 16 - res.count("ok"), "seconds": time.perf_counter() - t0}
+
+
+def bench_threads(url, n):
+    engine, sid = _study(url)
+    judges = [S.invite_judge(engine, sid, name=f"j{i}")[0] for i in range(n)]
+    errors = []
+    barrier = threading.Barrier(n)
+
+    def go(j):
+        try:
+            barrier.wait()
+            _work(engine, [j])
+        except Exception as exc:  # noqa: BLE001
+            errors.append(repr(exc))
+
+    t0 = time.perf_counter()
+    threads = [threading.Thread(target=go, args=(j,)) for j in judges]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return {**_audit(engine), "failed": len(errors), "seconds": time.perf_counter() - t0}
+
+
+def _proc(url, judges, start, out):
+    engine = make_engine(url, default_file="unused.sqlite")
+    start.wait()
+    try:
+        out.put(("ok", _work(engine, judges)))
+    except Exception as exc:  # noqa: BLE001
+        out.put(("error", repr(exc)))
+
+
+def bench_processes(url, n):
+    engine, sid = _study(url)
+    judges = [S.invite_judge(engine, sid, name=f"j{i}")[0] for i in range(5 * n)]
+    engine.dispose()
+    ctx = multiprocessing.get_context("fork")
+    start, out = ctx.Event(), ctx.Queue()
+    procs = [ctx.Process(target=_proc, args=(url, judges[i::n], start, out)) for i in range(n)]
+    for p in procs:
+        p.start()
+    t0 = time.perf_counter()
+    start.set()
+    res = [out.get(timeout=600) for _ in procs]
+    for p in procs:
+        p.join()
+    return {**_audit(engine), "failed": sum(r[0] != "ok" for r in res), "seconds": time.perf_counter() - t0}
+
+
+def _doomed(url, judges, count):
+    engine = make_engine(url, default_file="unused.sqlite")
+
+    def tick():
+        with count.get_lock():
+            count.value += 1
+
+    _work(engine, judges, tick)
+
+
+def bench_kills(url, kills):
+    engine, sid = _study(url)
+    judges = [S.invite_judge(engine, sid, name=f"j{i}")[0] for i in range(6)]
+    engine.dispose()
+    ctx = multiprocessing.get_context("fork")
+    done = 0
+    t0 = time.perf_counter()
+    for k in range(kills):
+        count = ctx.Value("i", 0)
+        p = ctx.Process(target=_doomed, args=(url, judges[k % 3: k % 3 + 4], count))
+        p.start()
+        while count.value < 2 + k and p.is_alive():
+            time.sleep(0.0005 * (k + 1))
+        if p.is_alive():
+            os.kill(p.pid, signal.SIGKILL)
+            done += 1
+        p.join()
+    mid = _audit(engine)
+    with Session(engine) as s:
+        s.execute(update(Judgement).where(Judgement.submitted_at.is_(None))
+                  .values(last_seen_at=utcnow() - timedelta(days=1)))
+        s.commit()
+    finishers = [S.invite_judge(engine, sid, name=f"f{i}")[0] for i in range(3)]
+    _work(engine, finishers + judges)
+    end = _audit(engine)
+    return {**end, "kills": done, "after_kills_submitted": mid["submitted"],
+            "after_kills_partial": mid["wrong_answer_counts"] + mid["answers_without_submission"],
+            "failed": 0, "seconds": time.perf_counter() - t0}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--threads", type=int, default=50)
+    ap.add_argument("--processes", type=int, default=4)
+    ap.add_argument("--kills", type=int, default=5)
+    args = ap.parse_args()
+    from tests.support import postgres
+
+    backends = [("sqlite", None)]
+    if postgres.pg_bin() is not None:
+        backends.append(("postgresql", "pg"))
+    else:
+        print("PostgreSQL binaries not found: SQLite only", file=sys.stderr)
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, kind in backends:
+            ctxm = postgres.postgres_server() if kind else None
+            base = ctxm.__enter__() if ctxm else None
+
+            def fresh(tag):
+                return postgres.new_database(base) if base else f"sqlite:///{tmp}/{tag}.sqlite"
+
+            try:
+                for label, fn in (("16 first starts", lambda: bench_first_starts(fresh("first"))),
+                                  (f"{args.threads} threads", lambda: bench_threads(fresh("threads"), args.threads)),
+                                  (f"{args.processes} processes", lambda: bench_processes(fresh("procs"), args.processes)),
+                                  (f"SIGKILL x{args.kills}", lambda: bench_kills(fresh("kills"), args.kills))):
+                    res = fn()
+                    print(f"{name:<10} {label:<16} " + " ".join(f"{k}={v:.1f}" if isinstance(v, float) else f"{k}={v}"
+                                                              for k, v in res.items()), flush=True)
+            finally:
+                if ctxm:
+                    ctxm.__exit__(None, None, None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

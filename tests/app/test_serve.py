@@ -1,0 +1,46 @@
+"""``python -m dkw_app.serve`` (``make run``): localhost by default, DKW_HOST for every
+interface, a printed one-time admin token when no password is configured."""
+from __future__ import annotations
+
+import pytest
+
+from dkw_app import serve
+
+
+@pytest.fixture
+def launched(monkeypatch):
+    calls = []
+    monkeypatch.setattr(serve, "_exec", lambda cmd, env: calls.append((cmd, env)) or 0)
+    monkeypatch.setattr(serve.os, "chdir", lambda path: None)
+    monkeypatch.setattr(serve, "_secrets_password", lambda: False)
+    for name in ("DKW_HOST", "PORT", "DKW_MODE", "DKW_ADMIN_PASSWORD", "DKW_ADMIN_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    return calls
+
+
+def _flag(cmd, name):
+    return cmd[cmd.index(name) + 1]
+
+
+def test_listens_on_localhost_and_prints_a_token_handed_to_the_app(launched, capsys):
+    assert serve.main([]) == 0
+    cmd, env = launched[0]
+    assert _flag(cmd, "--server.address") == "127.0.0.1" and _flag(cmd, "--server.port") == "8501"
+    token = env["DKW_ADMIN_TOKEN"]
+    assert len(token) >= 32 and token in capsys.readouterr().out
+
+
+def test_dkw_host_and_a_configured_password(launched, monkeypatch, capsys):
+    monkeypatch.setenv("DKW_HOST", "0.0.0.0")
+    monkeypatch.setenv("PORT", "9000")
+    monkeypatch.setenv("DKW_ADMIN_PASSWORD", "a-long-password-1")
+    assert serve.main([]) == 0
+    cmd, env = launched[0]
+    assert _flag(cmd, "--server.address") == "0.0.0.0" and _flag(cmd, "--server.port") == "9000"
+    assert "DKW_ADMIN_TOKEN" not in env and "token" not in capsys.readouterr().out
+
+
+def test_unknown_mode_is_a_one_line_error(launched, monkeypatch, capsys):
+    monkeypatch.setenv("DKW_MODE", "kiosk")
+    assert serve.main([]) == 2 and not launched
+    assert capsys.readouterr().err.strip() == "error: DKW_MODE must be one of explorer, study, got 'kiosk'"

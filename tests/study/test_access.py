@@ -1,0 +1,41 @@
+"""Admin access rules (dkw_core/study/access.py): minimum length, growing delay, tokens."""
+from __future__ import annotations
+
+import pytest
+
+from dkw_core.errors import InputError
+from dkw_core.study.access import MIN_PASSWORD_LENGTH, AdminGate, check_password_rules, gate_for, generate_token
+
+
+def test_minimum_length():
+    check_password_rules("x" * MIN_PASSWORD_LENGTH)
+    with pytest.raises(InputError, match="at least 12"):
+        check_password_rules("x" * (MIN_PASSWORD_LENGTH - 1))
+
+
+def test_delay_doubles_after_each_failure_is_capped_and_reset_by_success():
+    now = [0.0]
+    gate = AdminGate("right-password", clock=lambda: now[0], base_delay=1.0, max_delay=8.0)
+    waits = []
+    for _ in range(6):
+        result = gate.attempt("wrong")
+        assert not result.ok and "wrong password" in result.message
+        waits.append(result.wait)
+        refused = gate.attempt("right-password")  # immediately: refused without being checked
+        assert not refused.ok and "too many wrong attempts" in refused.message
+        now[0] += result.wait
+    assert waits == [1, 2, 4, 8, 8, 8]
+    assert gate.failures == 6  # the early, unchecked attempts did not count
+    assert gate.attempt("right-password").ok
+    assert gate.failures == 0 and gate.attempt("wrong").wait == 1
+
+
+def test_empty_attempt_is_a_failure_and_gates_are_per_secret_and_process_wide():
+    assert not AdminGate("s" * 12, clock=lambda: 0.0).attempt("").ok
+    assert gate_for("secret-one-123") is gate_for("secret-one-123")
+    assert gate_for("secret-one-123") is not gate_for("secret-two-123")
+
+
+def test_generated_tokens_are_long_and_random():
+    tokens = {generate_token() for _ in range(20)}
+    assert len(tokens) == 20 and all(len(t) >= 32 for t in tokens)
