@@ -3,9 +3,8 @@
 PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml | sha1sum | cut -c1-12)
-# Corpus archives: honour DKW_ARCHIVES, else the shared read-only folder when present, else data/archives.
-DKW_ARCHIVES ?= $(firstword $(wildcard ../shared/datasets /work/shared/datasets) data/archives)
-export DKW_ARCHIVES
+# Corpus archives: DKW_ARCHIVES (absolute or relative to this folder) when set, else data/archives;
+# missing ones are downloaded on first use (`python -m dkw_core download all`, or the app's buttons).
 PORT ?= 8501
 # Listen on this machine only; DKW_HOST=0.0.0.0 to listen on every network interface.
 DKW_HOST ?= 127.0.0.1

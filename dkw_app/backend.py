@@ -25,7 +25,8 @@ from dkw_core.types import DEFAULT_K, DEFAULT_PROTOCOL, PROTOCOLS, Progress, che
 from dkw_core.vectors import describe_default
 
 # Library calls the pages make unchanged, re-exported so that tests can replace them here.
-from dkw_core.corpora import corpus_key, dataset_info, list_datasets  # noqa: F401
+from dkw_core.corpora import corpus_key, dataset_info  # noqa: F401
+from dkw_core.corpora import list_corpora as list_datasets  # noqa: F401  (built-in, then the user's corpora)
 from dkw_core.phrases import get_tagger as open_tagger  # noqa: F401  (spaCy, loaded once per process)
 from dkw_core.vectors import load_vectors as open_vectors  # noqa: F401  (DKW_VECTORS, else GloVe 6B 50d)
 from dkw_core.vectors import vectors_name  # noqa: F401  (their cache key, without loading them)
@@ -55,7 +56,7 @@ def open_corpus(name: str, *, sample: int | None = None) -> Corpus:
 
     Its key is ``corpus_key(name, sample)``: the example is the first comp.graphics test
     article, so every head holds it already and ``include`` never changes the key."""
-    corpus = load_corpus(name)
+    corpus = load_corpus(name, download=False)  # downloads happen on a button, with a progress bar
     if sample:
         include = [EXAMPLE_DOC] if EXAMPLE_DOC in corpus else []
         corpus = corpus.head(sample, include=include)
@@ -246,6 +247,60 @@ def run_evaluation(model, *, dataset: str, sample: int | None, protocol: str, me
     if progress:
         progress(1.0, f"{len(out)} run(s) stored")
     return out
+
+
+# --------------------------------------------------------------------------- archives
+
+def archives_folder() -> str:
+    """The absolute folder searched for corpus archives (``DKW_ARCHIVES``, default data/archives)."""
+    from dkw_core.config import archives_dir
+
+    return str(archives_dir())
+
+
+def downloadable(name: str) -> bool:
+    from dkw_core.corpora.download import DOWNLOADABLE
+
+    return name in DOWNLOADABLE
+
+
+def download_archive(name: str, *, progress: Progress | None = None) -> str:
+    """Download (and validate) the archive of built-in corpus ``name``; its path."""
+    from dkw_core.corpora.download import fetch
+
+    return str(fetch(name, progress=progress))
+
+
+def split_keywords(model, split: str, *, metrics: Sequence[str], k: int, top: int, protocol: str,
+                   fmt: str) -> bytes:
+    """Keywords of every document of ``split`` as JSONL or CSV bytes (``dkw_core.keywords.batch``)."""
+    import io
+
+    from dkw_core.keywords.batch import split_records, write_records
+
+    records = split_records(model, split, metrics=list(metrics), k=k, top=top, protocol=protocol)
+    buf = io.StringIO(newline="")
+    write_records(records, buf, fmt, list(metrics))
+    return buf.getvalue().encode("utf-8")
+
+
+# --------------------------------------------------------------------------- your own corpus
+
+def import_corpus(name: str, data: bytes, filename: str) -> dict:
+    """Validate an uploaded CSV / zip and store it as a user corpus; the import report."""
+    from dataclasses import asdict
+
+    from dkw_core.corpora import list_datasets as builtin_names
+    from dkw_core.corpora.uploads import import_corpus as store
+
+    return asdict(store(name, data, filename, builtin=tuple(builtin_names())))
+
+
+def max_upload_mb() -> float:
+    """``DKW_MAX_UPLOAD_MB`` (default 50): the largest corpus file the app accepts."""
+    from dkw_core.corpora.uploads import _limit_bytes
+
+    return _limit_bytes() / 1e6
 
 
 # --------------------------------------------------------------------------- study (paper §4.6)

@@ -114,6 +114,14 @@ def significance(method_runs: pd.DataFrame, dataset: str, protocol: str) -> pd.D
     return backend.significance_table(method_runs, dataset=dataset, protocol=protocol)
 
 
+@st.cache_data(show_spinner="Ranking every document of the split…", max_entries=8)
+def split_keywords(name: str, sample: int | None, k_max: int, split: str, metrics: tuple[str, ...], k: int,
+                   top: int, protocol: str, fmt: str) -> bytes:
+    """The keywords of a whole split as a JSONL / CSV file (computed once per choice)."""
+    return backend.split_keywords(model(name, sample, k_max), split, metrics=metrics, k=k, top=top,
+                                  protocol=protocol, fmt=fmt)
+
+
 def clear_all() -> None:
     """Forget every cached object (tests, or after swapping the backend)."""
     st.cache_data.clear()

@@ -14,13 +14,14 @@ from dkw_core.errors import DkwError
 from . import backend
 
 ROOT = Path(__file__).resolve().parent.parent
+#: (file, link label, icon, sidebar title, URL path; "" = the default page) of every page.
 PAGES = (
-    ("app.py", "Home", "🏠"),
-    ("pages/1_Documents.py", "Documents: keywords per metric", "📄"),
-    ("pages/2_Metrics.py", "Metrics: F1 charts", "📊"),
-    ("pages/3_Study_admin.py", "Study admin", "🧑‍🔬"),
-    ("pages/4_Judge.py", "Judge keywords", "⚖️"),
-    ("pages/5_Study_results.py", "Study results", "📈"),
+    ("pages/0_Home.py", "Home", "🏠", "Home", ""),
+    ("pages/1_Documents.py", "Documents: keywords per metric", "📄", "Documents", "Documents"),
+    ("pages/2_Metrics.py", "Metrics: F1 charts", "📊", "Metrics", "Metrics"),
+    ("pages/3_Study_admin.py", "Study admin", "🧑‍🔬", "Study admin", "Study_admin"),
+    ("pages/4_Judge.py", "Judge keywords", "⚖️", "Judge", "Judge"),
+    ("pages/5_Study_results.py", "Study results", "📈", "Study results", "Study_results"),
 )
 
 
@@ -84,8 +85,41 @@ def sample_note() -> int | None:
 
 def page_links() -> None:
     """Links to every page of the app."""
-    for path, label, icon in PAGES:
+    for path, label, icon, _title, _url in PAGES:
         st.page_link(path, label=label, icon=icon)
+
+
+def archives_note() -> None:
+    """Names the folder searched for corpus archives."""
+    folder = guarded(backend.archives_folder, default=None)
+    if folder:
+        st.caption("Corpus archives are read from this folder (DKW_ARCHIVES):")
+        st.code(folder, language=None)
+
+
+def missing_corpus(info: dict[str, Any], box: Any = None) -> None:
+    """A missing archive: the folder searched, and a Download button with a progress bar."""
+    box = box or st.container()
+    name, archive = str(info.get("name")), str(info.get("archive"))
+    folder = guarded(backend.archives_folder, default="DKW_ARCHIVES") or "DKW_ARCHIVES"
+    box.warning(escape_markdown(f"{name}: archive {archive} not found in {folder} (DKW_ARCHIVES)."))
+    if not guarded(lambda: backend.downloadable(name), default=False):
+        box.caption(escape_markdown(f"{name} is not downloadable: put {archive} into {folder}."))
+        return
+    if box.button(f"Download {name}", key=f"download_{name}",
+                  help=f"Fetches {archive}, checks it and saves it in the archives folder."):
+        bar = box.progress(0.0, text=f"Downloading {archive}…")
+        try:
+            backend.download_archive(name, progress=progress_callback(bar))
+        except DkwError as exc:
+            bar.empty()
+            show_error(exc)
+        else:
+            bar.progress(1.0, text=f"{archive} downloaded.")
+            from . import resources
+
+            resources.dataset_infos.clear()
+            st.rerun()
 
 
 def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: Any = None) -> bool:
@@ -113,3 +147,72 @@ def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: A
         bar.progress(1.0, text=f"{name} prepared.")
         st.rerun()  # show the new state
     return False
+
+
+def split_download(name: str, sample: int | None, k_max: int, *, split: str, metrics: Sequence[str], k: int,
+                   top: int, protocol: str) -> None:
+    """The keywords of every document of the split as a JSONL or CSV download (computed on a click)."""
+    from . import resources
+
+    with st.expander(f"Keywords of every document of the {split} split"):
+        fmt = st.radio("Format", ("csv", "jsonl"), horizontal=True, key="split_fmt")
+        chosen = (name, sample, k_max, split, tuple(metrics), k, top, protocol, fmt)
+        if st.button("Compute for the whole split", key="split_compute"):
+            st.session_state["split_chosen"] = chosen
+        if st.session_state.get("split_chosen") != chosen:
+            st.caption(f"Same metrics, K={k}, N={top} and {protocol} protocol as above; one row per document.")
+            return
+        try:
+            data = resources.split_keywords(*chosen)
+        except DkwError as exc:
+            show_error(exc)
+            return
+        sample_tag = f"-head{sample}" if sample else ""
+        st.download_button(f"Download {split} keywords ({fmt.upper()})", data=data,
+                           file_name=f"keywords-{name}{sample_tag}-{split}-{protocol}-K{k}-N{top}.{fmt}",
+                           mime="text/csv" if fmt == "csv" else "application/jsonl", key="split_download")
+
+
+def upload_corpus() -> None:
+    """Upload a CSV (text,label[,split]) or a zip of <split>/<category>/<file>; validated and
+    stored by the library, then listed with the built-in corpora on every page."""
+    from . import resources
+
+    limit = guarded(backend.max_upload_mb, default=None)
+    if limit is None:
+        return
+    st.caption(f"A CSV with columns text,label and optionally split (train/test) and id, or a zip of "
+               f"<split>/<category>/<file> (or <category>/<file>) UTF-8 text files; at most {limit:g} MB "
+               "(DKW_MAX_UPLOAD_MB). Without a split, a third of every category becomes the test split.")
+    with st.form("upload_corpus", clear_on_submit=False):
+        name = st.text_input("Name", key="upload_name", placeholder="e.g. my-news",
+                             help="lower-case letters, digits, - and _")
+        upload = st.file_uploader("CSV or zip", type=["csv", "zip"], key="upload_file")
+        submitted = st.form_submit_button("Import corpus")
+    if not submitted:
+        return
+    if upload is None:
+        st.error("Choose a CSV or zip file first.")
+        return
+    data = upload.getvalue()
+    if len(data) > limit * 1e6:  # checked again by the library
+        st.error(f"{upload.name}: {len(data) / 1e6:.1f} MB is above the upload limit of {limit:g} MB "
+                 "(DKW_MAX_UPLOAD_MB).")
+        return
+    try:
+        report = backend.import_corpus(name, data, upload.name)
+    except DkwError as exc:
+        show_error(exc)
+        return
+    resources.dataset_infos.clear()
+    st.session_state["upload_report"] = report
+    st.rerun()
+
+
+def upload_report() -> None:
+    """The last import's outcome, once, as plain text."""
+    report = st.session_state.pop("upload_report", None)
+    if report:
+        st.success(escape_markdown(
+            f"Imported {report['name']}: {report['documents']:,} documents ({report['train']:,} train / "
+            f"{report['test']:,} test), {report['categories']} categories; {report['split']}."))

@@ -13,6 +13,7 @@ from .errors import InputError
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 _TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
 
 
 def _env(name: str) -> str:
@@ -73,7 +74,39 @@ def n_process() -> int:
 
 
 def download_enabled() -> bool:
-    return _flag("DKW_DOWNLOAD")
+    """A missing corpus archive is downloaded on first use unless ``DKW_DOWNLOAD=0``."""
+    return _env("DKW_DOWNLOAD").lower() not in _FALSE
+
+
+def download_base_url() -> str | None:
+    """``DKW_DOWNLOAD_BASE_URL``: a mirror serving ``<base>/<archive file name>``."""
+    return _env("DKW_DOWNLOAD_BASE_URL") or None
+
+
+DEFAULT_MAX_TEXT_MB = 10.0
+
+
+def _megabytes(name: str, default: float) -> float:
+    raw = _env(name)
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise InputError(f"{name} must be a positive number of megabytes, got {raw!r}")
+    return value
+
+
+def max_text_mb() -> float:
+    """``DKW_MAX_TEXT_MB``: the largest new text accepted, in MB (10^6 bytes of UTF-8; default 10)."""
+    return _megabytes("DKW_MAX_TEXT_MB", DEFAULT_MAX_TEXT_MB)
+
+
+def max_upload_mb() -> float:
+    """``DKW_MAX_UPLOAD_MB``: the largest corpus file uploaded in the app, in MB (default 50)."""
+    return _megabytes("DKW_MAX_UPLOAD_MB", 50.0)
 
 
 def db_timeout() -> float:

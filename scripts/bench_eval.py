@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         hit = " (cached)" if result.cached else ""
         tqdm.write(f"{s['micro_f1']:6.2f} {s['macro_f1']:6.2f}  {s['label']}{hit}")
 
-    bar = tqdm(total=1000, desc=f"prepare {args.dataset}", file=sys.stderr)
+    bar = tqdm(total=1000, desc=f"prepare {args.dataset}", file=sys.stderr, disable=None)
 
     def progress(f, msg):
         bar.n = int(1000 * max(0.0, min(1.0, f)))
@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
 
         record(run_tfidf(exp, store=args.db), "baseline tf-idf + LinearSVC")
         jobs = [(m, p) for m in metrics for p in protocols]
-        for m, p in tqdm(jobs, desc="metrics at N=%d" % args.top, file=sys.stderr):
+        for m, p in tqdm(jobs, desc="metrics at N=%d" % args.top, file=sys.stderr, disable=None):
             r = run_search(exp, protocol=p, ks=ks, metrics=[m], tops=[args.top], sizes=sizes, seed=args.seed,
                            store=args.db)
             record(r, f"metric table N={args.top}, K by Algorithm 2")
@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         chosen: dict[str, dict] = {}
         if args.full_search or args.train_protocol_check or (args.n_curve and not args.curve_metrics):
             for p in protocols:
-                sbar = tqdm(total=1000, desc=f"Algorithm 2 all setups ({p})", file=sys.stderr)
+                sbar = tqdm(total=1000, desc=f"Algorithm 2 all setups ({p})", file=sys.stderr, disable=None)
 
                 def sprog(f, msg, sbar=sbar):
                     sbar.n = int(1000 * f)
@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
                 curve = list(dict.fromkeys(c["metric"] for c in chosen.values() if c.get("metric")))
             summary["curve_metrics"] = curve
             jobs = [(m, n, p) for m in curve for n in DEFAULT_N_GRID for p in protocols]
-            for m, n, p in tqdm(jobs, desc="F1 against N", file=sys.stderr):
+            for m, n, p in tqdm(jobs, desc="F1 against N", file=sys.stderr, disable=None):
                 record(run_search(exp, protocol=p, ks=ks, metrics=[m], tops=[n], sizes=sizes, seed=args.seed,
                                   store=args.db), "N curve, K by Algorithm 2")
         if args.leakcheck:
@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
                            f"{res['follow_wrong_label_aware']:.2f} %, label-free {res['follow_wrong_label_free']:.2f} %, "
                            f"chance {res['chance']:.2f} %")
     except DkwError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {exc}", file=sys.stderr, disable=None)
         return 2
     summary["wall_seconds"] = time.perf_counter() - t_start
     summary["peak_rss_mib"] = peak_mib()

@@ -1,5 +1,7 @@
-"""Shared test set-up: a private DKW_DATA_DIR per test session, the shared corpus archives
-when present, and tiny vector models built in memory."""
+"""Shared test set-up: a private DKW_DATA_DIR per test session, the corpus archives where
+``dkw_core.config.archives_dir()`` finds them (``DKW_ARCHIVES``, default ``data/archives``; tests on
+real corpora skip without them), no download behind the tests' back, and tiny vector models
+built in memory."""
 from __future__ import annotations
 
 import os
@@ -14,21 +16,26 @@ from tests.support.archives import pytest_runtest_makereport  # noqa: F401  (DKW
 ROOT = Path(__file__).resolve().parents[1]
 
 os.environ.setdefault("DKW_DATA_DIR", tempfile.mkdtemp(prefix="dkw-test-"))
-if not os.environ.get("DKW_ARCHIVES"):
-    for candidate in (ROOT.parent / "shared" / "datasets", Path("/work/shared/datasets")):
-        if candidate.is_dir():
-            os.environ["DKW_ARCHIVES"] = str(candidate)
-            break
 os.environ.setdefault("DKW_N_PROCESS", "1")
+os.environ["DKW_DOWNLOAD"] = "0"  # a missing archive skips a test; it is never fetched silently
+
+
+def archives_folder() -> Path:
+    """The absolute folder the library searches for archives (relative DKW_ARCHIVES resolved)."""
+    from dkw_core.config import archives_dir
+
+    return archives_dir()
+
+
+ARCHIVES = archives_folder()
 
 
 def archives_present(*names: str) -> bool:
-    folder = Path(os.environ.get("DKW_ARCHIVES", ROOT / "data" / "archives"))
-    return all((folder / n).is_file() for n in names)
+    return all((ARCHIVES / n).is_file() for n in names)
 
 
 needs_20ng = pytest.mark.skipif(not archives_present("20news-bydate.tar.gz"),
-                                reason="20news-bydate.tar.gz not in DKW_ARCHIVES")
+                                reason=f"20news-bydate.tar.gz not in {ARCHIVES} (DKW_ARCHIVES)")
 
 SPORT = ["team", "game", "player", "goal", "coach", "season", "league", "ball"]
 SPACE = ["planet", "orbit", "rocket", "moon", "star", "launch", "mission", "earth"]

@@ -29,10 +29,10 @@ def _vectors(path: str | None):
 
 # -- datasets ------------------------------------------------------------------------------
 def cmd_datasets(args) -> int:
-    from ..corpora import dataset_info, list_datasets, load_corpus
+    from ..corpora import dataset_info, list_corpora, load_corpus
 
     rows = []
-    for name in list_datasets():
+    for name in list_corpora():  # built-in, then corpora uploaded in the app
         info = dataset_info(name)
         if info["available"]:
             corpus = load_corpus(name)
@@ -41,8 +41,12 @@ def cmd_datasets(args) -> int:
     if args.json:
         print_json(rows)
     else:
+        from ..config import archives_dir
+        from ..corpora.download import DOWNLOADABLE
+
         for r in rows:
-            state = "" if r["available"] else "  (archive missing)"
+            fetch = f"python -m dkw_core download {r['name']}" if r["name"] in DOWNLOADABLE else "not downloadable"
+            state = "" if r["available"] else f"  (archive missing from {archives_dir()}; {fetch})"
             print(f"{r['name']:10s} train {r['train'] or '?':>6}  test {r['test'] or '?':>6}  categories {r['categories']}{state}")
     return 0
 
@@ -62,9 +66,12 @@ def cmd_prepare(args) -> int:
 
 # -- keywords ------------------------------------------------------------------------------
 def _read_text_file(path: str) -> str:
+    from ..longtext import check_size
+
     p = Path(path)
     if not p.is_file():
         raise InputError(f"{path}: no such file")
+    check_size(p.stat().st_size, path)  # DKW_MAX_TEXT_MB, before reading or loading anything
     data = p.read_bytes()
     if b"\x00" in data:
         raise InputError(f"{path}: binary file, not text")
@@ -81,8 +88,13 @@ def cmd_keywords(args) -> int:
     from ..keywords import BaselineModel, KeywordModel
 
     metrics = options.metrics_of(args)
+    if args.split or args.texts:
+        return _cmd_keywords_batch(args, metrics)
+    if args.format or args.out:
+        raise InputError("--format and --out go with --split or --texts (many documents at once)")
     if bool(args.doc) == bool(args.text_file):
-        raise InputError("give either --doc ID or --text-file PATH --dataset NAME")
+        raise InputError("give one of --doc ID, --text-file PATH, --split S or --texts PATH (the last three with "
+                         "--dataset NAME)")
     if args.text_file and not args.dataset:
         raise InputError("--text-file needs --dataset NAME (the corpus whose statistics score the words)")
     dataset = args.dataset or args.doc.split("/", 1)[0]
@@ -100,15 +112,16 @@ def cmd_keywords(args) -> int:
             model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=max(args.k, DEFAULT_K),
                                          progress=progress)
     result = {}
-    for m in metrics:
-        if text is not None:
-            if args.baseline:
-                raise InputError("--baseline works on corpus documents (--doc), not new texts")
-            kws = model.keywords_for_text(text, metric=m, k=args.k, top=args.top, name=args.text_file,
-                                          protocol=protocol)
-        else:
-            kws = model.keywords(args.doc, metric=m, k=args.k, top=args.top, protocol=protocol)
-        result[m] = kws
+    with ProgressBar(f"tagging {args.text_file or args.doc}") as tagging:
+        for m in metrics:
+            if text is not None:
+                if args.baseline:
+                    raise InputError("--baseline works on corpus documents (--doc), not new texts")
+                kws = model.keywords_for_text(text, metric=m, k=args.k, top=args.top, name=args.text_file,
+                                              protocol=protocol, progress=tagging)
+            else:
+                kws = model.keywords(args.doc, metric=m, k=args.k, top=args.top, protocol=protocol)
+            result[m] = kws
     out = {
         "doc": args.doc or args.text_file,
         "keywords": {m: [kw.word for kw in kws] for m, kws in result.items()},
@@ -129,6 +142,46 @@ def cmd_keywords(args) -> int:
     return 0
 
 
+def _cmd_keywords_batch(args, metrics: list[str]) -> int:
+    """Every document of a split, or every text of a folder / JSONL / CSV, to JSONL or CSV."""
+    import sys
+
+    from ..keywords import KeywordModel
+    from ..keywords.batch import format_of, read_texts, split_records, text_records, write_records
+
+    if args.doc or args.text_file or (args.split and args.texts):
+        raise InputError("give either --split S or --texts PATH (not with --doc or --text-file)")
+    if not args.dataset:
+        raise InputError("--split and --texts need --dataset NAME (the corpus whose statistics score the words)")
+    if args.baseline:
+        raise InputError("--baseline works on single corpus documents (--doc)")
+    fmt = format_of(args.format, args.out)
+    items = read_texts(args.texts) if args.texts else None  # bad input fails before any heavy work
+    if items is not None and args.protocol == "label-free-posterior":
+        raise InputError("--texts is label-free; label-free-posterior works with --text-file or --split")
+    protocol = "label-free" if items is not None else args.protocol
+    corpus = corpus_for(args.dataset, sample=args.sample)
+    with ProgressBar(f"preparing {corpus.key}") as progress:
+        model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=max(args.k, DEFAULT_K), progress=progress)
+    out = open(args.out, "w", encoding="utf-8", newline="") if args.out and args.out != "-" else sys.stdout
+    try:
+        with ProgressBar("keywords") as progress:
+            if items is not None:
+                records = text_records(model, items, metrics=metrics, k=args.k, top=args.top,
+                                       n_process=args.n_process, total=len(items), progress=progress)
+            else:
+                records = split_records(model, args.split, metrics=metrics, k=args.k, top=args.top,
+                                        protocol=protocol, progress=progress)
+            n = write_records(records, out, fmt, metrics)
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    if out is not sys.stdout:
+        print(f"{n:,} documents, {protocol}, K={args.k}, N={args.top}, metrics {', '.join(metrics)}, statistics "
+              f"from the training split of {corpus.key} -> {args.out} ({fmt})", file=sys.stderr)
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("datasets", help="list the built-in corpora and their document counts")
     options.add_json(p)
@@ -142,9 +195,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--n-process", type=options.positive, help="tagging processes (default: DKW_N_PROCESS or 2)")
     p.set_defaults(handler=cmd_prepare)
 
-    p = sub.add_parser("keywords", help="the discriminative keywords of a document or a new text")
+    p = sub.add_parser("keywords", help="the discriminative keywords of a document, a new text, a whole split "
+                                        "or a collection of new texts")
     p.add_argument("--doc", help="document id, e.g. 20ng/test/comp.graphics/38758")
     p.add_argument("--text-file", help="a UTF-8 text file to extract keywords from (label-free, or label-free-posterior)")
+    p.add_argument("--split", choices=("train", "test", "all"),
+                   help="every document of this split of --dataset (batch; see --format, --out)")
+    p.add_argument("--texts", metavar="PATH",
+                   help="new texts, label-free: a folder of text files, a .jsonl (field text, optional id) or "
+                        "a .csv (column text, optional id)")
+    p.add_argument("--format", choices=("jsonl", "csv"), help="batch output format (default: --out's suffix, else jsonl)")
+    options.add_out(p, help="batch output file (default: standard output)")
+    p.add_argument("--n-process", type=options.positive,
+                   help="tagging processes for --texts (default: DKW_N_PROCESS, 2 on a multi-core machine)")
     options.add_dataset(p, required=False,
                         help="corpus whose training statistics score the words (default: the id's prefix)")
     options.add_metric(p, default=["tf-rf"])

@@ -2,15 +2,15 @@
 
 Archives are looked up in :func:`dkw_core.config.archives_dir` (``DKW_ARCHIVES``, default
 ``data/archives``). Parsed built-in corpora are cached (:mod:`dkw_core.cache`) keyed by the
-archive's name, size and modification time, so a second load is fast. When an archive is
-missing and ``DKW_DOWNLOAD=1`` is set it is fetched from its public home; otherwise
-:class:`~dkw_core.errors.CorpusError` names the file and the folder that was searched.
+archive's name, size and modification time, so a second load is fast. A missing archive is
+downloaded on first use (:mod:`.download`: checksum or structure validated, atomic rename) unless
+``DKW_DOWNLOAD=0`` or ``download=False``; then :class:`~dkw_core.errors.CorpusError` names the
+file, the folder that was searched and the command that downloads it.
 """
 from __future__ import annotations
 
 import os
 import tarfile
-import urllib.request
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +21,7 @@ from ..types import Progress, report
 from .model import Corpus, Document
 from .newsgroups import parse_20ng
 from .reuters import parse_reuters
+from .uploads import user_corpora, user_corpus_meta, user_corpus_path
 from .user import load_csv, load_folder
 from .webkb import (TEST_FRACTION, WEBKB4_CLASSES, WEBKB_CLASS_COUNTS, load_7sectors, parse_sectors_archive,
                     parse_webkb)
@@ -70,7 +71,10 @@ _KNOWN_COUNTS: dict[str, tuple[int | None, int | None, int | None]] = {
 
 
 def corpus_key(name: str, sample: int | None = None) -> str:
-    """The cache key of built-in corpus ``name`` or of its ``head(sample)`` — without loading it."""
+    """The cache key of built-in or stored user corpus ``name`` or of its ``head(sample)`` —
+    without loading it."""
+    if name not in _SPECS and name in user_corpora():
+        return f"{name}-head{sample}" if sample else str(user_corpus_meta(name).get("key") or name)
     _spec(name)
     return f"{name}-head{sample}" if sample else name
 
@@ -78,6 +82,11 @@ def corpus_key(name: str, sample: int | None = None) -> str:
 def list_datasets() -> list[str]:
     """Names of the built-in corpora."""
     return list(_SPECS)
+
+
+def list_corpora() -> list[str]:
+    """Built-in corpora, then the user corpora stored under ``DKW_DATA_DIR`` (:mod:`.uploads`)."""
+    return list(_SPECS) + [n for n in user_corpora() if n not in _SPECS]
 
 
 def _spec(name: str) -> _Spec:
@@ -106,6 +115,11 @@ def dataset_info(name: str, *, archives: Path | None = None) -> dict:
     Counts are the published ones (WebKB: what :func:`hash_split` gives on the published class
     counts); ``None`` where unknown (7 Sectors is not distributed).
     """
+    if name not in _SPECS and name in user_corpora():
+        meta = user_corpus_meta(name)
+        return {"name": name, "train": meta.get("train"), "test": meta.get("test"),
+                "categories": meta.get("categories"), "available": True, "archive": None, "url": None,
+                "description": f"your corpus, from {meta.get('source')}; {meta.get('split')}"}
     spec = _spec(name)
     train, test, n_cat = _KNOWN_COUNTS[name]
     return {"name": name, "train": train, "test": test, "categories": n_cat,
@@ -116,12 +130,15 @@ def dataset_info(name: str, *, archives: Path | None = None) -> dict:
 # --------------------------------------------------------------------------- loading
 
 def load_corpus(name_or_path: str | os.PathLike, *, archives: Path | None = None,
-                progress: Progress | None = None) -> Corpus:
+                progress: Progress | None = None, download: bool | None = None) -> Corpus:
     """Load a built-in corpus by name, a folder ``<split>/<category>/<file>``, or a ``.csv``
-    (columns ``text,label,split``). ``progress(fraction, message)`` is called while parsing."""
+    (columns ``text,label,split``). ``progress(fraction, message)`` is called while parsing.
+    ``download``: fetch a missing built-in archive first (default: ``DKW_DOWNLOAD``, on)."""
     name = str(name_or_path)
     if name in _SPECS:
-        return _load_builtin(name, Path(archives) if archives else None, progress)
+        return _load_builtin(name, Path(archives) if archives else None, progress, download)
+    if name in user_corpora():
+        return load_csv(user_corpus_path(name))
     path = Path(name).expanduser()
     if path.is_dir():
         return load_folder(path, progress)
@@ -135,44 +152,27 @@ def load_corpus(name_or_path: str | os.PathLike, *, archives: Path | None = None
 
 def _missing_message(name: str, archives: Path) -> str:
     spec = _SPECS[name]
-    source = spec.url or "the CMU World Wide Knowledge Base project (not publicly mirrored)"
-    extra = " or a folder 7sectors/ with <sector>/<industry>/<file>" if name == "7sectors" else ""
-    return (f"{name}: archive {spec.archive} not found in {archives}; put it there{extra} or set "
-            f"DKW_ARCHIVES (source: {source})")
+    if name == "7sectors":
+        return (f"{name}: archive {spec.archive} not found in {archives}; put it (or a folder 7sectors/ with "
+                "<sector>/<industry>/<file>) there or set DKW_ARCHIVES (source: the CMU World Wide Knowledge "
+                "Base project, not publicly mirrored)")
+    return (f"{name}: archive {spec.archive} not found in {archives}; run `python -m dkw_core download {name}`, "
+            f"put the file there or set DKW_ARCHIVES (source: {spec.url})")
 
 
-def _ensure_archive(name: str, archives: Path | None, progress: Progress | None) -> Path:
+def _ensure_archive(name: str, archives: Path | None, progress: Progress | None,
+                    download: bool | None = None) -> Path:
     folder = Path(archives or config.archives_dir())
     path = folder / _SPECS[name].archive
     if path.is_file():
         return path
     if name == "7sectors" and (folder / "7sectors").is_dir():
         return folder / "7sectors"
-    url = _SPECS[name].url
-    if config.download_enabled() and url:
-        _download(url, path, progress)
-        return path
+    if name != "7sectors" and (config.download_enabled() if download is None else download):
+        from .download import fetch  # first use: download, validate, rename atomically
+
+        return fetch(name, archives=folder, progress=progress)
     raise CorpusError(_missing_message(name, folder))
-
-
-def _download(url: str, path: Path, progress: Progress | None) -> None:
-    """Fetch ``url`` to ``path`` (via a temporary file, renamed when complete)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".part")
-    try:
-        with urllib.request.urlopen(url, timeout=60) as resp, open(tmp, "wb") as out:
-            total = int(resp.headers.get("Content-Length") or 0)
-            done = 0
-            while chunk := resp.read(1 << 20):
-                out.write(chunk)
-                done += len(chunk)
-                if total:
-                    report(progress, done / total * 0.5, f"downloading {path.name}")
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise CorpusError(f"could not download {url} to {path}: {exc}; download it yourself and put it "
-                          f"in {path.parent} (or set DKW_ARCHIVES)") from exc
 
 
 def _cache_path(name: str, source: Path) -> Path:
@@ -196,8 +196,9 @@ def _write_cached(path: Path, docs: list[Document]) -> None:
                               [d.split for d in docs]))
 
 
-def _load_builtin(name: str, archives: Path | None, progress: Progress | None) -> Corpus:
-    source = _ensure_archive(name, archives, progress)
+def _load_builtin(name: str, archives: Path | None, progress: Progress | None,
+                  download: bool | None = None) -> Corpus:
+    source = _ensure_archive(name, archives, progress, download)
     if source.is_dir():  # 7sectors folder: not cached (its files may change)
         return load_7sectors(source, progress=progress)
     entry = _cache_path(name, source)
@@ -206,7 +207,7 @@ def _load_builtin(name: str, archives: Path | None, progress: Progress | None) -
         report(progress, 1.0, f"{name}: loaded from cache")
         return Corpus(name, docs, sort=False)
     if name == "webkb4":  # same pages, same per-class hash split: reuse the parsed 7-class corpus
-        full = _load_builtin("webkb", archives, progress)
+        full = _load_builtin("webkb", archives, progress, download)
         docs = [Document("webkb4/" + d.id.split("/", 1)[1], d.text, d.label, d.split)
                 for d in full.documents if d.label in WEBKB4_CLASSES]
         corpus = Corpus(name, docs, sort=False)

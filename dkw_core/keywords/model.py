@@ -186,8 +186,8 @@ class KeywordModel(TermModel):
                             self.nbr_sim[uids[ok]].astype(np.float32))
         return self._text_units(doc.id, doc.text)
 
-    def _text_units(self, name: str, text: str) -> DocUnits:
-        return text_units(self.vectors, name, text, self.k_max)
+    def _text_units(self, name: str, text: str, progress: Progress | None = None) -> DocUnits:
+        return text_units(self.vectors, name, text, self.k_max, progress)
 
     def _keywords_from_units(self, units: DocUnits, *, metric: str, k: int | None, top: int,
                              label: int | np.ndarray | None) -> list[Keyword]:
@@ -204,19 +204,26 @@ class KeywordModel(TermModel):
 
     def keywords_for_text(self, text: str, *, metric: str, k: int | None = None, top: int = DEFAULT_TOP,
                           label: str | None = None, name: str = "text",
-                          protocol: str = "label-free") -> list[Keyword]:
+                          protocol: str = "label-free", progress: Progress | None = None) -> list[Keyword]:
         """Keywords of a new text: weighted with a category ``label`` when one is given, else
-        under a label-free ``protocol`` (``label-free`` or ``label-free-posterior``)."""
+        under a label-free ``protocol`` (``label-free`` or ``label-free-posterior``). Texts up to
+        ``DKW_MAX_TEXT_MB`` are tagged in pieces, in bounded memory (:mod:`dkw_core.longtext`);
+        asking again for the same text (another metric) reuses its tagging."""
         lab = None
+        key = (name, len(text), hash(text))
+        last = getattr(self, "_last_text", None)
+        if last is None or last[0] != key or (last[1] is not text and last[1] != text):
+            # fails early on an unusable text; kept for the next metric of the same text
+            self._last_text = last = (key, text, self._text_units(name, text, progress))
+        units = last[2]
         if label is None and check_protocol(protocol) == "label-free-posterior":
-            units = self._text_units(name, text)  # fails early on an unusable text
             lab = self.posterior_model().predict([text])[0]
             return self._keywords_from_units(units, metric=metric, k=k, top=top, label=lab)
         if label is not None:
             if label not in self.categories:
                 raise InputError(f"unknown category {label!r} for corpus {self.corpus.name}")
             lab = self.categories.index(label)
-        return self._keywords_from_units(self._text_units(name, text), metric=metric, k=k, top=top, label=lab)
+        return self._keywords_from_units(units, metric=metric, k=k, top=top, label=lab)
 
     def counts_for_texts(self, texts: Sequence[str], k: int | None = None) -> sp.csr_matrix:
         """tf(w, d) rows for new texts (tagged now, not cached); texts without usable phrases

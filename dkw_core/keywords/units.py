@@ -12,8 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
+from ..longtext import check_size, count_phrases
 from ..neighbours import nearest
-from ..phrases import TaggedDoc, get_tagger
+from ..phrases import TaggedDoc
 from ..vectors import Vectors
 from .ranking import Keyword, Provenance, order_scores
 
@@ -28,15 +29,21 @@ class DocUnits:
     sims: np.ndarray        # their cosine similarities
 
 
-def text_units(vectors: Vectors, name: str, text: str, k_max: int) -> DocUnits:
-    """Tag a new text and find the ``k_max`` nearest words of each of its phrases."""
+def text_units(vectors: Vectors, name: str, text: str, k_max: int, progress=None) -> DocUnits:
+    """Tag a new text and find the ``k_max`` nearest words of each of its phrases. The text is
+    tagged in pieces and only its phrase counts are kept (bounded memory for long texts,
+    :mod:`dkw_core.longtext`); past ``DKW_MAX_TEXT_MB`` it is refused before any work."""
     if not text or not text.strip():
         raise InputError(f"{name}: the document is empty")
-    return tagged_units(vectors, name, text, get_tagger().tag(text), k_max)
+    check_size(len(text.encode("utf-8", "surrogatepass")), name)
+    return counted_units(vectors, name, text, count_phrases(text, progress=progress), k_max)
 
 
 def tagged_units(vectors: Vectors, name: str, text: str, tagged: TaggedDoc, k_max: int) -> DocUnits:
-    counts = Counter(tagged.phrases())
+    return counted_units(vectors, name, text, Counter(tagged.phrases()), k_max)
+
+
+def counted_units(vectors: Vectors, name: str, text: str, counts: Counter, k_max: int) -> DocUnits:
     if not counts:
         raise_unusable(name, text)
     phrases = list(counts)

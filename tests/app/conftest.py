@@ -27,14 +27,11 @@ ARCHIVE_20NG = "20news-bydate.tar.gz"
 
 
 def real_archives() -> Path | None:
-    """The folder holding the real 20 Newsgroups archive, or None."""
-    import os
+    """The (absolute) archives folder when it holds the real 20 Newsgroups archive, or None."""
+    from dkw_core.config import archives_dir
 
-    for candidate in (os.environ.get("DKW_ARCHIVES"), ROOT.parent / "shared" / "datasets",
-                      "/work/shared/datasets"):
-        if candidate and (Path(candidate) / ARCHIVE_20NG).is_file():
-            return Path(candidate)
-    return None
+    folder = archives_dir()
+    return folder if (folder / ARCHIVE_20NG).is_file() else None
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +39,9 @@ def slice_20ng(tmp_path_factory) -> Path:
     """Archives folder with only 20 Newsgroups (so pages load no other corpus)."""
     found = real_archives()
     if found is None:
-        pytest.skip(f"{ARCHIVE_20NG} not found (set DKW_ARCHIVES)")
+        from dkw_core.config import archives_dir
+
+        pytest.skip(f"{ARCHIVE_20NG} not found in {archives_dir()} (DKW_ARCHIVES)")
     folder = tmp_path_factory.mktemp("archives")
     (folder / ARCHIVE_20NG).symlink_to(found / ARCHIVE_20NG)
     return folder

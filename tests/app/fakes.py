@@ -71,6 +71,10 @@ class FakeBackend:
         self.prepare_calls = 0
         self.opened: list[str] = []  # "corpus" / "vectors", each time one is loaded
         self.prepared_checks: list[tuple] = []  # arguments of every is_prepared call
+        self.downloads: list[str] = []
+        self.split_calls: list[tuple] = []  # arguments of every whole-split keyword file  # corpora whose archive the app asked to download
+        self.available = {"20ng"}
+        self.download_error: str | None = None
         self.corpus = make_corpus()
         self.runs = runs if runs is not None else pd.DataFrame(columns=backend.RUN_COLUMNS)
         self.reference = reference if reference is not None else pd.DataFrame(columns=[*backend.RUN_COLUMNS, "source"])
@@ -79,7 +83,11 @@ class FakeBackend:
         patches = {
             "list_datasets": lambda: ["20ng", "r8"],
             "dataset_info": lambda name: {"name": name, "train": 2, "test": 3, "categories": 2,
-                                          "available": name == "20ng", "archive": f"{name}.tar.gz"},
+                                          "available": name in self.available, "archive": f"{name}.tar.gz"},
+            "archives_folder": lambda: "/fake/archives",
+            "downloadable": lambda name: name != "7sectors",
+            "download_archive": self._download_archive,
+            "split_keywords": self._split_keywords,
             "corpus_key": lambda name, sample=None: f"{name}-head{sample}" if sample else name,
             "open_corpus": self._open_corpus,
             "open_vectors": self._open_vectors,
@@ -102,6 +110,30 @@ class FakeBackend:
     def _open_corpus(self, name, *, sample=None):
         self.opened.append("corpus")
         return self.corpus
+
+    def _download_archive(self, name, *, progress=None):
+        from dkw_core.errors import CorpusError
+
+        self.downloads.append(name)
+        if progress:
+            progress(0.5, f"{name}: 1.0 of 2.0 MB")
+        if self.download_error:
+            raise CorpusError(self.download_error)
+        self.available.add(name)
+        if progress:
+            progress(1.0, f"{name}: downloaded")
+        return f"/fake/archives/{name}.tar.gz"
+
+    def _split_keywords(self, model, split, *, metrics, k, top, protocol, fmt):
+        import json
+
+        self.split_calls.append((split, tuple(metrics), k, top, protocol, fmt))
+        docs = [d for d in self.corpus.documents if d.split == split]
+        rows = [{"id": d.id, "keywords": {m: FakeModel.expected(d.text, m, top) for m in metrics}} for d in docs]
+        if fmt == "jsonl":
+            return "".join(json.dumps(r) + "\n" for r in rows).encode()
+        return ("id," + ",".join(metrics) + "\n" + "".join(
+            r["id"] + "," + ",".join(" ".join(r["keywords"][m]) for m in metrics) + "\n" for r in rows)).encode()
 
     def _open_vectors(self):
         self.opened.append("vectors")

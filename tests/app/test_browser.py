@@ -28,10 +28,13 @@ def shots_folder(tmp_path: Path) -> Path:
 
 
 def archives() -> Path:
-    for candidate in (os.environ.get("DKW_ARCHIVES"), ROOT.parent / "shared" / "datasets", "/work/shared/datasets"):
-        if candidate and (Path(candidate) / ARCHIVE).is_file():
-            return Path(candidate)
-    pytest.skip(f"{ARCHIVE} not found (set DKW_ARCHIVES)")
+    """The absolute archives folder (a relative DKW_ARCHIVES resolved), or skip."""
+    from dkw_core.config import archives_dir
+
+    folder = archives_dir()
+    if not (folder / ARCHIVE).is_file():
+        pytest.skip(f"{ARCHIVE} not found in {folder} (DKW_ARCHIVES)")
+    return folder
 
 
 def shoot(page, folder: Path, name: str, *, at=None) -> Path:

@@ -46,7 +46,7 @@ def test_keyword_table_has_metrics_side_by_side(monkeypatch):
     assert list(frame["tds"]) == FakeModel.expected(text, "tds", 3)
     assert list(frame.index) == [1, 2, 3]
     # one provenance expander per keyword and metric
-    assert len(at.expander) == 6
+    assert len([e for e in at.expander if e.label[:1].isdigit()]) == 6  # one per keyword
 
 
 def test_selecting_another_document_changes_the_table(monkeypatch):
@@ -95,3 +95,32 @@ def test_unprepared_corpus_offers_preparation_without_error(monkeypatch):
     assert not at.exception
     assert fake.prepare_calls == 1
     assert list(table(at).columns)
+
+
+def test_missing_corpus_offers_download_where_it_is_needed(monkeypatch):
+    """A link to a document of a corpus not downloaded yet shows the folder and a Download button."""
+    fake = FakeBackend(monkeypatch)
+    at = AppTest.from_file(page("pages/1_Documents.py"), default_timeout=30)
+    at.query_params["doc"] = "r8/test/earn/1"
+    at.run()
+    assert not at.exception
+    assert any("r8.tar.gz not found in /fake/archives" in w.value.replace("\\", "") for w in at.warning)
+    next(b for b in at.button if b.key == "download_r8").click().run()
+    assert not at.exception and fake.downloads == ["r8"]
+
+
+def test_whole_split_download(monkeypatch):
+    """The Documents page offers the keywords of every document of the split as one file."""
+    fake = FakeBackend(monkeypatch)
+    at = AppTest.from_file(page("pages/1_Documents.py"), default_timeout=30).run()
+    assert not at.exception
+    assert not at.get("download_button") or all(b.proto.label != "Download test keywords (CSV)"
+                                                for b in at.get("download_button"))
+    assert fake.split_calls == []  # nothing computed before the click
+    next(b for b in at.button if b.key == "split_compute").click().run()
+    assert not at.exception
+    assert len(fake.split_calls) == 1
+    split, metrics, k, top, protocol, fmt = fake.split_calls[0]
+    assert split == "test" and fmt == "csv" and protocol == "label-aware"
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert "Download test keywords (CSV)" in labels

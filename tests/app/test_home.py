@@ -21,7 +21,7 @@ def test_home_lists_corpora_models_and_links(monkeypatch):
     assert "fake tagger" in texts
     assert any("GloVe" in t for t in texts)
     assert any("Prepared" in s.value for s in at.success)
-    assert any("r8.tar.gz" in w.value for w in at.warning)  # unavailable archive named
+    assert any("r8.tar.gz" in w.value.replace("\\", "") for w in at.warning)  # unavailable archive named
 
 
 def test_home_prepare_button_prepares_with_progress(monkeypatch):
@@ -45,3 +45,37 @@ def test_home_checks_preparation_by_keys_without_loading(monkeypatch):
     assert not at.exception
     assert fake.prepared_checks == [("20ng-head2", "fake-vectors", 90)]  # r8's archive is missing
     assert fake.opened == []  # no corpus parsed, no vectors loaded just to show the status
+
+
+def test_home_is_called_home_and_names_the_archives_folder(monkeypatch):
+    FakeBackend(monkeypatch, prepared=True)
+    at = run_home()
+    assert not at.exception
+    assert "/fake/archives" in [c.value for c in at.code]  # the folder searched, as plain text
+    warning = next(w.value.replace("\\", "") for w in at.warning if "r8" in w.value)
+    assert "not found in /fake/archives" in warning
+    from dkw_app.widgets import PAGES
+
+    assert PAGES[0][3] == "Home" and PAGES[0][4] == ""  # the default page of st.navigation
+
+
+def test_home_download_button_downloads_with_progress(monkeypatch):
+    fake = FakeBackend(monkeypatch, prepared=True)
+    at = run_home()
+    assert not at.exception
+    assert [b.key for b in at.button if b.key.startswith("download_")] == ["download_r8"]
+    next(b for b in at.button if b.key == "download_r8").click().run()
+    assert not at.exception
+    assert fake.downloads == ["r8"]
+    assert not [b for b in at.button if b.key == "download_r8"]  # r8 now present
+    assert not any("r8.tar.gz" in w.value.replace("\\", "") for w in at.warning)
+
+
+def test_home_download_failure_is_one_line(monkeypatch):
+    fake = FakeBackend(monkeypatch, prepared=True)
+    fake.download_error = "r8: could not download r8.tar.gz into /fake/archives: HTTP 404"
+    at = run_home()
+    next(b for b in at.button if b.key == "download_r8").click().run()
+    assert not at.exception
+    assert [e.value for e in at.error] == [fake.download_error]
+    assert any(b.key == "download_r8" for b in at.button)  # still offered

@@ -10,10 +10,12 @@ import pytest
 from dkw_core.cli import main
 from dkw_core.errors import InputError
 
-ARCHIVES = Path(os.environ.get("DKW_ARCHIVES") or "/nonexistent")
+from dkw_core.config import archives_dir
+
+ARCHIVES = archives_dir()  # absolute, DKW_ARCHIVES or data/archives
 pytestmark = [
     pytest.mark.corpus,
-    pytest.mark.skipif(not (ARCHIVES / "20news-bydate.tar.gz").is_file(), reason="20news-bydate.tar.gz not in DKW_ARCHIVES"),
+    pytest.mark.skipif(not (ARCHIVES / "20news-bydate.tar.gz").is_file(), reason=f"{ARCHIVES} (DKW_ARCHIVES) lacks 20ng"),
 ]
 
 

@@ -1,0 +1,234 @@
+"""Keywords of many documents at once (docs/method.md steps 1-5): every document of a corpus
+split, or a collection of new texts (a folder, a JSONL or a CSV file), written as JSONL or CSV.
+
+* a split: :meth:`TermModel.rank` on the prepared corpus (tagging and neighbours cached), one
+  matrix product per metric;
+* new texts, label-free: tagged with ``nlp.pipe`` in ``n_process`` worker processes (default
+  ``DKW_N_PROCESS``: both cores), then the K nearest words of *all distinct phrase vectors of a
+  block of texts* in one batched search, the term counts as one sparse matrix and every metric
+  ranked on it. The keywords are the ones :meth:`KeywordModel.keywords_for_text` gives text by
+  text (a test checks it), without the per-text overhead.
+
+One record per document: ``{"id", "split", "label", "protocol", "k", "top", "keywords":
+{metric: [words]}}`` (new texts: ``split`` and ``label`` empty, ``protocol`` label-free, and
+``problem`` says why a text has no keywords: empty, no noun phrase, no word the vectors know).
+CSV: the same fields, one column per metric holding its keywords separated by spaces.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from .. import config
+from ..errors import InputError
+from ..longtext import check_size
+from ..metrics import get_metric
+from ..neighbours import nearest
+from ..types import Progress, report
+from .ranking import top_n
+
+__all__ = ["FORMATS", "split_records", "text_records", "read_texts", "write_records", "format_of"]
+
+FORMATS = ("jsonl", "csv")
+BLOCK = 1000  # texts tagged and searched together (bounds memory on large collections)
+_FIELDS = ("id", "split", "label", "protocol", "k", "top")
+
+
+# --------------------------------------------------------------------------- a corpus split
+
+def split_records(model, split: str, *, metrics: Sequence[str], k: int, top: int, protocol: str,
+                  progress: Progress | None = None) -> list[dict]:
+    """One record per document of ``split`` of the prepared ``model``'s corpus."""
+    ids = model.doc_ids(split)
+    words = {}
+    for i, m in enumerate(metrics):
+        report(progress, i / max(1, len(metrics)), f"ranking {split} documents by {m}")
+        words[m] = model.words(model.rank(split, metric=m, k=k, top=top, protocol=protocol))
+    report(progress, 1.0, f"{len(ids):,} documents ranked")
+    docs = [model.corpus.get(i) for i in ids]
+    return [{"id": d.id, "split": d.split, "label": d.label, "protocol": protocol, "k": k, "top": top,
+             "keywords": {m: words[m][r] for m in metrics}} for r, d in enumerate(docs)]
+
+
+# --------------------------------------------------------------------------- new texts
+
+def _unusable(text: str, n_phrases: int) -> str:
+    if not text.strip():
+        return "the document is empty"
+    if not n_phrases:
+        return "no candidate noun phrases (the tagger found no nouns)"
+    return "none of its candidate phrases has a word known to the vectors"
+
+
+def _block_counts(model, texts: Sequence[str], k: int, n_process: int) -> tuple[sp.csr_matrix, dict[int, str]]:
+    """tf(w, d) of a block of new texts, all distinct phrases searched together."""
+    from ..phrases import get_tagger
+
+    vectors = model.vectors
+    phrase_id: dict[str, int] = {}
+    doc_rows: list[int] = []
+    pids: list[int] = []
+    counts: list[int] = []
+    problems: dict[int, str] = {}
+    n_phrases = [0] * len(texts)
+    for r, tagged in enumerate(get_tagger().tag_many(texts, n_process=n_process, batch_size=64)):
+        c = Counter(tagged.phrases())
+        n_phrases[r] = len(c)
+        for phrase, n in c.items():
+            doc_rows.append(r)
+            pids.append(phrase_id.setdefault(phrase, len(phrase_id)))
+            counts.append(n)
+    unit_of: dict[tuple[int, ...], int] = {}
+    phrase_uid = np.full(len(phrase_id), -1, dtype=np.int64)
+    for p, phrase in enumerate(phrase_id):
+        u = vectors.units(phrase.split(" "))
+        if u:
+            phrase_uid[p] = unit_of.setdefault(u, len(unit_of))
+    shape = (len(texts), len(model.vocabulary))
+    uids = phrase_uid[np.asarray(pids, dtype=np.int64)] if pids else np.zeros(0, dtype=np.int64)
+    ok = uids >= 0
+    rows = np.asarray(doc_rows, dtype=np.int64)[ok]
+    has = np.zeros(len(texts), dtype=bool)
+    has[rows] = True
+    for r in np.nonzero(~has)[0]:
+        problems[int(r)] = _unusable(texts[r], n_phrases[r])
+    if not unit_of:
+        return sp.csr_matrix(shape, dtype=np.float32), problems
+    idx, _ = nearest(vectors.compose(list(unit_of)), vectors.cropped_matrix, k)
+    cols = idx[uids[ok]].ravel()
+    vals = np.repeat(np.asarray(counts, dtype=np.float32)[ok], k)
+    m = sp.csr_matrix((vals, (np.repeat(rows, k), cols)), shape=shape, dtype=np.float32)
+    m.sum_duplicates()
+    return m, problems
+
+
+def text_records(model, items: Iterable[tuple[str, str]], *, metrics: Sequence[str], k: int, top: int,
+                 n_process: int | None = None, block: int = BLOCK, total: int | None = None,
+                 progress: Progress | None = None) -> Iterator[dict]:
+    """Label-free keywords of new texts ``(id, text)``, one record each, in input order."""
+    k = model._check_k(k)
+    n_process = n_process or config.n_process()
+    scores = {m: (model.metric_scores(m, k), get_metric(m).tf) for m in metrics}
+    done = 0
+    batch: list[tuple[str, str]] = []
+
+    def flush():
+        counts, problems = _block_counts(model, [t for _, t in batch], k, n_process)
+        words = {m: model.words(top_n(counts, s, labels=None, use_tf=tf, top=top)) for m, (s, tf) in scores.items()}
+        for r, (doc_id, _) in enumerate(batch):
+            rec = {"id": doc_id, "split": "", "label": "", "protocol": "label-free", "k": k, "top": top,
+                   "keywords": {m: words[m][r] for m in metrics}}
+            if r in problems:
+                rec["problem"] = problems[r]
+            yield rec
+
+    for item in items:
+        batch.append(item)
+        if len(batch) >= block:
+            yield from flush()
+            done += len(batch)
+            batch = []
+            report(progress, done / total if total else 0.0, f"{done:,} texts")
+    if batch:
+        yield from flush()
+        done += len(batch)
+    report(progress, 1.0, f"{done:,} texts")
+
+
+def _decode(data: bytes, where: str) -> str:
+    if b"\x00" in data:
+        raise InputError(f"{where}: binary file (contains NUL bytes), not text")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{where}: not valid UTF-8 text (byte {exc.start}); re-save it as UTF-8") from None
+
+
+def read_texts(path: str | Path) -> list[tuple[str, str]]:
+    """``(id, text)`` pairs from a folder (every non-hidden file below it, id = relative path),
+    a ``.jsonl`` file (one object per line with ``text`` and optional ``id``; id = line number)
+    or a ``.csv`` file (column ``text``, optional ``id``; id = data row). One-line
+    :class:`InputError` on anything else, naming the file and line."""
+    p = Path(path)
+    if p.is_dir():
+        files = [f for f in sorted(p.rglob("*")) if f.is_file()
+                 and not any(part.startswith(".") for part in f.relative_to(p).parts)]
+        if not files:
+            raise InputError(f"{p}: the folder holds no text files")
+        items = []
+        for f in files:
+            check_size(f.stat().st_size, str(f))
+            items.append((f.relative_to(p).as_posix(), _decode(f.read_bytes(), str(f))))
+        return items
+    if not p.is_file():
+        raise InputError(f"{p}: no such file or folder")
+    suffix = p.suffix.lower()
+    if suffix not in (".jsonl", ".csv"):
+        raise InputError(f"{p}: give a folder of text files, a .jsonl or a .csv file")
+    text = _decode(p.read_bytes(), str(p))
+    items = []
+    if suffix == ".jsonl":
+        for n, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"{p}, line {n}: not JSON ({exc.msg})") from None
+            if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
+                raise InputError(f"{p}, line {n}: expected an object with a string field \"text\"")
+            items.append((str(obj.get("id", n)), obj["text"]))
+    else:
+        try:
+            reader = csv.DictReader(io.StringIO(text, newline=""))
+            fields = [f.strip().lower() for f in reader.fieldnames or []]
+            if "text" not in fields:
+                raise InputError(f"{p}: needs a column text (found {', '.join(fields) or 'no header'})")
+            reader.fieldnames = fields
+            for n, row in enumerate(reader, start=1):
+                if row.get("text") is None:
+                    raise InputError(f"{p}, data row {n}: missing the text field")
+                items.append(((row.get("id") or "").strip() or str(n), row["text"]))
+        except csv.Error as exc:
+            raise InputError(f"{p}: not a readable CSV file ({exc})") from None
+    if not items:
+        raise InputError(f"{p}: no texts")
+    for doc_id, t in items:
+        check_size(len(t.encode("utf-8", "surrogatepass")), f"{p}, text {doc_id}")
+    return items
+
+
+# --------------------------------------------------------------------------- output
+
+def format_of(fmt: str | None, out: str | None) -> str:
+    """``--format``, else the output file's suffix, else JSONL."""
+    if fmt:
+        if fmt not in FORMATS:
+            raise InputError(f"unknown format {fmt!r}; use {' or '.join(FORMATS)}")
+        return fmt
+    suffix = Path(out).suffix.lower().lstrip(".") if out else ""
+    return suffix if suffix in FORMATS else "jsonl"
+
+
+def write_records(records: Iterable[dict], fh, fmt: str, metrics: Sequence[str]) -> int:
+    """Write ``records`` to the open text file ``fh``; returns how many were written."""
+    n = 0
+    if fmt == "jsonl":
+        for rec in records:
+            fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            n += 1
+        return n
+    writer = csv.writer(fh)
+    writer.writerow([*_FIELDS, *metrics, "problem"])
+    for rec in records:
+        writer.writerow([*(rec[f] for f in _FIELDS), *(" ".join(rec["keywords"][m]) for m in metrics),
+                         rec.get("problem", "")])
+        n += 1
+    return n

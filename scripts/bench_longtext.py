@@ -1,0 +1,101 @@
+"""Peak memory and time of ``python -m dkw_core keywords --text-file`` on long texts.
+
+    .venv/bin/python scripts/bench_longtext.py --mb 1 5 50 --dataset 20ng --sample 20
+
+Builds each text from real 20 Newsgroups documents (train then test, concatenated with blank
+lines, cycling when the corpus is shorter than the text), then runs the command in a fresh
+process and samples the PSS of its whole process tree (tagging workers included) every 0.2 s.
+The statistics come from ``--dataset`` (``--sample N``: its first N documents per category
+and split, which changes only the statistics, not the work done on the text). The model is
+prepared once before the first measurement. Prints a JSON summary.
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def tree_pss_peak(proc: subprocess.Popen, out: dict) -> None:
+    import psutil
+
+    peak = 0.0
+    try:
+        root = psutil.Process(proc.pid)
+    except psutil.Error:
+        return
+    while proc.poll() is None:
+        total = 0
+        try:
+            procs = [root, *root.children(recursive=True)]
+        except psutil.Error:
+            break
+        for p in procs:
+            try:
+                total += p.memory_full_info().pss
+            except (psutil.Error, OSError):
+                pass
+        peak = max(peak, total / 1e9)
+        out["peak_gb"] = peak
+        time.sleep(0.2)
+
+
+def build_text(mb: float, folder: Path) -> Path:
+    from dkw_core.corpora import load_corpus
+
+    path = folder / f"text-{mb:g}mb.txt"
+    texts = [d.text for d in load_corpus("20ng").documents]
+    parts, size = [], 0
+    for t in itertools.cycle(texts):
+        parts.append(t)
+        size += len(t.encode("utf-8")) + 2
+        if size >= mb * 1e6:
+            break
+    path.write_text("\n\n".join(parts), encoding="utf-8")
+    return path
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mb", type=float, nargs="+", default=[1, 5, 50])
+    ap.add_argument("--dataset", default="20ng")
+    ap.add_argument("--sample", type=int)
+    ap.add_argument("--metric", default="rf")
+    args = ap.parse_args()
+    base = [sys.executable, "-m", "dkw_core"]
+    slice_ = ["--sample", str(args.sample)] if args.sample else []
+    subprocess.run([*base, "prepare", "--dataset", args.dataset, *slice_], check=True, cwd=ROOT)
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for mb in args.mb:
+            path = build_text(mb, Path(tmp))
+            cmd = [*base, "keywords", "--text-file", str(path), "--dataset", args.dataset, *slice_,
+                   "--metric", args.metric, "--json"]
+            stats: dict = {}
+            t = time.perf_counter()
+            proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            watcher = threading.Thread(target=tree_pss_peak, args=(proc, stats), daemon=True)
+            watcher.start()
+            out, err = proc.communicate()
+            watcher.join()
+            row = {"mb": mb, "bytes": path.stat().st_size, "seconds": round(time.perf_counter() - t, 1),
+                   "peak_pss_gb": round(stats.get("peak_gb", 0.0), 2), "exit": proc.returncode}
+            if proc.returncode == 0:
+                row["keywords"] = json.loads(out)["keywords"][args.metric]
+            else:
+                row["error"] = err.strip().splitlines()[-1:]
+            results.append(row)
+            print(json.dumps(row), file=sys.stderr)
+    print(json.dumps({"command": " ".join(sys.argv), "results": results}, indent=2))
+
+
+if __name__ == "__main__":
+    main()

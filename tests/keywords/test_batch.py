@@ -1,0 +1,149 @@
+"""Tests for dkw_core/keywords/batch.py and ``keywords --split/--texts``: a whole split and
+collections of new texts (folder, JSONL, CSV) give the same keywords as one document at a
+time, in JSONL or CSV, with one-line errors for bad input."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from dkw_core.cli import main
+from dkw_core.errors import InputError
+from dkw_core.keywords import KeywordModel
+from dkw_core.keywords.batch import format_of, read_texts, split_records, text_records, write_records
+
+NEW = [("a", "The rocket left the planet for the moon."),
+       ("b", "The coach of the team watched the game."),
+       ("c", ""),
+       ("d", "and then quickly, slowly."),
+       ("e", "The player kicked the ball past the goal and the team won the league.")]
+
+
+@pytest.fixture(scope="module")
+def model(topic_corpus, topic_vectors):
+    return KeywordModel.prepare(topic_corpus, topic_vectors, k_max=4, cache=False)
+
+
+@pytest.mark.parametrize("protocol", ["label-aware", "label-free"])
+def test_split_records_equal_single_documents(model, protocol):
+    recs = split_records(model, "test", metrics=["rf", "tf-rf"], k=3, top=2, protocol=protocol)
+    assert [r["id"] for r in recs] == model.doc_ids("test")
+    for r in recs:
+        assert r["protocol"] == protocol and r["split"] == "test" and r["label"] in ("sport", "space")
+        for m in ("rf", "tf-rf"):
+            assert r["keywords"][m] == [kw.word for kw in model.keywords(r["id"], metric=m, k=3, top=2,
+                                                                         protocol=protocol)]
+
+
+@pytest.mark.parametrize("block", [1, 2, 100])
+def test_text_records_equal_keywords_for_text(model, block):
+    recs = list(text_records(model, NEW, metrics=["rf", "tf-rf"], k=3, top=3, n_process=1, block=block))
+    assert [r["id"] for r in recs] == [i for i, _ in NEW]
+    for (doc_id, text), r in zip(NEW, recs):
+        for m in ("rf", "tf-rf"):
+            try:
+                expected = [kw.word for kw in model.keywords_for_text(text, metric=m, k=3, top=3)]
+            except InputError:
+                expected = []
+            assert r["keywords"][m] == expected, (doc_id, m)
+    problems = {r["id"]: r.get("problem") for r in recs}
+    assert problems["c"] == "the document is empty"
+    assert problems["d"].startswith("no candidate noun phrases")
+    assert problems["a"] is None and problems["e"] is None
+    assert all(r["protocol"] == "label-free" for r in recs)
+
+
+def test_csv_output_has_one_column_per_metric(model):
+    buf = io.StringIO()
+    recs = list(text_records(model, NEW[:2], metrics=["rf", "tds"], k=3, top=2, n_process=1))
+    assert write_records(recs, buf, "csv", ["rf", "tds"]) == 2
+    rows = list(csv.DictReader(io.StringIO(buf.getvalue())))
+    assert list(rows[0]) == ["id", "split", "label", "protocol", "k", "top", "rf", "tds", "problem"]
+    assert rows[0]["rf"].split(" ") == recs[0]["keywords"]["rf"]
+
+
+def test_read_texts_from_folder_jsonl_and_csv(tmp_path):
+    folder = tmp_path / "texts"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "one.txt").write_text("The rocket.")
+    (folder / "sub" / "two.txt").write_text("The team.")
+    (folder / ".hidden").write_text("skip me")
+    assert read_texts(folder) == [("one.txt", "The rocket."), ("sub/two.txt", "The team.")]
+    jl = tmp_path / "t.jsonl"
+    jl.write_text('{"id": "x", "text": "The rocket."}\n\n{"text": "The team."}\n')
+    assert read_texts(jl) == [("x", "The rocket."), ("3", "The team.")]
+    c = tmp_path / "t.csv"
+    c.write_text('id,text\nx,"The rocket, again."\n,The team.\n')
+    assert read_texts(c) == [("x", "The rocket, again."), ("2", "The team.")]
+
+
+@pytest.mark.parametrize("name,content,message", [
+    ("bad.jsonl", '{"text": "ok"}\nnot json\n', r"bad.jsonl, line 2: not JSON"),
+    ("bad.jsonl", '{"body": "no text"}\n', r"line 1: expected an object with a string field \"text\""),
+    ("bad.csv", "body,label\nx,y\n", r"needs a column text \(found body, label\)"),
+    ("bad.txt", "text", r"give a folder of text files, a .jsonl or a .csv file"),
+    ("latin.csv", b"text\ncaf\xe9\n", r"not valid UTF-8 text"),
+    ("empty.jsonl", "\n\n", r"no texts"),
+])
+def test_bad_text_collections_are_one_line_errors(tmp_path, name, content, message):
+    p = tmp_path / name
+    p.write_bytes(content if isinstance(content, bytes) else content.encode())
+    with pytest.raises(InputError, match=message) as err:
+        read_texts(p)
+    assert "\n" not in str(err.value)
+
+
+def test_format_of():
+    assert format_of(None, "x.csv") == "csv" and format_of(None, "x.jsonl") == "jsonl"
+    assert format_of(None, None) == "jsonl" and format_of("csv", "x.jsonl") == "csv"
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    root = tmp_path_factory.mktemp("corpus") / "mini"
+    texts = {("train", "sport"): ["The team won the game after the coach changed the player.",
+                                  "A new season of the league starts with a goal by the striker."],
+             ("train", "space"): ["The rocket reached orbit around the planet.",
+                                  "A launch of the mission to the moon with the astronauts."],
+             ("test", "sport"): ["The coach praised the team and the league."],
+             ("test", "space"): ["The mission put a rocket near the moon."]}
+    for (split, label), ts in texts.items():
+        d = root / split / label
+        d.mkdir(parents=True)
+        for i, t in enumerate(ts):
+            (d / f"{i}.txt").write_text(t)
+    return root
+
+
+def test_cli_split_and_texts(folder, tmp_path, capsys):
+    out = tmp_path / "split.jsonl"
+    assert main(["keywords", "--dataset", str(folder), "--split", "test", "--metric", "rf", "--k", "10",
+                 "--top", "3", "--out", str(out)]) == 0
+    recs = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["id"] for r in recs] == ["mini/test/space/0.txt", "mini/test/sport/0.txt"]
+    assert "2 documents, label-aware" in capsys.readouterr().err
+    main(["keywords", "--dataset", str(folder), "--doc", "mini/test/space/0.txt", "--metric", "rf", "--k", "10",
+          "--top", "3", "--json"])
+    single = json.loads(capsys.readouterr().out)
+    assert recs[0]["keywords"]["rf"] == single["keywords"]["rf"]
+
+    texts = tmp_path / "new.csv"
+    texts.write_text("text\nThe astronauts flew the rocket to the moon.\n\n")
+    out = tmp_path / "texts.csv"
+    assert main(["keywords", "--dataset", str(folder), "--texts", str(texts), "--metric", "rf", "--k", "10",
+                 "--out", str(out), "--n-process", "1"]) == 0
+    rows = list(csv.DictReader(out.open()))
+    assert len(rows) == 1 and rows[0]["protocol"] == "label-free" and rows[0]["rf"]
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--split", "test", "--doc", "x"], "give either --split S or --texts PATH"),
+    (["--split", "test", "--baseline"], "--baseline works on single corpus documents"),
+    (["--doc", "mini/test/space/0.txt", "--out", "x.csv"], "--format and --out go with --split or --texts"),
+])
+def test_cli_batch_argument_errors(folder, capsys, argv, message):
+    assert main(["keywords", "--dataset", str(folder), *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
