@@ -4,6 +4,7 @@ One module per command group, registered here by explicit import:
 
 =================  ==============================================================
 :mod:`.corpus`     ``datasets``, ``prepare``, ``keywords``
+:mod:`.hubness`    ``hubness``
 :mod:`.evaluation` ``evaluate``, ``search``, ``baseline``, ``report``
 :mod:`.study`      ``study list|create|invite|simulate|analyze|export``
 =================  ==============================================================
@@ -18,12 +19,12 @@ import sys
 
 from ..errors import DkwError
 from ..types import DEFAULT_PROTOCOL
-from . import corpus, evaluation, study
+from . import corpus, evaluation, hubness, study
 from .options import print_json
 
 __all__ = ["main", "build_parser", "print_json"]
 
-_GROUPS = (corpus, evaluation, study)
+_GROUPS = (corpus, hubness, evaluation, study)
 
 
 def build_parser() -> argparse.ArgumentParser:

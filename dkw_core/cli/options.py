@@ -3,7 +3,8 @@
 The same option means the same thing everywhere: ``--dataset`` (a built-in name, a folder or a
 ``.csv``), repeatable ``--metric``, ``--k``, ``--top``, ``--protocol`` (default: the paper's
 label-aware protocol, see :data:`dkw_core.types.DEFAULT_PROTOCOL`), ``--out FILE``, ``--json``,
-``--db URL``. Older spellings (``--corpus``, ``--metrics a,b``, ``--output``) are accepted as
+``--db URL``, ``--neighbours SPEC`` (step 3's retrieval: ``cosine``, ``csls-k10``, ``abtt-d3``).
+Older spellings (``--corpus``, ``--metrics a,b``, ``--output``) are accepted as
 hidden aliases.
 """
 from __future__ import annotations
@@ -141,6 +142,24 @@ def add_out(p: argparse.ArgumentParser, help: str = "write to FILE (default: sta
 
 def add_vectors(p: argparse.ArgumentParser) -> None:
     p.add_argument("--vectors", metavar="PATH", help="word2vec/GloVe/fastText/.kv file (default: GloVe 6B 50d)")
+
+
+def neighbours(text: str) -> str:
+    """A ``--neighbours`` value, canonicalised (``csls`` → ``csls-k10``); one-line error otherwise."""
+    from ..neighbours import neighbours_spec
+
+    try:
+        return neighbours_spec(text)
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_neighbours(p: argparse.ArgumentParser) -> None:
+    from ..neighbours import DEFAULT_NEIGHBOURS
+
+    p.add_argument("--neighbours", type=neighbours, default=DEFAULT_NEIGHBOURS, metavar="SPEC",
+                   help="how step 3 finds the nearest words: cosine (the paper's), csls-k<k> (CSLS, e.g. csls-k10) "
+                        f"or abtt-d<D> (all-but-the-top, e.g. abtt-d3) (default {DEFAULT_NEIGHBOURS})")
 
 
 def add_sample(p: argparse.ArgumentParser) -> None:

@@ -110,6 +110,9 @@ def markdown_report(runs: pd.DataFrame, *, significance: bool = True) -> str:
            "with their gold category); *label-free* = deployable (test labels never read, statistics from the "
            "training split only).", ""]
     runs = runs.copy()
+    # runs with another neighbours spec (docs/method.md, step 3) are other vectors for every table
+    runs["vectors"] = [v if _options(r, "neighbours") is None else f"{v} ({_options(r, 'neighbours')})"
+                       for v, (_, r) in zip(runs["vectors"], runs.iterrows())]
     runs["sample_key"] = runs["sample"].fillna(0).astype(int)
     for (dataset, sample), d in runs.groupby(["dataset", "sample_key"], sort=True):
         title = f"## {dataset}" + (f" (sample: first {sample} documents per category and split)" if sample else " (full corpus)")

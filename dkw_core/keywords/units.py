@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
-from ..neighbours import nearest
+from ..neighbours import searcher
 from ..phrases import TaggedDoc, get_tagger
 from ..vectors import Vectors
 from .ranking import Keyword, Provenance, order_scores
@@ -25,17 +25,18 @@ class DocUnits:
     phrases: list[str]
     counts: np.ndarray      # occurrences per phrase
     idx: np.ndarray         # phrases x k_max nearest word ids
-    sims: np.ndarray        # their cosine similarities
+    sims: np.ndarray        # their retrieval scores (cosine unless the neighbours spec says otherwise)
 
 
-def text_units(vectors: Vectors, name: str, text: str, k_max: int) -> DocUnits:
+def text_units(vectors: Vectors, name: str, text: str, k_max: int, neighbours: str | None = None) -> DocUnits:
     """Tag a new text and find the ``k_max`` nearest words of each of its phrases."""
     if not text or not text.strip():
         raise InputError(f"{name}: the document is empty")
-    return tagged_units(vectors, name, text, get_tagger().tag(text), k_max)
+    return tagged_units(vectors, name, text, get_tagger().tag(text), k_max, neighbours)
 
 
-def tagged_units(vectors: Vectors, name: str, text: str, tagged: TaggedDoc, k_max: int) -> DocUnits:
+def tagged_units(vectors: Vectors, name: str, text: str, tagged: TaggedDoc, k_max: int,
+                 neighbours: str | None = None) -> DocUnits:
     counts = Counter(tagged.phrases())
     if not counts:
         raise_unusable(name, text)
@@ -44,7 +45,7 @@ def tagged_units(vectors: Vectors, name: str, text: str, tagged: TaggedDoc, k_ma
     keep = [i for i, u in enumerate(units) if u]
     if not keep:
         raise InputError(f"{name}: none of its {len(phrases)} candidate phrases has a word known to {vectors.name}")
-    idx, sims = nearest(vectors.compose([units[i] for i in keep]), vectors.cropped_matrix, k_max)
+    idx, sims = searcher(vectors, neighbours).nearest(vectors.compose([units[i] for i in keep]), k_max)
     return DocUnits([phrases[i] for i in keep], np.array([counts[phrases[i]] for i in keep], dtype=np.float32),
                     idx.astype(np.int64), sims)
 

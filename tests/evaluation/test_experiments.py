@@ -102,3 +102,18 @@ def test_search_and_baselines_on_real_slice(exp, tmp_path):
     assert only.config.metric == "chi2" and only.config.k in {10, 30}
     with pytest.raises(InputError):
         run_search(exp, protocol="label-free", ks=[10, 999], metrics=["rf"], tops=[5], store=db)
+
+
+def test_runs_under_another_neighbours_spec_never_share_a_stored_result(tmp_path, capsys):
+    db = f"sqlite:///{tmp_path / 'runs.sqlite'}"
+    base = ["evaluate", "--dataset", "20ng", "--sample", "5", "--k-max", "30", "--metric", "rf", "--k", "10",
+            "--top", "5", "--protocol", "label-free", "--json", "--db", db]
+    results = {}
+    for spec in ("cosine", "csls-k10", "abtt-d3"):
+        assert main([*base, "--neighbours", spec]) == 0
+        results[spec] = json.loads(capsys.readouterr().out)
+    assert not any(r["cached"] for r in results.values())  # three separate runs
+    assert {r["neighbours"] for r in results.values()} == {"cosine", "csls-k10", "abtt-d3"}
+    assert "neighbours=csls-k10" in results["csls-k10"]["label"] and "neighbours" not in results["cosine"]["label"]
+    assert main([*base, "--neighbours", "csls"]) == 0  # the canonical spec finds the stored run
+    assert json.loads(capsys.readouterr().out)["cached"] is True
