@@ -44,8 +44,9 @@ class FakeModel:
     """Keywords = the document's distinct words, ordered differently per metric, so the
     expected table can be computed here independently of the app."""
 
-    def __init__(self, corpus: Corpus) -> None:
+    def __init__(self, corpus: Corpus, neighbours: str = "cosine") -> None:
         self.corpus = corpus
+        self.neighbours = neighbours
 
     @staticmethod
     def expected(text: str, metric: str, top: int) -> list[str]:
@@ -70,6 +71,8 @@ class FakeBackend:
         self.prepare_calls = 0
         self.opened: list[str] = []  # "corpus" / "vectors", each time one is loaded
         self.prepared_checks: list[tuple] = []  # arguments of every is_prepared call
+        self.neighbours_checked: list[str] = []  # the neighbours spec of every is_prepared call
+        self.prepared_neighbours: list[str] = []  # the neighbours spec of every prepare call
         self.corpus = make_corpus()
         self.runs = runs if runs is not None else pd.DataFrame(columns=backend.RUN_COLUMNS)
         patches = {
@@ -88,6 +91,7 @@ class FakeBackend:
             "open_tagger": lambda: "fake tagger object",
             "load_runs": lambda *, dataset=None: self.runs,
             "significance_table": self._significance,
+            "hubness": self._hubness,
         }
         for name, fn in patches.items():
             monkeypatch.setattr(backend, name, fn)
@@ -100,17 +104,26 @@ class FakeBackend:
         self.opened.append("vectors")
         return type("V", (), {"name": "fake-vectors", "dim": 3})()
 
-    def _is_prepared(self, corpus, vectors, *, k_max=90):
+    def _is_prepared(self, corpus, vectors, *, k_max=90, neighbours="cosine"):
         self.prepared_checks.append((corpus, vectors, k_max))
+        self.neighbours_checked.append(neighbours)
         return self.prepared
 
-    def _prepare(self, corpus, vectors, *, k_max=90, progress=None):
+    def _prepare(self, corpus, vectors, *, k_max=90, progress=None, neighbours="cosine"):
         self.prepare_calls += 1
+        self.prepared_neighbours.append(neighbours)
         if not self.prepared and progress:
             progress(0.5, "tagging")
             progress(1.0, "done")
         self.prepared = True
-        return FakeModel(corpus)
+        return FakeModel(corpus, neighbours)
+
+    def _hubness(self, model, *, k):
+        words = ["same", "making", "<b>only</b>"]  # one untrusted-looking word: rendered as text
+        return {"k": k, "queries": 100, "vocabulary": 50, "skewness": 4.25, "top1_share": 0.123,
+                "never_share": 0.4, "max_k_occurrence": 80, "dataset": "20ng", "vectors": "fake-vectors",
+                "neighbours": getattr(model, "neighbours", "cosine"),
+                "hubs": [{"word": w, "k_occurrence": 80 - i, "query_share": (80 - i) / 100} for i, w in enumerate(words)]}
 
     def _significance(self, runs, *, dataset, protocol):
         return backend.square_significance(pd.DataFrame(

@@ -95,3 +95,18 @@ def test_unprepared_corpus_offers_preparation_without_error(monkeypatch):
     assert not at.exception
     assert fake.prepare_calls == 1
     assert list(table(at).columns)
+
+
+def test_neighbours_choice_prepares_and_uses_its_own_model(monkeypatch):
+    fake = FakeBackend(monkeypatch, prepared=False)
+    at = run_docs()
+    assert at.selectbox(key="kw_neighbours").value == "cosine"
+    at.selectbox(key="kw_neighbours").set_value("csls-k10").run()
+    assert not at.exception
+    assert fake.neighbours_checked[-1] == "csls-k10"
+    assert any("found by csls-k10" in i.value for i in at.info)
+    at.button(key="doc_prepare").click().run()
+    assert not at.exception
+    assert fake.prepared_neighbours == ["csls-k10"]
+    assert any("nearest words by csls-k10" in c.value for c in at.caption)
+    assert list(table(at).columns)
