@@ -131,9 +131,9 @@ def markdown_report(runs: pd.DataFrame, *, significance: bool = True) -> str:
             vec = ", ".join(sorted(set(mt["vectors"])))
             out += [f"### The method per metric (vectors: {vec})", "",
                     _table(mt, ["metric", "N", "K from", "label-aware K", "label-aware micro", "label-aware macro",
-                                "label-free K", "label-free micro", "label-free macro", "classifier"],
+                                "label-free K", "label-free micro", "label-free macro", "classifier", "vectors"],
                            ["metric", "N", "K from", "paper K", "paper micro-F1", "paper macro-F1",
-                            "label-free K", "label-free micro-F1", "label-free macro-F1", "classifier"]), ""]
+                            "label-free K", "label-free micro-F1", "label-free macro-F1", "classifier", "vectors"]), ""]
         full = d[(d["kind"] == "search") & d.apply(lambda r: len(_options(r, "metrics", [])) > 1, axis=1)]
         if len(full):
             full = full.copy()

@@ -36,3 +36,16 @@ def test_report_tables_from_stored_runs(tmp_path):
 
 def test_empty_store_says_so(tmp_path):
     assert "No evaluation runs" in markdown_report(load_runs(f"sqlite:///{tmp_path / 'e.sqlite'}"))
+
+
+def test_runs_of_another_neighbours_spec_are_reported_apart(tmp_path):
+    url = f"sqlite:///{tmp_path / 'n.sqlite'}"
+    store = ResultsStore(url)
+    _save(store, metric="rf", protocol="label-free", correct=3)
+    _save(store, metric="rf", protocol="label-free", correct=2, options={"neighbours": "csls-k10"})
+    runs = load_runs(url)
+    assert len(runs) == 2 and runs["config_hash"].nunique() == 2
+    text = markdown_report(runs)
+    assert "vectors: v, v (csls-k10)" in text
+    assert "| 30 | 75.00 | 73.33 | linear SVM one-vs-rest | v |" in text
+    assert "| 30 | 50.00 | 50.00 | linear SVM one-vs-rest | v (csls-k10) |" in text
