@@ -54,6 +54,26 @@ def time_prepare(corpus, vectors, k_max: int, spec: str) -> float:
     return time.perf_counter() - t0
 
 
+def time_search(corpus, vectors, specs: list[str], n: int, k_max: int) -> dict:
+    """Seconds of each spec's set-up (r_w / components) and of the exact search of ``n`` phrase vectors."""
+    from dkw_core.keywords import KeywordModel
+    from dkw_core.keywords.index import unique_units
+    from dkw_core.neighbours import NeighbourSearch
+
+    model = KeywordModel.prepare(corpus, vectors, k_max=k_max)
+    _, unit_lists = unique_units(vectors, model.phrases)
+    queries = vectors.compose(unit_lists[:n])
+    out = {"dataset": corpus.key, "queries": int(queries.shape[0]), "k_max": k_max, "seconds": {}}
+    for spec in specs:
+        t0 = time.perf_counter()
+        search = NeighbourSearch(vectors.cropped_matrix, spec)
+        t1 = time.perf_counter()
+        search.nearest(queries, k_max)
+        t2 = time.perf_counter()
+        out["seconds"][spec] = {"setup": round(t1 - t0, 2), "search": round(t2 - t1, 2)}
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     from wordfreq import top_n_list
 
@@ -77,6 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--example", default=None, help="a document id whose keywords are listed")
     ap.add_argument("--time-prepare", action="store_true", help="time steps 1-3 per spec from cached tagging")
     ap.add_argument("--search", action="store_true", help="Algorithm 2 at N = --top under both protocols")
+    ap.add_argument("--time-search", type=int, default=0, metavar="N",
+                    help="only time each spec's set-up and its k_max-nearest search of the corpus's first N unique "
+                         "phrase vectors, back to back in this process (needs the cosine preparation)")
     ap.add_argument("--db", default=None, help="results store (default data/results.sqlite)")
     ap.add_argument("--out", default=None, help="write the figures as JSON")
     args = ap.parse_args(argv)
@@ -88,6 +111,13 @@ def main(argv: list[str] | None = None) -> int:
         corpus = load_corpus(args.dataset)
         vectors = load_vectors()
         out: dict = {"dataset": corpus.key, "vectors": vectors.name, "k": args.k, "top": args.top, "runs": {}}
+        if args.time_search:
+            timings = time_search(corpus, vectors, specs, args.time_search, max(args.k, 90))
+            print(json.dumps(timings, indent=2))
+            if args.out:
+                with open(args.out, "w", encoding="utf-8") as fh:
+                    json.dump(timings, fh, indent=2)
+            return 0
         for spec in specs:
             print(f"[{spec}] preparing {corpus.key}", file=sys.stderr, flush=True)
             row: dict = {}
