@@ -49,6 +49,10 @@ def main(argv: list[str] | None = None) -> int:
     if sub is not None and not args.dataset:
         sub.error("the following arguments are required: --dataset")
     try:
+        if getattr(args, "neighbours", None) is not None:
+            from ..neighbours import neighbours_spec
+
+            args.neighbours = neighbours_spec(args.neighbours)
         return int(args.handler(args) or 0)
     except DkwError as exc:
         print(f"error: {exc}", file=sys.stderr)

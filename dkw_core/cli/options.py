@@ -94,7 +94,8 @@ def add_dataset(p: argparse.ArgumentParser, *, required: bool = True, help: str 
 
 def add_metric(p: argparse.ArgumentParser, *, default: list[str] | None = None, required: bool = False) -> None:
     shown = f" (default {', '.join(default)})" if default else ""
-    p.add_argument("--metric", action="append", choices=list(METRICS), metavar="M", required=required,
+    # checked by metrics_of (a one-line error), not by argparse choices (usage + error)
+    p.add_argument("--metric", action="append", metavar="M", required=required,
                    help=f"repeatable; one of {', '.join(METRICS)}{shown}")
     p.add_argument("--metrics", dest="metric", action=_SplitMetrics, help=argparse.SUPPRESS)
     p.set_defaults(metric_default=default)
@@ -144,20 +145,12 @@ def add_vectors(p: argparse.ArgumentParser) -> None:
     p.add_argument("--vectors", metavar="PATH", help="word2vec/GloVe/fastText/.kv file (default: GloVe 6B 50d)")
 
 
-def neighbours(text: str) -> str:
-    """A ``--neighbours`` value, canonicalised (``csls`` → ``csls-k10``); one-line error otherwise."""
-    from ..neighbours import neighbours_spec
-
-    try:
-        return neighbours_spec(text)
-    except InputError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
 def add_neighbours(p: argparse.ArgumentParser) -> None:
+    """``--neighbours SPEC``; canonicalised (``csls`` → ``csls-k10``) and checked in ``cli.main``
+    before any work, so a bad spec is a one-line error."""
     from ..neighbours import DEFAULT_NEIGHBOURS
 
-    p.add_argument("--neighbours", type=neighbours, default=DEFAULT_NEIGHBOURS, metavar="SPEC",
+    p.add_argument("--neighbours", default=DEFAULT_NEIGHBOURS, metavar="SPEC",
                    help="how step 3 finds the nearest words: cosine (the paper's), csls-k<k> (CSLS, e.g. csls-k10) "
                         f"or abtt-d<D> (all-but-the-top, e.g. abtt-d3) (default {DEFAULT_NEIGHBOURS})")
 
