@@ -20,6 +20,7 @@ from dkw_core.evaluation import leakcheck, protocols, reference, report, results
 from dkw_core.evaluation.classifiers import CLASSIFIER_LABELS, DEFAULT_CLASSIFIER
 from dkw_core.keywords import KeywordModel
 from dkw_core.metrics import METRICS, PAPER_METRICS
+from dkw_core.neighbours import DEFAULT_NEIGHBOURS, NEIGHBOURS_CHOICES, parse_neighbours  # noqa: F401
 from dkw_core.phrases import TAGGER_MODELS
 from dkw_core.types import DEFAULT_K, DEFAULT_PROTOCOL, PROTOCOLS, Progress, check_protocol  # noqa: F401
 from dkw_core.vectors import describe_default
@@ -42,6 +43,12 @@ PROTOCOL_HELP = {
 }
 #: The paper's K (nearest words per phrase) used to prepare a corpus.
 DEFAULT_K_MAX = DEFAULT_K
+#: What each neighbours spec of step 3 means (docs/method.md, step 3).
+NEIGHBOURS_HELP = {
+    "cosine": "plain cosine (the paper's)",
+    "csls-k10": "CSLS: each word discounted by its mean cosine to its 10 nearest words",
+    "abtt-d3": "all-but-the-top: mean and top 3 principal components removed",
+}
 #: Columns of the results store the Metrics page reads.
 RUN_COLUMNS = ["dataset", "protocol", "split", "vectors", "metric", "k", "top", "classifier",
                "micro_f1", "macro_f1", "kind", "sample"]
@@ -82,15 +89,25 @@ def tagger_description() -> str:
     return f"spaCy {model}" if model else f"no spaCy English model installed ({' or '.join(TAGGER_MODELS)})"
 
 
-def is_prepared(corpus, vectors, *, k_max: int = DEFAULT_K_MAX) -> bool:
-    """Whether the corpus is tagged and its neighbours cached. ``corpus`` and ``vectors`` may be
-    the objects or their keys (``corpus_key``, ``vectors_name``): the cheap check of Home."""
-    return KeywordModel.is_prepared(corpus, vectors, k_max=k_max)
+def is_prepared(corpus, vectors, *, k_max: int = DEFAULT_K_MAX, neighbours: str = DEFAULT_NEIGHBOURS) -> bool:
+    """Whether the corpus is tagged and its neighbours (under the ``neighbours`` spec) cached.
+    ``corpus`` and ``vectors`` may be the objects or their keys (``corpus_key``,
+    ``vectors_name``): the cheap check of Home."""
+    return KeywordModel.is_prepared(corpus, vectors, k_max=k_max, neighbours=neighbours)
 
 
-def prepare(corpus, vectors, *, k_max: int = DEFAULT_K_MAX, progress: Progress | None = None) -> KeywordModel:
-    """Prepare (or load from the disk cache) the corpus's ``KeywordModel``."""
-    return KeywordModel.prepare(corpus, vectors, k_max=k_max, progress=progress)
+def prepare(corpus, vectors, *, k_max: int = DEFAULT_K_MAX, progress: Progress | None = None,
+            neighbours: str = DEFAULT_NEIGHBOURS) -> KeywordModel:
+    """Prepare (or load from the disk cache) the corpus's ``KeywordModel`` under a neighbours spec."""
+    return KeywordModel.prepare(corpus, vectors, k_max=k_max, progress=progress, neighbours=neighbours)
+
+
+def hubness(model, *, k: int) -> dict:
+    """Hubness of a prepared model's step 3 (``dkw_core.hubness``): k-occurrence skewness,
+    share of neighbour slots held by the top 1 % of words, the 20 biggest hubs."""
+    from dkw_core.hubness import model_hubness
+
+    return model_hubness(model, k).to_dict()
 
 
 # --------------------------------------------------------------------------- metrics
@@ -177,6 +194,8 @@ def run_variant(options: Any) -> str:
         parts.append(f"decoding {options['decoding']}")
     if options.get("train_protocol"):
         parts.append(f"training documents {options['train_protocol']}")
+    if options.get("neighbours"):
+        parts.append(f"neighbours {options['neighbours']}")
     return ", ".join(parts) or STANDARD
 
 
@@ -234,9 +253,11 @@ def run_evaluation(model, *, dataset: str, sample: int | None, protocol: str, me
     for i, metric in enumerate(metrics):
         if progress:
             progress(i / len(metrics), f"{metric}: K={k}, N={top}, protocol {protocol}")
+        spec = getattr(model, "neighbours", DEFAULT_NEIGHBOURS)
         config = protocols.RunConfig(dataset=dataset, corpus_key=model.corpus.key, vectors=model.vectors.name,
                                      protocol=protocol, metric=metric, k=k, top=top,
-                                     classifier=DEFAULT_CLASSIFIER, split="test", kind="method", sample=sample)
+                                     classifier=DEFAULT_CLASSIFIER, split="test", kind="method", sample=sample,
+                                     options={} if spec == "cosine" else {"neighbours": spec})
 
         def compute(config=config):
             scores, seconds, _ = protocols.evaluate_model(model, metric=config.metric, k=k, top=top,

@@ -39,20 +39,21 @@ def corpus(name: str, sample: int | None) -> Any:
     return backend.open_corpus(name, sample=sample)
 
 
-def is_prepared(name: str, sample: int | None, k_max: int) -> bool:
-    """Whether the corpus's neighbours are cached on disk (or its model is in memory).
+def is_prepared(name: str, sample: int | None, k_max: int, neighbours: str = backend.DEFAULT_NEIGHBOURS) -> bool:
+    """Whether the corpus's neighbours (under the ``neighbours`` spec) are cached on disk.
 
     Not cached: it changes when a user prepares the corpus."""
-    return backend.is_prepared(backend.corpus_key(name, sample), backend.vectors_name(), k_max=k_max)
+    return backend.is_prepared(backend.corpus_key(name, sample), backend.vectors_name(), k_max=k_max,
+                               neighbours=neighbours)
 
 
 class _ModelStore:
-    """Prepared models of this server, keyed by (corpus, sample, k_max); a lock so that two
+    """Prepared models of this server, keyed by (corpus, sample, k_max, neighbours); a lock so that two
     sessions clicking "Prepare" at once prepare the corpus only once."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.models: dict[tuple[str, int | None, int], Any] = {}
+        self.models: dict[tuple[str, int | None, int, str], Any] = {}
 
 
 @st.cache_resource(show_spinner=False)
@@ -60,21 +61,23 @@ def _model_store() -> _ModelStore:
     return _ModelStore()
 
 
-def model(name: str, sample: int | None, k_max: int, *, progress: backend.Progress | None = None) -> Any:
-    """The prepared ``KeywordModel`` of a corpus, kept in a ``st.cache_resource`` store.
+def model(name: str, sample: int | None, k_max: int, *, progress: backend.Progress | None = None,
+          neighbours: str = backend.DEFAULT_NEIGHBOURS) -> Any:
+    """The prepared ``KeywordModel`` of a corpus under a neighbours spec, kept in a
+    ``st.cache_resource`` store.
 
     Prepares it (or loads it from the disk cache) on first use, reporting
     ``progress(fraction, message)``; later calls on any page return the same object at once.
     (A plain cached function cannot take the callback: it writes to an element created
     outside the cached call.)"""
     store = _model_store()
-    key = (name, sample, k_max)
+    key = (name, sample, k_max, neighbours)
     with store.lock:
         if key not in store.models:
-            if not is_prepared(name, sample, k_max):
+            if not is_prepared(name, sample, k_max, neighbours):
                 tagger()  # tagging needed: load spaCy once, under the Streamlit cache
-            store.models[key] = backend.prepare(corpus(name, sample), vectors(), k_max=k_max,
-                                                progress=progress)
+            store.models[key] = backend.prepare(corpus(name, sample), vectors(), k_max=k_max, progress=progress,
+                                                neighbours=neighbours)
         return store.models[key]
 
 

@@ -122,25 +122,28 @@ def missing_corpus(info: dict[str, Any], box: Any = None) -> None:
             st.rerun()
 
 
-def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: Any = None) -> bool:
-    """The one preparation panel (Home and Documents): ``True`` when ``name`` is prepared;
-    otherwise shows the state and a Prepare button with a progress bar, and returns ``False``."""
+def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: Any = None,
+                  neighbours: str = "cosine") -> bool:
+    """The one preparation panel (Home and Documents): ``True`` when ``name`` is prepared (under
+    the ``neighbours`` spec); otherwise shows the state and a Prepare button with a progress
+    bar, and returns ``False``."""
     from dkw_app import resources
 
     box = box or st.container()
     try:
         with st.spinner(f"Checking {name}…"):
-            prepared = resources.is_prepared(name, sample, k_max)
+            prepared = resources.is_prepared(name, sample, k_max, neighbours)
     except DkwError as exc:
         show_error(exc)
         return False
     if prepared:
         return True
-    box.info(f"{name} is not prepared yet (tagging, and the K={k_max} nearest words of every phrase).")
+    how = "" if neighbours == "cosine" else f", found by {neighbours}"
+    box.info(f"{name} is not prepared yet (tagging, and the K={k_max} nearest words of every phrase{how}).")
     if box.button(f"Prepare {name}", key=key):
         bar = box.progress(0.0, text=f"Preparing {name}…")
         try:
-            resources.model(name, sample, k_max, progress=progress_callback(bar))
+            resources.model(name, sample, k_max, progress=progress_callback(bar), neighbours=neighbours)
         except DkwError as exc:
             show_error(exc)
             return False

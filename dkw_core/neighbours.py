@@ -1,18 +1,49 @@
 """Step 3 — substitution: the K nearest cropped-vocabulary words of every phrase vector
-(paper §3.3), by cosine similarity, for all query vectors at once in batched matrix products.
+(paper §3.3), for all query vectors at once in batched matrix products.
 
-Selecting the top K of ~20,000 similarities per row dominates the cost, so each batch first
+Selecting the top K of ~20,000 scores per row dominates the cost, so each batch first
 finds a per-row threshold from a strided subsample of the columns (a cheap partial sort),
 keeps the few hundred candidates above it and sorts only those; rows where the threshold
 leaves fewer than K candidates fall back to an exact ``argpartition``. The result is exact.
+
+How "nearest" is scored is a choice, named by a *neighbours spec* (docs/method.md, step 3):
+
+* ``cosine`` — the paper's plain cosine similarity (the default).
+* ``csls-k<k>`` — cross-domain similarity local scaling (Conneau et al., ICLR 2018):
+  ``score(q, w) = 2 cos(q, w) − r_w`` with ``r_w`` the mean cosine of word ``w`` to its ``k``
+  nearest *other words of the cropped vocabulary*. A hub word sits in a dense region, so its
+  ``r_w`` is high and it is discounted. The vocabulary (not a corpus's phrase vectors) is the
+  neighbourhood so that ``r_w`` depends on the vector model only: a corpus document, a new
+  text and the estimator's texts are scored in the same space, no test document's text
+  enters it, and it costs one vocabulary x vocabulary product. Phrase vectors are normalised
+  sums of these same word vectors, so the vocabulary samples the space the queries live in.
+  The query's own ``r_q`` term of CSLS is constant per query and does not change its ranking,
+  so it is left out.
+* ``abtt-d<D>`` — all-but-the-top (Mu & Viswanath, ICLR 2018): subtract the mean of the cropped
+  vocabulary's unit vectors and project out their top ``D`` principal components, from the
+  vocabulary and from every query alike, renormalise, then plain cosine.
+
+The scores a search returns are the ones it ranks by: cosine, the CSLS score, or cosine after
+all-but-the-top.
 """
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 import numpy as np
 
+from .errors import InputError
 from .types import Progress
 
 _STRIDE = 8
+
+DEFAULT_NEIGHBOURS = "cosine"
+"""The neighbours spec used when none is given (the paper's plain cosine)."""
+DEFAULT_CSLS_K = 10   # Conneau et al.'s neighbourhood size
+DEFAULT_ABTT_D = 3    # Mu & Viswanath: about dimension / 100 components; 3 for 300 d
+NEIGHBOURS_CHOICES = ("cosine", "csls-k10", "abtt-d3")
+"""The specs offered in menus (any ``csls-k<k>`` / ``abtt-d<D>`` is accepted)."""
 
 
 def _select(s: np.ndarray, k: int, thr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -60,26 +91,186 @@ def _top_k(s: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     return idx, sims
 
 
+def _normalise(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float32)
+    norms = np.linalg.norm(x, axis=1, keepdims=True)
+    return x / np.where(norms == 0, 1, norms)
+
+
 def nearest(queries: np.ndarray, matrix: np.ndarray, k: int, *, batch_size: int = 1024,
-            progress: Progress | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Indices and cosine similarities of the ``k`` rows of ``matrix`` nearest each query.
+            progress: Progress | None = None, bias: np.ndarray | None = None,
+            scale: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """Indices and scores of the ``k`` rows of ``matrix`` nearest each query.
 
     ``matrix`` rows must be unit length; queries are normalised here (zero rows stay zero and
-    get arbitrary neighbours with similarity 0 — callers drop them). Results are sorted by
-    decreasing similarity, ties by increasing index. Returns ``(idx int32 [n, k],
-    sims float32 [n, k])``.
+    get arbitrary neighbours — callers drop them). The score is ``scale * cos(q, row) - bias[row]``
+    (plain cosine by default; CSLS is ``scale=2``, ``bias=r``). Results are sorted by
+    decreasing score, ties by increasing index. Returns ``(idx int32 [n, k], scores float32 [n, k])``.
     """
     n = queries.shape[0]
     k = min(k, matrix.shape[0])
     idx = np.empty((n, k), dtype=np.int32)
     sims = np.empty((n, k), dtype=np.float32)
-    q = np.asarray(queries, dtype=np.float32)
-    norms = np.linalg.norm(q, axis=1, keepdims=True)
-    q = q / np.where(norms == 0, 1, norms)
+    q = _normalise(queries)
     m = np.ascontiguousarray(matrix, dtype=np.float32)
+    b = None if bias is None else np.asarray(bias, dtype=np.float32)[None, :]
     for start in range(0, n, batch_size):
         stop = min(n, start + batch_size)
-        idx[start:stop], sims[start:stop] = _top_k(q[start:stop] @ m.T, k)
+        s = q[start:stop] @ m.T
+        if scale != 1.0:
+            s *= np.float32(scale)
+        if b is not None:
+            s -= b
+        idx[start:stop], sims[start:stop] = _top_k(s, k)
         if progress:
             progress(stop / n, f"nearest words of {stop:,}/{n:,} phrase vectors")
     return idx, sims
+
+
+# -- hubness-aware retrieval ------------------------------------------------------------------
+_SPEC = re.compile(r"^(?:(cosine)|(csls)(?:-k(\d+))?|(abtt)(?:-d(\d+))?)$")
+
+
+@dataclass(frozen=True)
+class Retrieval:
+    """A parsed neighbours spec: ``kind`` in {cosine, csls, abtt} and its one parameter."""
+
+    kind: str = "cosine"
+    csls_k: int = 0
+    abtt_d: int = 0
+
+    @property
+    def spec(self) -> str:
+        """The canonical spec string (cache keys and stored results use it)."""
+        if self.kind == "csls":
+            return f"csls-k{self.csls_k}"
+        if self.kind == "abtt":
+            return f"abtt-d{self.abtt_d}"
+        return "cosine"
+
+    def describe(self) -> str:
+        if self.kind == "csls":
+            return f"CSLS, r_w over each word's {self.csls_k} nearest vocabulary words"
+        if self.kind == "abtt":
+            return f"all-but-the-top, mean and top {self.abtt_d} principal components removed"
+        return "plain cosine"
+
+
+def parse_neighbours(spec: "str | Retrieval | None") -> Retrieval:
+    """``cosine``, ``csls[-k<k>]`` or ``abtt[-d<D>]`` (a one-line error otherwise)."""
+    if isinstance(spec, Retrieval):
+        return spec
+    text = (spec or DEFAULT_NEIGHBOURS).strip().lower()
+    m = _SPEC.match(text)
+    if not m:
+        raise InputError(f"unknown neighbours {spec!r}: use cosine, csls-k<k> (e.g. csls-k10) or abtt-d<D> (e.g. abtt-d3)")
+    if m.group(1):
+        return Retrieval()
+    if m.group(2):
+        k = int(m.group(3)) if m.group(3) else DEFAULT_CSLS_K
+        if k < 1:
+            raise InputError(f"neighbours {spec!r}: the CSLS neighbourhood k must be at least 1")
+        return Retrieval("csls", csls_k=k)
+    d = int(m.group(5)) if m.group(5) else DEFAULT_ABTT_D
+    if d < 0:
+        raise InputError(f"neighbours {spec!r}: D must be at least 0")
+    return Retrieval("abtt", abtt_d=d)
+
+
+def neighbours_spec(spec: "str | Retrieval | None") -> str:
+    """The canonical spec of ``spec`` (``"csls"`` → ``"csls-k10"``)."""
+    return parse_neighbours(spec).spec
+
+
+def csls_radius(matrix: np.ndarray, k: int, *, batch_size: int = 1024) -> np.ndarray:
+    """``r_w``: the mean cosine of every row of ``matrix`` (unit rows) to its ``k`` nearest
+    other rows (itself excluded)."""
+    v = matrix.shape[0]
+    k = min(k, v - 1)
+    if k < 1:
+        return np.zeros(v, dtype=np.float32)
+    m = np.ascontiguousarray(matrix, dtype=np.float32)
+    r = np.empty(v, dtype=np.float32)
+    for start in range(0, v, batch_size):
+        stop = min(v, start + batch_size)
+        s = m[start:stop] @ m.T
+        s[np.arange(stop - start), np.arange(start, stop)] = -np.inf  # not its own neighbour
+        _, top = _top_k(s, k)
+        r[start:stop] = top.mean(axis=1)
+    return r
+
+
+def abtt_basis(matrix: np.ndarray, d: int) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and top-``d`` principal directions (``d x dim``) of ``matrix``'s rows."""
+    m = np.asarray(matrix, dtype=np.float64)
+    mu = m.mean(axis=0)
+    d = min(d, m.shape[1])
+    if d == 0:
+        return mu.astype(np.float32), np.zeros((0, m.shape[1]), dtype=np.float32)
+    _, _, vt = np.linalg.svd(m - mu, full_matrices=False)
+    return mu.astype(np.float32), vt[:d].astype(np.float32)
+
+
+def abtt_transform(x: np.ndarray, mu: np.ndarray, basis: np.ndarray) -> np.ndarray:
+    """Subtract ``mu``, project out ``basis``, renormalise (rows that were zero stay zero)."""
+    x = np.asarray(x, dtype=np.float32)
+    zero = ~np.any(x, axis=1)
+    y = x - mu
+    if len(basis):
+        y = y - (y @ basis.T) @ basis
+    y[zero] = 0
+    return _normalise(y)
+
+
+class NeighbourSearch:
+    """Exact top-K retrieval over one vocabulary matrix under one :class:`Retrieval`.
+
+    Built once per (vectors, spec) — :func:`searcher` — so ``r_w`` or the principal components
+    are computed once and every query batch is one GEMM plus the exact top-K selection.
+    """
+
+    def __init__(self, matrix: np.ndarray, neighbours: "str | Retrieval | None" = None):
+        self.retrieval = parse_neighbours(neighbours)
+        self.spec = self.retrieval.spec
+        base = np.ascontiguousarray(matrix, dtype=np.float32)
+        self.bias: np.ndarray | None = None
+        self.mu: np.ndarray | None = None
+        self.basis: np.ndarray | None = None
+        if self.retrieval.kind == "csls":
+            self.matrix = base
+            self.bias = csls_radius(base, self.retrieval.csls_k)
+        elif self.retrieval.kind == "abtt":
+            self.mu, self.basis = abtt_basis(base, self.retrieval.abtt_d)
+            self.matrix = np.ascontiguousarray(abtt_transform(base, self.mu, self.basis))
+        else:
+            self.matrix = base
+
+    def queries(self, queries: np.ndarray) -> np.ndarray:
+        """The query vectors as this retrieval compares them (normalised; all-but-the-top applied)."""
+        q = _normalise(queries)
+        return abtt_transform(q, self.mu, self.basis) if self.retrieval.kind == "abtt" else q
+
+    def scores(self, queries: np.ndarray) -> np.ndarray:
+        """Full score matrix (queries x vocabulary), for tests and small inputs."""
+        s = self.queries(queries) @ self.matrix.T
+        if self.bias is not None:
+            s = 2 * s - self.bias[None, :]
+        return s
+
+    def nearest(self, queries: np.ndarray, k: int, *, batch_size: int = 1024,
+                progress: Progress | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Indices and scores of the ``k`` best words of every query (see :func:`nearest`)."""
+        if self.bias is None:
+            return nearest(self.queries(queries), self.matrix, k, batch_size=batch_size, progress=progress)
+        return nearest(self.queries(queries), self.matrix, k, batch_size=batch_size, progress=progress,
+                       bias=self.bias, scale=2.0)
+
+
+def searcher(vectors, neighbours: "str | Retrieval | None" = None) -> NeighbourSearch:
+    """The :class:`NeighbourSearch` of a :class:`dkw_core.vectors.Vectors`' cropped vocabulary,
+    built once per vectors object and spec (kept on the vectors object)."""
+    spec = neighbours_spec(neighbours)
+    built = vectors.__dict__.setdefault("_neighbour_searchers", {})
+    if spec not in built:
+        built[spec] = NeighbourSearch(vectors.cropped_matrix, spec)
+    return built[spec]

@@ -88,6 +88,12 @@ with st.sidebar:
     top = st.number_input("N — keywords per metric", 1, 100, 10, key="kw_top")
     protocol = st.radio("Protocol", backend.PROTOCOLS, key="kw_protocol",
                         format_func=lambda p: f"{p} ({backend.PROTOCOL_HELP[p]})")
+    neighbours = widgets.select("Nearest words (step 3)", list(backend.NEIGHBOURS_CHOICES), key="kw_neighbours",
+                                default=backend.DEFAULT_NEIGHBOURS,
+                                format_func=lambda s: f"{s} — {backend.NEIGHBOURS_HELP.get(s, s)}",
+                                help="How the K nearest words of a phrase are found. CSLS and all-but-the-top "
+                                     "demote hub words that are near almost every phrase; each choice is "
+                                     "prepared and cached separately.")
 
 left, right = st.columns([1, 1])
 with left:
@@ -97,21 +103,23 @@ with left:
 
 with right:
     st.subheader("Top keywords per metric")
-    if not widgets.prepare_panel(name, sample, k_max, key="doc_prepare"):
+    if not widgets.prepare_panel(name, sample, k_max, key="doc_prepare", neighbours=neighbours):
         st.stop()
     if not metrics:
         st.info("Choose at least one metric in the sidebar.")
         st.stop()
     try:
-        model = resources.model(name, sample, k_max)
+        model = resources.model(name, sample, k_max, neighbours=neighbours)
         by_metric = {m: backend.keywords(model, doc.id, metric=m, k=int(k), top=int(top), protocol=protocol)
                      for m in metrics}
     except DkwError as exc:
         widgets.show_error(exc)
         st.stop()
     vectors_name = str(getattr(resources.vectors(), "name", "vectors"))
-    st.caption(f"protocol {protocol} · K={k} · N={top} · vectors {vectors_name} · "
+    st.caption(f"protocol {protocol} · K={k} · N={top} · vectors {vectors_name} · nearest words by {neighbours} · "
                f"statistics from the training split")
+    if neighbours != backend.DEFAULT_NEIGHBOURS:
+        vectors_name = f"{vectors_name} ({neighbours})"
     st.table(tables.keyword_table(by_metric, top=int(top)))
     widgets.csv_download(tables.keywords_long(by_metric, doc_id=doc.id, protocol=protocol, k=int(k),
                                               vectors=vectors_name),

@@ -190,6 +190,41 @@ if st.session_state.get("m_leak_result"):
     m2.metric("follow the wrong label, label-free", f"{r['follow_wrong_label_free']:.2f} %")
     m3.metric("chance", f"{r['chance']:.2f} %")
 
+# ------------------------------------------------------------------ hubness of step 3
+st.header("Hubness of the nearest words")
+st.caption("k-occurrence of a word = how many unique phrase vectors of the corpus have it among their K "
+           "nearest words. A strongly right-skewed distribution means a few hub words are neighbours of "
+           "almost every phrase and swamp the tf- metrics.")
+h1, h2 = st.columns(2)
+with h1:
+    h_neighbours = widgets.select("Nearest words (step 3)", list(backend.NEIGHBOURS_CHOICES), key="m_hub_neighbours",
+                                  default=backend.DEFAULT_NEIGHBOURS,
+                                  format_func=lambda s: f"{s} — {backend.NEIGHBOURS_HELP.get(s, s)}")
+with h2:
+    h_k = st.number_input("K", 1, backend.DEFAULT_K_MAX, backend.DEFAULT_K_MAX, key="m_hub_k")
+prepared = dataset in known and widgets.guarded(
+    lambda: resources.is_prepared(dataset, sample, backend.DEFAULT_K_MAX, h_neighbours), default=False)
+if not prepared:
+    st.info(f"{dataset} is not prepared with {h_neighbours} neighbours: prepare it on the Documents page or "
+            f"with `python -m dkw_core prepare --dataset {dataset} --neighbours {h_neighbours}`.")
+elif st.button("Measure hubness", key="m_hub_run"):
+    try:
+        hub_model = resources.model(dataset, sample, backend.DEFAULT_K_MAX, neighbours=h_neighbours)
+        st.session_state["m_hub_report"] = backend.hubness(hub_model, k=int(h_k))
+    except DkwError as exc:
+        widgets.show_error(exc)
+report = st.session_state.get("m_hub_report")
+if prepared and report and report.get("neighbours") == h_neighbours and report.get("k") == int(h_k):
+    m1, m2, m3 = st.columns(3)
+    m1.metric("k-occurrence skewness", f"{report['skewness']:.2f}")
+    m2.metric("Neighbour slots held by the top 1 % of words", f"{100 * report['top1_share']:.1f} %")
+    m3.metric("Words nobody's neighbour", f"{100 * report['never_share']:.1f} %")
+    st.caption(f"{report['dataset']} · vectors {report['vectors']} · nearest words by {report['neighbours']} · "
+               f"K={report['k']} · {report['queries']:,} unique phrase vectors · {report['vocabulary']:,} words")
+    st.dataframe(pd.DataFrame([{"word": h["word"], "k-occurrence": h["k_occurrence"],
+                                "share of phrase vectors (%)": round(100 * h["query_share"], 1)}
+                               for h in report["hubs"]]), hide_index=True)
+
 # ------------------------------------------------------------------ run a missing evaluation
 st.header("Run a missing evaluation")
 with st.form("run_eval"):

@@ -40,3 +40,129 @@ def test_exact_fallback_agrees_with_fast_path():
     b, bv = _exact(s, 30)
     np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(av, bv)
+
+
+# -- hubness-aware retrieval --------------------------------------------------------------------
+import pytest  # noqa: E402
+
+from dkw_core.errors import InputError  # noqa: E402
+from dkw_core.neighbours import (NeighbourSearch, abtt_basis, abtt_transform, csls_radius,  # noqa: E402
+                                 neighbours_spec, parse_neighbours)
+
+
+def planted_hub(seed: int = 0):
+    """A vocabulary with a planted hub: "hub" and five generic mates form a dense region that
+    is moderately close (cos ~0.5) to every topic; four topics have six close words each and
+    one specific, isolated word (cos ~0.45 to the topic's queries). Twenty queries, five per topic."""
+    rng = np.random.default_rng(seed)
+    dim = 24
+    words, vecs = [], []
+    base = np.zeros(dim)
+    base[:4] = 0.5
+    words.append("hub")
+    vecs.append(base + 0.05 * np.eye(dim)[8])
+    for i in range(5):
+        words.append(f"generic{i}")
+        vecs.append(base + 0.2 * np.eye(dim)[9 + i])
+    for t in range(4):
+        for i in range(6):
+            v = np.zeros(dim)
+            v[t], v[14 + i % 4] = 2.0, 0.6 + 0.1 * i
+            words.append(f"t{t}w{i}")
+            vecs.append(v + rng.normal(0, 0.02, dim))
+        v = np.zeros(dim)
+        v[t], v[18 + t] = 0.45, 0.85
+        words.append(f"t{t}rare")
+        vecs.append(v)
+    m = np.array(vecs, dtype=np.float32)
+    m /= np.linalg.norm(m, axis=1, keepdims=True)
+    queries = []
+    for t in range(4):
+        for j in range(5):
+            q = np.zeros(dim)
+            q[t], q[14 + j % 4] = 1.0, 0.2
+            queries.append(q + rng.normal(0, 0.02, dim))
+    return words, m, np.array(queries, dtype=np.float32)
+
+
+def test_planted_hub_is_a_neighbour_of_every_query_under_cosine():
+    words, m, q = planted_hub()
+    idx, _ = NeighbourSearch(m, "cosine").nearest(q, 7)
+    assert (idx == words.index("hub")).any(axis=1).all()
+    # the plain-cosine search is the paper's nearest()
+    np.testing.assert_array_equal(idx, nearest(q, m, 7)[0])
+
+
+@pytest.mark.parametrize("spec", ["csls-k3", "csls-k10", "abtt-d0", "abtt-d1"])
+def test_planted_hub_is_demoted_by_every_hubness_aware_variant(spec):
+    words, m, q = planted_hub()
+    idx, _ = NeighbourSearch(m, spec).nearest(q, 7)
+    assert not (idx == words.index("hub")).any()
+    # the topic's close words stay; under CSLS its specific word takes the freed slot
+    for r, row in enumerate(idx):
+        topic = r // 5
+        got = {words[i] for i in row}
+        assert {f"t{topic}w{i}" for i in range(6)} <= got
+        if spec.startswith("csls"):
+            assert f"t{topic}rare" in got
+
+
+def test_csls_scores_match_a_direct_computation():
+    rng = np.random.default_rng(5)
+    m = rng.standard_normal((400, 12)).astype(np.float32)
+    m /= np.linalg.norm(m, axis=1, keepdims=True)
+    q = rng.standard_normal((90, 12)).astype(np.float32)
+    k_csls, k = 10, 25
+    # direct: r_w = mean cosine of w to its 10 nearest other words; score = 2 cos(q, w) - r_w
+    words_cos = (m.astype(np.float64) @ m.T.astype(np.float64))
+    np.fill_diagonal(words_cos, -np.inf)
+    r = np.sort(words_cos, axis=1)[:, ::-1][:, :k_csls].mean(axis=1)
+    qn = q.astype(np.float64) / np.linalg.norm(q, axis=1, keepdims=True)
+    direct = 2 * qn @ m.T.astype(np.float64) - r[None, :]
+    search = NeighbourSearch(m, f"csls-k{k_csls}")
+    np.testing.assert_allclose(search.bias, r, atol=1e-5)
+    np.testing.assert_allclose(search.scores(q), direct, atol=1e-5)
+    idx, scores = search.nearest(q, k, batch_size=32)
+    expect = np.argsort(-direct, axis=1, kind="stable")[:, :k]
+    np.testing.assert_array_equal(idx, expect)
+    np.testing.assert_allclose(scores, np.take_along_axis(direct, expect, axis=1), atol=1e-5)
+    np.testing.assert_allclose(csls_radius(m, k_csls, batch_size=64), r, atol=1e-5)
+
+
+def test_abtt_removes_the_mean_and_top_components_then_renormalises():
+    rng = np.random.default_rng(2)
+    m = (rng.standard_normal((300, 10)) + 3.0 * np.arange(10) / 10).astype(np.float32)
+    m /= np.linalg.norm(m, axis=1, keepdims=True)
+    mu, basis = abtt_basis(m, 2)
+    np.testing.assert_allclose(mu, m.mean(axis=0), atol=1e-6)
+    _, _, vt = np.linalg.svd(m - m.mean(axis=0), full_matrices=False)
+    np.testing.assert_allclose(np.abs(basis @ vt[:2].T), np.eye(2), atol=1e-4)
+    search = NeighbourSearch(m, "abtt-d2")
+    assert np.abs(search.matrix @ basis.T).max() < 1e-5          # no top component left
+    np.testing.assert_allclose(np.linalg.norm(search.matrix, axis=1), 1.0, atol=1e-5)
+    q = rng.standard_normal((20, 10)).astype(np.float32)
+    direct = abtt_transform(q / np.linalg.norm(q, axis=1, keepdims=True), mu, basis) @ search.matrix.T
+    idx, scores = search.nearest(q, 15)
+    np.testing.assert_array_equal(idx, np.argsort(-direct, axis=1, kind="stable")[:, :15])
+    np.testing.assert_allclose(scores, np.sort(direct, axis=1)[:, ::-1][:, :15], atol=1e-5)
+
+
+def test_abtt_keeps_zero_queries_zero():
+    m = np.eye(4, dtype=np.float32)
+    assert not NeighbourSearch(m, "abtt-d1").queries(np.zeros((1, 4), dtype=np.float32)).any()
+
+
+@pytest.mark.parametrize("spec, canonical", [(None, "cosine"), ("cosine", "cosine"), ("csls", "csls-k10"),
+                                             ("CSLS-k5", "csls-k5"), ("abtt", "abtt-d3"), ("abtt-d1", "abtt-d1")])
+def test_specs_are_canonical(spec, canonical):
+    assert neighbours_spec(spec) == canonical
+    assert parse_neighbours(canonical).spec == canonical
+
+
+@pytest.mark.parametrize("bad", ["cos", "csls-k0", "csls-10", "abtt-x", "knn", ""])
+def test_unknown_specs_are_one_line_errors(bad):
+    if bad == "":
+        assert neighbours_spec(bad) == "cosine"  # empty means the default
+        return
+    with pytest.raises(InputError, match="unknown neighbours|at least 1"):
+        parse_neighbours(bad)

@@ -5,6 +5,7 @@ One module per command group, registered here by explicit import:
 =================  ==============================================================
 :mod:`.corpus`     ``datasets``, ``prepare``, ``keywords``
 :mod:`.download`   ``download 20ng|r52|r8|webkb|webkb4|all``
+:mod:`.hubness`    ``hubness``
 :mod:`.evaluation` ``evaluate``, ``search``, ``baseline``, ``report``
 :mod:`.study`      ``study list|create|invite|simulate|analyze|export``
 =================  ==============================================================
@@ -19,12 +20,12 @@ import sys
 
 from ..errors import DkwError
 from ..types import DEFAULT_PROTOCOL
-from . import corpus, download, evaluation, study
+from . import corpus, download, evaluation, hubness, study
 from .options import print_json
 
 __all__ = ["main", "build_parser", "print_json"]
 
-_GROUPS = (corpus, download, evaluation, study)
+_GROUPS = (corpus, download, hubness, evaluation, study)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -49,6 +50,10 @@ def main(argv: list[str] | None = None) -> int:
     if sub is not None and not args.dataset:
         sub.error("the following arguments are required: --dataset")
     try:
+        if getattr(args, "neighbours", None) is not None:
+            from ..neighbours import neighbours_spec
+
+            args.neighbours = neighbours_spec(args.neighbours)
         return int(args.handler(args) or 0)
     except DkwError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -58,8 +58,9 @@ def cmd_prepare(args) -> int:
     corpus = corpus_for(args.dataset, sample=args.sample)
     with ProgressBar(f"preparing {corpus.key}") as progress:
         model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=args.k_max, n_process=args.n_process,
-                                     progress=progress)
-    print(f"prepared {corpus.key}: {len(corpus.documents):,} documents, {len(model.phrases):,} unique phrases, "
+                                     progress=progress, neighbours=args.neighbours)
+    print(f"prepared {corpus.key} (neighbours {model.neighbours}): {len(corpus.documents):,} documents, "
+          f"{len(model.phrases):,} unique phrases, "
           f"{model.nbr_idx.shape[0]:,} unique phrase vectors, {len(model.problems):,} documents without keywords")
     return 0
 
@@ -110,7 +111,7 @@ def cmd_keywords(args) -> int:
             model = BaselineModel.prepare(corpus, progress=progress)
         else:
             model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=max(args.k, DEFAULT_K),
-                                         progress=progress)
+                                         progress=progress, neighbours=args.neighbours)
     result = {}
     with ProgressBar(f"tagging {args.text_file or args.doc}") as tagging:
         for m in metrics:
@@ -129,13 +130,15 @@ def cmd_keywords(args) -> int:
         "dataset": corpus.key,
         "method": "baseline (own words)" if args.baseline else "latent (word vectors)",
         "vectors": None if args.baseline else model.vectors.name,
+        "neighbours": None if args.baseline else model.neighbours,
         "k": None if args.baseline else args.k,
         "top": args.top,
     }
     if args.json:
         print_json(out)
     else:
-        print(f"{out['doc']}  [{protocol}, {out['method']}, vectors={out['vectors']}, K={out['k']}, N={args.top}, "
+        print(f"{out['doc']}  [{protocol}, {out['method']}, vectors={out['vectors']}, neighbours={out['neighbours']}, "
+              f"K={out['k']}, N={args.top}, "
               f"statistics from the training split of {corpus.key}]")
         for m, kws in result.items():
             print(f"{m:>10}: " + ", ".join(kw.word for kw in kws))
@@ -192,6 +195,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     options.add_k_max(p)
     options.add_sample(p)
     options.add_vectors(p)
+    options.add_neighbours(p)
     p.add_argument("--n-process", type=options.positive, help="tagging processes (default: DKW_N_PROCESS or 2)")
     p.set_defaults(handler=cmd_prepare)
 
@@ -218,5 +222,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sample", type=options.positive, metavar="N",
                    help="statistics from the first N documents per category and split only")
     options.add_vectors(p)
+    options.add_neighbours(p)
     options.add_json(p)
     p.set_defaults(handler=cmd_keywords)

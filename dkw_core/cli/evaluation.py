@@ -25,6 +25,7 @@ def _common(p: argparse.ArgumentParser, *, dataset: bool = True) -> None:
         options.add_dataset(p)
         options.add_sample(p)
         options.add_vectors(p)
+        options.add_neighbours(p)
         options.add_k_max(p)
         p.add_argument("--force", action="store_true", help="recompute even if the configuration is stored")
     options.add_db(p, "SQLAlchemy URL of the results store (default data/results.sqlite)")
@@ -48,7 +49,7 @@ def _experiment(args, *, prepare: bool = True):
     progress = _progress_bar(f"prepare {args.dataset}") if prepare else None
     try:
         return load_experiment(args.dataset, sample=args.sample, k_max=args.k_max, vectors_path=args.vectors,
-                               prepare=prepare, progress=progress)
+                               prepare=prepare, progress=progress, neighbours=args.neighbours)
     finally:
         if progress:
             progress.close()

@@ -3,7 +3,8 @@
 The same option means the same thing everywhere: ``--dataset`` (a built-in name, a folder or a
 ``.csv``), repeatable ``--metric``, ``--k``, ``--top``, ``--protocol`` (default: the paper's
 label-aware protocol, see :data:`dkw_core.types.DEFAULT_PROTOCOL`), ``--out FILE``, ``--json``,
-``--db URL``. Older spellings (``--corpus``, ``--metrics a,b``, ``--output``) are accepted as
+``--db URL``, ``--neighbours SPEC`` (step 3's retrieval: ``cosine``, ``csls-k10``, ``abtt-d3``).
+Older spellings (``--corpus``, ``--metrics a,b``, ``--output``) are accepted as
 hidden aliases.
 """
 from __future__ import annotations
@@ -93,7 +94,8 @@ def add_dataset(p: argparse.ArgumentParser, *, required: bool = True, help: str 
 
 def add_metric(p: argparse.ArgumentParser, *, default: list[str] | None = None, required: bool = False) -> None:
     shown = f" (default {', '.join(default)})" if default else ""
-    p.add_argument("--metric", action="append", metavar="M", required=required,  # checked by metrics_of: one-line error
+    # checked by metrics_of (a one-line error), not by argparse choices (usage + error)
+    p.add_argument("--metric", action="append", metavar="M", required=required,
                    help=f"repeatable; one of {', '.join(METRICS)}{shown}")
     p.add_argument("--metrics", dest="metric", action=_SplitMetrics, help=argparse.SUPPRESS)
     p.set_defaults(metric_default=default)
@@ -141,6 +143,16 @@ def add_out(p: argparse.ArgumentParser, help: str = "write to FILE (default: sta
 
 def add_vectors(p: argparse.ArgumentParser) -> None:
     p.add_argument("--vectors", metavar="PATH", help="word2vec/GloVe/fastText/.kv file (default: GloVe 6B 50d)")
+
+
+def add_neighbours(p: argparse.ArgumentParser) -> None:
+    """``--neighbours SPEC``; canonicalised (``csls`` → ``csls-k10``) and checked in ``cli.main``
+    before any work, so a bad spec is a one-line error."""
+    from ..neighbours import DEFAULT_NEIGHBOURS
+
+    p.add_argument("--neighbours", default=DEFAULT_NEIGHBOURS, metavar="SPEC",
+                   help="how step 3 finds the nearest words: cosine (the paper's), csls-k<k> (CSLS, e.g. csls-k10) "
+                        f"or abtt-d<D> (all-but-the-top, e.g. abtt-d3) (default {DEFAULT_NEIGHBOURS})")
 
 
 def add_sample(p: argparse.ArgumentParser) -> None:

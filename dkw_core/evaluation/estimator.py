@@ -1,6 +1,6 @@
 """scikit-learn transformer for the whole representation (paper §3 + §4.2.1).
 
-``DiscriminativeKeywordVectorizer(metric=, k=, top=, vectors=None)``:
+``DiscriminativeKeywordVectorizer(metric=, k=, top=, vectors=None, neighbours="cosine")``:
 
 * ``fit(texts, y)`` tags the texts with the core's tagger, builds phrase vectors and their
   nearest words (:meth:`dkw_core.keywords.KeywordModel.from_texts`) and the metric
@@ -11,7 +11,7 @@
 
 It is a plain ``BaseEstimator`` + ``TransformerMixin``: ``get_params``/``set_params``/``clone``
 work, so it fits in a ``Pipeline`` with any classifier and in ``GridSearchCV``. Prepared
-models are memoised per (training texts, labels, vectors, k_max) in the process, so a grid
+models are memoised per (training texts, labels, vectors, k_max, neighbours) in the process, so a grid
 over ``metric``, ``k`` and ``top`` tags and searches neighbours once per CV fold.
 """
 from __future__ import annotations
@@ -51,16 +51,19 @@ class DiscriminativeKeywordVectorizer(TransformerMixin, BaseEstimator):
     k_max : neighbours prepared per phrase (>= k; default 90 so a grid over k reuses them).
     protocol : ``"label-free"`` (maximum over categories, default) or ``"label-free-posterior"``
         (words weighted by the text's category posterior; docs/method.md §3).
+    neighbours : how step 3 scores "nearest" (:mod:`dkw_core.neighbours`): ``"cosine"``
+        (default, the paper's), ``"csls-k<k>"`` or ``"abtt-d<D>"``.
     """
 
     def __init__(self, metric: str = "rf", k: int = 30, top: int = 10, vectors=None, k_max: int = DEFAULT_K,
-                 protocol: str = "label-free"):
+                 protocol: str = "label-free", neighbours: str = "cosine"):
         self.metric = metric
         self.k = k
         self.top = top
         self.vectors = vectors
         self.k_max = k_max
         self.protocol = protocol
+        self.neighbours = neighbours
 
     def _load_vectors(self):
         from ..vectors import Vectors, load_vectors
@@ -72,9 +75,12 @@ class DiscriminativeKeywordVectorizer(TransformerMixin, BaseEstimator):
     def _check_params(self) -> None:
         from ..metrics import get_metric
 
+        from ..neighbours import parse_neighbours
+
         get_metric(self.metric)
         if self.protocol not in ("label-free", "label-free-posterior"):
             raise InputError(f"protocol must be label-free or label-free-posterior, got {self.protocol!r}")
+        parse_neighbours(self.neighbours)
         if not (isinstance(self.top, (int, np.integer)) and self.top >= 1):
             raise InputError(f"top must be a positive integer, got {self.top!r}")
         if not (isinstance(self.k, (int, np.integer)) and 1 <= self.k <= max(self.k_max, self.k)):
@@ -96,9 +102,12 @@ class DiscriminativeKeywordVectorizer(TransformerMixin, BaseEstimator):
         digest = hashlib.sha1()
         for t, lab in zip(texts, labels):
             digest.update(lab.encode() + b"\x00" + t.encode("utf-8", "replace") + b"\x01")
-        key = f"{digest.hexdigest()}:{vectors.name}:{k_max}"
+        from ..neighbours import neighbours_spec
+
+        spec = neighbours_spec(self.neighbours)
+        key = f"{digest.hexdigest()}:{vectors.name}:{id(vectors)}:{k_max}:{spec}"
         self.model_ = _MODELS.get(key, lambda: KeywordModel.from_texts(texts, labels, vectors=vectors, k_max=k_max,
-                                                                      name="estimator"))
+                                                                      name="estimator", neighbours=spec))
         self.classes_ = np.array(self.model_.categories)
         self._fit_key = key
         return self

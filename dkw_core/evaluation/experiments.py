@@ -31,10 +31,17 @@ class Experiment:
     dataset: str
     sample: int | None
     k_max: int
+    neighbours: str = "cosine"
 
     @property
     def vectors_name(self) -> str:
         return getattr(self.vectors, "name", str(self.vectors))
+
+    @property
+    def retrieval_options(self) -> dict:
+        """Run options naming the neighbours spec; plain cosine is the absence of the key, so
+        stored cosine runs keep their keys and other specs never share one with them."""
+        return {} if self.neighbours == "cosine" else {"neighbours": self.neighbours}
 
 
 def load_experiment(
@@ -45,11 +52,13 @@ def load_experiment(
     vectors_path: str | None = None,
     prepare: bool = True,
     progress: Progress | None = None,
+    neighbours: str | None = None,
 ) -> Experiment:
     """Load ``dataset`` (``corpus.head(sample)`` when given), the vectors and, if ``prepare``,
     the cached :class:`~dkw_core.keywords.KeywordModel` (tags + neighbours, built once)."""
     from ..corpora import load_corpus
     from ..keywords import KeywordModel
+    from ..neighbours import neighbours_spec
     from ..vectors import load_vectors
 
     if sample is not None and sample < 1:
@@ -57,9 +66,11 @@ def load_experiment(
     corpus = load_corpus(dataset)
     if sample:
         corpus = corpus.head(sample)
+    spec = neighbours_spec(neighbours)
     vectors = load_vectors(vectors_path)
-    model = KeywordModel.prepare(corpus, vectors, k_max=k_max, progress=progress) if prepare else None
-    return Experiment(corpus=corpus, vectors=vectors, model=model, dataset=corpus.name, sample=sample, k_max=k_max)
+    model = KeywordModel.prepare(corpus, vectors, k_max=k_max, progress=progress, neighbours=spec) if prepare else None
+    return Experiment(corpus=corpus, vectors=vectors, model=model, dataset=corpus.name, sample=sample, k_max=k_max,
+                      neighbours=spec)
 
 
 def _store(store: ResultsStore | str | None) -> ResultsStore:
@@ -69,7 +80,7 @@ def _store(store: ResultsStore | str | None) -> ResultsStore:
 def method_config(exp: Experiment, *, metric: str, k: int, top: int, protocol: str,
                   classifier: str = DEFAULT_CLASSIFIER, train_protocol: str | None = None,
                   decoding: str = "max") -> RunConfig:
-    options = {"k_max": exp.k_max}
+    options = {"k_max": exp.k_max, **exp.retrieval_options}
     if decoding != "max":
         options["decoding"] = decoding
     if train_protocol and train_protocol != protocol:
@@ -180,7 +191,7 @@ def run_search(
     if max(ks) > exp.k_max:
         raise InputError(f"K grid {ks} exceeds the prepared k_max={exp.k_max}")
     grid = {"ks": ks, "metrics": metrics, "tops": [int(n) for n in tops], "sizes": [int(s) for s in sizes],
-            "seed": int(seed), "k_max": exp.k_max}
+            "seed": int(seed), "k_max": exp.k_max, **exp.retrieval_options}
     # the search run is keyed by its grid; metric/K/N of the key are placeholders
     key = RunConfig(dataset=exp.dataset, corpus_key=exp.corpus.key, vectors=exp.vectors_name, protocol=protocol,
                     metric="*", k=0, top=0, classifier=classifier, kind="search", sample=exp.sample, options=grid)
@@ -214,7 +225,9 @@ def search_summary(result: RunResult) -> dict:
     summary.update({"metric": chosen.get("metric"), "k": chosen.get("k"), "top": chosen.get("top")})
     c = result.config
     sample = f", sample={c.sample}/category" if c.sample else ""
-    summary["label"] = (f"[{c.protocol}] {c.dataset} test split{sample}, vectors={c.vectors}, "
+    nbrs = c.options.get("neighbours", "cosine")
+    summary["neighbours"] = nbrs
+    summary["label"] = (f"[{c.protocol}] {c.dataset} test split{sample}, vectors={c.vectors}, neighbours={nbrs}, "
                         f"K={chosen.get('k')}, N={chosen.get('top')}, metric={chosen.get('metric')} (chosen by "
                         f"Algorithm 2, seed {c.options.get('seed')}), classifier={CLASSIFIER_LABELS.get(c.classifier, c.classifier)}")
     stages = result.details.get("search", {}).get("stages", [])

@@ -102,6 +102,8 @@ class RunConfig:
             what = f"bag-of-words keyword sets, N={self.top}, metric={self.metric}, no vectors"
         else:
             what = f"vectors={self.vectors}, K={self.k}, N={self.top}, metric={self.metric}"
+            if self.options.get("neighbours"):
+                what += f", neighbours={self.options['neighbours']}"
         proto = self.protocol if self.protocol != "none" else "no keyword weighting"
         sample = f", sample={self.sample}/category" if self.sample else ""
         if self.options.get("decoding") == "hypotheses":
@@ -145,6 +147,7 @@ class RunResult:
             "classifier": c.classifier,
             "split": c.split,
             "vectors": c.vectors,
+            "neighbours": c.options.get("neighbours", "cosine"),
             "kind": c.kind,
             "sample": c.sample,
             "label": c.label(),

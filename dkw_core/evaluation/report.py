@@ -146,6 +146,9 @@ def markdown_report(runs: pd.DataFrame, *, significance: bool = True) -> str:
 
     out[1:1] = ["", f"dkw {dkw_version()}."]
     runs = runs.copy()
+    # runs with another neighbours spec (docs/method.md, step 3) are other vectors for every table
+    runs["vectors"] = [v if _options(r, "neighbours") is None else f"{v} ({_options(r, 'neighbours')})"
+                       for v, (_, r) in zip(runs["vectors"], runs.iterrows())]
     runs["sample_key"] = runs["sample"].fillna(0).astype(int)
     for (dataset, sample), d in runs.groupby(["dataset", "sample_key"], sort=True):
         title = f"## {dataset}" + (f" (sample: first {sample} documents per category and split)" if sample else " (full corpus)")
@@ -167,9 +170,9 @@ def markdown_report(runs: pd.DataFrame, *, significance: bool = True) -> str:
                     "statistics) where *K from* says so, else fixed; metric and N are fixed per row (a grid "
                     "over metrics and N, not a choice; no row is picked by its test score).", "",
                     _table(mt, ["metric", "N", "K from", "label-aware K", "label-aware micro", "label-aware macro",
-                                "label-free K", "label-free micro", "label-free macro", "classifier"],
+                                "label-free K", "label-free micro", "label-free macro", "classifier", "vectors"],
                            ["metric", "N", "K from", "paper K", "paper micro-F1", "paper macro-F1",
-                            "label-free K", "label-free micro-F1", "label-free macro-F1", "classifier"]), ""]
+                            "label-free K", "label-free micro-F1", "label-free macro-F1", "classifier", "vectors"]), ""]
         full = d[(d["kind"] == "search") & d.apply(lambda r: len(_options(r, "metrics", [])) > 1, axis=1)]
         if len(full):
             full = full.copy()

@@ -30,7 +30,7 @@ from .. import config
 from ..errors import InputError
 from ..longtext import check_size
 from ..metrics import get_metric
-from ..neighbours import nearest
+from ..neighbours import searcher
 from ..types import Progress, report
 from .ranking import top_n
 
@@ -67,7 +67,7 @@ def _unusable(text: str, n_phrases: int) -> str:
     return "none of its candidate phrases has a word known to the vectors"
 
 
-def _block_counts(model, texts: Sequence[str], k: int, n_process: int) -> tuple[sp.csr_matrix, dict[int, str]]:
+def block_counts(model, texts: Sequence[str], k: int, n_process: int) -> tuple[sp.csr_matrix, dict[int, str]]:
     """tf(w, d) of a block of new texts, all distinct phrases searched together."""
     from ..phrases import get_tagger
 
@@ -101,7 +101,7 @@ def _block_counts(model, texts: Sequence[str], k: int, n_process: int) -> tuple[
         problems[int(r)] = _unusable(texts[r], n_phrases[r])
     if not unit_of:
         return sp.csr_matrix(shape, dtype=np.float32), problems
-    idx, _ = nearest(vectors.compose(list(unit_of)), vectors.cropped_matrix, k)
+    idx, _ = searcher(vectors, getattr(model, "neighbours", None)).nearest(vectors.compose(list(unit_of)), k)
     cols = idx[uids[ok]].ravel()
     vals = np.repeat(np.asarray(counts, dtype=np.float32)[ok], k)
     m = sp.csr_matrix((vals, (np.repeat(rows, k), cols)), shape=shape, dtype=np.float32)
@@ -120,7 +120,7 @@ def text_records(model, items: Iterable[tuple[str, str]], *, metrics: Sequence[s
     batch: list[tuple[str, str]] = []
 
     def flush():
-        counts, problems = _block_counts(model, [t for _, t in batch], k, n_process)
+        counts, problems = block_counts(model, [t for _, t in batch], k, n_process)
         words = {m: model.words(top_n(counts, s, labels=None, use_tf=tf, top=top)) for m, (s, tf) in scores.items()}
         for r, (doc_id, _) in enumerate(batch):
             rec = {"id": doc_id, "split": "", "label": "", "protocol": "label-free", "k": k, "top": top,

@@ -3,8 +3,10 @@ their ``k_max`` nearest cropped-vocabulary words, found in batched matrix produc
 
 A :class:`NeighbourIndex` is what a prepared corpus is: documents x phrases counts, each
 phrase's unique-vector id, and the neighbours of every unique vector. It is saved in one
-atomic cache folder (:mod:`dkw_core.cache`) keyed by the corpus's content key, the vectors
-and ``k_max``; any ``K <= k_max`` reuses the first K neighbours.
+atomic cache folder (:mod:`dkw_core.cache`) keyed by the corpus's content key, the vectors,
+``k_max`` and the neighbours spec (:mod:`dkw_core.neighbours`: cosine, CSLS, all-but-the-top);
+any ``K <= k_max`` reuses the first K neighbours. The plain-cosine index keeps the key it had
+before the spec existed, so prepared corpora stay valid.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import cache
-from ..neighbours import nearest
+from ..neighbours import neighbours_spec, searcher
 from ..phrases import TaggedDoc
 from ..types import DEFAULT_K, Progress, report, scaled
 from ..vectors import Vectors, vectors_name
@@ -32,7 +34,7 @@ class NeighbourIndex:
     doc_phrase: sp.csr_matrix     # documents x phrases occurrence counts
     phrase_uid: np.ndarray        # phrase -> unique phrase vector id (-1: no known word)
     nbr_idx: np.ndarray           # unique vector x k_max nearest word ids (cropped vocabulary)
-    nbr_sim: np.ndarray           # their cosine similarities
+    nbr_sim: np.ndarray           # their retrieval scores (cosine unless the spec says otherwise)
 
     @property
     def k_max(self) -> int:
@@ -53,8 +55,9 @@ class NeighbourIndex:
 
 
 def build_index(tagged_docs: list[TaggedDoc], vectors: Vectors, k_max: int, *,
-                progress: Progress | None = None) -> NeighbourIndex:
-    """Phrases of every tagged document, their unique vectors and ``k_max`` nearest words."""
+                progress: Progress | None = None, neighbours: str | None = None) -> NeighbourIndex:
+    """Phrases of every tagged document, their unique vectors and ``k_max`` nearest words
+    under the ``neighbours`` spec (default plain cosine)."""
     report(progress, 0.0, "extracting candidate phrases")
     phrase_id: dict[str, int] = {}
     indptr, indices, data = [0], [], []
@@ -69,8 +72,8 @@ def build_index(tagged_docs: list[TaggedDoc], vectors: Vectors, k_max: int, *,
     report(progress, 0.2, f"phrase vectors of {len(phrases):,} unique phrases (Algorithm 1)")
     phrase_uid, unit_lists = unique_units(vectors, phrases)
     report(progress, 0.3, f"{len(unit_lists):,} unique phrase vectors")
-    nbr_idx, nbr_sim = nearest(vectors.compose(unit_lists), vectors.cropped_matrix, k_max,
-                               progress=scaled(progress, 0.3, 1.0))
+    search = searcher(vectors, neighbours)
+    nbr_idx, nbr_sim = search.nearest(vectors.compose(unit_lists), k_max, progress=scaled(progress, 0.3, 1.0))
     nbr_idx = nbr_idx.astype(np.uint16 if len(vectors.cropped_words) < 65536 else np.int32)
     return NeighbourIndex(phrases, doc_phrase, phrase_uid, nbr_idx, nbr_sim.astype(np.float16))
 
@@ -88,11 +91,16 @@ def unique_units(vectors: Vectors, phrases: list[str]) -> tuple[np.ndarray, list
 
 
 # -- the cache folder ---------------------------------------------------------------------------
-def index_path(corpus_key: str, vectors: Vectors | str | None = None, k_max: int = DEFAULT_K) -> Path:
-    """Cache folder of a (corpus content key, vectors or vectors name, k_max)."""
+def index_path(corpus_key: str, vectors: Vectors | str | None = None, k_max: int = DEFAULT_K,
+               neighbours: str | None = None) -> Path:
+    """Cache folder of a (corpus content key, vectors or vectors name, k_max, neighbours spec)."""
     vname = vectors.name if isinstance(vectors, Vectors) else (vectors or vectors_name())
-    return cache.path("models", cache.key(FORMAT, corpus_key, vname, k_max,
-                                          readable=f"{corpus_key}__{vname}__k{k_max}"))
+    spec = neighbours_spec(neighbours)
+    if spec == "cosine":  # the key it had before the spec existed
+        return cache.path("models", cache.key(FORMAT, corpus_key, vname, k_max,
+                                              readable=f"{corpus_key}__{vname}__k{k_max}"))
+    return cache.path("models", cache.key(FORMAT, corpus_key, vname, k_max, spec,
+                                          readable=f"{corpus_key}__{vname}__k{k_max}__{spec}"))
 
 
 def read_meta(path: Path) -> dict | None:

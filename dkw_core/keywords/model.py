@@ -1,6 +1,7 @@
 """Steps 4–6 on word vectors: :class:`KeywordModel`, the paper's discriminative keywords.
 
-Prepared once per (corpus content, vectors, k_max) — see :mod:`.index` — then any metric, K
+Prepared once per (corpus content, vectors, k_max, neighbours spec) — see :mod:`.index` and
+:mod:`dkw_core.neighbours` — then any metric, K
 and N is a sparse product away. tf(w, d) is the number of phrase occurrences of d whose K
 nearest words include w (one K for local and global counts). Metric statistics come from the
 training split only. See docs/method.md for the method and the decisions it takes.
@@ -16,6 +17,7 @@ import scipy.sparse as sp
 
 from ..errors import InputError
 from ..metrics import get_metric
+from ..neighbours import neighbours_spec
 from ..phrases import TaggedDoc, get_tagger, tag_corpus
 from ..types import DEFAULT_K, DEFAULT_PROTOCOL, DEFAULT_TOP, Progress, check_protocol, report, scaled
 from ..vectors import Vectors, load_vectors
@@ -28,9 +30,11 @@ from .units import DocUnits, keywords_from_units, raise_unusable, tagged_units, 
 class KeywordModel(TermModel):
     """Discriminative keywords in word-vector space for one corpus and one vector model."""
 
-    def __init__(self, corpus, vectors: Vectors, index: NeighbourIndex, problems: dict[str, str]):
+    def __init__(self, corpus, vectors: Vectors, index: NeighbourIndex, problems: dict[str, str],
+                 neighbours: str | None = None):
         self._init_docs(corpus)
         self.vectors = vectors
+        self.neighbours = neighbours_spec(neighbours)  # how step 3 scored "nearest"
         self.index = index
         self.k_max = index.k_max
         self.vocabulary = vectors.cropped_words
@@ -48,34 +52,38 @@ class KeywordModel(TermModel):
 
     # -- preparation and cache --------------------------------------------------------------
     @staticmethod
-    def cache_path(corpus, vectors: Vectors | str | None = None, k_max: int = DEFAULT_K) -> Path:
-        """Cache folder of a (corpus or corpus content key, vectors or vectors name, k_max)."""
-        return index_path(corpus if isinstance(corpus, str) else corpus.key, vectors, k_max)
+    def cache_path(corpus, vectors: Vectors | str | None = None, k_max: int = DEFAULT_K,
+                   neighbours: str | None = None) -> Path:
+        """Cache folder of a (corpus or corpus content key, vectors or vectors name, k_max, neighbours spec)."""
+        return index_path(corpus if isinstance(corpus, str) else corpus.key, vectors, k_max, neighbours)
 
     @classmethod
-    def is_prepared(cls, corpus, vectors: Vectors | str | None = None, k_max: int = DEFAULT_K) -> bool:
-        return read_meta(cls.cache_path(corpus, vectors, k_max)) is not None
+    def is_prepared(cls, corpus, vectors: Vectors | str | None = None, k_max: int = DEFAULT_K,
+                    neighbours: str | None = None) -> bool:
+        return read_meta(cls.cache_path(corpus, vectors, k_max, neighbours)) is not None
 
     @classmethod
     def prepare(cls, corpus, vectors: Vectors | None = None, *, k_max: int = DEFAULT_K, n_process: int | None = None,
-                progress: Progress | None = None, cache: bool = True) -> "KeywordModel":
-        """Tag, extract phrases, build phrase vectors and their ``k_max`` nearest words — or
-        load all of that from the cache."""
+                progress: Progress | None = None, cache: bool = True,
+                neighbours: str | None = None) -> "KeywordModel":
+        """Tag, extract phrases, build phrase vectors and their ``k_max`` nearest words under
+        the ``neighbours`` spec (default plain cosine) — or load all of that from the cache."""
         vectors = vectors or load_vectors()
         if k_max < 1:
             raise InputError("k_max must be at least 1")
-        path = cls.cache_path(corpus, vectors, k_max)
+        spec = neighbours_spec(neighbours)
+        path = cls.cache_path(corpus, vectors, k_max, spec)
         if cache:
-            model = cls._load(corpus, vectors, path)
+            model = cls._load(corpus, vectors, path, spec)
             if model is not None:
                 return model
         tagged = tag_corpus(corpus, n_process=n_process, progress=scaled(progress, 0.0, 0.6), cache=cache)
         docs = [tagged[d.id] for d in corpus.documents]
-        index = build_index(docs, vectors, k_max, progress=scaled(progress, 0.6, 0.97))
-        model = cls(corpus, vectors, index, problems={})
+        index = build_index(docs, vectors, k_max, progress=scaled(progress, 0.6, 0.97), neighbours=spec)
+        model = cls(corpus, vectors, index, problems={}, neighbours=spec)
         model.problems = _problems(corpus, docs, model.doc_uid, vectors.name)
         if cache:
-            save_index(path, index, {"corpus": corpus.key, "vectors": vectors.name, "k_max": k_max,
+            save_index(path, index, {"corpus": corpus.key, "vectors": vectors.name, "k_max": k_max, "neighbours": spec,
                                      "doc_ids": model._ids, "problems": model.problems,
                                      "vocabulary_size": len(model.vocabulary)})
             model.cache_dir = path
@@ -84,14 +92,16 @@ class KeywordModel(TermModel):
         return model
 
     @classmethod
-    def _load(cls, corpus, vectors: Vectors, path: Path) -> "KeywordModel | None":
+    def _load(cls, corpus, vectors: Vectors, path: Path, neighbours: str = "cosine") -> "KeywordModel | None":
         meta = read_meta(path)
         if meta is None:
             return None
         try:
             if meta["doc_ids"] != [d.id for d in corpus.documents] or meta["vocabulary_size"] != len(vectors.cropped_words):
                 raise ValueError("cache does not match the corpus or vectors")
-            model = cls(corpus, vectors, load_index(path), problems=meta["problems"])
+            if meta.get("neighbours", "cosine") != neighbours:
+                raise ValueError("cache was built with other neighbours")
+            model = cls(corpus, vectors, load_index(path), problems=meta["problems"], neighbours=neighbours)
         except (OSError, ValueError, KeyError, EOFError, Exception):  # noqa: BLE001 - damaged: rebuild
             shutil.rmtree(path, ignore_errors=True)
             return None
@@ -127,7 +137,7 @@ class KeywordModel(TermModel):
 
     @classmethod
     def from_texts(cls, texts: Sequence[str], labels: Sequence[str], *, vectors: Vectors | None = None,
-                   k_max: int = DEFAULT_K, name: str = "texts") -> "KeywordModel":
+                   k_max: int = DEFAULT_K, name: str = "texts", neighbours: str | None = None) -> "KeywordModel":
         """A model whose training split is the given texts (not cached on disk)."""
         from ..corpora import Corpus, Document
 
@@ -136,7 +146,7 @@ class KeywordModel(TermModel):
         docs = [Document(id=f"{name}/train/{lab}/{i}", text=t, label=str(lab), split="train")
                 for i, (t, lab) in enumerate(zip(texts, labels))]
         corpus = Corpus(name=name, documents=docs, categories=sorted({str(x) for x in labels}))
-        return cls.prepare(corpus, vectors, k_max=k_max, cache=False)
+        return cls.prepare(corpus, vectors, k_max=k_max, cache=False, neighbours=neighbours)
 
     # -- bulk -----------------------------------------------------------------------------------
     def _check_k(self, k: int | None) -> int:
@@ -187,7 +197,7 @@ class KeywordModel(TermModel):
         return self._text_units(doc.id, doc.text)
 
     def _text_units(self, name: str, text: str, progress: Progress | None = None) -> DocUnits:
-        return text_units(self.vectors, name, text, self.k_max, progress)
+        return text_units(self.vectors, name, text, self.k_max, progress, neighbours=self.neighbours)
 
     def _keywords_from_units(self, units: DocUnits, *, metric: str, k: int | None, top: int,
                              label: int | np.ndarray | None) -> list[Keyword]:
@@ -226,24 +236,11 @@ class KeywordModel(TermModel):
         return self._keywords_from_units(units, metric=metric, k=k, top=top, label=lab)
 
     def counts_for_texts(self, texts: Sequence[str], k: int | None = None) -> sp.csr_matrix:
-        """tf(w, d) rows for new texts (tagged now, not cached); texts without usable phrases
-        give empty rows."""
-        k = self._check_k(k)
-        rows, cols, vals = [], [], []
-        for r, tagged in enumerate(get_tagger().tag_many(texts)):
-            try:
-                units = tagged_units(self.vectors, f"text {r}", tagged.text, tagged, self.k_max)
-            except InputError:
-                continue
-            rows.append(np.full(units.idx.shape[0] * k, r))
-            cols.append(units.idx[:, :k].ravel())
-            vals.append(np.repeat(units.counts, k))
-        if not rows:
-            return sp.csr_matrix((len(texts), len(self.vocabulary)), dtype=np.float32)
-        m = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                          shape=(len(texts), len(self.vocabulary)), dtype=np.float32)
-        m.sum_duplicates()
-        return m
+        """tf(w, d) rows for new texts (tagged now, not cached; all their distinct phrases searched
+        together); texts without usable phrases give empty rows."""
+        from .batch import block_counts
+
+        return block_counts(self, list(texts), self._check_k(k), n_process=1)[0]
 
     def rank_texts(self, texts: Sequence[str], *, metric: str, k: int | None = None,
                    top: int = DEFAULT_TOP, protocol: str = "label-free") -> np.ndarray:

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..longtext import check_size, count_phrases
-from ..neighbours import nearest
+from ..neighbours import searcher
 from ..phrases import TaggedDoc
 from ..vectors import Vectors
 from .ranking import Keyword, Provenance, order_scores
@@ -26,24 +26,27 @@ class DocUnits:
     phrases: list[str]
     counts: np.ndarray      # occurrences per phrase
     idx: np.ndarray         # phrases x k_max nearest word ids
-    sims: np.ndarray        # their cosine similarities
+    sims: np.ndarray        # their retrieval scores (cosine unless the neighbours spec says otherwise)
 
 
-def text_units(vectors: Vectors, name: str, text: str, k_max: int, progress=None) -> DocUnits:
+def text_units(vectors: Vectors, name: str, text: str, k_max: int, progress=None, *,
+               neighbours: str | None = None) -> DocUnits:
     """Tag a new text and find the ``k_max`` nearest words of each of its phrases. The text is
     tagged in pieces and only its phrase counts are kept (bounded memory for long texts,
     :mod:`dkw_core.longtext`); past ``DKW_MAX_TEXT_MB`` it is refused before any work."""
     if not text or not text.strip():
         raise InputError(f"{name}: the document is empty")
     check_size(len(text.encode("utf-8", "surrogatepass")), name)
-    return counted_units(vectors, name, text, count_phrases(text, progress=progress), k_max)
+    return counted_units(vectors, name, text, count_phrases(text, progress=progress), k_max, neighbours)
 
 
-def tagged_units(vectors: Vectors, name: str, text: str, tagged: TaggedDoc, k_max: int) -> DocUnits:
-    return counted_units(vectors, name, text, Counter(tagged.phrases()), k_max)
+def tagged_units(vectors: Vectors, name: str, text: str, tagged: TaggedDoc, k_max: int,
+                 neighbours: str | None = None) -> DocUnits:
+    return counted_units(vectors, name, text, Counter(tagged.phrases()), k_max, neighbours)
 
 
-def counted_units(vectors: Vectors, name: str, text: str, counts: Counter, k_max: int) -> DocUnits:
+def counted_units(vectors: Vectors, name: str, text: str, counts: Counter, k_max: int,
+                  neighbours: str | None = None) -> DocUnits:
     if not counts:
         raise_unusable(name, text)
     phrases = list(counts)
@@ -51,7 +54,7 @@ def counted_units(vectors: Vectors, name: str, text: str, counts: Counter, k_max
     keep = [i for i, u in enumerate(units) if u]
     if not keep:
         raise InputError(f"{name}: none of its {len(phrases)} candidate phrases has a word known to {vectors.name}")
-    idx, sims = nearest(vectors.compose([units[i] for i in keep]), vectors.cropped_matrix, k_max)
+    idx, sims = searcher(vectors, neighbours).nearest(vectors.compose([units[i] for i in keep]), k_max)
     return DocUnits([phrases[i] for i in keep], np.array([counts[phrases[i]] for i in keep], dtype=np.float32),
                     idx.astype(np.int64), sims)
 

@@ -44,8 +44,9 @@ class FakeModel:
     """Keywords = the document's distinct words, ordered differently per metric, so the
     expected table can be computed here independently of the app."""
 
-    def __init__(self, corpus: Corpus) -> None:
+    def __init__(self, corpus: Corpus, neighbours: str = "cosine") -> None:
         self.corpus = corpus
+        self.neighbours = neighbours
 
     @staticmethod
     def expected(text: str, metric: str, top: int) -> list[str]:
@@ -75,6 +76,8 @@ class FakeBackend:
         self.split_calls: list[tuple] = []  # arguments of every whole-split keyword file  # corpora whose archive the app asked to download
         self.available = {"20ng"}
         self.download_error: str | None = None
+        self.neighbours_checked: list[str] = []  # the neighbours spec of every is_prepared call
+        self.prepared_neighbours: list[str] = []  # the neighbours spec of every prepare call
         self.corpus = make_corpus()
         self.runs = runs if runs is not None else pd.DataFrame(columns=backend.RUN_COLUMNS)
         self.reference = reference if reference is not None else pd.DataFrame(columns=[*backend.RUN_COLUMNS, "source"])
@@ -103,6 +106,7 @@ class FakeBackend:
             "reference_runs": lambda: self.reference,
             "reference_leakchecks": lambda: self.leaks,
             "leak_check": self._leak_check,
+            "hubness": self._hubness,
         }
         for name, fn in patches.items():
             monkeypatch.setattr(backend, name, fn)
@@ -139,17 +143,26 @@ class FakeBackend:
         self.opened.append("vectors")
         return type("V", (), {"name": "fake-vectors", "dim": 3})()
 
-    def _is_prepared(self, corpus, vectors, *, k_max=90):
+    def _is_prepared(self, corpus, vectors, *, k_max=90, neighbours="cosine"):
         self.prepared_checks.append((corpus, vectors, k_max))
+        self.neighbours_checked.append(neighbours)
         return self.prepared
 
-    def _prepare(self, corpus, vectors, *, k_max=90, progress=None):
+    def _prepare(self, corpus, vectors, *, k_max=90, progress=None, neighbours="cosine"):
         self.prepare_calls += 1
+        self.prepared_neighbours.append(neighbours)
         if not self.prepared and progress:
             progress(0.5, "tagging")
             progress(1.0, "done")
         self.prepared = True
-        return FakeModel(corpus)
+        return FakeModel(corpus, neighbours)
+
+    def _hubness(self, model, *, k):
+        words = ["same", "making", "<b>only</b>"]  # one untrusted-looking word: rendered as text
+        return {"k": k, "queries": 100, "vocabulary": 50, "skewness": 4.25, "top1_share": 0.123,
+                "never_share": 0.4, "max_k_occurrence": 80, "dataset": "20ng", "vectors": "fake-vectors",
+                "neighbours": getattr(model, "neighbours", "cosine"),
+                "hubs": [{"word": w, "k_occurrence": 80 - i, "query_share": (80 - i) / 100} for i, w in enumerate(words)]}
 
     def _leak_check(self, model, *, dataset, sample, metric, k, top):
         self.leak_calls.append({"dataset": dataset, "metric": metric, "k": k, "top": top})

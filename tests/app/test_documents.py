@@ -124,3 +124,18 @@ def test_whole_split_download(monkeypatch):
     assert split == "test" and fmt == "csv" and protocol == "label-aware"
     labels = [b.proto.label for b in at.get("download_button")]
     assert "Download test keywords (CSV)" in labels
+
+
+def test_neighbours_choice_prepares_and_uses_its_own_model(monkeypatch):
+    fake = FakeBackend(monkeypatch, prepared=False)
+    at = run_docs()
+    assert at.selectbox(key="kw_neighbours").value == "cosine"
+    at.selectbox(key="kw_neighbours").set_value("csls-k10").run()
+    assert not at.exception
+    assert fake.neighbours_checked[-1] == "csls-k10"
+    assert any("found by csls-k10" in i.value for i in at.info)
+    at.button(key="doc_prepare").click().run()
+    assert not at.exception
+    assert fake.prepared_neighbours == ["csls-k10"]
+    assert any("nearest words by csls-k10" in c.value for c in at.caption)
+    assert list(table(at).columns)

@@ -216,3 +216,27 @@ def test_the_shipped_reference_results_render_from_the_first_start(monkeypatch):
     assert at.radio(key="m_source").value.startswith("reference results of dkw ")
     assert figures(at) and "Algorithm 2" in figures(at)[0]["layout"]["title"]["text"]
     assert "chosen by" in frame_with(at, "chosen by").columns
+
+
+def test_hubness_section_measures_the_chosen_neighbours(monkeypatch):
+    fake = FakeBackend(monkeypatch, runs=make_runs())
+    at = run_metrics()
+    assert not at.exception
+    assert at.selectbox(key="m_hub_neighbours").value == "cosine"
+    at.selectbox(key="m_hub_neighbours").set_value("abtt-d3").run()
+    at.button(key="m_hub_run").click().run()
+    assert not at.exception
+    assert fake.prepared_neighbours[-1] == "abtt-d3"
+    values = {m.label: m.value for m in at.metric}
+    assert values["k-occurrence skewness"] == "4.25"
+    assert values["Neighbour slots held by the top 1 % of words"] == "12.3 %"
+    hubs = at.dataframe[-1].value
+    assert list(hubs["word"]) == ["same", "making", "<b>only</b>"]  # a word is shown as text
+    assert any("nearest words by abtt-d3" in c.value for c in at.caption)
+
+
+def test_hubness_section_explains_an_unprepared_corpus(monkeypatch):
+    FakeBackend(monkeypatch, runs=make_runs(), prepared=False)
+    at = run_metrics()
+    assert not at.exception
+    assert any("not prepared with cosine neighbours" in i.value for i in at.info)

@@ -122,3 +122,24 @@ def test_module_entry_point_exits_non_zero_on_bad_input(tmp_path):
     res = subprocess.run([sys.executable, "-m", "dkw_core", "keywords", "--doc", "x/y", "--protocol", "psychic"],
                          cwd=ROOT, capture_output=True, text=True)
     assert res.returncode != 0 and "protocol" in res.stderr
+
+
+def test_hubness_command_reports_the_k_occurrence_figures(folder, capsys):
+    code, out, err = run(capsys, "hubness", "--dataset", str(folder), "--k", "5", "--k-max", "10", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["k"] == 5 and data["neighbours"] == "cosine" and data["vectors"] == "glove-6b-50d"
+    assert data["queries"] > 0 and 0 < data["top1_share"] <= 1 and len(data["hubs"]) == 20
+    counts = [h["k_occurrence"] for h in data["hubs"]]
+    assert counts == sorted(counts, reverse=True) and counts[0] <= data["queries"]
+    code, out, err = run(capsys, "hubness", "--dataset", str(folder), "--k", "5", "--k-max", "10",
+                         "--neighbours", "csls-k10")
+    assert code == 0, err
+    assert "neighbours=csls-k10" in out and "biggest hubs" in out
+
+
+def test_bad_neighbours_spec_is_a_one_line_error(folder, capsys):
+    code, out, err = run(capsys, "prepare", "--dataset", str(folder), "--neighbours", "knn")
+    assert code == 2 and err.startswith("error: unknown neighbours 'knn'") and err.count("\n") == 1
+    code, out, err = run(capsys, "hubness", "--dataset", str(folder), "--k", "95")
+    assert code == 2 and err.startswith("error: --k 95")

@@ -65,3 +65,15 @@ def test_bad_input_is_clear():
         DiscriminativeKeywordVectorizer().fit("one text", ["a"])
     with pytest.raises(InputError, match="two categories"):
         DiscriminativeKeywordVectorizer().fit(X, ["a"] * len(X))
+
+
+def test_neighbours_spec_is_a_parameter():
+    X, y = _data()
+    vec = DiscriminativeKeywordVectorizer(metric="rf", k=10, top=5, neighbours="csls")
+    assert vec.get_params()["neighbours"] == "csls"
+    Xt = vec.fit_transform(X, y)
+    assert vec.model_.neighbours == "csls-k10" and Xt.shape[0] == len(X)
+    plain = DiscriminativeKeywordVectorizer(metric="rf", k=10, top=5).fit(X, y)
+    assert plain.model_ is not vec.model_ and plain.model_.neighbours == "cosine"
+    with pytest.raises(InputError, match="unknown neighbours"):
+        DiscriminativeKeywordVectorizer(neighbours="knn").fit(X, y)

@@ -115,3 +115,18 @@ def test_cli_leakcheck_json_on_real_slice(tmp_path, capsys):
     assert (out["dataset"], out["metric"], out["k"], out["top"], out["chance"]) == ("20ng", "rf", 30, 10, 5.0)
     # the paper's protocol follows a label written into the document far more often than label-free does
     assert out["follow_wrong_label_aware"] > out["follow_wrong_label_free"] + 10
+
+
+def test_runs_under_another_neighbours_spec_never_share_a_stored_result(tmp_path, capsys):
+    db = f"sqlite:///{tmp_path / 'runs.sqlite'}"
+    base = ["evaluate", "--dataset", "20ng", "--sample", "5", "--k-max", "30", "--metric", "rf", "--k", "10",
+            "--top", "5", "--protocol", "label-free", "--json", "--db", db]
+    results = {}
+    for spec in ("cosine", "csls-k10", "abtt-d3"):
+        assert main([*base, "--neighbours", spec]) == 0
+        results[spec] = json.loads(capsys.readouterr().out)
+    assert not any(r["cached"] for r in results.values())  # three separate runs
+    assert {r["neighbours"] for r in results.values()} == {"cosine", "csls-k10", "abtt-d3"}
+    assert "neighbours=csls-k10" in results["csls-k10"]["label"] and "neighbours" not in results["cosine"]["label"]
+    assert main([*base, "--neighbours", "csls"]) == 0  # the canonical spec finds the stored run
+    assert json.loads(capsys.readouterr().out)["cached"] is True

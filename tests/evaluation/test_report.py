@@ -55,3 +55,16 @@ def test_report_leaves_out_stale_runs_and_says_how_parameters_were_chosen(tmp_pa
     assert "dkw 0.0.2." in text
     assert "K, metric and N chosen by Algorithm 2 on the training split alone" in text
     assert "metric and N are fixed per row" in text
+
+
+def test_runs_of_another_neighbours_spec_are_reported_apart(tmp_path):
+    url = f"sqlite:///{tmp_path / 'n.sqlite'}"
+    store = ResultsStore(url)
+    _save(store, metric="rf", protocol="label-free", correct=3)
+    _save(store, metric="rf", protocol="label-free", correct=2, options={"neighbours": "csls-k10"})
+    runs = load_runs(url)
+    assert len(runs) == 2 and runs["config_hash"].nunique() == 2
+    text = markdown_report(runs)
+    assert "vectors: v, v (csls-k10)" in text
+    assert "| 30 | 75.00 | 73.33 | linear SVM one-vs-rest | v |" in text
+    assert "| 30 | 50.00 | 50.00 | linear SVM one-vs-rest | v (csls-k10) |" in text

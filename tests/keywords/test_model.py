@@ -199,3 +199,39 @@ def test_editing_a_folder_corpus_changes_its_keywords(tmp_path, monkeypatch, top
     edited = load_corpus(root)
     after = words(edited)
     assert set(after) <= set(SPACE) and after != before
+
+
+# -- step 3 under a hubness-aware neighbours spec ---------------------------------------------------
+@pytest.mark.parametrize("spec", ["csls-k3", "abtt-d1"])
+def test_a_neighbours_spec_is_used_for_corpus_documents_and_new_texts_alike(topic_corpus, topic_vectors, spec):
+    from dkw_core.neighbours import searcher
+
+    model = KeywordModel.prepare(topic_corpus, topic_vectors, k_max=4, cache=False, neighbours=spec)
+    assert model.neighbours == spec
+    # every unique phrase vector's neighbours are the spec's exact top-4
+    uids = np.unique(model.phrase_uid[model.phrase_uid >= 0])
+    units = {}
+    for p, u in zip(model.phrases, model.phrase_uid):
+        if u >= 0:
+            units.setdefault(int(u), topic_vectors.units(p.split(" ")))
+    queries = topic_vectors.compose([units[int(u)] for u in uids])
+    expect, _ = searcher(topic_vectors, spec).nearest(queries, 4)
+    np.testing.assert_array_equal(model.nbr_idx[uids].astype(np.int64), expect)
+    # a new text with a corpus document's words gets the same keywords as the cached document
+    doc = model.corpus.test[0]
+    cached = model.keywords(doc, metric="rf", k=3, top=3, protocol="label-free")
+    fresh = model.keywords_for_text(doc.text, metric="rf", k=3, top=3)
+    assert [kw.word for kw in cached] == [kw.word for kw in fresh]
+
+
+def test_each_neighbours_spec_has_its_own_cache_entry(topic_corpus, topic_vectors, tmp_path, monkeypatch):
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    cos = KeywordModel.prepare(topic_corpus, topic_vectors, k_max=4)
+    assert not KeywordModel.is_prepared(topic_corpus, topic_vectors, 4, neighbours="csls-k3")
+    csls = KeywordModel.prepare(topic_corpus, topic_vectors, k_max=4, neighbours="csls-k3")
+    assert KeywordModel.is_prepared(topic_corpus, topic_vectors, 4, neighbours="csls-k3")
+    assert cos.cache_dir != csls.cache_dir
+    again = KeywordModel.prepare(topic_corpus, topic_vectors, k_max=4, neighbours="csls-k3")
+    assert again.neighbours == "csls-k3" and again.cache_dir == csls.cache_dir
+    np.testing.assert_array_equal(again.nbr_idx, csls.nbr_idx)
+    assert KeywordModel.prepare(topic_corpus, topic_vectors, k_max=4).neighbours == "cosine"
