@@ -98,7 +98,7 @@ with st.sidebar:
 left, right = st.columns([1, 1])
 with left:
     st.subheader(doc.id)
-    st.caption(f"category {doc.label} · split {doc.split} · {len(doc.text):,} characters")
+    st.text(f"category {doc.label} · split {doc.split} · {len(doc.text):,} characters")
     widgets.show_document(doc.text)
 
 with right:
@@ -120,7 +120,8 @@ with right:
                f"statistics from the training split")
     if neighbours != backend.DEFAULT_NEIGHBOURS:
         vectors_name = f"{vectors_name} ({neighbours})"
-    st.table(tables.keyword_table(by_metric, top=int(top)))
+    # st.table renders cells as markdown: escape them so every keyword shows exactly as stored
+    st.table(tables.keyword_table(by_metric, top=int(top)).map(widgets.escape_markdown))
     widgets.csv_download(tables.keywords_long(by_metric, doc_id=doc.id, protocol=protocol, k=int(k),
                                               vectors=vectors_name),
                          label="Download keywords (CSV)", file_name="keywords.csv", key="kw_csv")
@@ -130,6 +131,8 @@ with right:
     for tab, metric in zip(st.tabs(metrics), metrics):
         with tab:
             for rank, kw in enumerate(by_metric[metric], start=1):
-                label = f"{rank}. {widgets.escape_markdown(kw.word)} — score {float(kw.score):.4g}, tf {kw.tf}"
-                with st.expander(label):
+                # the keyword itself is drawn with st.text inside: a label is markdown, and a
+                # URL-like word would become a live link even escaped
+                with st.expander(f"Keyword {rank} — score {float(kw.score):.4g}, tf {kw.tf}"):
+                    st.text(kw.word)
                     st.dataframe(tables.provenance_table(kw), hide_index=True)

@@ -46,7 +46,7 @@ def test_keyword_table_has_metrics_side_by_side(monkeypatch):
     assert list(frame["tds"]) == FakeModel.expected(text, "tds", 3)
     assert list(frame.index) == [1, 2, 3]
     # one provenance expander per keyword and metric
-    assert len([e for e in at.expander if e.label[:1].isdigit()]) == 6  # one per keyword
+    assert len([e for e in at.expander if e.label.startswith("Keyword ")]) == 6  # one per keyword
 
 
 def test_selecting_another_document_changes_the_table(monkeypatch):
@@ -139,3 +139,20 @@ def test_neighbours_choice_prepares_and_uses_its_own_model(monkeypatch):
     assert fake.prepared_neighbours == ["csls-k10"]
     assert any("nearest words by csls-k10" in c.value for c in at.caption)
     assert list(table(at).columns)
+
+
+def test_keywords_and_category_show_exactly_as_stored(monkeypatch):
+    """Keywords and the category are drawn as text: markup, entities and URLs stay inert."""
+    tricky = ["**bold**", "&lt;b&gt;", "[x](http://evil.example)"]
+    monkeypatch.setattr(FakeModel, "expected", staticmethod(lambda text, metric, top: tricky[:top]))
+    FakeBackend(monkeypatch)
+    at = run_docs()
+    assert not at.exception
+    texts = [t.value for t in at.text]
+    assert all(word in texts for word in tricky)  # inside each provenance expander, as plain text
+    assert not any("evil" in e.label for e in at.expander)
+    from dkw_app.widgets import escape_markdown
+
+    cells = list(table(at).iloc[:3, 0])
+    assert cells == [escape_markdown(w) for w in tricky] and all(c != w for c, w in zip(cells, tricky))
+    assert any(t.startswith("category comp.graphics") for t in texts)
