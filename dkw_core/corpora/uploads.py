@@ -90,12 +90,9 @@ def valid_name(name: str, builtin: tuple[str, ...] = ()) -> str:
 
 
 def _decode(data: bytes, where: str) -> str:
-    if b"\x00" in data:
-        raise CorpusError(f"{where}: binary data (NUL bytes), not text")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise CorpusError(f"{where}: not valid UTF-8 text (byte {exc.start}); re-save it as UTF-8") from None
+    from .user import decode_text
+
+    return decode_text(data, where, error=CorpusError)
 
 
 def _limit_bytes() -> float:

@@ -24,13 +24,15 @@ def _corpus_name(path: Path) -> str:
     return name or "corpus"
 
 
-def _decode_user_file(data: bytes, where: str) -> str:
+def decode_text(data: bytes, where: str, *, error: type[Exception] = CorpusError) -> str:
+    """UTF-8 text of a user's file (a BOM is dropped); a binary or non-UTF-8 file raises
+    ``error`` with one line naming ``where`` — nothing is skipped silently."""
     if b"\x00" in data:
-        raise CorpusError(f"{where}: binary file (contains NUL bytes); a corpus folder must hold only text files")
+        raise error(f"{where}: binary file (contains NUL bytes), not text")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise CorpusError(f"{where}: not valid UTF-8 text (byte {exc.start}); re-save it as UTF-8") from None
+        raise error(f"{where}: not valid UTF-8 text (byte {exc.start}); re-save it as UTF-8") from None
 
 
 def load_folder(path: Path, progress: Progress | None = None) -> Corpus:
@@ -54,7 +56,7 @@ def load_folder(path: Path, progress: Progress | None = None) -> Corpus:
         raise CorpusError(f"{path}: no text files under <split>/<category>/")
     docs = []
     for i, (split, label, f) in enumerate(files):
-        text = _decode_user_file(f.read_bytes(), str(f))
+        text = decode_text(f.read_bytes(), str(f))
         rel = safe_id_part(f.relative_to(path / split / label).as_posix())
         docs.append(Document(f"{name}/{split}/{label}/{rel}", text, label, split))
         if i % 200 == 0:

@@ -143,12 +143,9 @@ def text_records(model, items: Iterable[tuple[str, str]], *, metrics: Sequence[s
 
 
 def _decode(data: bytes, where: str) -> str:
-    if b"\x00" in data:
-        raise InputError(f"{where}: binary file (contains NUL bytes), not text")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{where}: not valid UTF-8 text (byte {exc.start}); re-save it as UTF-8") from None
+    from ..corpora.user import decode_text
+
+    return decode_text(data, where, error=InputError)
 
 
 def read_texts(path: str | Path) -> list[tuple[str, str]]:

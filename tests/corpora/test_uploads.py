@@ -87,7 +87,7 @@ def test_zip_layouts(layout):
     ("x", csv_bytes(["t"], "text"), "x.csv", r"missing column\(s\) label"),
     ("x", b"PK\x03\x04 not really", "x.zip", r"not a readable zip file"),
     ("x", zip_bytes({"train/a/1.txt": b"x", "b/2.txt": b"y"}), "x.zip", r"not inside <split>/<category>/"),
-    ("x", zip_bytes({"train/a/1.txt": b"\x00bin", "test/a/2.txt": b"y"}), "x.zip", r"binary data"),
+    ("x", zip_bytes({"train/a/1.txt": b"\x00bin", "test/a/2.txt": b"y"}), "x.zip", r"binary file"),
     ("x", b"text,label\n", "x.txt", r"upload a .csv .* or a .zip"),
     ("20ng", csv_bytes(["t,a,train"]), "x.csv", r"is a built-in corpus"),
     ("Bad Name", csv_bytes(["t,a,train"]), "x.csv", r"lower-case letters"),
