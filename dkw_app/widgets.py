@@ -53,9 +53,8 @@ def progress_callback(bar: Any) -> backend.Progress:
 
 
 def show_error(exc: BaseException) -> None:
-    """A user-facing error: the ``DkwError`` message as plain text (it may quote user input:
-    a file name, an id), never a traceback."""
-    st.error(escape_markdown(str(exc)))
+    """A user-facing error: the ``DkwError`` message, never a traceback."""
+    st.error(str(exc))
 
 
 def guarded(fn: Callable[[], Any], *, default: Any = None) -> Any:
