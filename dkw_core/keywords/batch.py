@@ -78,7 +78,7 @@ def block_counts(model, texts: Sequence[str], k: int, n_process: int) -> tuple[s
     counts: list[int] = []
     problems: dict[int, str] = {}
     n_phrases = [0] * len(texts)
-    for r, tagged in enumerate(get_tagger().tag_many(texts, n_process=n_process, batch_size=64)):
+    for r, tagged in enumerate(get_tagger().tag_many(texts, n_process=n_process, batch_size=16)):
         c = Counter(tagged.phrases())
         n_phrases[r] = len(c)
         for phrase, n in c.items():
