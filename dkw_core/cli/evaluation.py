@@ -67,16 +67,15 @@ def _check_early(args, *, metrics=(), ks=()) -> None:
             raise InputError(f"K={k} must be between 1 and the prepared k_max={args.k_max}")
     if getattr(args, "sample", None) is not None and args.sample < 1:
         raise InputError(f"--sample must be a positive number of documents per category, got {args.sample}")
+    if getattr(args, "top", None) is not None and args.top < 1:
+        raise InputError(f"--top must be at least 1, got {args.top}")
 
 
 def cmd_evaluate(args) -> int:
-    from ..errors import InputError
     from ..evaluation.experiments import run_method
 
     metrics = options.metrics_of(args)
     _check_early(args, metrics=metrics, ks=[args.k])
-    if args.top < 1:
-        raise InputError(f"--top must be at least 1, got {args.top}")
     exp = _experiment(args)
     protocols = BOTH if args.protocol == "both" else (args.protocol,)
     results = [run_method(exp, metric=m, k=args.k, top=args.top, protocol=p, classifier=args.classifier,
@@ -153,13 +152,10 @@ def cmd_report(args) -> int:
 
 
 def cmd_leakcheck(args) -> int:
-    from ..errors import InputError
     from ..evaluation.leakcheck import leak_check
 
     metrics = options.metrics_of(args)
     _check_early(args, metrics=metrics, ks=[args.k])
-    if args.top < 1:
-        raise InputError(f"--top must be at least 1, got {args.top}")
     exp = _experiment(args)
     results = [leak_check(exp.model, metric=m, k=args.k, top=args.top, classifier=args.classifier,
                           seed=args.seed, dataset=exp.dataset, sample=args.sample).to_dict() for m in metrics]
