@@ -170,3 +170,10 @@ def app_port() -> str:
 def admin_token() -> str | None:
     """``DKW_ADMIN_TOKEN``: the one-time admin token the launcher generated (None: none given)."""
     return _env("DKW_ADMIN_TOKEN") or None
+
+
+def dask_scheduler() -> str | None:
+    """``DKW_DASK_SCHEDULER``: a Dask scheduler address (``tcp://host:8786``) or ``local:N`` (a
+    ``LocalCluster`` of N worker processes) for ``prepare``, batch ``keywords``, ``evaluate`` and
+    ``search``; the command line's ``--scheduler`` wins. None: the single-machine path."""
+    return _env("DKW_DASK_SCHEDULER") or None

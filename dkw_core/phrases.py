@@ -168,9 +168,10 @@ def get_tagger() -> Tagger:
     return _TAGGER
 
 
-def _cache_file(corpus_name: str, tagger: Tagger) -> Path:
+def tag_cache_file(corpus_name: str, tagger: Tagger | None = None) -> Path:
     """One file per corpus name and tagger; its entries are keyed by each text's content hash,
     so a sample shares its parent's tags and an edited document is tagged again."""
+    tagger = tagger or get_tagger()
     return disk_cache.path("tagged", disk_cache.key(corpus_name, tagger.name, readable=f"{corpus_name}__{tagger.name}") + ".pkl")
 
 
@@ -203,7 +204,7 @@ def tag_corpus(corpus, *, tagger: Tagger | None = None, n_process: int | None = 
     tagger = tagger or get_tagger()
     n_process = n_process or default_n_process()
     cache_results = cache
-    path = _cache_file(corpus.name, tagger)
+    path = tag_cache_file(corpus.name, tagger)
     cached = _load_cache(path) if cache_results else {}
     hashes = {d.id: disk_cache.text_hash(d.text) for d in corpus.documents}
     todo = [d for d in corpus.documents if hashes[d.id] not in cached]

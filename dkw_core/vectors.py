@@ -16,6 +16,8 @@ name gets the suffix ``-nostop`` so caches and results never mix the two crops.
 """
 from __future__ import annotations
 
+import os
+
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -51,10 +53,10 @@ def _build_default_kv():
     kv = KeyedVectors(emb.shape[1])
     kv.add_vectors(words, emb)
     path = _default_kv_path()
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # one per process: cluster workers may build it at once
     kv.save(str(tmp))
     for f in tmp.parent.glob(tmp.name + "*"):
-        f.replace(path.parent / f.name.replace(".tmp", "", 1))
+        f.replace(path.parent / f.name.replace(f".{os.getpid()}.tmp", "", 1))
     return kv
 
 

@@ -54,6 +54,10 @@ def main(argv: list[str] | None = None) -> int:
             from ..neighbours import neighbours_spec
 
             args.neighbours = neighbours_spec(args.neighbours)
+        if hasattr(args, "scheduler"):
+            from ..cluster import scheduler_from
+
+            args.scheduler = scheduler_from(args.scheduler)  # a bad value fails before any work
         return int(args.handler(args) or 0)
     except DkwError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -55,6 +55,8 @@ def cmd_datasets(args) -> int:
 def cmd_prepare(args) -> int:
     from ..keywords import KeywordModel
 
+    if args.scheduler is not None:
+        return _prepare_on_cluster(args)
     corpus = corpus_for(args.dataset, sample=args.sample)
     with ProgressBar(f"preparing {corpus.key}") as progress:
         model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=args.k_max, n_process=args.n_process,
@@ -62,6 +64,22 @@ def cmd_prepare(args) -> int:
     print(f"prepared {corpus.key} (neighbours {model.neighbours}): {len(corpus.documents):,} documents, "
           f"{len(model.phrases):,} unique phrases, "
           f"{model.nbr_idx.shape[0]:,} unique phrase vectors, {len(model.problems):,} documents without keywords")
+    return 0
+
+
+def _prepare_on_cluster(args) -> int:
+    from ..cluster import CorpusRef, prepare_on_cluster, session
+
+    with session(args.scheduler) as client, ProgressBar(f"preparing {args.dataset} on {args.scheduler}") as progress:
+        done = prepare_on_cluster(client, CorpusRef(args.dataset, args.sample), vectors_path=args.vectors,
+                                  k_max=args.k_max, neighbours=args.neighbours, progress=progress)
+    if done.cached:
+        print(f"{done.key} (neighbours {args.neighbours}) was already prepared: {done.path}")
+    else:
+        print(f"prepared {done.key} (neighbours {args.neighbours}) on {args.scheduler}: {done.documents:,} documents, "
+              f"{done.phrases:,} unique phrases, {done.unique_vectors:,} unique phrase vectors, "
+              f"{done.without_keywords:,} documents without keywords; tagged {done.tagged:,} documents "
+              f"({done.words:,} words) in {done.seconds:.1f} s")
     return 0
 
 
@@ -196,6 +214,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     options.add_sample(p)
     options.add_vectors(p)
     options.add_neighbours(p)
+    options.add_scheduler(p)
     p.add_argument("--n-process", type=options.positive, help="tagging processes (default: DKW_N_PROCESS or 2)")
     p.set_defaults(handler=cmd_prepare)
 

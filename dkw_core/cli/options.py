@@ -155,6 +155,14 @@ def add_neighbours(p: argparse.ArgumentParser) -> None:
                         f"or abtt-d<D> (all-but-the-top, e.g. abtt-d3) (default {DEFAULT_NEIGHBOURS})")
 
 
+def add_scheduler(p: argparse.ArgumentParser) -> None:
+    """``--scheduler ADDRESS|local:N``: run the heavy steps on a Dask cluster; checked in
+    ``cli.main`` before any work (see :mod:`dkw_core.cluster`)."""
+    p.add_argument("--scheduler", metavar="ADDRESS|local:N",
+                   help="run the heavy steps on a Dask cluster: a scheduler address (tcp://host:8786) or local:N "
+                        "(N local worker processes); default DKW_DASK_SCHEDULER, else this machine only")
+
+
 def add_sample(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sample", type=positive, metavar="N", help="only the first N documents per category and split")
 

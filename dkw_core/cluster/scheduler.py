@@ -1,0 +1,140 @@
+"""Which Dask cluster runs the heavy steps, and how a task finds dkw's settings there.
+
+``--scheduler`` (or ``DKW_DASK_SCHEDULER``) is either the address of a running scheduler
+(``tcp://host:8786``, ``host:8786``) or ``local:N``, a ``LocalCluster`` of N worker processes
+with one thread each (spaCy and the BLAS products are not thread-friendly enough to share a
+process). Without it nothing here runs: the single-machine path is unchanged.
+
+Workers read the corpus archives, the vectors and the cache through the same paths as the
+client: :func:`worker_env` sends the client's ``DKW_*`` settings (paths made absolute) with every
+task, and :func:`run` applies them on the worker before the task body runs. A remote cluster
+therefore needs the same folders mounted at the same paths (a shared file system) and dkw
+installed with its ``cluster`` extra.
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .. import config
+from ..errors import InputError
+
+_LOCAL = re.compile(r"^local(?::(\d+))?$")
+CONNECT_TIMEOUT = "15s"
+
+
+@dataclass(frozen=True)
+class Scheduler:
+    """A parsed ``--scheduler``: ``local`` workers or a remote ``address``."""
+
+    address: str | None = None
+    local_workers: int = 0
+
+    @property
+    def is_local(self) -> bool:
+        return self.address is None
+
+    def __str__(self) -> str:
+        return f"local:{self.local_workers}" if self.is_local else self.address
+
+
+def parse_scheduler(value: str | None) -> Scheduler | None:
+    """``None``/empty → None (single machine); ``local:N`` → N local workers; else an address."""
+    if value is None or not str(value).strip():
+        return None
+    text = str(value).strip()
+    m = _LOCAL.match(text)
+    if m:
+        n = int(m.group(1) or os.cpu_count() or 1)
+        if n < 1:
+            raise InputError(f"--scheduler local:N needs N >= 1 worker processes, got {text!r}")
+        return Scheduler(local_workers=n)
+    if text.startswith("local"):
+        raise InputError(f"--scheduler: expected local:N (N worker processes), got {text!r}")
+    if "://" not in text:
+        if ":" not in text:
+            raise InputError(f"--scheduler: expected a scheduler address host:port or tcp://host:port, or "
+                             f"local:N, got {text!r}")
+        text = "tcp://" + text
+    return Scheduler(address=text)
+
+
+def scheduler_from(value: str | None) -> Scheduler | None:
+    """The command line's value, else ``DKW_DASK_SCHEDULER``, parsed."""
+    return parse_scheduler(value if value else config.dask_scheduler())
+
+
+def _require_dask():
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise InputError("--scheduler needs Dask: pip install 'dask[distributed]' (or dkw[cluster])") from None
+
+
+_CLIENT = None  # the client of the innermost open session
+
+
+def active_client():
+    """The Dask client of the open :func:`session`, or None on the single-machine path."""
+    return _CLIENT
+
+
+@contextlib.contextmanager
+def session(scheduler: Scheduler | None) -> Iterator[object | None]:
+    """Connect to (or start) the cluster; yields a ``distributed.Client``, or None when
+    ``scheduler`` is None. While open, joblib's ``dask`` backend is the default, so
+    scikit-learn and :func:`dkw_core.evaluation.search.parameter_search` run on the cluster."""
+    global _CLIENT
+    if scheduler is None:
+        yield None
+        return
+    _require_dask()
+    import joblib
+    from distributed import Client, LocalCluster
+
+    cluster = None
+    try:
+        if scheduler.is_local:
+            cluster = LocalCluster(n_workers=scheduler.local_workers, threads_per_worker=1, processes=True,
+                                   dashboard_address=None, silence_logs=logging.ERROR)
+            client = Client(cluster)
+        else:
+            client = Client(scheduler.address, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError) as exc:
+        if cluster is not None:
+            cluster.close()
+        raise InputError(f"cannot reach the Dask scheduler at {scheduler} ({type(exc).__name__}: "
+                         f"{str(exc).splitlines()[0] if str(exc) else 'no answer'})") from None
+    previous = _CLIENT
+    _CLIENT = client
+    try:
+        with joblib.parallel_config(backend="dask"):
+            yield client
+    finally:
+        _CLIENT = previous
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def worker_env() -> dict[str, str]:
+    """The client's ``DKW_*`` settings for the workers, with the folders as absolute paths."""
+    env = {k: v for k, v in os.environ.items() if k.startswith("DKW_") and k != "DKW_DASK_SCHEDULER"}
+    env["DKW_ARCHIVES"] = str(config.archives_dir())
+    env["DKW_DATA_DIR"] = str(config.data_dir())
+    if config.vectors_path():
+        env["DKW_VECTORS"] = os.path.abspath(os.path.expanduser(config.vectors_path()))
+    env.setdefault("DKW_N_PROCESS", "1")  # one spaCy process per worker: the cluster is the pool
+    return env
+
+
+def run(env: dict[str, str], fn, *args, **kwargs):
+    """Run ``fn`` on a worker with the client's settings (see :func:`worker_env`)."""
+    for key in [k for k in os.environ if k.startswith("DKW_") and k not in env]:
+        del os.environ[key]
+    os.environ.update(env)
+    return fn(*args, **kwargs)
