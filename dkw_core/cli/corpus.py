@@ -109,8 +109,8 @@ def cmd_keywords(args) -> int:
     metrics = options.metrics_of(args)
     if args.split or args.texts:
         return _cmd_keywords_batch(args, metrics)
-    if args.format or args.out:
-        raise InputError("--format and --out go with --split or --texts (many documents at once)")
+    if args.format or args.out or args.scheduler:
+        raise InputError("--format, --out and --scheduler go with --split or --texts (many documents at once)")
     if bool(args.doc) == bool(args.text_file):
         raise InputError("give one of --doc ID, --text-file PATH, --split S or --texts PATH (the last three with "
                          "--dataset NAME)")
@@ -177,13 +177,16 @@ def _cmd_keywords_batch(args, metrics: list[str]) -> int:
     if args.baseline:
         raise InputError("--baseline works on single corpus documents (--doc)")
     fmt = format_of(args.format, args.out)
-    items = read_texts(args.texts) if args.texts else None  # bad input fails before any heavy work
-    if items is not None and args.protocol == "label-free-posterior":
+    if args.texts and args.protocol == "label-free-posterior":
         raise InputError("--texts is label-free; label-free-posterior works with --text-file or --split")
+    if args.scheduler is not None:
+        return _keywords_batch_on_cluster(args, metrics, fmt)
+    items = read_texts(args.texts) if args.texts else None  # bad input fails before any heavy work
     protocol = "label-free" if items is not None else args.protocol
     corpus = corpus_for(args.dataset, sample=args.sample)
     with ProgressBar(f"preparing {corpus.key}") as progress:
-        model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=max(args.k, DEFAULT_K), progress=progress)
+        model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=max(args.k, DEFAULT_K), progress=progress,
+                                     neighbours=args.neighbours)
     out = open(args.out, "w", encoding="utf-8", newline="") if args.out and args.out != "-" else sys.stdout
     try:
         with ProgressBar("keywords") as progress:
@@ -200,6 +203,41 @@ def _cmd_keywords_batch(args, metrics: list[str]) -> int:
     if out is not sys.stdout:
         print(f"{n:,} documents, {protocol}, K={args.k}, N={args.top}, metrics {', '.join(metrics)}, statistics "
               f"from the training split of {corpus.key} -> {args.out} ({fmt})", file=sys.stderr)
+    return 0
+
+
+def _keywords_batch_on_cluster(args, metrics: list[str], fmt: str) -> int:
+    """The batch export on a Dask cluster: prepared there if needed, records streamed back in order."""
+    import sys
+
+    from ..cluster import CorpusRef, ModelRef, prepare_on_cluster, session
+    from ..cluster.batch import split_records_on_cluster, text_records_on_cluster
+    from ..keywords.batch import iter_texts, write_records
+
+    items = iter_texts(args.texts) if args.texts else None  # the path's kind is checked here
+    protocol = "label-free" if items is not None else args.protocol
+    k_max = max(args.k, DEFAULT_K)
+    ref = ModelRef(CorpusRef(args.dataset, args.sample), args.vectors, k_max, args.neighbours)
+    out = open(args.out, "w", encoding="utf-8", newline="") if args.out and args.out != "-" else sys.stdout
+    try:
+        with session(args.scheduler) as client:
+            with ProgressBar(f"preparing {args.dataset} on {args.scheduler}") as progress:
+                done = prepare_on_cluster(client, ref.corpus, vectors_path=args.vectors, k_max=k_max,
+                                          neighbours=args.neighbours, progress=progress)
+            with ProgressBar("keywords") as progress:
+                if items is not None:
+                    records = text_records_on_cluster(client, ref, items, metrics=metrics, k=args.k, top=args.top,
+                                                      progress=progress)
+                else:
+                    records = split_records_on_cluster(client, ref, args.split, metrics=metrics, k=args.k,
+                                                       top=args.top, protocol=protocol, progress=progress)
+                n = write_records(records, out, fmt, metrics)
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    if out is not sys.stdout:
+        print(f"{n:,} documents, {protocol}, K={args.k}, N={args.top}, metrics {', '.join(metrics)}, statistics "
+              f"from the training split of {done.key}, on {args.scheduler} -> {args.out} ({fmt})", file=sys.stderr)
     return 0
 
 
@@ -231,6 +269,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     options.add_out(p, help="batch output file (default: standard output)")
     p.add_argument("--n-process", type=options.positive,
                    help="tagging processes for --texts (default: DKW_N_PROCESS, 2 on a multi-core machine)")
+    options.add_scheduler(p)
     options.add_dataset(p, required=False,
                         help="corpus whose training statistics score the words (default: the id's prefix)")
     options.add_metric(p, default=["tf-rf"])

@@ -138,22 +138,26 @@ class TermModel:
 
     # -- ranking ----------------------------------------------------------------------------
     def rank(self, split: str, *, metric: str, k: int | None = None, top: int = DEFAULT_TOP,
-             protocol: str = DEFAULT_PROTOCOL, labels: np.ndarray | None = None) -> np.ndarray:
+             protocol: str = DEFAULT_PROTOCOL, labels: np.ndarray | None = None,
+             positions: np.ndarray | slice | None = None) -> np.ndarray:
         """(documents x top) vocabulary indices of each document's keywords, -1 padded.
 
         ``labels`` overrides the gold labels used by the label-aware protocol (e.g. to score
-        with a predicted category)."""
+        with a predicted category; one per ranked document). ``positions`` ranks only those
+        documents of the split (each row is ranked on its own, so a slice gives the same rows
+        as the whole split)."""
         check_protocol(protocol)
         m = get_metric(metric)
+        pick = (lambda a: a) if positions is None else (lambda a: a[positions])
         weights = None
         if protocol == "label-free":
             labels = None
         elif protocol == "label-free-posterior":
-            labels, weights = None, self.posteriors(split)
+            labels, weights = None, pick(self.posteriors(split))
         elif labels is None:
-            labels = self.labels(split)
-        return top_n(self.term_counts(split, k), self.metric_scores(metric, k), labels=labels, use_tf=m.tf, top=top,
-                     weights=weights)
+            labels = pick(self.labels(split))
+        return top_n(pick(self.term_counts(split, k)), self.metric_scores(metric, k), labels=labels, use_tf=m.tf,
+                     top=top, weights=weights)
 
     def words(self, index_rows: np.ndarray) -> list[list[str]]:
         return [[self.vocabulary[i] for i in row if i >= 0] for row in index_rows]

@@ -34,7 +34,7 @@ from ..neighbours import searcher
 from ..types import Progress, report
 from .ranking import top_n
 
-__all__ = ["FORMATS", "split_records", "text_records", "read_texts", "write_records", "format_of"]
+__all__ = ["FORMATS", "split_records", "text_records", "read_texts", "iter_texts", "write_records", "format_of"]
 
 FORMATS = ("jsonl", "csv")
 BLOCK = 1000  # texts tagged and searched together (bounds memory on large collections)
@@ -44,13 +44,17 @@ _FIELDS = ("id", "split", "label", "protocol", "k", "top")
 # --------------------------------------------------------------------------- a corpus split
 
 def split_records(model, split: str, *, metrics: Sequence[str], k: int, top: int, protocol: str,
-                  progress: Progress | None = None) -> list[dict]:
-    """One record per document of ``split`` of the prepared ``model``'s corpus."""
+                  progress: Progress | None = None, start: int = 0, stop: int | None = None) -> list[dict]:
+    """One record per document of ``split`` of the prepared ``model``'s corpus (or of its
+    documents ``[start, stop)``: a block of the split, as a cluster worker exports it)."""
     ids = model.doc_ids(split)
+    stop = len(ids) if stop is None else min(stop, len(ids))
+    ids = ids[start:stop]
     words = {}
     for i, m in enumerate(metrics):
         report(progress, i / max(1, len(metrics)), f"ranking {split} documents by {m}")
-        words[m] = model.words(model.rank(split, metric=m, k=k, top=top, protocol=protocol))
+        words[m] = model.words(model.rank(split, metric=m, k=k, top=top, protocol=protocol,
+                                          positions=slice(start, stop)))
     report(progress, 1.0, f"{len(ids):,} documents ranked")
     docs = [model.corpus.get(i) for i in ids]
     return [{"id": d.id, "split": d.split, "label": d.label, "protocol": protocol, "k": k, "top": top,
@@ -153,26 +157,45 @@ def read_texts(path: str | Path) -> list[tuple[str, str]]:
     a ``.jsonl`` file (one object per line with ``text`` and optional ``id``; id = line number)
     or a ``.csv`` file (column ``text``, optional ``id``; id = data row). One-line
     :class:`InputError` on anything else, naming the file and line."""
+    items = list(iter_texts(path))
+    if not items:
+        raise InputError(f"{Path(path)}: no texts")
+    return items
+
+
+def iter_texts(path: str | Path) -> Iterator[tuple[str, str]]:
+    """:func:`read_texts` one text at a time, the file read as it goes (a collection larger
+    than memory streams through ``keywords --texts --scheduler``). Errors are raised when the
+    reader reaches them; the path's kind is checked before the first text."""
     p = Path(path)
     if p.is_dir():
         files = [f for f in sorted(p.rglob("*")) if f.is_file()
                  and not any(part.startswith(".") for part in f.relative_to(p).parts)]
         if not files:
             raise InputError(f"{p}: the folder holds no text files")
-        items = []
-        for f in files:
-            check_size(f.stat().st_size, str(f))
-            items.append((f.relative_to(p).as_posix(), _decode(f.read_bytes(), str(f))))
-        return items
+        return ((f.relative_to(p).as_posix(), _checked(_decode(_read_file(f), str(f)), f"{f}")) for f in files)
     if not p.is_file():
         raise InputError(f"{p}: no such file or folder")
     suffix = p.suffix.lower()
     if suffix not in (".jsonl", ".csv"):
         raise InputError(f"{p}: give a folder of text files, a .jsonl or a .csv file")
-    text = _decode(p.read_bytes(), str(p))
-    items = []
-    if suffix == ".jsonl":
-        for n, line in enumerate(text.splitlines(), start=1):
+    return _jsonl_texts(p) if suffix == ".jsonl" else _csv_texts(p)
+
+
+def _read_file(f: Path) -> bytes:
+    check_size(f.stat().st_size, str(f))
+    return f.read_bytes()
+
+
+def _checked(text: str, where: str) -> str:
+    check_size(len(text.encode("utf-8", "surrogatepass")), where)
+    return text
+
+
+def _jsonl_texts(p: Path) -> Iterator[tuple[str, str]]:
+    with p.open("rb") as fh:
+        for n, raw in enumerate(fh, start=1):
+            line = _decode(raw, f"{p}, line {n}")  # utf-8-sig: a BOM on line 1 is dropped
             if not line.strip():
                 continue
             try:
@@ -181,10 +204,19 @@ def read_texts(path: str | Path) -> list[tuple[str, str]]:
                 raise InputError(f"{p}, line {n}: not JSON ({exc.msg})") from None
             if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
                 raise InputError(f"{p}, line {n}: expected an object with a string field \"text\"")
-            items.append((str(obj.get("id", n)), obj["text"]))
-    else:
+            doc_id = str(obj.get("id", n))
+            yield doc_id, _checked(obj["text"], f"{p}, text {doc_id}")
+
+
+def _csv_texts(p: Path) -> Iterator[tuple[str, str]]:
+    with p.open("rb") as raw:
+        head = raw.read(1 << 16)
+        if b"\x00" in head:
+            raise InputError(f"{p}: binary file (contains NUL bytes), not text")
+        raw.seek(0)
+        fh = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
         try:
-            reader = csv.DictReader(io.StringIO(text, newline=""))
+            reader = csv.DictReader(fh)
             fields = [f.strip().lower() for f in reader.fieldnames or []]
             if "text" not in fields:
                 raise InputError(f"{p}: needs a column text (found {', '.join(fields) or 'no header'})")
@@ -192,14 +224,12 @@ def read_texts(path: str | Path) -> list[tuple[str, str]]:
             for n, row in enumerate(reader, start=1):
                 if row.get("text") is None:
                     raise InputError(f"{p}, data row {n}: missing the text field")
-                items.append(((row.get("id") or "").strip() or str(n), row["text"]))
+                doc_id = (row.get("id") or "").strip() or str(n)
+                yield doc_id, _checked(row["text"], f"{p}, text {doc_id}")
         except csv.Error as exc:
             raise InputError(f"{p}: not a readable CSV file ({exc})") from None
-    if not items:
-        raise InputError(f"{p}: no texts")
-    for doc_id, t in items:
-        check_size(len(t.encode("utf-8", "surrogatepass")), f"{p}, text {doc_id}")
-    return items
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{p}: not valid UTF-8 text ({exc.reason}); re-save it as UTF-8") from None
 
 
 # --------------------------------------------------------------------------- output

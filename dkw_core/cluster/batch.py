@@ -1,0 +1,86 @@
+"""Batch keyword export (:mod:`dkw_core.keywords.batch`) streamed through a Dask cluster.
+
+The client submits one block at a time and keeps at most ``window`` blocks in flight; it
+yields a block's records as soon as that block and every block before it are done, in input
+order, then lets the workers forget it. Each worker loads the prepared model from the shared
+cache once (:class:`~dkw_core.cluster.refs.ModelRef`). So the client holds at most ``window``
+blocks of texts and records, whatever the size of the split or of the collection; and since a
+worker runs the very functions the single-machine path runs, on the same blocks (``BLOCK``
+new texts; a split's rows ranked independently), the records are identical.
+"""
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+
+from ..keywords.batch import BLOCK
+from ..types import Progress, report
+from .refs import ModelRef
+from .scheduler import run, worker_env
+
+SPLIT_BLOCK = 2000  # documents of a split per task
+
+
+def _split_size(ref: ModelRef, split: str) -> int:
+    return len(ref.load().doc_ids(split))
+
+
+def _split_block(ref: ModelRef, split: str, start: int, stop: int, metrics: list[str], k: int, top: int,
+                 protocol: str) -> list[dict]:
+    from ..keywords.batch import split_records
+
+    return split_records(ref.load(), split, metrics=metrics, k=k, top=top, protocol=protocol, start=start, stop=stop)
+
+
+def _text_block(ref: ModelRef, items: list[tuple[str, str]], metrics: list[str], k: int, top: int) -> list[dict]:
+    from ..keywords.batch import text_records
+
+    return list(text_records(ref.load(), items, metrics=metrics, k=k, top=top, n_process=1, block=len(items)))
+
+
+def _in_order(client, calls: Iterable[tuple], window: int, total: int | None,
+              progress: Progress | None, unit: str) -> Iterator[dict]:
+    env = worker_env()
+    pending: deque = deque()
+    done = 0
+    calls = iter(calls)
+    while True:
+        while len(pending) < window:
+            call = next(calls, None)
+            if call is None:
+                break
+            pending.append(client.submit(run, env, *call, pure=False))
+        if not pending:
+            break
+        records = pending.popleft().result()
+        done += len(records)
+        report(progress, done / total if total else 0.0, f"{done:,} {unit}")
+        yield from records
+    report(progress, 1.0, f"{done:,} {unit}")
+
+
+def split_records_on_cluster(client, ref: ModelRef, split: str, *, metrics: Sequence[str], k: int, top: int,
+                             protocol: str, block: int = SPLIT_BLOCK, window: int | None = None,
+                             progress: Progress | None = None) -> Iterator[dict]:
+    """:func:`dkw_core.keywords.batch.split_records` of every document of ``split``, block by block."""
+    env = worker_env()
+    n = client.submit(run, env, _split_size, ref, split, pure=False).result()
+    window = window or 2 * max(1, len(client.scheduler_info()["workers"]))
+    calls = ((_split_block, ref, split, a, min(n, a + block), list(metrics), k, top, protocol)
+             for a in range(0, n, block))
+    return _in_order(client, calls, window, n, progress, "documents")
+
+
+def text_records_on_cluster(client, ref: ModelRef, items: Iterable[tuple[str, str]], *, metrics: Sequence[str],
+                            k: int, top: int, block: int = BLOCK, window: int | None = None,
+                            total: int | None = None, progress: Progress | None = None) -> Iterator[dict]:
+    """:func:`dkw_core.keywords.batch.text_records` of a stream of new texts, ``block`` at a time."""
+    window = window or 2 * max(1, len(client.scheduler_info()["workers"]))
+    items = iter(items)
+
+    def calls():
+        while chunk := list(itertools.islice(items, block)):
+            yield (_text_block, ref, chunk, list(metrics), k, top)
+
+    return _in_order(client, calls(), window, total, progress, "texts")
