@@ -44,8 +44,15 @@ def _print_result(summary: dict, as_json: bool) -> None:
 
 
 def _experiment(args, *, prepare: bool = True):
+    """The experiment; inside a Dask session (``--scheduler``) the corpus is prepared on the
+    cluster first, so the client only loads the cached model."""
+    from ..cluster import CorpusRef, active_client, prepare_on_cluster
     from ..evaluation.experiments import load_experiment
 
+    if prepare and active_client() is not None:
+        with _progress_bar(f"prepare {args.dataset} on {args.scheduler}") as progress:
+            prepare_on_cluster(active_client(), CorpusRef(args.dataset, args.sample), vectors_path=args.vectors,
+                               k_max=args.k_max, neighbours=args.neighbours, progress=progress)
     progress = _progress_bar(f"prepare {args.dataset}") if prepare else None
     try:
         return load_experiment(args.dataset, sample=args.sample, k_max=args.k_max, vectors_path=args.vectors,
@@ -72,16 +79,22 @@ def _check_early(args, *, metrics=(), ks=()) -> None:
 
 
 def cmd_evaluate(args) -> int:
-    from ..evaluation.experiments import run_method
+    from ..cluster import session
 
     metrics = options.metrics_of(args)
     _check_early(args, metrics=metrics, ks=[args.k])
+    with session(args.scheduler):
+        return _evaluate(args, metrics)
+
+
+def _evaluate(args, metrics: list[str]) -> int:
+    from ..evaluation.experiments import run_methods
+
     exp = _experiment(args)
     protocols = BOTH if args.protocol == "both" else (args.protocol,)
-    results = [run_method(exp, metric=m, k=args.k, top=args.top, protocol=p, classifier=args.classifier,
-                          train_protocol=args.train_protocol,
-                          decoding=args.decoding if p == "label-free" else "max",
-                          store=args.db, force=args.force) for m in metrics for p in protocols]
+    runs = [dict(metric=m, k=args.k, top=args.top, protocol=p, train_protocol=args.train_protocol,
+                 decoding=args.decoding if p == "label-free" else "max") for m in metrics for p in protocols]
+    results = run_methods(exp, runs, classifier=args.classifier, store=args.db, force=args.force)
     summaries = [r.summary() for r in results]
     if args.json:
         from ..cli import print_json
@@ -94,10 +107,17 @@ def cmd_evaluate(args) -> int:
 
 
 def cmd_search(args) -> int:
-    from ..evaluation.experiments import run_search, search_summary
+    from ..cluster import session
 
     metrics = options.metrics_of(args) or None
     _check_early(args, metrics=metrics or (), ks=_ints(args.ks))
+    with session(args.scheduler):
+        return _search(args, metrics)
+
+
+def _search(args, metrics: list[str] | None) -> int:
+    from ..evaluation.experiments import run_search, search_summary
+
     exp = _experiment(args)
     summaries = []
     protocols = BOTH if args.protocol == "both" else (args.protocol,)
@@ -184,6 +204,7 @@ def register(subparsers) -> None:
     p.add_argument("--decoding", choices=["max", "hypotheses"], default="max",
                    help="label-free only: max over categories (default) or category-hypothesis decoding")
     p.add_argument("--classifier", default=DEFAULT_CLASSIFIER, choices=sorted(CLASSIFIERS))
+    options.add_scheduler(p)
     p.set_defaults(handler=cmd_evaluate)
 
     p = subparsers.add_parser("search", help="Algorithm 2: choose K, metric and N on the training split, score the test split")
@@ -195,6 +216,7 @@ def register(subparsers) -> None:
     p.add_argument("--sizes", default=",".join(map(str, PAPER_SIZES)), help="max_doc_count sequence (default 5,10,20,100,1000)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--classifier", default=DEFAULT_CLASSIFIER, choices=sorted(CLASSIFIERS))
+    options.add_scheduler(p)
     p.set_defaults(handler=cmd_search)
 
     p = subparsers.add_parser("baseline", help="tf-idf (sublinear) + LinearSVC, or bag-of-words keyword sets")

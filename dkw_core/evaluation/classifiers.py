@@ -25,7 +25,9 @@ DEFAULT_CLASSIFIER = "svm-ovr"
 
 
 def _svm() -> LinearSVC:
-    return LinearSVC(C=1.0, max_iter=5000)
+    # liblinear's coordinate order is random: seeded, a run gives the same F1 in every process
+    # (a worker of a Dask cluster included), not one that depends on numpy's global state
+    return LinearSVC(C=1.0, max_iter=5000, random_state=0)
 
 
 #: name -> factory of a fresh, unfitted scikit-learn classifier.

@@ -32,6 +32,16 @@ class Experiment:
     sample: int | None
     k_max: int
     neighbours: str = "cosine"
+    source: str | None = None        # the dataset as given (a name, a folder, a .csv)
+    vectors_path: str | None = None  # the vectors file as given (None: DKW_VECTORS or the default)
+
+    @property
+    def ref(self):
+        """How a Dask worker loads this experiment's prepared model (:class:`dkw_core.cluster.ModelRef`)."""
+        from ..cluster import CorpusRef, ModelRef
+
+        return ModelRef(CorpusRef(self.source or self.dataset, self.sample), self.vectors_path, self.k_max,
+                        self.neighbours)
 
     @property
     def vectors_name(self) -> str:
@@ -70,7 +80,7 @@ def load_experiment(
     vectors = load_vectors(vectors_path)
     model = KeywordModel.prepare(corpus, vectors, k_max=k_max, progress=progress, neighbours=spec) if prepare else None
     return Experiment(corpus=corpus, vectors=vectors, model=model, dataset=corpus.name, sample=sample, k_max=k_max,
-                      neighbours=spec)
+                      neighbours=spec, source=str(dataset), vectors_path=vectors_path)
 
 
 def _store(store: ResultsStore | str | None) -> ResultsStore:
@@ -120,6 +130,45 @@ def run_method(
         return RunResult(config=config, scores=scores, seconds=seconds)
 
     return _store(store).run(config, compute, force=force)
+
+
+def run_methods(exp: Experiment, runs: Sequence[dict], *, classifier: str = DEFAULT_CLASSIFIER,
+                store: ResultsStore | str | None = None, force: bool = False) -> list[RunResult]:
+    """:func:`run_method` for every ``runs`` entry (``metric``, ``k``, ``top``, ``protocol``,
+    optional ``train_protocol``, ``decoding``). Inside a Dask session (``--scheduler``) the runs
+    not stored yet go through joblib's ``dask`` backend, each worker loading the prepared model
+    from the shared cache; the numbers are those of the single-machine path."""
+    from joblib import Parallel, delayed
+
+    from ..cluster import active_client
+
+    st = _store(store)
+    if active_client() is None:
+        return [run_method(exp, **r, classifier=classifier, store=st, force=force) for r in runs]
+    from ..metrics import get_metric
+
+    for r in runs:
+        get_metric(r["metric"])
+        check_protocol(r["protocol"])
+    check_classifier(classifier)
+    configs = [method_config(exp, **r, classifier=classifier) for r in runs]
+    todo = [i for i, c in enumerate(configs) if force or st.get(c) is None]
+    computed = Parallel(n_jobs=-1)(delayed(_evaluate_on_worker)(exp.ref, runs[i], classifier) for i in todo)
+    fresh = dict(zip(todo, computed))
+    out = []
+    for i, config in enumerate(configs):
+        if i in fresh:
+            scores, seconds = fresh[i]
+            out.append(st.run(config, lambda c=config, sc=scores, se=seconds: RunResult(config=c, scores=sc, seconds=se),
+                              force=force))
+        else:
+            out.append(st.get(config))
+    return out
+
+
+def _evaluate_on_worker(ref, run: dict, classifier: str):
+    scores, seconds, _ = evaluate_model(ref.load(), **run, classifier=classifier)
+    return scores, seconds
 
 
 def run_tfidf(exp: Experiment, *, classifier: str = DEFAULT_CLASSIFIER, store: ResultsStore | str | None = None,
@@ -202,8 +251,10 @@ def run_search(
             return stored
 
     t0 = time.perf_counter()
+    from ..cluster import active_client
+
     result = search_model(exp.model, protocol=protocol, ks=ks, metrics=metrics, tops=tops, classifier=classifier,
-                          sizes=sizes, seed=seed, progress=progress)
+                          sizes=sizes, seed=seed, progress=progress, ref=exp.ref if active_client() else None)
     t1 = time.perf_counter()
     best = result.best
     scores, seconds, _ = evaluate_model(exp.model, metric=best.metric, k=best.k, top=best.top, protocol=protocol,

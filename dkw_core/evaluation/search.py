@@ -163,6 +163,46 @@ def cross_validate(
     return float(f1_score(np.concatenate(truth), np.concatenate(pred), average="micro"))
 
 
+def score_round(setups: Sequence[Setup], positions: np.ndarray, labels: np.ndarray, ratio: int, predict: Predict,
+                *, seed: int, step: Callable[[int, Setup], None] | None = None) -> dict[Setup, float]:
+    """CV micro-F1 of every setup of one round of Algorithm 2.
+
+    On one machine the setups run one after another. Inside a Dask session
+    (:func:`dkw_core.cluster.session`, ``--scheduler``) they go through joblib's ``dask``
+    backend, one task per (K, metric) — its N values share the fold's ranking — and ``predict``
+    travels as a reference the workers resolve (:meth:`ModelPredictor.__reduce__`). Every setup
+    is scored by the same deterministic function either way, so the scores are identical.
+    """
+    from ..cluster import active_client
+
+    setups = list(setups)
+    if active_client() is None:
+        scores = {}
+        for j, setup in enumerate(setups):
+            scores[setup] = cross_validate(setup, positions, labels, ratio, predict, seed=seed)
+            if step:
+                step(j, setup)
+        return scores
+    from joblib import Parallel, delayed
+
+    groups: dict[tuple, list[Setup]] = {}
+    for s in setups:
+        groups.setdefault((s.k, s.metric), []).append(s)
+    results = Parallel(n_jobs=-1)(delayed(_cross_validate_group)(group, positions, labels, ratio, predict, seed)
+                                  for group in groups.values())
+    found = {s: v for group, values in zip(groups.values(), results) for s, v in zip(group, values)}
+    scores = {}
+    for j, s in enumerate(setups):  # the setups' order, as on one machine
+        scores[s] = found[s]
+        if step:
+            step(j, s)
+    return scores
+
+
+def _cross_validate_group(group: list[Setup], positions, labels, ratio: int, predict: Predict, seed: int) -> list[float]:
+    return [cross_validate(s, positions, labels, ratio, predict, seed=seed) for s in group]
+
+
 def parameter_search(
     setups: Sequence[Setup],
     labels: np.ndarray,
@@ -202,11 +242,11 @@ def parameter_search(
         previous = (ratio, positions)
         if positions.size < ratio:
             continue
-        scores: dict[Setup, float] = {}
-        for j, setup in enumerate(setups):
-            scores[setup] = cross_validate(setup, positions, labels, ratio, predict, seed=seed)
+        def step(j: int, setup: Setup, _i=i, _m=m, _ratio=ratio) -> None:
             if progress:
-                progress((i + (j + 1) / len(setups)) / total_work, f"max_doc_count={m}, {ratio}-fold: {setup}")
+                progress((_i + (j + 1) / len(setups)) / total_work, f"max_doc_count={_m}, {_ratio}-fold: {setup}")
+
+        scores = score_round(setups, positions, labels, ratio, predict, seed=seed, step=step)
         best = max(scores.values())
         tol = tolerance(ratio, m, n_categories)
         setups = [s for s in setups if scores[s] >= best - tol - 1e-12]
@@ -241,8 +281,9 @@ class ModelPredictor:
     MAX_FOLDS = 5
 
     def __init__(self, model, *, protocol: str, classifier: str = DEFAULT_CLASSIFIER, max_top: int,
-                 labels: np.ndarray | None = None) -> None:
+                 labels: np.ndarray | None = None, ref=None) -> None:
         self.model = model
+        self.ref = ref  # a dkw_core.cluster.ModelRef: how a Dask worker finds the same model
         self.protocol = protocol
         self.classifier = classifier
         self.max_top = int(max_top)
@@ -251,6 +292,14 @@ class ModelPredictor:
         self.fold_count = 0  # distinct folds whose statistics were counted
         self._counts_key = None
         self._counts = self._counts_pos = None
+
+    def __reduce__(self):
+        """Pickled (for a Dask worker) as the model's reference, never the model: the worker
+        loads it from the shared cache once and keeps one predictor, with its fold caches."""
+        if self.ref is None:
+            raise InputError("this predictor's model has no reference a cluster worker could load")
+        labels = None if np.array_equal(self.labels, self.model.labels("train")) else self.labels
+        return _predictor_on_worker, (self.ref, self.protocol, self.classifier, self.max_top, labels)
 
     def _fold(self, train_pos: np.ndarray, val_pos: np.ndarray) -> dict:
         key = hashlib.sha1(np.asarray(train_pos, dtype=np.int64).tobytes() + b"|"
@@ -324,6 +373,18 @@ class ModelPredictor:
         return fit_predict(X_tr, self.labels[train_pos], X_va, classifier=self.classifier)
 
 
+_PREDICTORS: dict = {}
+
+
+def _predictor_on_worker(ref, protocol: str, classifier: str, max_top: int, labels) -> ModelPredictor:
+    key = (ref, protocol, classifier, max_top, None if labels is None else hashlib.sha1(labels.tobytes()).hexdigest())
+    if key not in _PREDICTORS:
+        _PREDICTORS.clear()  # one search at a time per worker
+        _PREDICTORS[key] = ModelPredictor(ref.load(), protocol=protocol, classifier=classifier, max_top=max_top,
+                                          labels=labels, ref=ref)
+    return _PREDICTORS[key]
+
+
 def training_counts(model, positions: np.ndarray, k: int):
     """tf(w, d) of the training documents at ``positions`` (rows in that order)."""
     rows_only = getattr(model, "term_counts_rows", None)
@@ -374,8 +435,10 @@ def search_model(
     sizes: Sequence[int] = PAPER_SIZES,
     seed: int = 0,
     progress: Progress | None = None,
+    ref=None,
 ) -> SearchResult:
-    """Algorithm 2 on a prepared ``KeywordModel``'s training split."""
+    """Algorithm 2 on a prepared ``KeywordModel``'s training split (``ref``: how Dask workers
+    load the same model, needed inside a cluster session)."""
     if metrics is None:
         from ..metrics import PAPER_METRICS
 
@@ -388,5 +451,6 @@ def search_model(
     # chi2/tf-chi2 are left out of the *metric choice*; a search with the metric fixed (choosing
     # K and/or N for chi2 alone, as the paper's per-metric figures do) keeps it.
     setups = make_setups(ks, metrics, tops, exclude=excluded if len(metrics) > 1 else ())
-    predictor = ModelPredictor(model, protocol=protocol, classifier=classifier, max_top=max(s.top for s in setups))
+    predictor = ModelPredictor(model, protocol=protocol, classifier=classifier, max_top=max(s.top for s in setups),
+                               ref=ref)
     return parameter_search(setups, model.labels("train"), predictor, sizes=sizes, seed=seed, progress=progress)
