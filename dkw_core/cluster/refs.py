@@ -5,16 +5,25 @@ or path and sample size) or a :class:`ModelRef` (that plus vectors, ``k_max`` an
 spec), and the worker loads the corpus from the archives and the model from the shared cache
 once per process (bounded :class:`dkw_core.cache.Memo`). So the client never holds the
 documents' texts, and a worker pays each load once, not once per task.
+
+A reference also carries the client's ``DKW_*`` settings (:func:`.scheduler.worker_env`, taken
+when it is made), applied on the worker before loading: a task that reaches a worker through
+joblib rather than :func:`.scheduler.run` still reads the client's folders.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .. import cache, config
+from .. import cache
 from ..types import DEFAULT_K
+from .scheduler import apply_env, worker_env
 
 _CORPORA: cache.Memo = cache.Memo(maxsize=2)
 _MODELS: cache.Memo = cache.Memo(maxsize=2)
+
+
+def _settings() -> tuple[tuple[str, str], ...]:
+    return tuple(sorted(worker_env().items()))
 
 
 @dataclass(frozen=True)
@@ -23,6 +32,7 @@ class CorpusRef:
 
     dataset: str
     sample: int | None = None
+    env: tuple[tuple[str, str], ...] = field(default_factory=_settings, repr=False)
 
     def load(self):
         def build():
@@ -31,7 +41,8 @@ class CorpusRef:
             corpus = load_corpus(self.dataset)
             return corpus.head(self.sample) if self.sample else corpus
 
-        return _CORPORA.get(_where(self), build)
+        apply_env(dict(self.env))
+        return _CORPORA.get(self, build)
 
 
 @dataclass(frozen=True)
@@ -51,9 +62,5 @@ class ModelRef:
             return KeywordModel.prepare(self.corpus.load(), load_vectors(self.vectors), k_max=self.k_max,
                                         neighbours=self.neighbours)
 
-        return _MODELS.get(_where(self), build)
-
-
-def _where(ref) -> tuple:
-    """A memo key: the reference and the folders it is read from (tests switch them)."""
-    return ref, str(config.archives_dir()), str(config.data_dir()), config.vectors_path(), config.crop_stopwords()
+        apply_env(dict(self.corpus.env))
+        return _MODELS.get(self, build)

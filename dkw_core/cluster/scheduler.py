@@ -53,7 +53,7 @@ def parse_scheduler(value: str | None) -> Scheduler | None:
         if n < 1:
             raise InputError(f"--scheduler local:N needs N >= 1 worker processes, got {text!r}")
         return Scheduler(local_workers=n)
-    if text.startswith("local"):
+    if text.startswith("local:"):
         raise InputError(f"--scheduler: expected local:N (N worker processes), got {text!r}")
     if "://" not in text:
         if ":" not in text:
@@ -88,12 +88,10 @@ def session(scheduler: Scheduler | None) -> Iterator[object | None]:
     """Connect to (or start) the cluster; yields a ``distributed.Client``, or None when
     ``scheduler`` is None. While open, joblib's ``dask`` backend is the default, so
     scikit-learn and :func:`dkw_core.evaluation.search.parameter_search` run on the cluster."""
-    global _CLIENT
     if scheduler is None:
         yield None
         return
     _require_dask()
-    import joblib
     from distributed import Client, LocalCluster
 
     cluster = None
@@ -109,6 +107,22 @@ def session(scheduler: Scheduler | None) -> Iterator[object | None]:
             cluster.close()
         raise InputError(f"cannot reach the Dask scheduler at {scheduler} ({type(exc).__name__}: "
                          f"{str(exc).splitlines()[0] if str(exc) else 'no answer'})") from None
+    try:
+        with using(client):
+            yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+@contextlib.contextmanager
+def using(client) -> Iterator[object]:
+    """Make ``client`` the active cluster for the block (what :func:`session` does once
+    connected): :func:`active_client` returns it and joblib's ``dask`` backend is the default."""
+    global _CLIENT
+    import joblib
+
     previous = _CLIENT
     _CLIENT = client
     try:
@@ -116,9 +130,6 @@ def session(scheduler: Scheduler | None) -> Iterator[object | None]:
             yield client
     finally:
         _CLIENT = previous
-        client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 def worker_env() -> dict[str, str]:
@@ -132,9 +143,14 @@ def worker_env() -> dict[str, str]:
     return env
 
 
-def run(env: dict[str, str], fn, *args, **kwargs):
-    """Run ``fn`` on a worker with the client's settings (see :func:`worker_env`)."""
-    for key in [k for k in os.environ if k.startswith("DKW_") and k not in env]:
+def apply_env(env: dict[str, str]) -> None:
+    """Make this process's ``DKW_*`` settings exactly ``env`` (the scheduler switch aside)."""
+    for key in [k for k in os.environ if k.startswith("DKW_") and k not in env and k != "DKW_DASK_SCHEDULER"]:
         del os.environ[key]
     os.environ.update(env)
+
+
+def run(env: dict[str, str], fn, *args, **kwargs):
+    """Run ``fn`` on a worker with the client's settings (see :func:`worker_env`)."""
+    apply_env(env)
     return fn(*args, **kwargs)

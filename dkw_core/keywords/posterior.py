@@ -35,7 +35,7 @@ def _pipeline(n_train_per_class_min: int):
 
     cv = max(2, min(3, n_train_per_class_min))
     return make_pipeline(TfidfVectorizer(sublinear_tf=True, min_df=2 if n_train_per_class_min >= 3 else 1),
-                         CalibratedClassifierCV(LinearSVC(C=0.5), method="sigmoid", cv=cv))
+                         CalibratedClassifierCV(LinearSVC(C=0.5, random_state=0), method="sigmoid", cv=cv))
 
 
 class CategoryPosterior:
