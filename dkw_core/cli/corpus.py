@@ -79,7 +79,8 @@ def _prepare_on_cluster(args) -> int:
         print(f"prepared {done.key} (neighbours {args.neighbours}) on {args.scheduler}: {done.documents:,} documents, "
               f"{done.phrases:,} unique phrases, {done.unique_vectors:,} unique phrase vectors, "
               f"{done.without_keywords:,} documents without keywords; tagged {done.tagged:,} documents "
-              f"({done.words:,} words) in {done.seconds:.1f} s")
+              f"({done.words:,} words) in {done.seconds:.1f} s ("
+              + ", ".join(f"{k} {v:.1f} s" for k, v in (done.phases or {}).items()) + ")")
     return 0
 
 

@@ -58,6 +58,7 @@ class ClusterPrepared:
     words: int
     seconds: float
     cached: bool = False
+    phases: dict[str, float] | None = None  # wall seconds: tag, merge, nearest, write
 
 
 # -- tasks (run on workers) ------------------------------------------------------------------------
@@ -229,6 +230,7 @@ def prepare_on_cluster(client, ref: CorpusRef, *, vectors_path: str | None = Non
     for _ in as_completed(tagged):
         done += 1
         report(progress, 0.6 * done / max(1, len(tagged)), f"tagged {done}/{len(tagged)} partitions")
+    phases = {"tag": time.perf_counter() - start}
     news = [client.submit(operator.getitem, f, 0) for f in tagged]
     parts = [client.submit(operator.getitem, f, 1) for f in tagged]
     stats = client.gather([client.submit(lambda p: (p["tagged"], p["words"]), p) for p in parts])
@@ -236,6 +238,7 @@ def prepare_on_cluster(client, ref: CorpusRef, *, vectors_path: str | None = Non
     report(progress, 0.62, "merging phrases of every partition")
     merged = submit(_merge, vectors_path, n, *parts)
     n_units = client.submit(lambda m: len(m["units"]), merged).result()
+    phases["merge"] = time.perf_counter() - start - sum(phases.values())
     workers = list(client.scheduler_info()["workers"]) or [None]
     blocks = []
     for i, a in enumerate(range(0, n_units, block)):
@@ -246,10 +249,12 @@ def prepare_on_cluster(client, ref: CorpusRef, *, vectors_path: str | None = Non
     for _ in as_completed(blocks):
         done += 1
         report(progress, 0.65 + 0.3 * done / max(1, len(blocks)), f"nearest words: {done}/{len(blocks)} blocks")
+    phases["nearest"] = time.perf_counter() - start - sum(phases.values())
     report(progress, 0.96, "writing the prepared corpus")
     numbers = submit(_write, ref, str(path), spec, k_max, merged, *blocks).result()
     tags_written.result()
+    phases["write"] = time.perf_counter() - start - sum(phases.values())
     report(progress, 1.0, f"prepared {info['key']} on the cluster")
     return ClusterPrepared(info["key"], path, n, numbers["phrases"], numbers["unique_vectors"],
                            numbers["without_keywords"], sum(t for t, _ in stats), sum(w for _, w in stats),
-                           time.perf_counter() - start)
+                           time.perf_counter() - start, phases=phases)
