@@ -141,7 +141,7 @@ def test_cli_split_and_texts(folder, tmp_path, capsys):
 @pytest.mark.parametrize("argv,message", [
     (["--split", "test", "--doc", "x"], "give either --split S or --texts PATH"),
     (["--split", "test", "--baseline"], "--baseline works on single corpus documents"),
-    (["--doc", "mini/test/space/0.txt", "--out", "x.csv"], "--format and --out go with --split or --texts"),
+    (["--doc", "mini/test/space/0.txt", "--out", "x.csv"], "--format, --out and --scheduler go with --split or --texts"),
 ])
 def test_cli_batch_argument_errors(folder, capsys, argv, message):
     assert main(["keywords", "--dataset", str(folder), *argv]) == 2
