@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import InputError
@@ -166,8 +169,6 @@ def cmd_keywords(args) -> int:
 
 def _cmd_keywords_batch(args, metrics: list[str]) -> int:
     """Every document of a split, or every text of a folder / JSONL / CSV, to JSONL or CSV."""
-    import sys
-
     from ..keywords import KeywordModel
     from ..keywords.batch import format_of, read_texts, split_records, text_records, write_records
 
@@ -188,29 +189,37 @@ def _cmd_keywords_batch(args, metrics: list[str]) -> int:
     with ProgressBar(f"preparing {corpus.key}") as progress:
         model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=max(args.k, DEFAULT_K), progress=progress,
                                      neighbours=args.neighbours)
-    out = open(args.out, "w", encoding="utf-8", newline="") if args.out and args.out != "-" else sys.stdout
-    try:
-        with ProgressBar("keywords") as progress:
-            if items is not None:
-                records = text_records(model, items, metrics=metrics, k=args.k, top=args.top,
-                                       n_process=args.n_process, total=len(items), progress=progress)
-            else:
-                records = split_records(model, args.split, metrics=metrics, k=args.k, top=args.top,
-                                        protocol=protocol, progress=progress)
-            n = write_records(records, out, fmt, metrics)
-    finally:
-        if out is not sys.stdout:
-            out.close()
-    if out is not sys.stdout:
-        print(f"{n:,} documents, {protocol}, K={args.k}, N={args.top}, metrics {', '.join(metrics)}, statistics "
-              f"from the training split of {corpus.key} -> {args.out} ({fmt})", file=sys.stderr)
+    with _output(args) as out, ProgressBar("keywords") as progress:
+        if items is not None:
+            records = text_records(model, items, metrics=metrics, k=args.k, top=args.top,
+                                   n_process=args.n_process, total=len(items), progress=progress)
+        else:
+            records = split_records(model, args.split, metrics=metrics, k=args.k, top=args.top,
+                                    protocol=protocol, progress=progress)
+        n = write_records(records, out, fmt, metrics)
+    _summary(args, n, protocol, metrics, corpus.key, fmt)
     return 0
+
+
+@contextlib.contextmanager
+def _output(args) -> Iterator:
+    """``--out`` opened for writing (closed afterwards), or standard output."""
+    if not args.out or args.out == "-":
+        yield sys.stdout
+        return
+    with open(args.out, "w", encoding="utf-8", newline="") as out:
+        yield out
+
+
+def _summary(args, n: int, protocol: str, metrics: list[str], key: str, fmt: str, where: str = "") -> None:
+    """One line on standard error when the records went to a file."""
+    if args.out and args.out != "-":
+        print(f"{n:,} documents, {protocol}, K={args.k}, N={args.top}, metrics {', '.join(metrics)}, statistics "
+              f"from the training split of {key}{where} -> {args.out} ({fmt})", file=sys.stderr)
 
 
 def _keywords_batch_on_cluster(args, metrics: list[str], fmt: str) -> int:
     """The batch export on a Dask cluster: prepared there if needed, records streamed back in order."""
-    import sys
-
     from ..cluster import CorpusRef, ModelRef, prepare_on_cluster, session
     from ..cluster.batch import split_records_on_cluster, text_records_on_cluster
     from ..keywords.batch import iter_texts, write_records
@@ -219,26 +228,19 @@ def _keywords_batch_on_cluster(args, metrics: list[str], fmt: str) -> int:
     protocol = "label-free" if items is not None else args.protocol
     k_max = max(args.k, DEFAULT_K)
     ref = ModelRef(CorpusRef(args.dataset, args.sample), args.vectors, k_max, args.neighbours)
-    out = open(args.out, "w", encoding="utf-8", newline="") if args.out and args.out != "-" else sys.stdout
-    try:
-        with session(args.scheduler) as client:
-            with ProgressBar(f"preparing {args.dataset} on {args.scheduler}") as progress:
-                done = prepare_on_cluster(client, ref.corpus, vectors_path=args.vectors, k_max=k_max,
-                                          neighbours=args.neighbours, progress=progress)
-            with ProgressBar("keywords") as progress:
-                if items is not None:
-                    records = text_records_on_cluster(client, ref, items, metrics=metrics, k=args.k, top=args.top,
-                                                      progress=progress)
-                else:
-                    records = split_records_on_cluster(client, ref, args.split, metrics=metrics, k=args.k,
-                                                       top=args.top, protocol=protocol, progress=progress)
-                n = write_records(records, out, fmt, metrics)
-    finally:
-        if out is not sys.stdout:
-            out.close()
-    if out is not sys.stdout:
-        print(f"{n:,} documents, {protocol}, K={args.k}, N={args.top}, metrics {', '.join(metrics)}, statistics "
-              f"from the training split of {done.key}, on {args.scheduler} -> {args.out} ({fmt})", file=sys.stderr)
+    with _output(args) as out, session(args.scheduler) as client:
+        with ProgressBar(f"preparing {args.dataset} on {args.scheduler}") as progress:
+            done = prepare_on_cluster(client, ref.corpus, vectors_path=args.vectors, k_max=k_max,
+                                      neighbours=args.neighbours, progress=progress)
+        with ProgressBar("keywords") as progress:
+            if items is not None:
+                records = text_records_on_cluster(client, ref, items, metrics=metrics, k=args.k, top=args.top,
+                                                  progress=progress)
+            else:
+                records = split_records_on_cluster(client, ref, args.split, metrics=metrics, k=args.k,
+                                                   top=args.top, protocol=protocol, progress=progress)
+            n = write_records(records, out, fmt, metrics)
+    _summary(args, n, protocol, metrics, done.key, fmt, f", on {args.scheduler}")
     return 0
 
 

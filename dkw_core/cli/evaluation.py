@@ -45,14 +45,14 @@ def _print_result(summary: dict, as_json: bool) -> None:
 
 def _experiment(args, *, prepare: bool = True):
     """The experiment; inside a Dask session (``--scheduler``) the corpus is prepared on the
-    cluster first, so the client only loads the cached model."""
-    from ..cluster import CorpusRef, active_client, prepare_on_cluster
-    from ..evaluation.experiments import load_experiment
+    cluster and this process loads neither its texts nor the model."""
+    from ..cluster import active_client
+    from ..evaluation.experiments import cluster_experiment, load_experiment
 
     if prepare and active_client() is not None:
         with _progress_bar(f"prepare {args.dataset} on {args.scheduler}") as progress:
-            prepare_on_cluster(active_client(), CorpusRef(args.dataset, args.sample), vectors_path=args.vectors,
-                               k_max=args.k_max, neighbours=args.neighbours, progress=progress)
+            return cluster_experiment(args.dataset, sample=args.sample, k_max=args.k_max, vectors_path=args.vectors,
+                                      progress=progress, neighbours=args.neighbours)
     progress = _progress_bar(f"prepare {args.dataset}") if prepare else None
     try:
         return load_experiment(args.dataset, sample=args.sample, k_max=args.k_max, vectors_path=args.vectors,

@@ -22,8 +22,11 @@ from .scheduler import run, worker_env
 SPLIT_BLOCK = 2000  # documents of a split per task
 
 
-def _split_size(ref: ModelRef, split: str) -> int:
-    return len(ref.load().doc_ids(split))
+def _split_size(ref: ModelRef, split: str, protocol: str) -> int:
+    model = ref.load()
+    if protocol == "label-free-posterior":
+        model.posteriors(split)  # fitted once here and cached beside the model, not by every worker at once
+    return len(model.doc_ids(split))
 
 
 def _split_block(ref: ModelRef, split: str, start: int, stop: int, metrics: list[str], k: int, top: int,
@@ -65,7 +68,7 @@ def split_records_on_cluster(client, ref: ModelRef, split: str, *, metrics: Sequ
                              progress: Progress | None = None) -> Iterator[dict]:
     """:func:`dkw_core.keywords.batch.split_records` of every document of ``split``, block by block."""
     env = worker_env()
-    n = client.submit(run, env, _split_size, ref, split, pure=False).result()
+    n = client.submit(run, env, _split_size, ref, split, protocol, pure=False).result()
     window = window or 2 * max(1, len(client.scheduler_info()["workers"]))
     calls = ((_split_block, ref, split, a, min(n, a + block), list(metrics), k, top, protocol)
              for a in range(0, n, block))

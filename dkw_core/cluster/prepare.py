@@ -49,6 +49,7 @@ class ClusterPrepared:
     """What the client learns of a preparation: numbers, never texts or matrices."""
 
     key: str
+    name: str
     path: Path
     documents: int
     phrases: int
@@ -66,7 +67,8 @@ def _manifest(ref: CorpusRef) -> dict:
     from ..phrases import tag_cache_file
 
     corpus = ref.load()
-    return {"key": corpus.key, "documents": len(corpus.documents), "tag_file": str(tag_cache_file(corpus.name))}
+    return {"key": corpus.key, "name": corpus.name, "documents": len(corpus.documents),
+            "tag_file": str(tag_cache_file(corpus.name))}
 
 
 def _cached_tags(path: Path) -> dict:
@@ -219,7 +221,7 @@ def prepare_on_cluster(client, ref: CorpusRef, *, vectors_path: str | None = Non
     path = index_path(info["key"], vectors_name(vectors_path), k_max, spec)
     if not force and read_meta(path) is not None:
         meta = read_meta(path)
-        return ClusterPrepared(info["key"], path, info["documents"], -1, -1, len(meta.get("problems", {})), 0, 0,
+        return ClusterPrepared(info["key"], info["name"], path, info["documents"], -1, -1, len(meta.get("problems", {})), 0, 0,
                                time.perf_counter() - start, cached=True)
     n, tag_file = info["documents"], info["tag_file"]
     if n == 0:
@@ -255,6 +257,6 @@ def prepare_on_cluster(client, ref: CorpusRef, *, vectors_path: str | None = Non
     tags_written.result()
     phases["write"] = time.perf_counter() - start - sum(phases.values())
     report(progress, 1.0, f"prepared {info['key']} on the cluster")
-    return ClusterPrepared(info["key"], path, n, numbers["phrases"], numbers["unique_vectors"],
+    return ClusterPrepared(info["key"], info["name"], path, n, numbers["phrases"], numbers["unique_vectors"],
                            numbers["without_keywords"], sum(t for t, _ in stats), sum(w for _, w in stats),
                            time.perf_counter() - start, phases=phases)

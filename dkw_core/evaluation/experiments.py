@@ -83,6 +83,40 @@ def load_experiment(
                       neighbours=spec, source=str(dataset), vectors_path=vectors_path)
 
 
+@dataclass(frozen=True)
+class PreparedCorpus:
+    """What the client of a Dask session knows of a corpus it never loads: its cache key."""
+
+    key: str
+    name: str
+
+
+def cluster_experiment(
+    dataset: str,
+    *,
+    sample: int | None = None,
+    k_max: int = 90,
+    vectors_path: str | None = None,
+    progress: Progress | None = None,
+    neighbours: str | None = None,
+) -> Experiment:
+    """The experiment as the client of a Dask session (``--scheduler``) holds it: the corpus
+    prepared on the cluster, neither its texts nor the model loaded here (``model`` is None;
+    :func:`run_methods` and :func:`run_search` send the work to the workers)."""
+    from ..cluster import CorpusRef, active_client, prepare_on_cluster
+    from ..neighbours import neighbours_spec
+    from ..vectors import vectors_name
+
+    if sample is not None and sample < 1:
+        raise InputError(f"--sample must be a positive number of documents per category, got {sample}")
+    spec = neighbours_spec(neighbours)
+    done = prepare_on_cluster(active_client(), CorpusRef(str(dataset), sample), vectors_path=vectors_path,
+                              k_max=k_max, neighbours=spec, progress=progress)
+    return Experiment(corpus=PreparedCorpus(done.key, done.name), vectors=vectors_name(vectors_path), model=None,
+                      dataset=done.name, sample=sample, k_max=k_max, neighbours=spec, source=str(dataset),
+                      vectors_path=vectors_path)
+
+
 def _store(store: ResultsStore | str | None) -> ResultsStore:
     return store if isinstance(store, ResultsStore) else ResultsStore(store)
 
@@ -166,6 +200,10 @@ def run_methods(exp: Experiment, runs: Sequence[dict], *, classifier: str = DEFA
     return out
 
 
+def _train_labels(ref):
+    return ref.load().labels("train")
+
+
 def _evaluate_on_worker(ref, run: dict, classifier: str):
     scores, seconds, _ = evaluate_model(ref.load(), **run, classifier=classifier)
     return scores, seconds
@@ -231,9 +269,12 @@ def run_search(
     K/metric/N, the grids, the seed and the trace of every round."""
     from ..metrics import PAPER_METRICS
 
+    from ..cluster import active_client
+
     check_protocol(protocol)
     check_classifier(classifier)
-    if exp.model is None:
+    client = active_client()
+    if exp.model is None and client is None:
         raise InputError("the experiment has no prepared keyword model")
     metrics = list(metrics or PAPER_METRICS)
     ks = [int(k) for k in ks]
@@ -251,14 +292,17 @@ def run_search(
             return stored
 
     t0 = time.perf_counter()
-    from ..cluster import active_client
-
+    ref = exp.ref if client is not None else None
+    labels = client.submit(_train_labels, ref, pure=False).result() if exp.model is None else None
     result = search_model(exp.model, protocol=protocol, ks=ks, metrics=metrics, tops=tops, classifier=classifier,
-                          sizes=sizes, seed=seed, progress=progress, ref=exp.ref if active_client() else None)
+                          sizes=sizes, seed=seed, progress=progress, ref=ref, labels=labels)
     t1 = time.perf_counter()
     best = result.best
-    scores, seconds, _ = evaluate_model(exp.model, metric=best.metric, k=best.k, top=best.top, protocol=protocol,
-                                        classifier=classifier)
+    chosen_run = dict(metric=best.metric, k=best.k, top=best.top, protocol=protocol)
+    if exp.model is None:
+        scores, seconds = client.submit(_evaluate_on_worker, ref, chosen_run, classifier, pure=False).result()
+    else:
+        scores, seconds, _ = evaluate_model(exp.model, **chosen_run, classifier=classifier)
     chosen = RunConfig(dataset=exp.dataset, corpus_key=exp.corpus.key, vectors=exp.vectors_name, protocol=protocol,
                        metric=best.metric, k=best.k, top=best.top, classifier=classifier, kind="search",
                        sample=exp.sample, options=grid)

@@ -282,7 +282,9 @@ class ModelPredictor:
 
     def __init__(self, model, *, protocol: str, classifier: str = DEFAULT_CLASSIFIER, max_top: int,
                  labels: np.ndarray | None = None, ref=None) -> None:
-        self.model = model
+        if model is None and (ref is None or labels is None):
+            raise InputError("a predictor without a local model needs its reference and the training labels")
+        self.model = model  # None on the client of a Dask session: only the workers load it
         self.ref = ref  # a dkw_core.cluster.ModelRef: how a Dask worker finds the same model
         self.protocol = protocol
         self.classifier = classifier
@@ -298,7 +300,8 @@ class ModelPredictor:
         loads it from the shared cache once and keeps one predictor, with its fold caches."""
         if self.ref is None:
             raise InputError("this predictor's model has no reference a cluster worker could load")
-        labels = None if np.array_equal(self.labels, self.model.labels("train")) else self.labels
+        own = self.model is not None and np.array_equal(self.labels, self.model.labels("train"))
+        labels = None if own else self.labels
         return _predictor_on_worker, (self.ref, self.protocol, self.classifier, self.max_top, labels)
 
     def _fold(self, train_pos: np.ndarray, val_pos: np.ndarray) -> dict:
@@ -436,9 +439,11 @@ def search_model(
     seed: int = 0,
     progress: Progress | None = None,
     ref=None,
+    labels: np.ndarray | None = None,
 ) -> SearchResult:
     """Algorithm 2 on a prepared ``KeywordModel``'s training split (``ref``: how Dask workers
-    load the same model, needed inside a cluster session)."""
+    load the same model, needed inside a cluster session; there ``model`` may be None, with
+    ``labels`` the training labels, and only the workers load the model)."""
     if metrics is None:
         from ..metrics import PAPER_METRICS
 
@@ -452,5 +457,5 @@ def search_model(
     # K and/or N for chi2 alone, as the paper's per-metric figures do) keeps it.
     setups = make_setups(ks, metrics, tops, exclude=excluded if len(metrics) > 1 else ())
     predictor = ModelPredictor(model, protocol=protocol, classifier=classifier, max_top=max(s.top for s in setups),
-                               ref=ref)
-    return parameter_search(setups, model.labels("train"), predictor, sizes=sizes, seed=seed, progress=progress)
+                               ref=ref, labels=labels)
+    return parameter_search(setups, predictor.labels, predictor, sizes=sizes, seed=seed, progress=progress)
