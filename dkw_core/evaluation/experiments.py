@@ -192,6 +192,10 @@ def run_search(
         raise InputError(f"K grid {ks} exceeds the prepared k_max={exp.k_max}")
     grid = {"ks": ks, "metrics": metrics, "tops": [int(n) for n in tops], "sizes": [int(s) for s in sizes],
             "seed": int(seed), "k_max": exp.k_max, **exp.retrieval_options}
+    if protocol == "label-free-posterior":
+        from ..keywords.posterior import FOLD_SCHEME
+
+        grid["fold_posteriors"] = FOLD_SCHEME
     # the search run is keyed by its grid; metric/K/N of the key are placeholders
     key = RunConfig(dataset=exp.dataset, corpus_key=exp.corpus.key, vectors=exp.vectors_name, protocol=protocol,
                     metric="*", k=0, top=0, classifier=classifier, kind="search", sample=exp.sample, options=grid)

@@ -11,6 +11,10 @@ A training document gets an *out-of-fold* posterior (from a classifier that neve
 so it is weighted as a test document would be. It reduces to the paper's weighting when the
 posterior is certain and right, and degrades gracefully when it is not. The labels of the
 documents being weighted are never read.
+
+Inside Algorithm 2 (:func:`fold_posteriors`) a fold's posteriors come from classifiers fitted
+on every training-split document outside the fold's validation part: the validation labels
+are never read, and the classifier is as strong as the final model's (docs/method.md §3).
 """
 from __future__ import annotations
 
@@ -19,6 +23,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+import scipy.sparse as sp
+
 from ..errors import InputError
 
 FOLDS = 5
@@ -26,16 +32,26 @@ SETTINGS = {"features": "tfidf-sublinear-min_df2", "classifier": "LinearSVC(C=0.
             "train_posteriors": f"out-of-fold-{FOLDS}"}
 """What a posterior depends on besides the training texts and labels (enters cache keys)."""
 
+FOLD_SCHEME = f"outside-validation, out-of-fold-{FOLDS} for the fold's training part"
+"""How Algorithm 2 fits a fold's posteriors (:func:`fold_posteriors`; enters stored search keys)."""
 
-def _pipeline(n_train_per_class_min: int):
+
+def _calibrated(n_train_per_class_min: int):
     from sklearn.calibration import CalibratedClassifierCV
-    from sklearn.feature_extraction.text import TfidfVectorizer
-    from sklearn.pipeline import make_pipeline
     from sklearn.svm import LinearSVC
 
     cv = max(2, min(3, n_train_per_class_min))
+    # random_state: liblinear's coordinate descent shuffles; seeded, a fit is repeatable (the
+    # fold-local checks compare posteriors exactly). Same model up to liblinear's tolerance.
+    return CalibratedClassifierCV(LinearSVC(C=0.5, random_state=0), method="sigmoid", cv=cv)
+
+
+def _pipeline(n_train_per_class_min: int):
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.pipeline import make_pipeline
+
     return make_pipeline(TfidfVectorizer(sublinear_tf=True, min_df=2 if n_train_per_class_min >= 3 else 1),
-                         CalibratedClassifierCV(LinearSVC(C=0.5), method="sigmoid", cv=cv))
+                         _calibrated(n_train_per_class_min))
 
 
 class CategoryPosterior:
@@ -111,3 +127,108 @@ def corpus_posteriors(texts: Sequence[str], labels: np.ndarray, train_rows: np.n
     out[others] = fitted.predict([texts[i] for i in others])
     out[train_rows] = out_of_fold(train_texts, y, n_categories)
     return out, fitted
+
+
+def count_features(texts: Sequence[str]) -> sp.csr_matrix:
+    """Raw term counts of ``texts`` with the classifier's tokenizer (``TfidfVectorizer``'s
+    defaults). Counting reads no label and no other document; which columns a fit keeps
+    (min_df) and their idf are decided by the fit rows alone (:class:`MatrixPosterior`), so a
+    classifier fitted on some rows of this matrix equals :class:`CategoryPosterior` fitted on
+    those rows' texts, without tokenising the texts again for every fit."""
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    return sp.csr_matrix(CountVectorizer().fit_transform(list(texts)))
+
+
+class MatrixPosterior:
+    """:class:`CategoryPosterior` on rows of a :func:`count_features` matrix (same features,
+    classifier and calibration; the vocabulary is the fit rows' words with document frequency
+    >= min_df among the fit rows, the idf theirs)."""
+
+    def __init__(self, n_categories: int) -> None:
+        self.n_categories = int(n_categories)
+        self._cols = self._tfidf = self._clf = self._classes = None
+        self._constant: np.ndarray | None = None
+
+    def fit(self, counts: sp.csr_matrix, labels: np.ndarray) -> "MatrixPosterior":
+        from sklearn.feature_extraction.text import TfidfTransformer
+
+        labels = np.asarray(labels, dtype=np.int64)
+        if counts.shape[0] != len(labels):
+            raise InputError(f"{counts.shape[0]} rows but {len(labels)} labels")
+        classes, n = np.unique(labels, return_counts=True)
+        if len(classes) < 2 or n.min() < 2:  # as CategoryPosterior: the class prior
+            prior = np.zeros(self.n_categories)
+            prior[classes] = n / n.sum()
+            self._constant = prior
+            return self
+        min_df = 2 if n.min() >= 3 else 1
+        df = np.asarray((counts > 0).sum(axis=0)).ravel()
+        self._cols = np.flatnonzero(df >= min_df)
+        fit_x = counts[:, self._cols]
+        self._tfidf = TfidfTransformer(sublinear_tf=True).fit(fit_x)
+        clf = _calibrated(int(n.min()))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            clf.fit(self._tfidf.transform(fit_x), labels)
+        self._clf, self._classes = clf, np.asarray(clf.classes_)
+        return self
+
+    def predict(self, counts: sp.csr_matrix) -> np.ndarray:
+        out = np.zeros((counts.shape[0], self.n_categories))
+        if not counts.shape[0]:
+            return out
+        if self._constant is not None:
+            out[:] = self._constant
+            return out
+        if self._clf is None:
+            raise InputError("the category posterior is not fitted")
+        out[:, self._classes] = self._clf.predict_proba(self._tfidf.transform(counts[:, self._cols]))
+        return out
+
+
+def _groups(labels: np.ndarray, folds: int, seed: int) -> list[np.ndarray]:
+    """Stratified (when possible) groups of positions ``0..len(labels)-1``."""
+    from sklearn.model_selection import KFold, StratifiedKFold
+
+    n_splits = int(min(folds, np.bincount(labels).max(initial=0), len(labels)))
+    if n_splits < 2:
+        return [np.arange(len(labels))] if len(labels) else []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            splits = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=seed).split(labels, labels)
+            return [held for _, held in splits]
+        except ValueError:
+            return [held for _, held in KFold(n_splits=n_splits, shuffle=True, random_state=seed).split(labels)]
+
+
+def fold_posteriors(counts: sp.csr_matrix, labels: np.ndarray, train_pos: np.ndarray, val_pos: np.ndarray,
+                    n_categories: int, *, folds: int = FOLDS, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Posteriors of one cross-validation fold of Algorithm 2, never reading a validation label.
+
+    ``counts`` (:func:`count_features`) and ``labels`` cover the whole training split;
+    ``train_pos`` and ``val_pos`` are the fold's parts (positions into them). The classifiers
+    are fitted on *every* training-split document outside ``val_pos`` — the fold's training
+    part and the documents the round's subsample left out — as the final model's classifier is
+    fitted on the whole training split:
+
+    - a validation document gets the posterior of the classifier fitted on all of them;
+    - a document of the fold's training part gets an out-of-fold posterior: the training part
+      is cut into ``folds`` groups and each group is predicted by a classifier fitted on the
+      others and on the rest (never on itself), as a training document of the final model.
+
+    Only ``labels`` of positions outside ``val_pos`` are read.
+    """
+    labels = np.asarray(labels, dtype=np.int64)
+    train_pos, val_pos = np.asarray(train_pos, dtype=np.int64), np.asarray(val_pos, dtype=np.int64)
+    if np.intersect1d(train_pos, val_pos).size:
+        raise InputError("a fold's training and validation parts overlap")
+    rest = np.setdiff1d(np.arange(counts.shape[0]), val_pos)
+    post_va = MatrixPosterior(n_categories).fit(counts[rest], labels[rest]).predict(counts[val_pos])
+    post_tr = np.zeros((len(train_pos), n_categories))
+    for group in _groups(labels[train_pos], folds, seed):
+        fit_rows = np.setdiff1d(rest, train_pos[group])
+        post_tr[group] = MatrixPosterior(n_categories).fit(counts[fit_rows], labels[fit_rows]).predict(
+            counts[train_pos[group]])
+    return post_tr, post_va

@@ -8,7 +8,8 @@ from conftest import SPACE, SPORT
 from dkw_core.corpora import Corpus, Document
 from dkw_core.errors import InputError
 from dkw_core.keywords import KeywordModel, top_n
-from dkw_core.keywords.posterior import CategoryPosterior, corpus_posteriors, out_of_fold
+from dkw_core.keywords.posterior import (CategoryPosterior, MatrixPosterior, corpus_posteriors, count_features,
+                                        fold_posteriors, out_of_fold)
 
 SPORT_TEXTS = ["The team won the game after the coach changed the player.",
                "A new season of the league starts with a goal.",
@@ -71,7 +72,7 @@ def test_corpus_posteriors_read_no_test_label():
     y2 = y.copy()
     y2[10:] = y2[10:][::-1]  # swap the test labels
     b, _ = corpus_posteriors(texts, y2, train, 2)
-    assert np.allclose(a, b)
+    assert np.allclose(a, b, atol=1e-4)  # LinearSVC's coordinate descent shuffles: equal up to its tolerance
     assert a[10, 0] > 0.5 and a[11, 1] > 0.5
 
 
@@ -103,3 +104,80 @@ def test_posterior_protocol_ignores_the_labels_it_weights(corpus, topic_vectors)
     assert {kw.word for kw in new} <= set(SPACE)
     with pytest.raises(InputError, match="gold category"):
         model.rank_texts(["The rocket."], metric="rf", k=2, top=2, protocol="label-aware")
+
+
+def test_matrix_posterior_equals_the_text_posterior_on_the_same_rows():
+    texts = SPORT_TEXTS + SPACE_TEXTS
+    y = np.array([0] * 5 + [1] * 5)
+    new = ["The coach and the team.", "The rocket and the moon.", "An unseen zebra word."]
+    counts = count_features(texts + new)
+    fit = np.arange(1, 10)  # a document left out: its words must not enter the fitted vocabulary or idf
+    a = CategoryPosterior(2).fit([texts[i] for i in fit], y[fit]).predict([texts[0]] + new)
+    b = MatrixPosterior(2).fit(counts[fit], y[fit]).predict(counts[[0, 10, 11, 12]])
+    assert np.allclose(a, b, atol=1e-4)  # LinearSVC's coordinate descent shuffles: equal up to its tolerance
+    assert np.allclose(MatrixPosterior(3).fit(counts[:2], np.array([0, 0])).predict(counts[:1]), [[1, 0, 0]])
+
+
+def _tagged_texts(n_per_topic=8):
+    """Topic texts, each with its own token ``rowN`` so a spy can tell which rows a fit saw."""
+    rng = np.random.default_rng(5)
+    texts, y = [], []
+    for c, words in enumerate((SPORT, SPACE)):
+        for _ in range(n_per_topic):
+            texts.append(" ".join(rng.choice(words, size=4)) + f" row{len(texts)}")
+            y.append(c)
+    return texts, np.array(y)
+
+
+def test_fold_posteriors_never_read_a_validation_label_nor_fit_a_document_on_itself(monkeypatch):
+    from dkw_core.keywords import posterior
+
+    texts, y = _tagged_texts()
+    counts = count_features(texts)
+    vocab = {w: j for j, w in enumerate(__import__("sklearn.feature_extraction.text", fromlist=["x"])
+                                         .CountVectorizer().fit(texts).get_feature_names_out())}
+    row_cols = np.array([vocab[f"row{i}"] for i in range(len(texts))])
+
+    def rows_of(m):
+        return set(np.flatnonzero(np.asarray(m[:, row_cols].sum(axis=0)).ravel() > 0).tolist())
+
+    calls = []
+    real_fit, real_predict = MatrixPosterior.fit, MatrixPosterior.predict
+
+    def fit(self, m, labels):
+        self.fitted_on = rows_of(m)
+        return real_fit(self, m, labels)
+
+    def predict(self, m):
+        calls.append((self.fitted_on, rows_of(m)))
+        return real_predict(self, m)
+
+    monkeypatch.setattr(posterior.MatrixPosterior, "fit", fit)
+    monkeypatch.setattr(posterior.MatrixPosterior, "predict", predict)
+    # a subsample fold: 3 + 3 training, 2 + 2 validation documents; the other 6 are outside the round
+    train, val = np.array([0, 1, 2, 8, 9, 10]), np.array([3, 4, 11, 12])
+    post_tr, post_va = fold_posteriors(counts, y, train, val, 2, folds=3)
+    assert post_tr.shape == (6, 2) and post_va.shape == (4, 2)
+    assert np.allclose(post_tr.sum(axis=1), 1) and np.allclose(post_va.sum(axis=1), 1)
+    outside = set(range(len(texts))) - set(val.tolist())
+    assert all(not (fitted & set(val.tolist())) for fitted, _ in calls)  # no validation document in any fit
+    assert all(not (fitted & pred) for fitted, pred in calls)  # nobody predicted by a fit on itself
+    assert sorted(p for _, pred in calls for p in pred) == sorted(train.tolist() + val.tolist())
+    assert any(fitted == outside for fitted, _ in calls)  # validation part: every other training-split document
+    assert all(fitted >= outside - set(train.tolist()) for fitted, _ in calls)  # documents outside the round count
+    assert post_va[:2, 0].mean() > 0.5 and post_va[2:, 1].mean() > 0.5
+
+    # the validation labels are never read: any relabelling gives the same posteriors ...
+    monkeypatch.setattr(posterior.MatrixPosterior, "fit", real_fit)
+    monkeypatch.setattr(posterior.MatrixPosterior, "predict", real_predict)
+    base = fold_posteriors(counts, y, train, val, 2, folds=3)
+    flipped = y.copy()
+    flipped[val] = 1 - flipped[val]
+    again = fold_posteriors(counts, flipped, train, val, 2, folds=3)
+    assert all(np.array_equal(a, b) for a, b in zip(base, again))
+    # ... while the same relabelling of documents outside the validation part changes them (the check can fail)
+    moved = y.copy()
+    moved[[5, 6, 13, 14]] = 1 - moved[[5, 6, 13, 14]]
+    assert not np.allclose(base[1], fold_posteriors(counts, moved, train, val, 2, folds=3)[1])
+    with pytest.raises(InputError, match="overlap"):
+        fold_posteriors(counts, y, train, np.array([0, 3]), 2)
