@@ -28,7 +28,10 @@ import scipy.sparse as sp
 from ..errors import InputError
 
 FOLDS = 5
-SETTINGS = {"features": "tfidf-sublinear-min_df2", "classifier": "LinearSVC(C=0.5)", "calibration": "sigmoid-cv3",
+CALIBRATION_FOLDS = 3
+MIN_DF2_DOCS = 100
+SETTINGS = {"features": f"tfidf-sublinear-min_df2-from-{MIN_DF2_DOCS}-docs", "classifier": "LinearSVC(C=0.5, seed 0)",
+            "calibration": f"sigmoid-stratified-cv{CALIBRATION_FOLDS}-small-categories-kept",
             "train_posteriors": f"out-of-fold-{FOLDS}"}
 """What a posterior depends on besides the training texts and labels (enters cache keys)."""
 
@@ -36,22 +39,40 @@ FOLD_SCHEME = f"outside-validation, out-of-fold-{FOLDS} for the fold's training 
 """How Algorithm 2 fits a fold's posteriors (:func:`fold_posteriors`; enters stored search keys)."""
 
 
-def _calibrated(n_train_per_class_min: int):
+def _learnable(labels: np.ndarray) -> bool:
+    """At least two categories with two documents each: every calibration fold then trains on
+    two categories or more. Anything less gets the class prior."""
+    return int((np.bincount(labels) >= 2).sum()) >= 2
+
+
+def _min_df(n_docs: int) -> int:
+    """Words seen in one training document only are left out, except on toy corpora."""
+    return 2 if n_docs >= MIN_DF2_DOCS else 1
+
+
+def _calibrated(labels: np.ndarray):
+    """LinearSVC with Platt scaling on 3 stratified calibration folds (fewer if no category has
+    3 documents). The folds are handed over as a list so that a category with fewer documents
+    than folds is kept (sklearn refuses an integer ``cv`` then): its calibrated probability
+    comes from the folds whose classifier saw it. R52 has categories with one training document."""
     from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.model_selection import StratifiedKFold
     from sklearn.svm import LinearSVC
 
-    cv = max(2, min(3, n_train_per_class_min))
+    n_splits = int(min(CALIBRATION_FOLDS, np.bincount(labels).max()))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a category smaller than n_splits
+        splits = list(StratifiedKFold(n_splits=n_splits).split(np.zeros(len(labels)), labels))
     # random_state: liblinear's coordinate descent shuffles; seeded, a fit is repeatable (the
-    # fold-local checks compare posteriors exactly). Same model up to liblinear's tolerance.
-    return CalibratedClassifierCV(LinearSVC(C=0.5, random_state=0), method="sigmoid", cv=cv)
+    # fold-local checks compare posteriors exactly).
+    return CalibratedClassifierCV(LinearSVC(C=0.5, random_state=0), method="sigmoid", cv=splits)
 
 
-def _pipeline(n_train_per_class_min: int):
+def _pipeline(labels: np.ndarray):
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.pipeline import make_pipeline
 
-    return make_pipeline(TfidfVectorizer(sublinear_tf=True, min_df=2 if n_train_per_class_min >= 3 else 1),
-                         _calibrated(n_train_per_class_min))
+    return make_pipeline(TfidfVectorizer(sublinear_tf=True, min_df=_min_df(len(labels))), _calibrated(labels))
 
 
 class CategoryPosterior:
@@ -68,12 +89,12 @@ class CategoryPosterior:
         if len(texts) != len(labels):
             raise InputError(f"{len(texts)} texts but {len(labels)} labels")
         classes, counts = np.unique(labels, return_counts=True)
-        if len(classes) < 2 or counts.min() < 2:  # too little to learn from: the class prior
+        if not _learnable(labels):  # too little to learn from: the class prior
             prior = np.zeros(self.n_categories)
             prior[classes] = counts / counts.sum()
             self._constant = prior
             return self
-        self._pipe = _pipeline(int(counts.min()))
+        self._pipe = _pipeline(labels)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             self._pipe.fit(list(texts), labels)
@@ -125,8 +146,23 @@ def corpus_posteriors(texts: Sequence[str], labels: np.ndarray, train_rows: np.n
     out = np.zeros((len(texts), n_categories))
     others = np.setdiff1d(np.arange(len(texts)), train_rows)
     out[others] = fitted.predict([texts[i] for i in others])
-    out[train_rows] = out_of_fold(train_texts, y, n_categories)
+    out[train_rows] = out_of_fold_counts(count_features(train_texts), y, n_categories)
     return out, fitted
+
+
+def out_of_fold_counts(counts: sp.csr_matrix, labels: np.ndarray, n_categories: int, *, folds: int = FOLDS,
+                       seed: int = 0) -> np.ndarray:
+    """:func:`out_of_fold` on a :func:`count_features` matrix (the texts tokenised once)."""
+    labels = np.asarray(labels, dtype=np.int64)
+    out = np.zeros((counts.shape[0], n_categories))
+    groups = _groups(labels, folds, seed)
+    if len(groups) < 2:
+        return MatrixPosterior(n_categories).fit(counts, labels).predict(counts)
+    everyone = np.arange(len(labels))
+    for held_out in groups:
+        fit_rows = np.setdiff1d(everyone, held_out)
+        out[held_out] = MatrixPosterior(n_categories).fit(counts[fit_rows], labels[fit_rows]).predict(counts[held_out])
+    return out
 
 
 def count_features(texts: Sequence[str]) -> sp.csr_matrix:
@@ -157,17 +193,17 @@ class MatrixPosterior:
         if counts.shape[0] != len(labels):
             raise InputError(f"{counts.shape[0]} rows but {len(labels)} labels")
         classes, n = np.unique(labels, return_counts=True)
-        if len(classes) < 2 or n.min() < 2:  # as CategoryPosterior: the class prior
+        if not _learnable(labels):  # as CategoryPosterior: the class prior
             prior = np.zeros(self.n_categories)
             prior[classes] = n / n.sum()
             self._constant = prior
             return self
-        min_df = 2 if n.min() >= 3 else 1
+        min_df = _min_df(len(labels))
         df = np.asarray((counts > 0).sum(axis=0)).ravel()
         self._cols = np.flatnonzero(df >= min_df)
         fit_x = counts[:, self._cols]
         self._tfidf = TfidfTransformer(sublinear_tf=True).fit(fit_x)
-        clf = _calibrated(int(n.min()))
+        clf = _calibrated(labels)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             clf.fit(self._tfidf.transform(fit_x), labels)

@@ -9,7 +9,7 @@ from dkw_core.corpora import Corpus, Document
 from dkw_core.errors import InputError
 from dkw_core.keywords import KeywordModel, top_n
 from dkw_core.keywords.posterior import (CategoryPosterior, MatrixPosterior, corpus_posteriors, count_features,
-                                        fold_posteriors, out_of_fold)
+                                        fold_posteriors, out_of_fold, out_of_fold_counts)
 
 SPORT_TEXTS = ["The team won the game after the coach changed the player.",
                "A new season of the league starts with a goal.",
@@ -181,3 +181,26 @@ def test_fold_posteriors_never_read_a_validation_label_nor_fit_a_document_on_its
     assert not np.allclose(base[1], fold_posteriors(counts, moved, train, val, 2, folds=3)[1])
     with pytest.raises(InputError, match="overlap"):
         fold_posteriors(counts, y, train, np.array([0, 3]), 2)
+
+
+def test_a_category_with_one_training_document_keeps_the_posterior_learned():
+    """R52 has categories with a single training document; the posterior must still be fitted
+    (it once fell back to the class prior for the whole corpus: 42 % accuracy on R52)."""
+    rng = np.random.default_rng(2)
+    topics = (SPORT, SPACE, ["bank", "rate", "market", "stock", "price", "trade", "share", "profit"])
+    texts = [" ".join(rng.choice(words, size=4)) for words in topics for _ in range(12)]
+    y = np.repeat(np.arange(3), 12)
+    texts, y = texts + ["Weather: rain, snow and wind."], np.append(y, 3)
+    queries = ["The coach and the team in the league game.", "The rocket and the moon in orbit.",
+               "The stock price and the bank rate."]
+    counts = count_features(texts + queries)
+    n = len(texts)
+    for post in (CategoryPosterior(4).fit(texts, y).predict(queries),
+                 MatrixPosterior(4).fit(counts[:n], y).predict(counts[n:])):
+        assert np.allclose(post.sum(axis=1), 1)
+        assert list(post.argmax(axis=1)) == [0, 1, 2], post
+    oof = out_of_fold_counts(counts[:n], y, 4)
+    assert np.allclose(oof.sum(axis=1), 1) and (oof[:n - 1].argmax(axis=1) == y[:n - 1]).mean() > 0.8
+    # every category a singleton but one: nothing to learn, the class prior
+    assert np.allclose(CategoryPosterior(3).fit(texts[:2] + texts[12:13] + texts[-1:], np.array([0, 0, 1, 2]))
+                       .predict(["x"]), [[0.5, 0.25, 0.25]])
