@@ -83,8 +83,14 @@ class RunConfig:
 
     def settings_hash(self) -> str:
         """Hash of every method-relevant setting: this configuration plus the fixed settings of
-        the method (:data:`METHOD_SETTINGS`). Independent of the dkw version."""
-        blob = json.dumps({"run": asdict(self), "method": METHOD_SETTINGS}, sort_keys=True, default=str)
+        the method (:data:`METHOD_SETTINGS`; under label-free-posterior also the posterior
+        classifier's, ``keywords/posterior.py``). Independent of the dkw version."""
+        method = dict(METHOD_SETTINGS)
+        if self.protocol == "label-free-posterior":  # the posterior classifier's settings and fold scheme
+            from ..keywords.posterior import FOLD_SCHEME, SETTINGS
+
+            method["posterior"] = {**SETTINGS, "algorithm_2": FOLD_SCHEME}
+        blob = json.dumps({"run": asdict(self), "method": method}, sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
     def config_hash(self, version: str | None = None) -> str:
