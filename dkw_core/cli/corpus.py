@@ -5,7 +5,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import InputError
-from ..types import DEFAULT_K
+from ..types import DEFAULT_K, POSTERIOR_PROTOCOLS
 from . import options
 from .options import ProgressBar, print_json
 
@@ -160,8 +160,8 @@ def _cmd_keywords_batch(args, metrics: list[str]) -> int:
         raise InputError("--baseline works on single corpus documents (--doc)")
     fmt = format_of(args.format, args.out)
     items = read_texts(args.texts) if args.texts else None  # bad input fails before any heavy work
-    if items is not None and args.protocol == "label-free-posterior":
-        raise InputError("--texts is label-free; label-free-posterior works with --text-file or --split")
+    if items is not None and args.protocol in POSTERIOR_PROTOCOLS:
+        raise InputError(f"--texts is label-free; {args.protocol} works with --text-file or --split")
     protocol = "label-free" if items is not None else args.protocol
     corpus = corpus_for(args.dataset, sample=args.sample)
     with ProgressBar(f"preparing {corpus.key}") as progress:
@@ -202,7 +202,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("keywords", help="the discriminative keywords of a document, a new text, a whole split "
                                         "or a collection of new texts")
     p.add_argument("--doc", help="document id, e.g. 20ng/test/comp.graphics/38758")
-    p.add_argument("--text-file", help="a UTF-8 text file to extract keywords from (label-free, or label-free-posterior)")
+    p.add_argument("--text-file", help="a UTF-8 text file to extract keywords from (label-free, label-free-posterior or "
+                   "label-free-top1)")
     p.add_argument("--split", choices=("train", "test", "all"),
                    help="every document of this split of --dataset (batch; see --format, --out)")
     p.add_argument("--texts", metavar="PATH",

@@ -44,7 +44,7 @@ from sklearn.metrics import f1_score
 from sklearn.model_selection import KFold, StratifiedKFold
 
 from ..errors import InputError
-from ..types import Progress
+from ..types import POSTERIOR_PROTOCOLS, Progress
 from .classifiers import DEFAULT_CLASSIFIER, fit_predict
 
 PAPER_SIZES: tuple[int, ...] = (5, 10, 20, 100, 1000)
@@ -300,18 +300,20 @@ class ModelPredictor:
         return fold["ranks"][(metric, k)]
 
     def _fold_posteriors(self, fold: dict, train_pos: np.ndarray, val_pos: np.ndarray) -> tuple:
-        """label-free-posterior: category posteriors of the fold's documents from classifiers
+        """label-free-posterior (and -top1): category posteriors of the fold's documents from classifiers
         fitted on every training-split document outside the fold's validation part
         (out-of-fold for the fold's training part; :func:`~dkw_core.keywords.posterior.fold_posteriors`);
         (None, None) under the other protocols."""
-        if self.protocol != "label-free-posterior":
+        if self.protocol not in POSTERIOR_PROTOCOLS:
             return None, None
         if "posteriors" not in fold:
             from ..keywords.posterior import fold_posteriors
 
             fold["posteriors"] = fold_posteriors(self._posterior_counts(), self.labels, train_pos, val_pos,
                                                  len(self.model.categories))
-        return fold["posteriors"]
+        from ..keywords.posterior import as_weights
+
+        return tuple(as_weights(self.protocol, p) for p in fold["posteriors"])
 
     def _posterior_counts(self):
         """Term counts of every training text for the posterior classifiers (no label read)."""

@@ -39,6 +39,21 @@ FOLD_SCHEME = f"outside-validation, out-of-fold-{FOLDS} for the fold's training 
 """How Algorithm 2 fits a fold's posteriors (:func:`fold_posteriors`; enters stored search keys)."""
 
 
+def as_weights(protocol: str, posteriors: np.ndarray) -> np.ndarray:
+    """Category weights of documents with these posteriors (rows) under a posterior protocol:
+    the posterior itself (``label-free-posterior``) or a one-hot row of its most probable
+    category (``label-free-top1``: the paper's weighting with the predicted category)."""
+    posteriors = np.asarray(posteriors, dtype=np.float64)
+    if protocol == "label-free-posterior":
+        return posteriors
+    if protocol == "label-free-top1":
+        out = np.zeros_like(posteriors)
+        if posteriors.size:
+            out[np.arange(posteriors.shape[0]), posteriors.argmax(axis=1)] = 1.0
+        return out
+    raise InputError(f"{protocol!r} does not weight with the category posterior")
+
+
 def _learnable(labels: np.ndarray) -> bool:
     """At least two categories with two documents each: every calibration fold then trains on
     two categories or more. Anything less gets the class prior."""

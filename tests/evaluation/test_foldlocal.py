@@ -81,8 +81,9 @@ def test_counts_of_some_rows_equal_the_rows_of_the_split_matrix(corpus, topic_ve
     assert (part != model.term_counts("train", 2)[pos]).nnz == 0
 
 
-def test_posterior_weighting_in_a_fold_ignores_the_validation_labels(corpus, topic_vectors):
-    """label-free-posterior: the fold's posteriors are fitted on its training part only, so the
+@pytest.mark.parametrize("protocol", ["label-free-posterior", "label-free-top1"])
+def test_posterior_weighting_in_a_fold_ignores_the_validation_labels(corpus, topic_vectors, protocol):
+    """Posterior protocols: no validation label enters the fold's posteriors, so the
     label of a validation document changes neither its vector nor its prediction."""
     a = KeywordModel.prepare(corpus, topic_vectors, k_max=3, cache=False)
     labels = a.labels("train")
@@ -91,8 +92,8 @@ def test_posterior_weighting_in_a_fold_ignores_the_validation_labels(corpus, top
     b = KeywordModel.prepare(_relabelled(corpus, a.doc_ids("train")[victim], a.categories[1 - labels[victim]]),
                              topic_vectors, k_max=3, cache=False)
     setup = Setup(3, "rf", 4)
-    pa = ModelPredictor(a, protocol="label-free-posterior", max_top=4)
-    pb = ModelPredictor(b, protocol="label-free-posterior", max_top=4)
+    pa = ModelPredictor(a, protocol=protocol, max_top=4)
+    pb = ModelPredictor(b, protocol=protocol, max_top=4)
     (_, va_a), (_, va_b) = pa.fold_vectors(setup, tr, va), pb.fold_vectors(setup, tr, va)
     assert np.array_equal(va_a, va_b)
     assert np.array_equal(pa(setup, tr, va), pb(setup, tr, va))
@@ -100,7 +101,9 @@ def test_posterior_weighting_in_a_fold_ignores_the_validation_labels(corpus, top
     assert post_tr.shape == (len(tr), 2) and post_va.shape == (len(va), 2)
 
 
-def test_fold_posteriors_use_every_training_document_outside_the_validation_part(corpus, topic_vectors, monkeypatch):
+@pytest.mark.parametrize("protocol", ["label-free-posterior", "label-free-top1"])
+def test_fold_posteriors_use_every_training_document_outside_the_validation_part(corpus, topic_vectors, monkeypatch,
+                                                                                 protocol):
     """label-free-posterior in a round on a subsample: the posterior classifiers are fitted on
     every training-split document outside the fold's validation part (not only on the round's
     training part), and no validation label is read: relabelling every validation document
@@ -122,10 +125,10 @@ def test_fold_posteriors_use_every_training_document_outside_the_validation_part
 
     monkeypatch.setattr(posterior.MatrixPosterior, "fit", fit)
     setup = Setup(3, "rf", 4)
-    pa = ModelPredictor(model, protocol="label-free-posterior", max_top=4)
+    pa = ModelPredictor(model, protocol=protocol, max_top=4)
     relabelled = labels.copy()
     relabelled[va] = 1 - relabelled[va]
-    pb = ModelPredictor(model, protocol="label-free-posterior", max_top=4, labels=relabelled)
+    pb = ModelPredictor(model, protocol=protocol, max_top=4, labels=relabelled)
     (tr_a, va_a), (tr_b, va_b) = pa.fold_vectors(setup, tr, va), pb.fold_vectors(setup, tr, va)
     assert np.array_equal(va_a, va_b) and np.array_equal(tr_a, tr_b)
     assert np.array_equal(pa(setup, tr, va), pb(setup, tr, va))

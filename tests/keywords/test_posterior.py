@@ -88,19 +88,20 @@ def test_top_n_with_weights_interpolates_between_categories():
     assert (top_n(counts, scores, labels=None, use_tf=False, top=3, weights=np.array([[0.0, 1.0]])) == aware).all()
 
 
-def test_posterior_protocol_ignores_the_labels_it_weights(corpus, topic_vectors):
+@pytest.mark.parametrize("protocol", ["label-free-posterior", "label-free-top1"])
+def test_posterior_protocol_ignores_the_labels_it_weights(corpus, topic_vectors, protocol):
     model = KeywordModel.prepare(corpus, topic_vectors, k_max=3, cache=False)
-    idx = model.rank("test", metric="rf", k=2, top=3, protocol="label-free-posterior")
+    idx = model.rank("test", metric="rf", k=2, top=3, protocol=protocol)
     words = dict(zip(model.doc_ids("test"), model.words(idx)))
     assert set(words["p/test/sport/0"]) <= set(SPORT) and set(words["p/test/space/0"]) <= set(SPACE), words
     shuffled = Corpus("p", [Document(d.id, d.text, {"sport": "space", "space": "sport"}[d.label] if d.split == "test"
                                      else d.label, d.split) for d in corpus.documents])
     other = KeywordModel.prepare(shuffled, topic_vectors, k_max=3, cache=False)
-    other_idx = other.rank("test", metric="rf", k=2, top=3, protocol="label-free-posterior")
+    other_idx = other.rank("test", metric="rf", k=2, top=3, protocol=protocol)
     assert dict(zip(other.doc_ids("test"), other.words(other_idx))) == words
-    kws = model.keywords("p/test/space/0", metric="rf", k=2, top=3, protocol="label-free-posterior")
+    kws = model.keywords("p/test/space/0", metric="rf", k=2, top=3, protocol=protocol)
     assert {kw.word for kw in kws} <= set(SPACE)
-    new = model.keywords_for_text("The rocket and the moon.", metric="rf", k=2, top=2, protocol="label-free-posterior")
+    new = model.keywords_for_text("The rocket and the moon.", metric="rf", k=2, top=2, protocol=protocol)
     assert {kw.word for kw in new} <= set(SPACE)
     with pytest.raises(InputError, match="gold category"):
         model.rank_texts(["The rocket."], metric="rf", k=2, top=2, protocol="label-aware")
@@ -204,3 +205,17 @@ def test_a_category_with_one_training_document_keeps_the_posterior_learned():
     # every category a singleton but one: nothing to learn, the class prior
     assert np.allclose(CategoryPosterior(3).fit(texts[:2] + texts[12:13] + texts[-1:], np.array([0, 0, 1, 2]))
                        .predict(["x"]), [[0.5, 0.25, 0.25]])
+
+
+def test_top1_weights_with_the_most_probable_category_as_the_paper_weights_with_the_gold_one(corpus, topic_vectors):
+    from dkw_core.keywords.posterior import as_weights
+
+    P = np.array([[0.2, 0.7, 0.1], [0.5, 0.2, 0.3]])
+    assert np.array_equal(as_weights("label-free-top1", P), [[0, 1, 0], [1, 0, 0]])
+    assert as_weights("label-free-posterior", P) is not None and np.array_equal(as_weights("label-free-posterior", P), P)
+    with pytest.raises(InputError):
+        as_weights("label-free", P)
+    model = KeywordModel.prepare(corpus, topic_vectors, k_max=3, cache=False)
+    top1 = model.rank("test", metric="rf", k=2, top=3, protocol="label-free-top1")
+    predicted = model.posteriors("test").argmax(axis=1)
+    assert np.array_equal(top1, model.rank("test", metric="rf", k=2, top=3, protocol="label-aware", labels=predicted))
