@@ -292,6 +292,10 @@ class ModelPredictor:
             out = []
             for pos, w in zip((train_pos, val_pos), weights):
                 labels = self.labels[pos] if self.protocol == "label-aware" else None
+                if w is not None:  # a posterior protocol: no label of these documents is read
+                    from ..keywords.posterior import rank_arguments
+
+                    labels, w = rank_arguments(self.protocol, w)
                 idx = rank_rows(self.model, pos, metric=metric, k=k, scores=scores, labels=labels, top=self.max_top,
                                 counts=rows_of(pos), weights=w)
                 small = np.int16 if len(self.model.vocabulary) < np.iinfo(np.int16).max else np.int32
@@ -311,9 +315,7 @@ class ModelPredictor:
 
             fold["posteriors"] = fold_posteriors(self._posterior_counts(), self.labels, train_pos, val_pos,
                                                  len(self.model.categories))
-        from ..keywords.posterior import as_weights
-
-        return tuple(as_weights(self.protocol, p) for p in fold["posteriors"])
+        return fold["posteriors"]
 
     def _posterior_counts(self):
         """Term counts of every training text for the posterior classifiers (no label read)."""

@@ -152,9 +152,9 @@ class TermModel:
         if protocol == "label-free":
             labels = None
         elif protocol in POSTERIOR_PROTOCOLS:
-            from .posterior import as_weights
+            from .posterior import rank_arguments
 
-            labels, weights = None, as_weights(protocol, self.posteriors(split))
+            labels, weights = rank_arguments(protocol, self.posteriors(split))
         elif labels is None:
             labels = self.labels(split)
         return top_n(self.term_counts(split, k), self.metric_scores(metric, k), labels=labels, use_tf=m.tf, top=top,

@@ -250,12 +250,12 @@ class KeywordModel(TermModel):
         if check_protocol(protocol) == "label-aware":
             raise InputError("new texts have no gold category: use a label-free protocol")
         counts = self.counts_for_texts(texts, k)
-        weights = None
+        labels = weights = None
         if protocol in POSTERIOR_PROTOCOLS:
-            from .posterior import as_weights
+            from .posterior import rank_arguments
 
-            weights = as_weights(protocol, self.posterior_model().predict(list(texts)))
-        return top_n(counts, self.metric_scores(metric, k), labels=None, use_tf=get_metric(metric).tf, top=top,
+            labels, weights = rank_arguments(protocol, self.posterior_model().predict(list(texts)))
+        return top_n(counts, self.metric_scores(metric, k), labels=labels, use_tf=get_metric(metric).tf, top=top,
                      weights=weights)
 
 

@@ -54,6 +54,15 @@ def as_weights(protocol: str, posteriors: np.ndarray) -> np.ndarray:
     raise InputError(f"{protocol!r} does not weight with the category posterior")
 
 
+def rank_arguments(protocol: str, posteriors: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """``(labels, weights)`` for :func:`~dkw_core.keywords.top_n` under a posterior protocol:
+    top-1 ranks with the predicted category as label-aware ranks with the gold one (same
+    keywords as one-hot weights, without the dense product)."""
+    if protocol == "label-free-top1":
+        return np.asarray(posteriors).argmax(axis=1), None
+    return None, as_weights(protocol, posteriors)
+
+
 def _learnable(labels: np.ndarray) -> bool:
     """At least two categories with two documents each: every calibration fold then trains on
     two categories or more. Anything less gets the class prior."""

@@ -219,3 +219,21 @@ def test_top1_weights_with_the_most_probable_category_as_the_paper_weights_with_
     top1 = model.rank("test", metric="rf", k=2, top=3, protocol="label-free-top1")
     predicted = model.posteriors("test").argmax(axis=1)
     assert np.array_equal(top1, model.rank("test", metric="rf", k=2, top=3, protocol="label-aware", labels=predicted))
+
+
+def test_top1_rank_arguments_give_the_keywords_of_one_hot_weights():
+    import scipy.sparse as sp
+
+    from dkw_core.keywords.posterior import as_weights, rank_arguments
+
+    rng = np.random.default_rng(1)
+    counts = sp.csr_matrix(rng.integers(0, 3, size=(6, 9)).astype(np.float32))
+    scores = rng.random((3, 9))
+    P = rng.dirichlet(np.ones(3), size=6)
+    labels, weights = rank_arguments("label-free-top1", P)
+    assert weights is None and np.array_equal(labels, P.argmax(axis=1))
+    for use_tf in (False, True):
+        assert np.array_equal(top_n(counts, scores, labels=labels, use_tf=use_tf, top=4),
+                              top_n(counts, scores, labels=None, use_tf=use_tf, top=4,
+                                    weights=as_weights("label-free-top1", P)))
+    assert rank_arguments("label-free-posterior", P)[0] is None
