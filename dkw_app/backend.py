@@ -40,6 +40,8 @@ PROTOCOL_HELP = {
     "label-free": "deployable protocol: no label read, score = max over categories",
     "label-free-posterior": "deployable protocol: no label read, words weighted by the category posterior "
                             "of a tf-idf classifier trained on the training split",
+    "label-free-top1": "deployable protocol: no label read, words weighted with the most probable category "
+                       "of a tf-idf classifier trained on the training split",
 }
 #: The paper's K (nearest words per phrase) used to prepare a corpus.
 DEFAULT_K_MAX = DEFAULT_K

@@ -12,17 +12,21 @@ from .errors import InputError
 Progress = Callable[[float, str], None]
 """``progress(fraction, message)``: called with a fraction in [0, 1] while long work runs."""
 
-Protocol = Literal["label-aware", "label-free", "label-free-posterior"]
+Protocol = Literal["label-aware", "label-free", "label-free-posterior", "label-free-top1"]
 """How a document's words are weighted (docs/method.md §3):
 
 ``label-aware``           the paper's protocol: each document is weighted with its gold category;
 ``label-free``            deployable: a word's score is its maximum over categories;
 ``label-free-posterior``  deployable: a word's score is Σ_c P(c | d) · metric(w, c), with P(c | d)
-                          from a calibrated tf-idf classifier fitted on the training split.
+                          from a calibrated tf-idf classifier fitted on the training split;
+``label-free-top1``       deployable: the same posterior's most probable category stands in for
+                          the gold one (the paper's weighting with a predicted category).
 
-The two label-free protocols never read the labels of the documents being weighted.
+The label-free protocols never read the labels of the documents being weighted.
 """
 PROTOCOLS: tuple[str, ...] = get_args(Protocol)
+POSTERIOR_PROTOCOLS: tuple[str, ...] = ("label-free-posterior", "label-free-top1")
+"""The label-free protocols that weight a document with the category posterior (docs/method.md §3)."""
 DEFAULT_PROTOCOL: Protocol = "label-aware"
 """The default of every command and page: the paper's protocol, always labelled as such."""
 

@@ -21,7 +21,9 @@ studies = backend.list_studies(engine)
 tab_create, tab_judges, tab_monitor, tab_export, tab_life = st.tabs(
     ["Create", "Judges", "Monitor", "Export", "Life cycle"])
 PROTOCOL_HELP = {"label-aware": "the paper's: each article weighted with its own gold category",
-                 "label-free": "deployable: no gold label read, score = max over categories"}
+                 "label-free": "deployable: no gold label read, score = max over categories",
+                 "label-free-posterior": "deployable: no gold label read, words weighted by the category posterior",
+                 "label-free-top1": "deployable: no gold label read, words weighted with the most probable category"}
 
 with tab_create:
     st.caption("Paper §4.6 defaults: 20ng, A = tf-rf over the article's own words, B = latent-5word-knn90-rf "

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import InputError
-from ..types import DEFAULT_K
+from ..types import DEFAULT_K, POSTERIOR_PROTOCOLS
 from . import options
 from .options import ProgressBar, print_json
 
@@ -179,8 +179,8 @@ def _cmd_keywords_batch(args, metrics: list[str]) -> int:
     if args.baseline:
         raise InputError("--baseline works on single corpus documents (--doc)")
     fmt = format_of(args.format, args.out)
-    if args.texts and args.protocol == "label-free-posterior":
-        raise InputError("--texts is label-free; label-free-posterior works with --text-file or --split")
+    if args.texts and args.protocol in POSTERIOR_PROTOCOLS:
+        raise InputError(f"--texts is label-free; {args.protocol} works with --text-file or --split")
     if args.scheduler is not None:
         return _keywords_batch_on_cluster(args, metrics, fmt)
     items = read_texts(args.texts) if args.texts else None  # bad input fails before any heavy work
@@ -262,7 +262,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("keywords", help="the discriminative keywords of a document, a new text, a whole split "
                                         "or a collection of new texts")
     p.add_argument("--doc", help="document id, e.g. 20ng/test/comp.graphics/38758")
-    p.add_argument("--text-file", help="a UTF-8 text file to extract keywords from (label-free, or label-free-posterior)")
+    p.add_argument("--text-file", help="a UTF-8 text file to extract keywords from (label-free, label-free-posterior or "
+                   "label-free-top1)")
     p.add_argument("--split", choices=("train", "test", "all"),
                    help="every document of this split of --dataset (batch; see --format, --out)")
     p.add_argument("--texts", metavar="PATH",

@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 
 from ..keywords.batch import BLOCK
-from ..types import Progress, report
+from ..types import POSTERIOR_PROTOCOLS, Progress, report
 from .refs import ModelRef
 from .scheduler import run, worker_env
 
@@ -24,7 +24,7 @@ SPLIT_BLOCK = 2000  # documents of a split per task
 
 def _split_size(ref: ModelRef, split: str, protocol: str) -> int:
     model = ref.load()
-    if protocol == "label-free-posterior":
+    if protocol in POSTERIOR_PROTOCOLS:
         model.posteriors(split)  # fitted once here and cached beside the model, not by every worker at once
     return len(model.doc_ids(split))
 

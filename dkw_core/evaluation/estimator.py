@@ -23,7 +23,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .. import cache
 from ..errors import InputError
-from ..types import DEFAULT_K
+from ..types import DEFAULT_K, POSTERIOR_PROTOCOLS
 
 _MODELS: cache.Memo = cache.Memo(maxsize=8)
 
@@ -49,8 +49,9 @@ class DiscriminativeKeywordVectorizer(TransformerMixin, BaseEstimator):
     vectors : None (default GloVe 6B 50d / ``DKW_VECTORS``), a path to a vector file, or a
         loaded :class:`dkw_core.vectors.Vectors`.
     k_max : neighbours prepared per phrase (>= k; default 90 so a grid over k reuses them).
-    protocol : ``"label-free"`` (maximum over categories, default) or ``"label-free-posterior"``
-        (words weighted by the text's category posterior; docs/method.md §3).
+    protocol : ``"label-free"`` (maximum over categories, default), ``"label-free-posterior"``
+        (words weighted by the text's category posterior) or ``"label-free-top1"`` (by its most
+        probable category); docs/method.md §3.
     neighbours : how step 3 scores "nearest" (:mod:`dkw_core.neighbours`): ``"cosine"``
         (default, the paper's), ``"csls-k<k>"`` or ``"abtt-d<D>"``.
     """
@@ -78,8 +79,8 @@ class DiscriminativeKeywordVectorizer(TransformerMixin, BaseEstimator):
         from ..neighbours import parse_neighbours
 
         get_metric(self.metric)
-        if self.protocol not in ("label-free", "label-free-posterior"):
-            raise InputError(f"protocol must be label-free or label-free-posterior, got {self.protocol!r}")
+        if self.protocol not in ("label-free", *POSTERIOR_PROTOCOLS):
+            raise InputError(f"protocol must be label-free, {' or '.join(POSTERIOR_PROTOCOLS)}, got {self.protocol!r}")
         parse_neighbours(self.neighbours)
         if not (isinstance(self.top, (int, np.integer)) and self.top >= 1):
             raise InputError(f"top must be a positive integer, got {self.top!r}")

@@ -12,7 +12,7 @@ from typing import Sequence
 
 from .. import cache
 from ..errors import InputError
-from ..types import Progress
+from ..types import POSTERIOR_PROTOCOLS, Progress
 from .baselines import bow_baseline, tfidf_baseline
 from .classifiers import CLASSIFIER_LABELS, DEFAULT_CLASSIFIER
 from .protocols import RunConfig, RunResult, check_classifier, check_protocol, evaluate_model
@@ -282,6 +282,10 @@ def run_search(
         raise InputError(f"K grid {ks} exceeds the prepared k_max={exp.k_max}")
     grid = {"ks": ks, "metrics": metrics, "tops": [int(n) for n in tops], "sizes": [int(s) for s in sizes],
             "seed": int(seed), "k_max": exp.k_max, **exp.retrieval_options}
+    if protocol in POSTERIOR_PROTOCOLS:
+        from ..keywords.posterior import FOLD_SCHEME
+
+        grid["fold_posteriors"] = FOLD_SCHEME
     # the search run is keyed by its grid; metric/K/N of the key are placeholders
     key = RunConfig(dataset=exp.dataset, corpus_key=exp.corpus.key, vectors=exp.vectors_name, protocol=protocol,
                     metric="*", k=0, top=0, classifier=classifier, kind="search", sample=exp.sample, options=grid)

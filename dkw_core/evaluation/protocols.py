@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from ..errors import InputError
-from ..types import PROTOCOLS, check_protocol  # one definition of the protocols, re-exported here
+from ..types import POSTERIOR_PROTOCOLS, PROTOCOLS, check_protocol  # one definition of the protocols, re-exported here
 from .classifiers import CLASSIFIER_LABELS, CLASSIFIERS, DEFAULT_CLASSIFIER, Scores, fit_predict, score_predictions
 
 PROTOCOL_LABELS = {
@@ -32,6 +32,8 @@ PROTOCOL_LABELS = {
     "label-free": "label-free (deployable: test labels never read)",
     "label-free-posterior": "label-free posterior (deployable: words weighted by a tf-idf classifier's category "
                             "posterior fitted on the training split; test labels never read)",
+    "label-free-top1": "label-free top-1 (deployable: words weighted with the most probable category of a tf-idf "
+                       "classifier fitted on the training split; test labels never read)",
 }
 KINDS: tuple[str, ...] = ("method", "baseline-tfidf", "baseline-bow", "search")
 #: Fixed settings of the method that a stored number depends on beyond its RunConfig; they
@@ -83,8 +85,14 @@ class RunConfig:
 
     def settings_hash(self) -> str:
         """Hash of every method-relevant setting: this configuration plus the fixed settings of
-        the method (:data:`METHOD_SETTINGS`). Independent of the dkw version."""
-        blob = json.dumps({"run": asdict(self), "method": METHOD_SETTINGS}, sort_keys=True, default=str)
+        the method (:data:`METHOD_SETTINGS`; under label-free-posterior also the posterior
+        classifier's, ``keywords/posterior.py``). Independent of the dkw version."""
+        method = dict(METHOD_SETTINGS)
+        if self.protocol in POSTERIOR_PROTOCOLS:  # the posterior classifier's settings and fold scheme
+            from ..keywords.posterior import FOLD_SCHEME, SETTINGS
+
+            method["posterior"] = {**SETTINGS, "algorithm_2": FOLD_SCHEME}
+        blob = json.dumps({"run": asdict(self), "method": method}, sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
     def config_hash(self, version: str | None = None) -> str:

@@ -25,8 +25,10 @@ validation document's own words and label never enter the scores it is ranked wi
 statistics from the whole training split its rare words would already score highest in its
 own category, inflating CV F1 differently per metric; docs/method.md, evaluation protocols).
 Validation documents are weighted with their own label under the label-aware protocol (the
-paper's) and with the maximum over categories under label-free; the fold's training documents
-the same way.
+paper's), with the maximum over categories under label-free, and with category posteriors
+under label-free-posterior — fitted on every training-split document outside the fold's
+validation part, never on a validation label (docs/method.md §3); the fold's training
+documents the same way (out-of-fold posteriors).
 """
 from __future__ import annotations
 
@@ -42,7 +44,7 @@ from sklearn.metrics import f1_score
 from sklearn.model_selection import KFold, StratifiedKFold
 
 from ..errors import InputError
-from ..types import Progress
+from ..types import POSTERIOR_PROTOCOLS, Progress
 from .classifiers import DEFAULT_CLASSIFIER, fit_predict
 
 PAPER_SIZES: tuple[int, ...] = (5, 10, 20, 100, 1000)
@@ -294,6 +296,7 @@ class ModelPredictor:
         self.fold_count = 0  # distinct folds whose statistics were counted
         self._counts_key = None
         self._counts = self._counts_pos = None
+        self._post_counts = None  # label-free-posterior: term counts of the training texts
 
     def __reduce__(self):
         """Pickled (for a Dask worker) as the model's reference, never the model: the worker
@@ -341,6 +344,10 @@ class ModelPredictor:
             out = []
             for pos, w in zip((train_pos, val_pos), weights):
                 labels = self.labels[pos] if self.protocol == "label-aware" else None
+                if w is not None:  # a posterior protocol: no label of these documents is read
+                    from ..keywords.posterior import rank_arguments
+
+                    labels, w = rank_arguments(self.protocol, w)
                 idx = rank_rows(self.model, pos, metric=metric, k=k, scores=scores, labels=labels, top=self.max_top,
                                 counts=rows_of(pos), weights=w)
                 small = np.int16 if len(self.model.vocabulary) < np.iinfo(np.int16).max else np.int32
@@ -349,23 +356,27 @@ class ModelPredictor:
         return fold["ranks"][(metric, k)]
 
     def _fold_posteriors(self, fold: dict, train_pos: np.ndarray, val_pos: np.ndarray) -> tuple:
-        """label-free-posterior: category posteriors of the fold's documents from classifiers
-        fitted on the fold's training part only (out-of-fold inside it for its own documents);
+        """label-free-posterior (and -top1): category posteriors of the fold's documents from classifiers
+        fitted on every training-split document outside the fold's validation part
+        (out-of-fold for the fold's training part; :func:`~dkw_core.keywords.posterior.fold_posteriors`);
         (None, None) under the other protocols."""
-        if self.protocol != "label-free-posterior":
+        if self.protocol not in POSTERIOR_PROTOCOLS:
             return None, None
         if "posteriors" not in fold:
-            from ..keywords.posterior import CategoryPosterior, out_of_fold
+            from ..keywords.posterior import fold_posteriors
+
+            fold["posteriors"] = fold_posteriors(self._posterior_counts(), self.labels, train_pos, val_pos,
+                                                 len(self.model.categories))
+        return fold["posteriors"]
+
+    def _posterior_counts(self):
+        """Term counts of every training text for the posterior classifiers (no label read)."""
+        if self._post_counts is None:
+            from ..keywords.posterior import count_features
 
             docs = self.model.corpus.documents
-            rows = self.model.rows("train")
-            texts_tr = [docs[i].text for i in rows[np.asarray(train_pos)]]
-            texts_va = [docs[i].text for i in rows[np.asarray(val_pos)]]
-            y = self.labels[np.asarray(train_pos)]
-            n = len(self.model.categories)
-            fold["posteriors"] = (out_of_fold(texts_tr, y, n, folds=3),
-                                  CategoryPosterior(n).fit(texts_tr, y).predict(texts_va))
-        return fold["posteriors"]
+            self._post_counts = count_features([docs[i].text for i in self.model.rows("train")])
+        return self._post_counts
 
     def fold_vectors(self, setup: Setup, train_pos: np.ndarray, val_pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         tr, va = self.fold_ranks(setup.metric, setup.k, train_pos, val_pos)

@@ -14,7 +14,7 @@ import scipy.sparse as sp
 from .. import cache
 from ..errors import CorpusError, InputError
 from ..metrics import CategoryStats, category_scores, get_metric
-from ..types import DEFAULT_PROTOCOL, DEFAULT_TOP, check_protocol
+from ..types import DEFAULT_PROTOCOL, DEFAULT_TOP, POSTERIOR_PROTOCOLS, check_protocol
 from .ranking import top_n
 
 
@@ -62,14 +62,17 @@ class TermModel:
 
     def _weighting(self, doc, protocol: str) -> int | np.ndarray | None:
         """How one document is weighted: its gold category index (label-aware), its category
-        posterior (label-free-posterior) or ``None`` (label-free: maximum over categories)."""
+        posterior (label-free-posterior; one-hot under label-free-top1) or ``None`` (label-free:
+        maximum over categories)."""
         check_protocol(protocol)
         if protocol == "label-free":
             return None
-        if protocol == "label-free-posterior":
+        if protocol in POSTERIOR_PROTOCOLS:
+            from .posterior import as_weights
+
             if self.has_doc(doc.id) and self.corpus.get(doc.id).text == doc.text:
-                return self.posteriors("all")[self._row[doc.id]]
-            return self.posterior_model().predict([doc.text])[0]
+                return as_weights(protocol, self.posteriors("all")[[self._row[doc.id]]])[0]
+            return as_weights(protocol, self.posterior_model().predict([doc.text]))[0]
         if doc.label not in self.categories:
             raise InputError(f"document {doc.id} has category {doc.label!r}, unknown to corpus {self.corpus.name}")
         return self.categories.index(doc.label)
@@ -152,8 +155,10 @@ class TermModel:
         weights = None
         if protocol == "label-free":
             labels = None
-        elif protocol == "label-free-posterior":
-            labels, weights = None, pick(self.posteriors(split))
+        elif protocol in POSTERIOR_PROTOCOLS:
+            from .posterior import rank_arguments
+
+            labels, weights = rank_arguments(protocol, pick(self.posteriors(split)))
         elif labels is None:
             labels = pick(self.labels(split))
         return top_n(pick(self.term_counts(split, k)), self.metric_scores(metric, k), labels=labels, use_tf=m.tf,

@@ -19,7 +19,7 @@ from ..errors import InputError
 from ..metrics import get_metric
 from ..neighbours import neighbours_spec
 from ..phrases import TaggedDoc, get_tagger, tag_corpus
-from ..types import DEFAULT_K, DEFAULT_PROTOCOL, DEFAULT_TOP, Progress, check_protocol, report, scaled
+from ..types import DEFAULT_K, DEFAULT_PROTOCOL, DEFAULT_TOP, POSTERIOR_PROTOCOLS, Progress, check_protocol, report, scaled
 from ..vectors import Vectors, load_vectors
 from .base import TermModel
 from .index import NeighbourIndex, build_index, index_path, load_index, read_meta, save_index
@@ -216,7 +216,7 @@ class KeywordModel(TermModel):
                           label: str | None = None, name: str = "text",
                           protocol: str = "label-free", progress: Progress | None = None) -> list[Keyword]:
         """Keywords of a new text: weighted with a category ``label`` when one is given, else
-        under a label-free ``protocol`` (``label-free`` or ``label-free-posterior``). Texts up to
+        under a label-free ``protocol`` (``label-free``, ``label-free-posterior``, ``label-free-top1``). Texts up to
         ``DKW_MAX_TEXT_MB`` are tagged in pieces, in bounded memory (:mod:`dkw_core.longtext`);
         asking again for the same text (another metric) reuses its tagging."""
         lab = None
@@ -226,8 +226,10 @@ class KeywordModel(TermModel):
             # fails early on an unusable text; kept for the next metric of the same text
             self._last_text = last = (key, text, self._text_units(name, text, progress))
         units = last[2]
-        if label is None and check_protocol(protocol) == "label-free-posterior":
-            lab = self.posterior_model().predict([text])[0]
+        if label is None and check_protocol(protocol) in POSTERIOR_PROTOCOLS:
+            from .posterior import as_weights
+
+            lab = as_weights(protocol, self.posterior_model().predict([text]))[0]
             return self._keywords_from_units(units, metric=metric, k=k, top=top, label=lab)
         if label is not None:
             if label not in self.categories:
@@ -246,10 +248,14 @@ class KeywordModel(TermModel):
                    top: int = DEFAULT_TOP, protocol: str = "label-free") -> np.ndarray:
         """Keyword indices of new texts under a label-free ``protocol``."""
         if check_protocol(protocol) == "label-aware":
-            raise InputError("new texts have no gold category: use label-free or label-free-posterior")
+            raise InputError("new texts have no gold category: use a label-free protocol")
         counts = self.counts_for_texts(texts, k)
-        weights = self.posterior_model().predict(list(texts)) if protocol == "label-free-posterior" else None
-        return top_n(counts, self.metric_scores(metric, k), labels=None, use_tf=get_metric(metric).tf, top=top,
+        labels = weights = None
+        if protocol in POSTERIOR_PROTOCOLS:
+            from .posterior import rank_arguments
+
+            labels, weights = rank_arguments(protocol, self.posterior_model().predict(list(texts)))
+        return top_n(counts, self.metric_scores(metric, k), labels=labels, use_tf=get_metric(metric).tf, top=top,
                      weights=weights)
 
 

@@ -77,3 +77,17 @@ def test_neighbours_spec_is_a_parameter():
     assert plain.model_ is not vec.model_ and plain.model_.neighbours == "cosine"
     with pytest.raises(InputError, match="unknown neighbours"):
         DiscriminativeKeywordVectorizer(neighbours="knn").fit(X, y)
+
+
+@pytest.mark.parametrize("protocol", ["label-free-posterior", "label-free-top1"])
+def test_posterior_protocols_in_the_estimator(protocol):
+    X, y = _data()
+    vec = DiscriminativeKeywordVectorizer(metric="rf", k=10, top=5, protocol=protocol)
+    Xt = vec.fit_transform(X, y)
+    assert Xt.shape == (len(X), vec.model_.vectors.dim)
+    new = ["The astronaut looked at the moon from the orbit of the station.",
+           "The goalie and the team celebrated the win of the game."]
+    Z = vec.transform(new)
+    assert np.allclose(vec.transform(new[::-1]), Z[::-1])  # each text on its own: no label, no neighbour read
+    pred = LinearSVC().fit(Xt, y).predict(Z)
+    assert list(pred) == ["space", "sport"]

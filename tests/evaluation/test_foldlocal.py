@@ -81,8 +81,9 @@ def test_counts_of_some_rows_equal_the_rows_of_the_split_matrix(corpus, topic_ve
     assert (part != model.term_counts("train", 2)[pos]).nnz == 0
 
 
-def test_posterior_weighting_in_a_fold_ignores_the_validation_labels(corpus, topic_vectors):
-    """label-free-posterior: the fold's posteriors are fitted on its training part only, so the
+@pytest.mark.parametrize("protocol", ["label-free-posterior", "label-free-top1"])
+def test_posterior_weighting_in_a_fold_ignores_the_validation_labels(corpus, topic_vectors, protocol):
+    """Posterior protocols: no validation label enters the fold's posteriors, so the
     label of a validation document changes neither its vector nor its prediction."""
     a = KeywordModel.prepare(corpus, topic_vectors, k_max=3, cache=False)
     labels = a.labels("train")
@@ -91,10 +92,48 @@ def test_posterior_weighting_in_a_fold_ignores_the_validation_labels(corpus, top
     b = KeywordModel.prepare(_relabelled(corpus, a.doc_ids("train")[victim], a.categories[1 - labels[victim]]),
                              topic_vectors, k_max=3, cache=False)
     setup = Setup(3, "rf", 4)
-    pa = ModelPredictor(a, protocol="label-free-posterior", max_top=4)
-    pb = ModelPredictor(b, protocol="label-free-posterior", max_top=4)
+    pa = ModelPredictor(a, protocol=protocol, max_top=4)
+    pb = ModelPredictor(b, protocol=protocol, max_top=4)
     (_, va_a), (_, va_b) = pa.fold_vectors(setup, tr, va), pb.fold_vectors(setup, tr, va)
     assert np.array_equal(va_a, va_b)
     assert np.array_equal(pa(setup, tr, va), pb(setup, tr, va))
     post_tr, post_va = next(iter(pa._folds.values()))["posteriors"]
     assert post_tr.shape == (len(tr), 2) and post_va.shape == (len(va), 2)
+
+
+@pytest.mark.parametrize("protocol", ["label-free-posterior", "label-free-top1"])
+def test_fold_posteriors_use_every_training_document_outside_the_validation_part(corpus, topic_vectors, monkeypatch,
+                                                                                 protocol):
+    """label-free-posterior in a round on a subsample: the posterior classifiers are fitted on
+    every training-split document outside the fold's validation part (not only on the round's
+    training part), and no validation label is read: relabelling every validation document
+    leaves the fold's posteriors, vectors and predictions unchanged."""
+    from dkw_core.evaluation.search import subsample
+    from dkw_core.keywords import posterior
+
+    model = KeywordModel.prepare(corpus, topic_vectors, k_max=3, cache=False)
+    labels = model.labels("train")
+    positions = subsample(labels, 3, order=np.arange(len(labels)))  # 3 of 6 documents per category
+    tr_i, va_i = folds(labels[positions], 3, seed=0)[0]
+    tr, va = positions[tr_i], positions[va_i]
+    fitted_sizes = []
+    real_fit = posterior.MatrixPosterior.fit
+
+    def fit(self, counts, y):
+        fitted_sizes.append(counts.shape[0])
+        return real_fit(self, counts, y)
+
+    monkeypatch.setattr(posterior.MatrixPosterior, "fit", fit)
+    setup = Setup(3, "rf", 4)
+    pa = ModelPredictor(model, protocol=protocol, max_top=4)
+    relabelled = labels.copy()
+    relabelled[va] = 1 - relabelled[va]
+    pb = ModelPredictor(model, protocol=protocol, max_top=4, labels=relabelled)
+    (tr_a, va_a), (tr_b, va_b) = pa.fold_vectors(setup, tr, va), pb.fold_vectors(setup, tr, va)
+    assert np.array_equal(va_a, va_b) and np.array_equal(tr_a, tr_b)
+    assert np.array_equal(pa(setup, tr, va), pb(setup, tr, va))
+    post_a = next(iter(pa._folds.values()))["posteriors"]
+    post_b = next(iter(pb._folds.values()))["posteriors"]
+    assert all(np.array_equal(a, b) for a, b in zip(post_a, post_b))
+    # the validation part's classifier saw all 10 other documents, more than the round's 4 training ones
+    assert max(fitted_sizes) == len(labels) - len(va) > len(tr)

@@ -107,3 +107,15 @@ def test_database_from_before_versions_gains_the_columns(tmp_path):
         conn.execute("ALTER TABLE evaluation_runs DROP COLUMN settings_hash")
     df = load_runs(f"sqlite:///{path}")
     assert len(df) == 1 and df["stale"].all() and df["dkw_version"].isna().all()
+
+
+def test_posterior_settings_enter_the_settings_hash_of_posterior_runs_only(monkeypatch):
+    from dataclasses import replace
+
+    from dkw_core.keywords import posterior
+
+    post = replace(_config(), protocol="label-free-posterior")
+    before, plain = post.settings_hash(), _config().settings_hash()
+    monkeypatch.setitem(posterior.SETTINGS, "classifier", "something else")
+    assert post.settings_hash() != before  # a changed posterior is never a cache hit
+    assert _config().settings_hash() == plain
