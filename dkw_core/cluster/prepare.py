@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import operator
 import time
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,6 +81,7 @@ def _cached_tags(path: Path) -> dict:
 
 def _tag_partition(ref: CorpusRef, start: int, stop: int, tag_file: str) -> tuple[dict, dict]:
     """(new tag-cache entries, phrase counts of documents [start, stop) with local ids)."""
+    from ..keywords.index import count_phrases
     from ..phrases import TaggedDoc, get_tagger
 
     docs = ref.load().documents[start:stop]
@@ -94,22 +94,10 @@ def _tag_partition(ref: CorpusRef, start: int, stop: int, tag_file: str) -> tupl
     for h, tagged in zip(todo, get_tagger().tag_many((texts[h] for h in todo), n_process=1)):
         new[h] = (tagged.text, tagged.tags)
         words += len(tagged.tags)
-    phrase_id: dict[str, int] = {}
-    indptr, indices, data = [0], [], []
-    empty_text, no_phrases = [], []
-    for h in hashes:
-        t = TaggedDoc(*(new.get(h) or cached[h]))
-        c = Counter(t.phrases())
-        for ph, n in c.items():
-            indices.append(phrase_id.setdefault(ph, len(phrase_id)))
-            data.append(n)
-        indptr.append(len(indices))
-        empty_text.append(not t.text)
-        no_phrases.append(not c)
-    part = {"phrases": list(phrase_id), "indptr": np.asarray(indptr, dtype=np.int64),
-            "indices": np.asarray(indices, dtype=np.int64), "data": np.asarray(data, dtype=np.float32),
-            "empty_text": np.asarray(empty_text, dtype=bool), "no_phrases": np.asarray(no_phrases, dtype=bool),
-            "tagged": len(todo), "words": words}
+    tagged = [TaggedDoc(*(new.get(h) or cached[h])) for h in hashes]
+    phrases, indptr, indices, data = count_phrases(tagged)
+    part = {"phrases": phrases, "indptr": indptr, "indices": indices, "data": data,
+            "empty_text": np.asarray([not t.text for t in tagged], dtype=bool), "tagged": len(todo), "words": words}
     return new, part
 
 
@@ -135,8 +123,7 @@ def _merge(vectors_path: str | None, n_docs: int, *parts: dict) -> dict:
     phrase_uid, units = unique_units(vectors, phrases)
     return {"phrases": phrases, "doc_phrase": doc_phrase, "phrase_uid": phrase_uid, "units": units,
             "vocabulary_size": len(vectors.cropped_words), "vectors": vectors.name,
-            "empty_text": np.concatenate([p["empty_text"] for p in parts]) if parts else np.zeros(0, bool),
-            "no_phrases": np.concatenate([p["no_phrases"] for p in parts]) if parts else np.zeros(0, bool)}
+            "empty_text": np.concatenate([p["empty_text"] for p in parts]) if parts else np.zeros(0, bool)}
 
 
 def _units(merged: dict, start: int, stop: int) -> list:
@@ -153,28 +140,20 @@ def _nearest_block(units: list, vectors_path: str | None, spec: str, k_max: int)
 
 def _write(ref: CorpusRef, path: str, spec: str, k_max: int, merged: dict, *blocks) -> dict:
     """Save the index exactly as ``KeywordModel.prepare`` does; returns its numbers."""
-    from ..keywords.index import NeighbourIndex, save_index
+    from ..keywords.index import NeighbourIndex, document_problems, save_index
 
     corpus = ref.load()
     idx = np.concatenate([b[0] for b in blocks]) if blocks else np.zeros((0, min(k_max, merged["vocabulary_size"])), np.int32)
     sims = np.concatenate([b[1] for b in blocks]) if blocks else np.zeros(idx.shape, np.float32)
     idx = idx.astype(np.uint16 if merged["vocabulary_size"] < 65536 else np.int32)
     index = NeighbourIndex(merged["phrases"], merged["doc_phrase"], merged["phrase_uid"], idx, sims.astype(np.float16))
-    doc_uid = index.doc_uid()
-    problems: dict[str, str] = {}
-    for i in np.nonzero(np.diff(doc_uid.indptr) == 0)[0]:  # as keywords.model._problems
-        d = corpus.documents[i]
-        if merged["empty_text"][i]:
-            problems[d.id] = "empty document"
-        elif merged["no_phrases"][i]:
-            problems[d.id] = "no candidate noun phrases"
-        else:
-            problems[d.id] = f"no phrase with a word known to {merged['vectors']}"
+    ids = [d.id for d in corpus.documents]
+    found = document_problems(ids, merged["empty_text"], index, merged["vectors"])
     meta = {"corpus": corpus.key, "vectors": merged["vectors"], "k_max": k_max, "neighbours": spec,
-            "doc_ids": [d.id for d in corpus.documents], "problems": problems,
+            "doc_ids": ids, "problems": found,
             "vocabulary_size": merged["vocabulary_size"]}
     save_index(Path(path), index, meta)
-    return {"phrases": len(index.phrases), "unique_vectors": int(idx.shape[0]), "without_keywords": len(problems)}
+    return {"phrases": len(index.phrases), "unique_vectors": int(idx.shape[0]), "without_keywords": len(found)}
 
 
 def _write_tags(tag_file: str, *news: dict) -> int:

@@ -59,16 +59,8 @@ def build_index(tagged_docs: list[TaggedDoc], vectors: Vectors, k_max: int, *,
     """Phrases of every tagged document, their unique vectors and ``k_max`` nearest words
     under the ``neighbours`` spec (default plain cosine)."""
     report(progress, 0.0, "extracting candidate phrases")
-    phrase_id: dict[str, int] = {}
-    indptr, indices, data = [0], [], []
-    for t in tagged_docs:
-        for ph, c in Counter(t.phrases()).items():
-            indices.append(phrase_id.setdefault(ph, len(phrase_id)))
-            data.append(c)
-        indptr.append(len(indices))
-    phrases = list(phrase_id)
-    doc_phrase = sp.csr_matrix((np.asarray(data, dtype=np.float32), np.asarray(indices, dtype=np.int64),
-                                np.asarray(indptr, dtype=np.int64)), shape=(len(tagged_docs), len(phrases)))
+    phrases, indptr, indices, data = count_phrases(tagged_docs)
+    doc_phrase = sp.csr_matrix((data, indices, indptr), shape=(len(tagged_docs), len(phrases)))
     report(progress, 0.2, f"phrase vectors of {len(phrases):,} unique phrases (Algorithm 1)")
     phrase_uid, unit_lists = unique_units(vectors, phrases)
     report(progress, 0.3, f"{len(unit_lists):,} unique phrase vectors")
@@ -76,6 +68,37 @@ def build_index(tagged_docs: list[TaggedDoc], vectors: Vectors, k_max: int, *,
     nbr_idx, nbr_sim = search.nearest(vectors.compose(unit_lists), k_max, progress=scaled(progress, 0.3, 1.0))
     nbr_idx = nbr_idx.astype(np.uint16 if len(vectors.cropped_words) < 65536 else np.int32)
     return NeighbourIndex(phrases, doc_phrase, phrase_uid, nbr_idx, nbr_sim.astype(np.float16))
+
+
+def count_phrases(tagged_docs) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """Candidate phrases of tagged documents as CSR parts of the documents x phrases counts:
+    ``(phrases in order of first appearance, indptr int64, indices int64, data float32)``.
+    A cluster partition calls it on its documents and the merge renumbers the ids
+    (:mod:`dkw_core.cluster.prepare`), which keeps the single-machine order."""
+    phrase_id: dict[str, int] = {}
+    indptr, indices, data = [0], [], []
+    for t in tagged_docs:
+        for ph, c in Counter(t.phrases()).items():
+            indices.append(phrase_id.setdefault(ph, len(phrase_id)))
+            data.append(c)
+        indptr.append(len(indices))
+    return (list(phrase_id), np.asarray(indptr, dtype=np.int64), np.asarray(indices, dtype=np.int64),
+            np.asarray(data, dtype=np.float32))
+
+
+def document_problems(doc_ids: list[str], empty_text, index: NeighbourIndex, vectors_name: str) -> dict[str, str]:
+    """Why a document will have no keywords: empty, no noun phrase, or no word the vectors know
+    (``empty_text[i]``: document i's tagged text is empty)."""
+    out: dict[str, str] = {}
+    no_phrase = np.diff(index.doc_phrase.indptr) == 0
+    for i in np.nonzero(np.diff(index.doc_uid().indptr) == 0)[0]:  # any usable phrase gives a non-empty row
+        if empty_text[i]:
+            out[doc_ids[i]] = "empty document"
+        elif no_phrase[i]:
+            out[doc_ids[i]] = "no candidate noun phrases"
+        else:
+            out[doc_ids[i]] = f"no phrase with a word known to {vectors_name}"
+    return out
 
 
 def unique_units(vectors: Vectors, phrases: list[str]) -> tuple[np.ndarray, list[tuple[int, ...]]]:

@@ -18,11 +18,11 @@ import scipy.sparse as sp
 from ..errors import InputError
 from ..metrics import get_metric
 from ..neighbours import neighbours_spec
-from ..phrases import TaggedDoc, get_tagger, tag_corpus
+from ..phrases import get_tagger, tag_corpus
 from ..types import DEFAULT_K, DEFAULT_PROTOCOL, DEFAULT_TOP, POSTERIOR_PROTOCOLS, Progress, check_protocol, report, scaled
 from ..vectors import Vectors, load_vectors
 from .base import TermModel
-from .index import NeighbourIndex, build_index, index_path, load_index, read_meta, save_index
+from .index import NeighbourIndex, build_index, index_path, load_index, document_problems, read_meta, save_index
 from .ranking import Keyword, document_vectors, top_n
 from .units import DocUnits, keywords_from_units, raise_unusable, tagged_units, text_units
 
@@ -81,7 +81,7 @@ class KeywordModel(TermModel):
         docs = [tagged[d.id] for d in corpus.documents]
         index = build_index(docs, vectors, k_max, progress=scaled(progress, 0.6, 0.97), neighbours=spec)
         model = cls(corpus, vectors, index, problems={}, neighbours=spec)
-        model.problems = _problems(corpus, docs, model.doc_uid, vectors.name)
+        model.problems = document_problems(model._ids, [not t.text for t in docs], index, vectors.name)
         if cache:
             save_index(path, index, {"corpus": corpus.key, "vectors": vectors.name, "k_max": k_max, "neighbours": spec,
                                      "doc_ids": model._ids, "problems": model.problems,
@@ -257,18 +257,3 @@ class KeywordModel(TermModel):
             labels, weights = rank_arguments(protocol, self.posterior_model().predict(list(texts)))
         return top_n(counts, self.metric_scores(metric, k), labels=labels, use_tf=get_metric(metric).tf, top=top,
                      weights=weights)
-
-
-def _problems(corpus, docs: list[TaggedDoc], doc_uid: sp.csr_matrix, vectors_name: str) -> dict[str, str]:
-    """Why a document will have no keywords: empty, no noun phrase, or no word the vectors know."""
-    problems: dict[str, str] = {}
-    empty_rows = np.nonzero(np.diff(doc_uid.indptr) == 0)[0]
-    for i in empty_rows:  # a document with any usable phrase has a non-empty row
-        d, t = corpus.documents[i], docs[i]
-        if not t.text:
-            problems[d.id] = "empty document"
-        elif not t.phrases():
-            problems[d.id] = "no candidate noun phrases"
-        else:
-            problems[d.id] = f"no phrase with a word known to {vectors_name}"
-    return problems
