@@ -206,12 +206,18 @@ def neighbours_spec(spec: "str | Retrieval | None") -> str:
     return parse_neighbours(spec).spec
 
 
+_THREADPOOLS = None  # threadpoolctl's view of the loaded BLAS libraries, found once per process
+
+
 @contextlib.contextmanager
 def one_blas_thread() -> Iterator[None]:
     """Matrix products on one BLAS thread: the same bits whatever the machine's core count."""
-    from threadpoolctl import threadpool_limits
+    global _THREADPOOLS
+    if _THREADPOOLS is None:
+        from threadpoolctl import ThreadpoolController
 
-    with threadpool_limits(limits=1, user_api="blas"):
+        _THREADPOOLS = ThreadpoolController()  # scanning the loaded libraries costs milliseconds
+    with _THREADPOOLS.limit(limits=1, user_api="blas"):
         yield
 
 

@@ -198,8 +198,8 @@ def prepare_on_cluster(client, ref: CorpusRef, *, vectors_path: str | None = Non
     report(progress, 0.0, f"loading {ref.dataset} on a worker")
     info = submit(_manifest, ref).result()
     path = index_path(info["key"], vectors_name(vectors_path), k_max, spec)
-    if not force and read_meta(path) is not None:
-        meta = read_meta(path)
+    meta = None if force else read_meta(path)
+    if meta is not None:
         return ClusterPrepared(info["key"], info["name"], path, info["documents"], -1, -1, len(meta.get("problems", {})), 0, 0,
                                time.perf_counter() - start, cached=True)
     n, tag_file = info["documents"], info["tag_file"]
