@@ -332,7 +332,7 @@ def max_upload_mb() -> float:
 
 from dkw_core.config import app_mode  # noqa: E402,F401  (DKW_MODE: explorer | study)
 from dkw_core.study import access as study_access  # noqa: E402
-from dkw_core.study import charts as study_charts  # noqa: E402
+from dkw_app import study_charts  # noqa: E402  (plotly: app side)
 from dkw_core.study.analysis import analyze as analyze_study  # noqa: E402,F401
 from dkw_core.study.analysis import simulated_note  # noqa: E402,F401
 from dkw_core.study.demo import DEMO_CORPUS, FAKE_ENV  # noqa: E402,F401
@@ -365,6 +365,19 @@ generate_admin_token = study_access.generate_token
 admin_gate = study_access.gate_for
 study_distribution_figure = study_charts.distribution_figure
 study_agreement_figure = study_charts.agreement_figure
+study_difference_figure = study_charts.difference_figure
+# Drafts, notices, N methods and imported keywords (dkw_core/study/{submission,tasks,methods}.py).
+from dkw_core.study.service import (  # noqa: E402,F401
+    Cancelled,
+    MethodSpec,
+    SubmissionError,
+    check_method_spec,
+    describe_methods,
+    dismiss_notice,
+    imported_methods,
+    read_imported,
+    save_draft,
+)
 
 
 def open_study_store(url: str | None):
@@ -378,13 +391,14 @@ def open_study_store(url: str | None):
     return engine
 
 
-def create_study(engine, *, corpus: str, config, progress: Progress | None = None) -> int:
-    """Load ``corpus`` and its keyword provider, then draw and store a study; returns its id."""
+def create_study(engine, *, corpus: str, config, progress: Progress | None = None, cancel=None) -> int:
+    """Load ``corpus`` and its keyword provider, then draw and store a study; returns its id.
+    ``cancel()`` true stops it at the next progress report (:class:`Cancelled`, nothing stored)."""
     from dkw_core.study import providers, service
 
-    docs, cats, provider = providers.source(corpus, progress=progress)
+    docs, cats, provider = providers.source(corpus, progress=progress, cancel=cancel)
     return service.create_study(engine, documents=docs, categories=cats, provider=provider, config=config,
-                                progress=progress)
+                                progress=progress, cancel=cancel)
 
 
 def corpus_title(name: str) -> str:

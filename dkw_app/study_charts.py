@@ -1,4 +1,5 @@
-"""Plotly figures of :func:`dkw_core.study.analysis.analyze` results (paper Fig. 11 and 12)."""
+"""Plotly figures of :func:`dkw_core.study.analysis.analyze` results (paper Fig. 11 and 12, Table 7
+as differences with CIs). App side: the library never imports plotly."""
 from __future__ import annotations
 
 from typing import Any
@@ -7,7 +8,7 @@ import pandas as pd
 import plotly.express as px
 import plotly.graph_objects as go
 
-from .models import ANSWERS, QUESTIONS
+from dkw_core.study.models import ANSWERS, QUESTIONS
 
 
 def _method_label(row: dict[str, Any]) -> str:
@@ -43,4 +44,23 @@ def agreement_figure(result: dict[str, Any]) -> go.Figure:
                  labels={"spearman_rho": "Spearman rho between judges", "question": ""},
                  title="Inter-rater agreement, 'Do not know' left out (cf. paper Fig. 12)")
     fig.update_yaxes(range=[-1, 1])
+    return fig
+
+
+def difference_figure(result: dict[str, Any]) -> go.Figure:
+    """Table 7 as a chart: per question and pair of methods, the mean article-level difference
+    x − y with its 95 % bootstrap CI (``result["differences"]``)."""
+    frame = pd.DataFrame(result.get("differences") or [])
+    frame = frame.dropna(subset=["mean_difference"]) if not frame.empty else frame
+    if frame.empty:
+        return go.Figure()
+    frame["pair"] = frame["method_x"] + " − " + frame["method_y"]
+    frame["question"] = frame["question"].map(QUESTIONS)
+    frame["plus"] = (frame["ci_high"] - frame["mean_difference"]).fillna(0.0)
+    frame["minus"] = (frame["mean_difference"] - frame["ci_low"]).fillna(0.0)
+    fig = px.scatter(frame, x="mean_difference", y="pair", color="question", error_x="plus", error_x_minus="minus",
+                     hover_data=["name_x", "name_y", "articles", "ci_low", "ci_high"],
+                     labels={"mean_difference": "mean difference of article means (x − y), 95 % CI", "pair": ""},
+                     title="Difference between methods per question (cf. paper Table 7)")
+    fig.add_vline(x=0, line_dash="dot")
     return fig
