@@ -396,7 +396,8 @@ def create_study(engine, *, corpus: str, config, progress: Progress | None = Non
     ``cancel()`` true stops it at the next progress report (:class:`Cancelled`, nothing stored)."""
     from dkw_core.study import providers, service
 
-    docs, cats, provider = providers.source(corpus, progress=progress, cancel=cancel)
+    docs, cats, provider = providers.source(corpus, progress=progress, cancel=cancel,
+                                            sample=getattr(config, "sample", None))
     return service.create_study(engine, documents=docs, categories=cats, provider=provider, config=config,
                                 progress=progress, cancel=cancel)
 

@@ -123,7 +123,7 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
                       categories_per_batch=config.categories_per_batch,
                       judges_per_article=config.judges_per_article, seed=seed, categories=categories,
                       reservation_minutes=config.reservation_minutes, protocol_a=effective_protocol(first)[:32],
-                      protocol_b=effective_protocol(second)[:32], status="open")
+                      protocol_b=effective_protocol(second)[:32], status="open", sample=config.sample)
         study.methods = [StudyMethod(label=label, name=spec.name.strip(), protocol=effective_protocol(spec)[:32],
                                      kind=kind, top=spec.top or config.keywords_per_method,
                                      source=(spec.source or "")[:300])
@@ -143,7 +143,9 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
         study_id = study.id
         described = ", ".join(f"{m.label} = {m.name} ({m.protocol})" for m in study.methods)
         log_event(session, study_id, "created",
-                  f"{len(docs)} articles of {config.corpus} ({config.split} split, seed {seed}); {described}; "
+                  f"{len(docs)} articles of {config.corpus}"
+                  + (f" (slice: first {config.sample} documents per category and split)" if config.sample else "")
+                  + f" ({config.split} split, seed {seed}); {described}; "
                   f"{config.keywords_per_method} keywords per method, {config.judges_per_article} judges per article")
     if progress is not None:
         progress(1.0, f"study {study_id} created with {len(docs)} articles")

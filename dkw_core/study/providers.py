@@ -31,8 +31,10 @@ def corpus_choices() -> list[str]:
 
 
 def source(corpus: str, *, progress: Progress | None = None, cancel: Callable[[], bool] | None = None,
-           ) -> tuple[Sequence[DocumentLike], list[str], KeywordProvider]:
-    """``(documents, categories, provider)`` for a corpus name. ``cancel()`` true stops loading
+           sample: int | None = None) -> tuple[Sequence[DocumentLike], list[str], KeywordProvider]:
+    """``(documents, categories, provider)`` for a corpus name; with ``sample`` only its first
+    ``sample`` documents per category and split (``Corpus.head``, the app's working slice: the
+    keywords are then computed on that slice alone). ``cancel()`` true stops loading
     and keyword preparation at their next progress report (:class:`~.errors.Cancelled`; caches
     are written atomically, so nothing half-written stays)."""
     progress = cancellable(progress, cancel) if cancel is not None else progress
@@ -45,6 +47,8 @@ def source(corpus: str, *, progress: Progress | None = None, cancel: Callable[[]
     from ..keywords import keywords_by_method
 
     loaded = load_corpus(corpus, progress=progress)
+    if sample:
+        loaded = loaded.head(sample)
 
     def provider(spec: str, doc_ids: list[str], top: int, protocol: str = "label-aware") -> dict[str, list[str]]:
         return keywords_by_method(spec, dataset=loaded, doc_ids=doc_ids, top=top, protocol=protocol,

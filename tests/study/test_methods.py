@@ -247,3 +247,23 @@ def test_study_config_defaults_are_the_papers_and_one_definition():
     from dkw_core.cli.study import DEFAULTS
 
     assert DEFAULTS == d
+
+
+def test_a_slice_is_recorded_and_offered_by_the_provider(engine, tmp_path):
+    from dkw_core.study.providers import source
+
+    root = tmp_path / "corpus"
+    for split in ("train", "test"):
+        for cat in ("a", "b"):
+            for i in range(5):
+                (root / split / cat).mkdir(parents=True, exist_ok=True)
+                (root / split / cat / f"{i}.txt").write_text(f"document {cat} {i}", encoding="utf-8")
+    docs, cats, _provider = source(str(root), sample=2)
+    assert len(docs) == 2 * 2 * 2 and sorted(cats) == ["a", "b"]
+    cfg = S.StudyConfig(name="s", corpus=str(root), articles_per_category=2, categories_per_batch=2, seed=1,
+                        sample=2)
+    sid = S.create_study(engine, documents=docs, categories=cats, provider=disjoint_provider, config=cfg)
+    assert S.study_settings(engine, sid)["sample"] == 2
+    assert "slice: first 2 documents per category and split" in S.study_events(engine, sid)[0]["detail"]
+    with pytest.raises(InputError, match="slice size"):
+        S.StudyConfig(sample=0).validate()
