@@ -6,7 +6,8 @@
 ``schema``     Alembic migrations (``migrations/``) applied under a lock;
 ``store``      the write lock every change takes;
 ``creation``   drawing articles, every method's keywords, storing a study (cancellable);
-``methods``    dkw, baseline, third-party extractors (YAKE) and imported keyword files;
+``methods``    dkw, baseline and third-party extractors (YAKE) as study methods;
+``imports``    keywords imported from CSV / JSONL files, checked line by line;
 ``judges``     access codes: invite, revoke, re-issue, authenticate;
 ``lifecycle``  open / paused / closed and the change log;
 ``assignment`` the batch rule as a pure chooser;
@@ -26,6 +27,6 @@ The command line is ``python -m dkw_core study ...`` (:mod:`dkw_core.cli.study`)
 app side (``dkw_app/study_charts.py``). Method names are stored in the database but never
 handed to the judge view.
 """
-__all__ = ["access", "analysis", "assignment", "creation", "demo", "export", "judges", "lifecycle", "methods",
+__all__ = ["access", "analysis", "assignment", "creation", "demo", "export", "imports", "judges", "lifecycle", "methods",
            "models", "monitoring", "providers", "schema", "service", "settings", "simulate", "store",
            "submission", "tasks"]

@@ -99,7 +99,7 @@ def test_non_utf8_and_unknown_format_and_oversized_files_are_refused(monkeypatch
         S.read_imported(b"doc_id,method,keywords\n\xff\xfe,m,a\n", filename="k.csv")
     with pytest.raises(InputError, match=r"\.csv or \.jsonl"):
         S.read_imported(b"x", filename="k.xlsx")
-    from dkw_core.study import methods
+    from dkw_core.study import imports as methods
 
     monkeypatch.setattr(methods, "MAX_IMPORT_BYTES", 10)
     with pytest.raises(InputError, match="larger than"):
@@ -267,3 +267,26 @@ def test_a_slice_is_recorded_and_offered_by_the_provider(engine, tmp_path):
     assert "slice: first 2 documents per category and split" in S.study_events(engine, sid)[0]["detail"]
     with pytest.raises(InputError, match="slice size"):
         S.StudyConfig(sample=0).validate()
+
+
+def test_an_interrupt_while_the_study_is_being_stored_rolls_everything_back(engine, monkeypatch):
+    """SIGINT / SIGTERM handlers raise in the main thread; if that lands inside the final
+    transaction, nothing of the study stays (the write session rolls back on any exception)."""
+    from dkw_core.study import creation
+
+    calls = []
+
+    def shuffle(items):
+        calls.append(1)
+        if len(calls) == 3:  # third article: some rows are already added to the session
+            raise KeyboardInterrupt
+    monkeypatch.setattr(creation._ROW_ORDER, "shuffle", shuffle)
+    with pytest.raises(KeyboardInterrupt):
+        S.create_study(engine, documents=DOCS, categories=CATS[:2], provider=disjoint_provider,
+                       config=S.StudyConfig(name="i", corpus="fake", articles_per_category=2,
+                                            categories_per_batch=1, seed=1))
+    with Session(engine) as s:
+        assert s.scalar(select(func.count(Study.id))) == 0
+        assert s.scalar(select(func.count(StudyKeyword.id))) == 0
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA integrity_check").scalar() == "ok"
