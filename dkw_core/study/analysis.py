@@ -47,15 +47,15 @@ from sqlalchemy.orm import Session, selectinload
 from .models import ANSWERS, QUESTIONS, Answer, Article, Judge, Judgement, Study, StudyKeyword
 from .errors import StudyError
 
-PAIRING = ("pairs: same article, same judge, same question, keyword rank i of A vs rank i of B "
-           "(i = 1..keywords per method); a pair is left out when either answer is 'Do not know' or a "
-           "method has no keyword at rank i; d = A - B")
+PAIRING = ("pairs: same article, same judge, same question, keyword rank i of method x vs rank i of method y "
+           "(x = A, y = B with two methods; i = 1..keywords per method); a pair is left out when either answer "
+           "is 'Do not know' or a method has no keyword at rank i; d = x - y")
 ARTICLE_PAIRING = ("robustness rows: one pair per article — the mean of its non-'Do not know' answers to "
-                   "A's keywords and to B's keywords (over all its judges and keywords), d = mean A - mean B; "
+                   "x's keywords and to y's keywords (over all its judges and keywords), d = mean x - mean y; "
                    "no pseudo-replication of judges and keywords")
 WILCOXON_NOTE = ("scipy.stats.wilcoxon(zero_method='wilcox' — zero differences dropped, method='approx', "
                  "correction=False): T = min(R+, R-), two-sided p; direction = the method whose ranks sum "
-                 "higher; z_signed = |z| with the sign of R+ - R- (positive: A rated higher)")
+                 "higher; z_signed = |z| with the sign of R+ - R- (positive: x rated higher)")
 SIGN_NOTE = ("scipy.stats.binomtest(n+, n+ + n-, 0.5): M = (n+ - n-)/2; p1 = the paper's one-sided p, its "
              "direction taken from the data (stated in 'sign_alternative'); p2 = two-sided p; ties dropped")
 LEVEL_PAPER = "answers (paper's Table 7)"
