@@ -20,14 +20,20 @@ from .settings import DocumentLike, KeywordProvider
 
 
 def corpus_choices() -> list[str]:
-    """Corpora offered for a study (the demo corpus only with the fake switch on)."""
+    """Corpora a study can be drawn from, as the CLI accepts them: built-in corpora whose archive
+    is present or can be downloaded (not one that could only fail), then the corpora uploaded in
+    the app; the demo corpus first with the fake switch on. A folder or CSV path is accepted too
+    (not listed)."""
     try:
-        from ..corpora import list_datasets
+        from .. import config
+        from ..corpora import download, registry
 
-        names = list_datasets()
+        builtin = [n for n in registry.list_datasets()
+                   if registry.available(n) or (config.download_enabled() and n in download.DOWNLOADABLE)]
+        uploaded = [n for n in registry.list_corpora() if n not in registry.list_datasets()]
     except ImportError:  # core not installed in this checkout
-        names = []
-    return ([DEMO_CORPUS] if fake_enabled() else []) + names
+        builtin, uploaded = [], []
+    return ([DEMO_CORPUS] if fake_enabled() else []) + builtin + uploaded
 
 
 def source(corpus: str, *, progress: Progress | None = None, cancel: Callable[[], bool] | None = None,
