@@ -27,6 +27,6 @@ The command line is ``python -m dkw_core study ...`` (:mod:`dkw_core.cli.study`)
 app side (``dkw_app/study_charts.py``). Method names are stored in the database but never
 handed to the judge view.
 """
-__all__ = ["access", "analysis", "assignment", "creation", "demo", "export", "imports", "judges", "lifecycle", "methods",
-           "models", "monitoring", "providers", "schema", "service", "settings", "simulate", "store",
+__all__ = ["access", "analysis", "assignment", "creation", "demo", "export", "imports", "judges", "lifecycle",
+           "methods", "models", "monitoring", "providers", "schema", "service", "settings", "simulate", "store",
            "submission", "tasks"]

@@ -216,8 +216,8 @@ def paired_ratings(frame: pd.DataFrame, question: str, keywords_per_method: int,
     b_vals: list[int] = []
     rx, ry = f"rank_{x.lower()}", f"rank_{y.lower()}"
     for _jid, grp in sub.groupby("judgement_id", sort=True):
-        by_a = {int(r): int(v) for r, v in zip(grp[rx], grp["value"]) if not pd.isna(r)}
-        by_b = {int(r): int(v) for r, v in zip(grp[ry], grp["value"]) if not pd.isna(r)}
+        by_a = {int(r): int(v) for r, v in zip(grp[rx], grp["value"], strict=True) if not pd.isna(r)}
+        by_b = {int(r): int(v) for r, v in zip(grp[ry], grp["value"], strict=True) if not pd.isna(r)}
         for i in range(1, keywords_per_method + 1):
             if i in by_a and i in by_b:
                 a_vals.append(by_a[i])
@@ -385,11 +385,12 @@ def format_report(result: dict[str, Any]) -> str:
     """Plain-text report of :func:`analyze` for the CLI."""
     s = result["study"]
     c = result["counts"]
-    described = ", ".join(f"{m['label']} = {m['name']} ({m['protocol']}" + (f", {m['kind']}" if m["kind"] in
-                                                                             ("extractor", "imported") else "")
-                          + ")" for m in s["methods"])
+    described = ", ".join(f"{m['label']} = {m['name']} ({m['protocol']}"
+                          + (f", {m['kind']}" if m["kind"] in ("extractor", "imported") else "") + ")"
+                          for m in s["methods"])
     lines = [f"study {s['id']} {s['name']!r} ({s['status']}): corpus {s['corpus']} ({s['split']} split), "
-             f"{described}, {s['keywords_per_method']} keywords per method, {s['judges_per_article']} judges per article",
+             f"{described}, {s['keywords_per_method']} keywords per method, "
+             f"{s['judges_per_article']} judges per article",
              simulated_note(result),
              f"{c['judgements']} submitted judgements by {c['judges']} judges, {c['answers']} answers "
              f"({c['do_not_know']} 'Do not know')", "", "Answer distribution (Fig. 11):"]

@@ -99,9 +99,9 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
     by_id = {d.id: d for d in docs}
     labels = METHOD_SLOTS[: len(specs)]
     kws: dict[str, dict[str, list[str]]] = {}
-    for i, (label, spec, kind) in enumerate(zip(labels, specs, kinds)):
+    share = 0.85 / len(specs)
+    for i, (label, spec, kind) in enumerate(zip(labels, specs, kinds, strict=True)):
         top = spec.top or config.keywords_per_method
-        share = 0.85 / len(specs)
         report(0.05 + share * i, f"keywords of method {label} ({kind})")
         result = method_keywords(spec, documents=by_id, top=top, provider=provider,
                                  progress=lambda m, i=i: report(0.05 + share * i, m))
@@ -127,7 +127,7 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
         study.methods = [StudyMethod(label=label, name=spec.name.strip(), protocol=effective_protocol(spec)[:32],
                                      kind=kind, top=spec.top or config.keywords_per_method,
                                      source=(spec.source or "")[:300])
-                         for label, spec, kind in zip(labels, specs, kinds)]
+                         for label, spec, kind in zip(labels, specs, kinds, strict=True)]
         session.add(study)
         for pos, doc in enumerate(docs):
             art = Article(doc_id=doc.id, category=doc.label, batch=batch_of[doc.label], position=pos,

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session, selectinload
 from .models import Article
 from .store import get_study
 
+
 def monitoring(engine: Engine, study_id: int) -> dict[str, list[dict[str, Any]]]:
     """Tables for the admin: per article, per batch and per judge (submitted, open, time)."""
     with Session(engine) as session:

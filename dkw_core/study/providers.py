@@ -8,11 +8,9 @@ switch ``DKW_STUDY_FAKE_KEYWORDS=1`` is set.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..errors import InputError
-from collections.abc import Callable
-
 from ..types import Progress
 from .demo import DEMO_CORPUS, FAKE_ENV, demo_corpus, fake_enabled, fake_provider
 from .errors import cancellable

@@ -13,8 +13,16 @@ from __future__ import annotations
 
 from ..types import Progress
 from .assignment import ArticleState, Choice, choose, order_key
-from .creation import _union, create_study, draw_articles, keyword_union, list_studies, study_settings
+from .creation import (
+    _union,
+    create_study,
+    draw_articles,
+    keyword_union,
+    list_studies,
+    study_settings,
+)
 from .errors import AccessError, Cancelled, StudyError, SubmissionError
+from .imports import imported_methods, read_imported
 from .judges import (
     acknowledge_instructions,
     authenticate,
@@ -24,12 +32,18 @@ from .judges import (
     revoke_judge,
 )
 from .lifecycle import set_status, study_events
-from .imports import imported_methods, read_imported
 from .methods import check_method_spec, describe_methods, register_extractor
 from .monitoring import monitoring
 from .settings import DocumentLike, KeywordProvider, MethodSpec, StudyConfig
 from .store import open_store, write_session
-from .submission import DraftResult, SubmitResult, draft_count, owner_revoked, save_draft, submit
+from .submission import (
+    DraftResult,
+    SubmitResult,
+    draft_count,
+    owner_revoked,
+    save_draft,
+    submit,
+)
 from .tasks import (
     JudgeNotice,
     JudgeProgress,

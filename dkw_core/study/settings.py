@@ -107,7 +107,7 @@ class StudyConfig:
         if not 2 <= len(specs) <= len(METHOD_SLOTS):
             raise InputError(f"a study compares 2 to {len(METHOD_SLOTS)} methods, got {len(specs)}")
         seen: set[str] = set()
-        for label, spec in zip(METHOD_SLOTS, specs):
+        for label, spec in zip(METHOD_SLOTS, specs, strict=False):
             name = spec.name.strip()
             if not name:
                 raise InputError(f"method {label} needs a name")

@@ -79,13 +79,15 @@ def test_invalid_csv_files_get_one_line_errors_naming_the_line(text, message):
 
 
 @pytest.mark.parametrize("lines, message", [
-    (['{"doc_id": "test/c1/0", "method": "m", "keywords": ["a"]}', "{not json"], r"mine\.jsonl line 2: malformed line, not JSON"),
+    (['{"doc_id": "test/c1/0", "method": "m", "keywords": ["a"]}', "{not json"],
+     r"mine\.jsonl line 2: malformed line, not JSON"),
     ([["a", "b"]], r"line 1: malformed line: expected an object"),
     ([{"doc_id": "test/c1/0", "keywords": ["a"]}], r"line 1: malformed line: missing method"),
     ([{"doc_id": "test/c1/0", "method": "m", "keywords": "a b"}], r"line 1: malformed line: keywords must be a list"),
     ([{"doc_id": "zzz", "method": "m", "keywords": ["a"]}], r"line 1: unknown document id 'zzz'"),
     ([{"doc_id": "test/c1/0", "method": "m", "keywords": []}], r"line 1: empty keyword list"),
-    ([{"doc_id": "test/c1/0", "method": "m", "keywords": ["a"]}, {"doc_id": "test/c1/0", "method": "m", "keywords": ["b"]}],
+    ([{"doc_id": "test/c1/0", "method": "m", "keywords": ["a"]},
+      {"doc_id": "test/c1/0", "method": "m", "keywords": ["b"]}],
      r"line 2: duplicate: document 'test/c1/0' of method 'm' already given on line 1"),
     ([{"doc_id": "test/c1/0", "method": "m", "keywords": ["a", None]}], r"line 1: keyword None is not text"),
 ])

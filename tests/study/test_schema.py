@@ -153,7 +153,8 @@ def test_a_two_method_database_is_upgraded_to_methods_drafts_and_notices(tmp_pat
         conn.exec_driver_sql("INSERT INTO study_article (id, study_id, doc_id, category, batch, position, text) "
                              "VALUES (1, 1, 'd', 'c', 0, 0, 't')")
         conn.exec_driver_sql("INSERT INTO study_keyword (id, article_id, word) VALUES (1, 1, 'w')")
-        conn.exec_driver_sql("INSERT INTO study_keyword_source (keyword_id, method, rank) VALUES (1, 'A', 1), (1, 'B', 2)")
+        conn.exec_driver_sql("INSERT INTO study_keyword_source (keyword_id, method, rank) "
+                             "VALUES (1, 'A', 1), (1, 'B', 2)")
     engine.dispose()
     engine = make_engine(url, default_file="unused.sqlite")
     init_db(engine)
