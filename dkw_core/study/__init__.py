@@ -16,8 +16,9 @@
 ``monitoring`` progress tables for the organiser;
 ``service``    all of the above in one namespace (compatibility);
 ``access``     admin password rules, growing delay after failed attempts, one-time token;
-``analysis``   answer distributions (Fig. 11), Spearman / Krippendorff agreement (Fig. 12),
-               Wilcoxon signed-rank and sign tests (Table 7) for every pair of methods (Holm);
+``analysis``   answer distributions (Fig. 11), Spearman / Krippendorff agreement (Fig. 12), the
+               report; ``comparison`` Wilcoxon signed-rank and sign tests (Table 7) for every
+               pair of methods (Holm), differences with bootstrap CIs;
 ``simulate``   random or scripted judges that fill a study, and the ``take_turns`` loop;
 ``export``     all answers with method provenance as CSV / JSON;
 ``providers``  corpus + keyword provider for a corpus name (real core, or the demo behind a switch);
@@ -27,6 +28,6 @@ The command line is ``python -m dkw_core study ...`` (:mod:`dkw_core.cli.study`)
 app side (``dkw_app/study_charts.py``). Method names are stored in the database but never
 handed to the judge view.
 """
-__all__ = ["access", "analysis", "assignment", "creation", "demo", "export", "imports", "judges", "lifecycle",
+__all__ = ["access", "analysis", "assignment", "comparison", "creation", "demo", "export", "imports", "judges", "lifecycle",
            "methods", "models", "monitoring", "providers", "schema", "service", "settings", "simulate", "store",
            "submission", "tasks"]
