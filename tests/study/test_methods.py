@@ -292,3 +292,29 @@ def test_an_interrupt_while_the_study_is_being_stored_rolls_everything_back(engi
         assert s.scalar(select(func.count(StudyKeyword.id))) == 0
     with engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA integrity_check").scalar() == "ok"
+
+
+@pytest.mark.parametrize("stop_at", [1, 3, 6])
+def test_preparation_cancelled_midway_leaves_a_cache_that_gives_the_same_keywords(topic_corpus, topic_vectors,
+                                                                                  stop_at):
+    """Cancelling a study's corpus preparation (what SIGTERM does in the app) stops it at its next
+    progress report; whatever it cached is complete, so the next preparation gives exactly the
+    keywords of a preparation that never used the cache."""
+    from dkw_core.corpora import Corpus
+    from dkw_core.keywords.model import KeywordModel
+    from dkw_core.study.errors import cancellable
+
+    corpus = Corpus(f"topics-cancel-{stop_at}", list(topic_corpus.documents))
+    calls = []
+
+    def cancel() -> bool:
+        calls.append(1)
+        return len(calls) >= stop_at
+
+    with pytest.raises(S.Cancelled):
+        KeywordModel.prepare(corpus, topic_vectors, k_max=4, progress=cancellable(None, cancel))
+    again = KeywordModel.prepare(corpus, topic_vectors, k_max=4)
+    fresh = KeywordModel.prepare(corpus, topic_vectors, k_max=4, cache=False)
+    for doc in corpus.documents:
+        assert [k.word for k in again.keywords(doc.id, metric="rf", k=4, top=3)] == \
+            [k.word for k in fresh.keywords(doc.id, metric="rf", k=4, top=3)]
