@@ -370,12 +370,9 @@ study_agreement_figure = study_charts.agreement_figure
 def open_study_store(url: str | None):
     """The study database (``url`` or ``sqlite:///<DKW_DATA_DIR>/study.sqlite``), its schema
     created or upgraded (Alembic, under a lock)."""
-    from dkw_core.db import make_engine
-    from dkw_core.study.models import init_db
+    from dkw_core.db import open_db
 
-    engine = make_engine(url, default_file="study.sqlite")
-    init_db(engine)
-    return engine
+    return open_db(url)
 
 
 def create_study(engine, *, corpus: str, config, progress: Progress | None = None) -> int:

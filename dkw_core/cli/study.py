@@ -17,12 +17,9 @@ from . import options
 
 def engine_for(url: str | None):
     """The study database engine (schema created/checked)."""
-    from ..db import make_engine
-    from ..study.models import init_db
+    from ..db import open_db
 
-    engine = make_engine(url or config.study_db_url(), default_file="study.sqlite")
-    init_db(engine)
-    return engine
+    return open_db(url or config.study_db_url())
 
 
 def _tqdm_progress(desc: str):
@@ -113,11 +110,11 @@ def _export(args) -> int:
 
 
 def _init(args) -> int:
-    from ..db import make_engine
+    from ..db import open_db, safe_url
     from ..study.schema import upgrade
 
-    engine = make_engine(args.db or config.study_db_url(), default_file="study.sqlite")
-    print(f"study schema at revision {upgrade(engine)} ({engine.url.render_as_string(hide_password=True)})")
+    engine = open_db(args.db or config.study_db_url(), schema=None)
+    print(f"study schema at revision {upgrade(engine)} ({safe_url(engine.url)})")
     return 0
 
 

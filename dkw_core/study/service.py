@@ -179,7 +179,9 @@ def write_session(engine: Engine, study_id: int | None = None) -> Iterator[Sessi
         session.commit()
     except OperationalError as exc:
         session.rollback()
-        raise StoreError(f"study database busy or unavailable: {exc.orig}") from exc
+        from ..db import describe_store_error
+
+        raise StoreError(f"study {describe_store_error(exc)}") from exc
     except BaseException:
         session.rollback()
         raise
