@@ -31,6 +31,7 @@ from dkw_core.corpora import list_corpora as list_datasets  # noqa: F401  (built
 from dkw_core.phrases import get_tagger as open_tagger  # noqa: F401  (spaCy, loaded once per process)
 from dkw_core.vectors import load_vectors as open_vectors  # noqa: F401  (DKW_VECTORS, else GloVe 6B 50d)
 from dkw_core.vectors import vectors_name  # noqa: F401  (their cache key, without loading them)
+from dkw_core.csvsafe import frame_to_csv  # noqa: F401  (every CSV download: spreadsheet formulas neutralised)
 
 #: The paper's worked example (Sajgalik et al. 2017, §4.3, Tables 3–6): the first
 #: comp.graphics test article of 20 Newsgroups.

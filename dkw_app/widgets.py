@@ -41,7 +41,7 @@ def escape_markdown(text: str) -> str:
 
 def csv_download(frame: pd.DataFrame, *, label: str, file_name: str, key: str) -> None:
     """A download button handing out ``frame`` as CSV (the data behind a chart or table)."""
-    st.download_button(label, data=frame.to_csv(index=False).encode("utf-8"), file_name=file_name,
+    st.download_button(label, data=backend.frame_to_csv(frame).encode("utf-8"), file_name=file_name,
                        mime="text/csv", key=key, disabled=frame.empty)
 
 

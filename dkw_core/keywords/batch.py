@@ -252,7 +252,9 @@ def write_records(records: Iterable[dict], fh, fmt: str, metrics: Sequence[str])
             fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
             n += 1
         return n
-    writer = csv.writer(fh)
+    from ..csvsafe import writer as safe_writer
+
+    writer = safe_writer(fh)  # spreadsheet formulas neutralised (JSONL above stays exact)
     writer.writerow([*_FIELDS, *metrics, "problem"])
     for rec in records:
         writer.writerow([*(rec[f] for f in _FIELDS), *(" ".join(rec["keywords"][m]) for m in metrics),
