@@ -219,3 +219,6 @@ def upload_report() -> None:
         st.success(escape_markdown(
             f"Imported {report['name']}: {report['documents']:,} documents ({report['train']:,} train / "
             f"{report['test']:,} test), {report['categories']} categories; {report['split']}."))
+        if report.get("skipped"):
+            st.warning(escape_markdown(f"Left out {len(report['skipped'])} zip entries whose path leads outside "
+                                       f"the folder: {', '.join(report['skipped'][:10])}"))

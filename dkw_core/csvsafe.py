@@ -62,3 +62,23 @@ def safe_frame(frame: pd.DataFrame) -> pd.DataFrame:
 def frame_to_csv(frame: pd.DataFrame, **kwargs: Any) -> str:
     """``frame.to_csv(index=False)`` with formulas neutralised."""
     return safe_frame(frame).to_csv(index=False, **kwargs)
+
+
+def allow_long_fields() -> int:
+    """Let the ``csv`` module read a text as long as ``DKW_MAX_TEXT_MB`` (its default limit is
+    128 KB per field); returns the limit in characters. A longer field then raises ``csv.Error``
+    ("field larger than field limit"), which callers report against ``DKW_MAX_TEXT_MB``."""
+    from .config import max_text_mb
+
+    limit = int(max_text_mb() * 1e6) + 1
+    csv.field_size_limit(max(limit, 131072))
+    return limit
+
+
+def field_error(exc: csv.Error) -> str:
+    """One phrase for a csv.Error; an over-long field is named against ``DKW_MAX_TEXT_MB``."""
+    from .config import max_text_mb
+
+    if "field larger than field limit" in str(exc):
+        return f"a field is longer than DKW_MAX_TEXT_MB ({max_text_mb():g} MB)"
+    return f"not a readable CSV file ({exc})"

@@ -211,10 +211,17 @@ def _jsonl_texts(p: Path) -> Iterator[tuple[str, str]]:
 def _csv_texts(p: Path) -> Iterator[tuple[str, str]]:
     with p.open("rb") as raw:
         head = raw.read(1 << 16)
+        from ..corpora.user import looks_utf16
+
+        if looks_utf16(head):
+            raise InputError(f"{p}: UTF-16 text, not UTF-8; re-save it as UTF-8")
         if b"\x00" in head:
             raise InputError(f"{p}: binary file (contains NUL bytes), not text")
         raw.seek(0)
         fh = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
+        from ..csvsafe import allow_long_fields, field_error
+
+        allow_long_fields()
         try:
             reader = csv.DictReader(fh)
             fields = [f.strip().lower() for f in reader.fieldnames or []]
@@ -227,7 +234,7 @@ def _csv_texts(p: Path) -> Iterator[tuple[str, str]]:
                 doc_id = (row.get("id") or "").strip() or str(n)
                 yield doc_id, _checked(row["text"], f"{p}, text {doc_id}")
         except csv.Error as exc:
-            raise InputError(f"{p}: not a readable CSV file ({exc})") from None
+            raise InputError(f"{p}: {field_error(exc)}") from None
         except UnicodeDecodeError as exc:
             raise InputError(f"{p}: not valid UTF-8 text ({exc.reason}); re-save it as UTF-8") from None
 
