@@ -57,8 +57,17 @@ def split_records(model, split: str, *, metrics: Sequence[str], k: int, top: int
                                           positions=slice(start, stop)))
     report(progress, 1.0, f"{len(ids):,} documents ranked")
     docs = [model.corpus.get(i) for i in ids]
-    return [{"id": d.id, "split": d.split, "label": d.label, "protocol": protocol, "k": k, "top": top,
-             "keywords": {m: words[m][r] for m in metrics}} for r, d in enumerate(docs)]
+    problems = getattr(model, "problems", None) or {}
+    records = []
+    for r, d in enumerate(docs):
+        rec = {"id": d.id, "split": d.split, "label": d.label, "protocol": protocol, "k": k, "top": top,
+               "keywords": {m: words[m][r] for m in metrics}}
+        if d.id in problems:  # why the row has no keywords, never an empty row without a reason
+            rec["problem"] = problems[d.id]
+        elif not any(len(w) for w in rec["keywords"].values()):
+            rec["problem"] = "no keyword scored above zero for this document"
+        records.append(rec)
+    return records
 
 
 # --------------------------------------------------------------------------- new texts
