@@ -251,6 +251,9 @@ def run_evaluation(model, *, dataset: str, sample: int | None, protocol: str, me
     one-vs-rest, paper §4.2), train → test split. Reports ``progress(fraction, message)``."""
     if not metrics:
         raise InputError("choose at least one metric to evaluate")
+    from dkw_core.evaluation.classifiers import check_evaluable
+
+    check_evaluable(model.categories, dataset)
     store = results.ResultsStore()
     out = []
     for i, metric in enumerate(metrics):
