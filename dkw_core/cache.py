@@ -86,22 +86,56 @@ def atomic_dir(target: Path) -> Iterator[Path]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+class CacheWarning(UserWarning):
+    """A cache entry was damaged (checksum mismatch) and is rebuilt, or could not be saved."""
+
+
+def notice(message: str) -> None:
+    """One line for the user about the cache (a damaged entry rebuilt, nothing saved)."""
+    warnings.warn(message, CacheWarning, stacklevel=3)
+
+
+def file_checksum(target: Path) -> str:
+    """BLAKE2b of a cached file's bytes (stored beside an entry, verified when it is read)."""
+    h = hashlib.blake2b(digest_size=16)
+    with target.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+_PICKLE_MAGIC = b"DKWPKL1\n"
+
+
 def write_pickle(target: Path, obj: Any) -> bool:
     """Pickle ``obj`` atomically; a read-only or full disk only costs speed (warns, returns False)."""
     try:
+        payload = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
         with atomic_file(target) as tmp, tmp.open("wb") as fh:
-            pickle.dump(obj, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            fh.write(_PICKLE_MAGIC + hashlib.blake2b(payload, digest_size=16).digest() + payload)
         return True
     except OSError as exc:
-        warnings.warn(f"could not write cache {target}: {exc}", stacklevel=2)
+        notice(f"nothing saved to the cache ({target.parent}: {exc.strerror or exc}); results are computed "
+               "but not kept")
         return False
 
 
 def read_pickle(target: Path) -> Any | None:
-    """The pickled object, or ``None`` when the entry is missing or damaged (then rebuilt)."""
+    """The pickled object, or ``None`` when the entry is missing or damaged (then rebuilt). A
+    checksum written with the entry is verified; a mismatch is reported in one line."""
     try:
-        with target.open("rb") as fh:
-            return pickle.load(fh)
+        data = target.read_bytes()
+    except OSError:
+        return None
+    try:
+        if data.startswith(_PICKLE_MAGIC):
+            head = len(_PICKLE_MAGIC)
+            digest, payload = data[head:head + 16], data[head + 16:]
+            if hashlib.blake2b(payload, digest_size=16).digest() != digest:
+                notice(f"cache entry {target.name} is damaged (checksum mismatch); rebuilding it")
+                return None
+            return pickle.loads(payload)
+        return pickle.loads(data)  # written before entries carried a checksum
     except Exception:  # noqa: BLE001 - a truncated or foreign cache file is never trusted
         return None
 

@@ -22,7 +22,8 @@ from ..phrases import get_tagger, tag_corpus
 from ..types import DEFAULT_K, DEFAULT_PROTOCOL, DEFAULT_TOP, POSTERIOR_PROTOCOLS, Progress, check_protocol, report, scaled
 from ..vectors import Vectors, load_vectors
 from .base import TermModel
-from .index import NeighbourIndex, build_index, index_path, load_index, document_problems, read_meta, save_index
+from .index import (DamagedIndex, NeighbourIndex, build_index, document_problems, index_path, load_index, read_meta,
+                    save_index, verify_index)
 from .ranking import Keyword, document_vectors, top_n
 from .units import DocUnits, keywords_from_units, raise_unusable, tagged_units, text_units
 
@@ -101,7 +102,14 @@ class KeywordModel(TermModel):
                 raise ValueError("cache does not match the corpus or vectors")
             if meta.get("neighbours", "cosine") != neighbours:
                 raise ValueError("cache was built with other neighbours")
+            verify_index(path, meta)
             model = cls(corpus, vectors, load_index(path), problems=meta["problems"], neighbours=neighbours)
+        except DamagedIndex as exc:
+            from ..cache import notice
+
+            notice(f"prepared cache of {corpus.name} is damaged ({exc}); rebuilding it")
+            shutil.rmtree(path, ignore_errors=True)
+            return None
         except (OSError, ValueError, KeyError, EOFError, Exception):  # noqa: BLE001 - damaged: rebuild
             shutil.rmtree(path, ignore_errors=True)
             return None
