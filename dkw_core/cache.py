@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from .config import cache_dir
+from .config import cache_dir, data_dir
 
 CACHE_VERSION = 3
 """Bump when any cached layout changes: older entries are then simply not found."""
@@ -41,8 +41,12 @@ def key(*parts: object, readable: str = "") -> str:
 
 
 def folder(kind: str) -> Path:
-    """``<DKW_DATA_DIR>/cache/v<CACHE_VERSION>/<kind>``, created on demand."""
-    return cache_dir(f"v{CACHE_VERSION}", kind)
+    """``<DKW_DATA_DIR>/cache/v<CACHE_VERSION>/<kind>``, created on demand (in a read-only data
+    folder it is not created: reads then find nothing and writes say, once, that nothing is saved)."""
+    try:
+        return cache_dir(f"v{CACHE_VERSION}", kind)
+    except OSError:
+        return data_dir().joinpath("cache", f"v{CACHE_VERSION}", kind)
 
 
 def path(kind: str, name: str) -> Path:
@@ -95,6 +99,20 @@ def notice(message: str) -> None:
     warnings.warn(message, CacheWarning, stacklevel=3)
 
 
+_TOLD_UNSAVED: set[str] = set()
+
+
+def unsaved(where: Path, exc: OSError) -> None:
+    """Say once per process (per data folder) that the cache cannot be written: results are
+    computed from what is cached, and nothing new is kept."""
+    root = str(data_dir())
+    if root in _TOLD_UNSAVED:
+        return
+    _TOLD_UNSAVED.add(root)
+    notice(f"nothing could be saved in the data folder {root} (read-only or full: {exc.strerror or exc}); "
+           "answering from what is cached, new results are not kept")
+
+
 def file_checksum(target: Path) -> str:
     """BLAKE2b of a cached file's bytes (stored beside an entry, verified when it is read)."""
     h = hashlib.blake2b(digest_size=16)
@@ -115,8 +133,7 @@ def write_pickle(target: Path, obj: Any) -> bool:
             fh.write(_PICKLE_MAGIC + hashlib.blake2b(payload, digest_size=16).digest() + payload)
         return True
     except OSError as exc:
-        notice(f"nothing saved to the cache ({target.parent}: {exc.strerror or exc}); results are computed "
-               "but not kept")
+        unsaved(target.parent, exc)
         return False
 
 

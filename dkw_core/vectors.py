@@ -55,9 +55,14 @@ def _build_default_kv():
     kv.add_vectors(words, emb)
     path = _default_kv_path()
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # one per process: cluster workers may build it at once
-    kv.save(str(tmp))
-    for f in tmp.parent.glob(tmp.name + "*"):
-        f.replace(path.parent / f.name.replace(f".{os.getpid()}.tmp", "", 1))
+    try:
+        kv.save(str(tmp))
+        for f in tmp.parent.glob(tmp.name + "*"):
+            f.replace(path.parent / f.name.replace(f".{os.getpid()}.tmp", "", 1))
+    except OSError as exc:  # a read-only data folder: converted again next time
+        for f in tmp.parent.glob(tmp.name + "*"):
+            f.unlink(missing_ok=True)
+        cache.unsaved(path.parent, exc)
     return kv
 
 

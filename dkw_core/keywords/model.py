@@ -84,10 +84,15 @@ class KeywordModel(TermModel):
         model = cls(corpus, vectors, index, problems={}, neighbours=spec)
         model.problems = document_problems(model._ids, [not t.text for t in docs], index, vectors.name)
         if cache:
-            save_index(path, index, {"corpus": corpus.key, "vectors": vectors.name, "k_max": k_max, "neighbours": spec,
-                                     "doc_ids": model._ids, "problems": model.problems,
-                                     "vocabulary_size": len(model.vocabulary)})
-            model.cache_dir = path
+            try:
+                save_index(path, index, {"corpus": corpus.key, "vectors": vectors.name, "k_max": k_max,
+                                         "neighbours": spec, "doc_ids": model._ids, "problems": model.problems,
+                                         "vocabulary_size": len(model.vocabulary)})
+                model.cache_dir = path
+            except OSError as exc:  # a read-only data folder: the model works, it is just not kept
+                from ..cache import unsaved
+
+                unsaved(path, exc)
         report(progress, 1.0, f"prepared {corpus.name}: {len(corpus.documents):,} documents, "
                               f"{len(model.problems):,} without keywords")
         return model
