@@ -58,3 +58,4 @@ def test_data_folder_that_cannot_be_created_is_one_line(corpus, tmp_path, monkey
     with read_only(parent):
         code, _, err = _keywords(corpus, capsys)
     assert code == 2 and err.count("\n") == 1 and str(parent / "data") in err and "Traceback" not in err
+    assert "cannot be created" in err

@@ -94,6 +94,8 @@ def test_no_study_command_prints_the_password(url, how, capsys, caplog, monkeypa
         assert "judge:***@" in err, err
         if url == UNREACHABLE:
             assert "cannot be reached" in err and "corrupted" not in err, err
+        else:
+            assert "cannot open database" in err, err
 
 
 def test_each_database_fault_is_named_for_what_it_is(tmp_path):
