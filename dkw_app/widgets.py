@@ -137,6 +137,8 @@ def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: A
         show_error(exc)
         return False
     if prepared:
+        for note in resources.notices(name, sample, k_max, neighbours):  # e.g. a read-only data folder
+            box.warning(escape_markdown(note))
         return True
     how = "" if neighbours == "cosine" else f", found by {neighbours}"
     box.info(f"{name} is not prepared yet (tagging, and the K={k_max} nearest words of every phrase{how}).")

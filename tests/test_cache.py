@@ -59,3 +59,31 @@ def test_data_folder_that_cannot_be_created_is_one_line(corpus, tmp_path, monkey
         code, _, err = _keywords(corpus, capsys)
     assert code == 2 and err.count("\n") == 1 and str(parent / "data") in err and "Traceback" not in err
     assert "cannot be created" in err
+
+
+def test_documents_page_in_a_read_only_data_folder_prepares_and_says_nothing_is_saved(tmp_path, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from dkw_app import resources
+    from dkw_core import cache
+    from dkw_core.corpora.uploads import import_corpus
+    from tests.app.conftest import page
+
+    data = tmp_path / "data"
+    monkeypatch.setenv("DKW_DATA_DIR", str(data))
+    monkeypatch.setenv("DKW_ARCHIVES", str(tmp_path / "no-archives"))
+    rows = "".join(f"\"{text}\",{label},{split}\n" for (split, label), text in TEXTS.items())
+    import_corpus("mine", ("text,label,split\n" + rows).encode(), "mine.csv")
+    import dkw_core.vectors as vectors_module
+
+    vectors_module.load_vectors()  # the default GloVe converted once, before the folder turns read-only
+    monkeypatch.setattr(cache, "_TOLD_UNSAVED", set())
+    resources.clear_all()
+    with read_only(data, *[p for p in data.rglob("*") if p.is_dir()]):
+        at = AppTest.from_file(page("pages/1_Documents.py"), default_timeout=120).run()
+        assert not at.exception
+        at.button(key="doc_prepare").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert any("nothing could be saved" in w.value for w in at.warning)
+        assert at.table  # the keywords are shown, computed in memory
+    resources.clear_all()

@@ -57,7 +57,10 @@ class UploadReport:
 
 def _folder() -> Path:
     path = config.data_dir() / "corpora"
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CorpusError(f"cannot store corpora in {path}: {exc.strerror or exc}") from None
     return path
 
 
