@@ -125,7 +125,12 @@ def open_db(url: str | None = None, *, default_file: str = STUDY_FILE,
     """The one way dkw opens its study or results database: ``url`` (any SQLAlchemy URL) or
     ``sqlite:///<DKW_DATA_DIR>/<default_file>``, then ``schema(engine)`` — by default the study
     schema brought to the newest revision (which writes nothing when it is already current, so
-    a read-only copy still reads). Failures raise :class:`StoreError` without the password."""
+    a read-only copy still reads). Without ``url`` the study database is ``DKW_STUDY_DB`` if set.
+    Failures raise :class:`StoreError` without the password."""
+    if url is None and schema is _study_schema:
+        from .config import study_db_url
+
+        url = study_db_url()
     engine = make_engine(url, default_file=default_file, timeout=timeout)
     if schema is not None:
         try:

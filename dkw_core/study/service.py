@@ -189,12 +189,6 @@ def write_session(engine: Engine, study_id: int | None = None) -> Iterator[Sessi
         session.close()
 
 
-def open_store(engine: Engine) -> Engine:
-    """Create or check the schema; returns the engine for chaining."""
-    init_db(engine)
-    return engine
-
-
 def _study(session: Session, study_id: int) -> Study:
     study = session.get(Study, study_id)
     if study is None:
