@@ -33,6 +33,7 @@ from dkw_core.vectors import load_vectors as open_vectors  # noqa: F401  (DKW_VE
 from dkw_core.vectors import vectors_name  # noqa: F401  (their cache key, without loading them)
 from dkw_core.csvsafe import frame_to_csv  # noqa: F401  (every CSV download: spreadsheet formulas neutralised)
 from dkw_core.cache import CacheWarning  # noqa: F401  (a damaged cache entry rebuilt, or nothing could be saved)
+from dkw_core.evaluation.classifiers import check_evaluable  # noqa: F401  (one category: nothing to evaluate)
 
 #: The paper's worked example (Sajgalik et al. 2017, §4.3, Tables 3–6): the first
 #: comp.graphics test article of 20 Newsgroups.

@@ -111,3 +111,4 @@ def test_metrics_page_refuses_to_evaluate_a_one_category_corpus(monkeypatch, tmp
     assert not at.exception
     assert any("needs at least two" in e.value for e in at.error) and not at.success
     assert not (tmp_path / "results.sqlite").exists()
+    assert fake.prepare_calls == 0  # refused before any preparation
