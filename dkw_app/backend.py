@@ -31,6 +31,9 @@ from dkw_core.corpora import list_corpora as list_datasets  # noqa: F401  (built
 from dkw_core.phrases import get_tagger as open_tagger  # noqa: F401  (spaCy, loaded once per process)
 from dkw_core.vectors import load_vectors as open_vectors  # noqa: F401  (DKW_VECTORS, else GloVe 6B 50d)
 from dkw_core.vectors import vectors_name  # noqa: F401  (their cache key, without loading them)
+from dkw_core.csvsafe import frame_to_csv  # noqa: F401  (every CSV download: spreadsheet formulas neutralised)
+from dkw_core.cache import CacheWarning  # noqa: F401  (a damaged cache entry rebuilt, or nothing could be saved)
+from dkw_core.evaluation.classifiers import check_evaluable  # noqa: F401  (one category: nothing to evaluate)
 
 #: The paper's worked example (Sajgalik et al. 2017, §4.3, Tables 3–6): the first
 #: comp.graphics test article of 20 Newsgroups.
@@ -250,6 +253,9 @@ def run_evaluation(model, *, dataset: str, sample: int | None, protocol: str, me
     one-vs-rest, paper §4.2), train → test split. Reports ``progress(fraction, message)``."""
     if not metrics:
         raise InputError("choose at least one metric to evaluate")
+    from dkw_core.evaluation.classifiers import check_evaluable
+
+    check_evaluable(model.categories, dataset)
     store = results.ResultsStore()
     out = []
     for i, metric in enumerate(metrics):
@@ -383,12 +389,9 @@ from dkw_core.study.service import (  # noqa: E402,F401
 def open_study_store(url: str | None):
     """The study database (``url`` or ``sqlite:///<DKW_DATA_DIR>/study.sqlite``), its schema
     created or upgraded (Alembic, under a lock)."""
-    from dkw_core.db import make_engine
-    from dkw_core.study.models import init_db
+    from dkw_core.db import open_db
 
-    engine = make_engine(url, default_file="study.sqlite")
-    init_db(engine)
-    return engine
+    return open_db(url)
 
 
 def create_study(engine, *, corpus: str, config, progress: Progress | None = None, cancel=None) -> int:

@@ -7,6 +7,7 @@ Every loader calls :mod:`dkw_app.backend` at call time, so tests can swap the ba
 from __future__ import annotations
 
 import threading
+import warnings
 from typing import Any
 
 import pandas as pd
@@ -39,10 +40,18 @@ def corpus(name: str, sample: int | None) -> Any:
     return backend.open_corpus(name, sample=sample)
 
 
+def notices(name: str, sample: int | None, k_max: int, neighbours: str = backend.DEFAULT_NEIGHBOURS) -> list[str]:
+    """What the preparation of that model had to say about the cache (e.g. nothing could be saved)."""
+    return list(_model_store().notices.get((name, sample, k_max, neighbours), []))
+
+
 def is_prepared(name: str, sample: int | None, k_max: int, neighbours: str = backend.DEFAULT_NEIGHBOURS) -> bool:
     """Whether the corpus's neighbours (under the ``neighbours`` spec) are cached on disk.
 
-    Not cached: it changes when a user prepares the corpus."""
+    Not cached: it changes when a user prepares the corpus. A model this server prepared but
+    could not save (a read-only data folder) counts as prepared too."""
+    if (name, sample, k_max, neighbours) in _model_store().models:
+        return True
     return backend.is_prepared(backend.corpus_key(name, sample), backend.vectors_name(), k_max=k_max,
                                neighbours=neighbours)
 
@@ -54,6 +63,7 @@ class _ModelStore:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.models: dict[tuple[str, int | None, int, str], Any] = {}
+        self.notices: dict[tuple[str, int | None, int, str], list[str]] = {}  # cache notices of a preparation
 
 
 @st.cache_resource(show_spinner=False)
@@ -76,8 +86,11 @@ def model(name: str, sample: int | None, k_max: int, *, progress: backend.Progre
         if key not in store.models:
             if not is_prepared(name, sample, k_max, neighbours):
                 tagger()  # tagging needed: load spaCy once, under the Streamlit cache
-            store.models[key] = backend.prepare(corpus(name, sample), vectors(), k_max=k_max, progress=progress,
-                                                neighbours=neighbours)
+            with warnings.catch_warnings(record=True) as told:  # "nothing could be saved": shown on the page
+                warnings.simplefilter("always", backend.CacheWarning)
+                store.models[key] = backend.prepare(corpus(name, sample), vectors(), k_max=k_max, progress=progress,
+                                                    neighbours=neighbours)
+            store.notices[key] = [str(w.message) for w in told if issubclass(w.category, backend.CacheWarning)]
         return store.models[key]
 
 

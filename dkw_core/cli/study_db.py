@@ -6,9 +6,6 @@ from .. import config
 
 def engine_for(url: str | None):
     """The study database engine (schema created/checked)."""
-    from ..db import make_engine
-    from ..study.models import init_db
+    from ..db import open_db
 
-    engine = make_engine(url or config.study_db_url(), default_file="study.sqlite")
-    init_db(engine)
-    return engine
+    return open_db(url or config.study_db_url())

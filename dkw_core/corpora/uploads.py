@@ -52,11 +52,15 @@ class UploadReport:
     categories: int
     split: str  # how the split was made, one sentence
     source: str  # the uploaded file's name
+    skipped: tuple[str, ...] = ()  # zip entries left out: paths leading outside the folder (``../``, ``/``)
 
 
 def _folder() -> Path:
     path = config.data_dir() / "corpora"
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CorpusError(f"cannot store corpora in {path}: {exc.strerror or exc}") from None
     return path
 
 
@@ -110,7 +114,13 @@ def _check_size(n: int, what: str) -> None:
 
 
 def _rows_from_csv(data: bytes, source: str) -> tuple[list[dict], bool]:
+    from ..csvsafe import allow_long_fields, field_error
+
     text = _decode(data, source)
+    try:
+        allow_long_fields()
+    except DkwError as exc:  # a malformed DKW_MAX_TEXT_MB
+        raise CorpusError(str(exc)) from None
     try:
         reader = csv.DictReader(io.StringIO(text, newline=""))
         header = [str(f).strip().lower() for f in (reader.fieldnames or [])]
@@ -127,17 +137,26 @@ def _rows_from_csv(data: bytes, source: str) -> tuple[list[dict], bool]:
                          "text": rec["text"], "label": rec["label"].strip(),
                          "split": (rec.get("split") or "").strip().lower()})
     except csv.Error as exc:
-        raise CorpusError(f"{source}: not a readable CSV file ({exc})") from None
+        raise CorpusError(f"{source}: {field_error(exc)}") from None
     return rows, "split" in header
 
 
-def _rows_from_zip(data: bytes, source: str) -> tuple[list[dict], bool]:
+def _unsafe(filename: str) -> bool:
+    """A zip entry whose path leads outside the folder: absolute, a drive, or a ``..`` part."""
+    name = filename.replace("\\", "/")
+    return name.startswith("/") or re.match(r"^[A-Za-z]:", name) is not None or ".." in name.split("/")
+
+
+def _rows_from_zip(data: bytes, source: str, skipped: list[str] | None = None) -> tuple[list[dict], bool]:
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
         raise CorpusError(f"{source}: not a readable zip file") from None
     with zf:
-        members = [m for m in zf.infolist() if not m.is_dir()
+        unsafe = [m.filename for m in zf.infolist() if not m.is_dir() and _unsafe(m.filename)]
+        if skipped is not None:
+            skipped.extend(unsafe)  # named in the import report, never unpacked
+        members = [m for m in zf.infolist() if not m.is_dir() and not _unsafe(m.filename)
                    and not any(p.startswith(".") or p == "__MACOSX" for p in m.filename.split("/"))]
         _check_size(sum(m.file_size for m in members), f"{source} unpacked")
         parts = [[p for p in m.filename.split("/") if p] for m in members]
@@ -175,10 +194,15 @@ def _validate(rows: list[dict], has_split: bool, source: str) -> tuple[list[dict
     nolabel = [r["where"] for r in rows if not r["label"]]
     if nolabel:
         raise CorpusError(f"{source}: empty label in {', '.join(nolabel[:5])}")
-    seen: Counter = Counter((r["label"], r["id"]) for r in rows)
-    dupes = [f"{label}/{i}" for (label, i), n in seen.items() if n > 1]
+    from .user import id_part
+
+    # ids as the stored corpus spells them (``a/b`` and ``a%2Fb`` are one id), per split: a zip
+    # may hold train/a/1.txt beside test/a/1.txt, as a folder may
+    seen: Counter = Counter((r["split"], id_part(r["label"]), id_part(r["id"])) for r in rows)
+    dupes = [f"{split + '/' if split else ''}{label}/{i}" for (split, label, i), n in seen.items() if n > 1]
     if dupes:
-        raise CorpusError(f"{source}: duplicate id(s) {', '.join(dupes[:5])} within a category")
+        raise CorpusError(f"{source}: duplicate id(s) {', '.join(dupes[:5])} within a category "
+                          "('/' in an id is stored as %2F)")
     if has_split:
         bad = [r["where"] for r in rows if r["split"] not in _SPLITS]
         if bad:
@@ -213,32 +237,47 @@ def import_corpus(name: str, data: bytes, filename: str, *, builtin: tuple[str, 
     if not replace and name in user_corpora():
         raise CorpusError(f"a corpus named {name!r} already exists; choose another name")
     suffix = Path(filename).suffix.lower()
+    skipped: list[str] = []
     if suffix == ".csv":
         rows, has_split = _rows_from_csv(data, filename)
     elif suffix == ".zip":
-        rows, has_split = _rows_from_zip(data, filename)
+        rows, has_split = _rows_from_zip(data, filename, skipped)
     else:
         raise CorpusError(f"{filename}: upload a .csv (text,label[,split]) or a .zip of <split>/<category>/<file>")
     rows, how = _validate(rows, has_split, filename)
     counts = Counter(r["split"] for r in rows)
     report = UploadReport(name, len(rows), counts["train"], counts["test"], len({r["label"] for r in rows}), how,
-                          filename)
+                          filename, tuple(skipped))
+    from .user import load_csv
+
+    # Atomic: both files are written under temporary names and read back as the stored corpus
+    # will be read; only then renamed into place. A failure leaves the previous corpus of that
+    # name untouched and no file behind. (This is dkw's own store, read back exactly, so its
+    # cells are not formula-neutralised like the CSV files dkw hands out.)
     folder = _folder()
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".csv")
+    tmps = []
     try:
+        fd, tmp_csv = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".csv.tmp")
+        tmps.append(tmp_csv)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             w = csv.writer(fh)
             w.writerow(["id", "text", "label", "split"])
             for r in rows:
                 w.writerow([r["id"], r["text"], r["label"], r["split"]])
-        os.replace(tmp, folder / f"{name}.csv")
+        corpus = load_csv(Path(tmp_csv), name=name)  # the complete check: exactly what a later load sees
+        meta = {**asdict(report), "key": corpus.key}  # content key: caches never mix uploads
+        fd, tmp_json = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".json.tmp")
+        tmps.append(tmp_json)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(meta, ensure_ascii=False))
+        os.replace(tmp_csv, folder / f"{name}.csv")
+        os.replace(tmp_json, folder / f"{name}.json")
+    except OSError as exc:
+        raise CorpusError(f"cannot store corpus {name!r} in {folder}: {exc.strerror or exc}") from None
     finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    from .user import load_csv
-
-    meta = {**asdict(report), "key": load_csv(folder / f"{name}.csv").key}  # content key: caches never mix uploads
-    (folder / f"{name}.json").write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+        for tmp in tmps:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
     return report
 
 

@@ -24,9 +24,24 @@ def _corpus_name(path: Path) -> str:
     return name or "corpus"
 
 
+def looks_utf16(data: bytes) -> bool:
+    """A UTF-16 byte-order mark, or text whose every other byte is NUL (UTF-16 without a BOM)."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return True
+    head = data[:512]
+    if len(head) < 4 or len(head) % 2:
+        head = head[: len(head) - len(head) % 2]
+    if len(head) < 4:
+        return False
+    even, odd = head[0::2], head[1::2]
+    return (odd.count(0) == len(odd) and even.count(0) == 0) or (even.count(0) == len(even) and odd.count(0) == 0)
+
+
 def decode_text(data: bytes, where: str, *, error: type[Exception] = CorpusError) -> str:
     """UTF-8 text of a user's file (a BOM is dropped); a binary or non-UTF-8 file raises
     ``error`` with one line naming ``where`` — nothing is skipped silently."""
+    if looks_utf16(data):
+        raise error(f"{where}: UTF-16 text, not UTF-8; re-save it as UTF-8")
     if b"\x00" in data:
         raise error(f"{where}: binary file (contains NUL bytes), not text")
     try:
@@ -66,10 +81,16 @@ def load_folder(path: Path, progress: Progress | None = None) -> Corpus:
     return Corpus(name, docs, key=content_key(name, docs), sort=False)
 
 
-def load_csv(path: Path) -> Corpus:
+def id_part(text: str) -> str:
+    """A label or row id as it appears inside a CSV corpus's document id (``/`` as ``%2F``)."""
+    return safe_id_part(text.strip()).replace("/", "%2F")
+
+
+def load_csv(path: Path, *, name: str | None = None) -> Corpus:
+    """A CSV corpus (``text,label,split[,id]``), named ``name`` or after the file."""
     import pandas as pd
 
-    name = _corpus_name(path)
+    name = name or _corpus_name(path)
     try:
         raw = path.read_bytes()
         frame = pd.read_csv(io.BytesIO(raw), dtype=str, keep_default_na=False, encoding="utf-8-sig")
@@ -93,8 +114,8 @@ def load_csv(path: Path) -> Corpus:
             raise CorpusError(f"{where}: empty label")
         if "\x00" in rec["text"]:
             raise CorpusError(f"{where}: text contains NUL bytes (binary data)")
-        doc_key = safe_id_part(rec["id"].strip()) if "id" in frame.columns and rec["id"].strip() else str(row)
-        docs.append(Document(f"{name}/{split}/{safe_id_part(label).replace('/', '%2F')}/{doc_key.replace('/', '%2F')}", rec["text"], label, split))
+        doc_key = id_part(rec["id"]) if "id" in frame.columns and rec["id"].strip() else str(row)
+        docs.append(Document(f"{name}/{split}/{id_part(label)}/{doc_key}", rec["text"], label, split))
     if not docs:
         raise CorpusError(f"{path}: the CSV has no data rows")
     docs.sort(key=doc_sort_key)

@@ -160,3 +160,15 @@ def evaluate_vectors(
     """Fit on train, predict test, score against ``y_test``."""
     y_pred = fit_predict(X_train, y_train, X_test, classifier=classifier)
     return score_predictions(y_test, y_pred, categories)
+
+
+def check_evaluable(categories, name: str = "the corpus") -> None:
+    """Refuse to classify a corpus with fewer than two categories: every document would be
+    "right" and F1 a meaningless 100. (Its keywords still work.)"""
+    cats = list(categories)
+    if len(cats) < 2:
+        from ..errors import InputError
+
+        raise InputError(f"{name} has {len(cats)} categor{'y' if len(cats) == 1 else 'ies'} "
+                         f"({', '.join(map(str, cats)) or 'none'}); classification needs at least two, so there is "
+                         "nothing to evaluate (its keywords still work)")

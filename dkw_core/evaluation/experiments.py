@@ -76,6 +76,9 @@ def load_experiment(
     corpus = load_corpus(dataset)
     if sample:
         corpus = corpus.head(sample)
+    from .classifiers import check_evaluable
+
+    check_evaluable(corpus.categories, corpus.name)  # before any preparation
     spec = neighbours_spec(neighbours)
     vectors = load_vectors(vectors_path)
     model = KeywordModel.prepare(corpus, vectors, k_max=k_max, progress=progress, neighbours=spec) if prepare else None

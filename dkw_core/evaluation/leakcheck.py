@@ -65,6 +65,9 @@ def wrong_labels(gold: np.ndarray, n_categories: int, *, seed: int = 0) -> np.nd
 def leak_check(model, *, metric: str, k: int, top: int, classifier: str = DEFAULT_CLASSIFIER, seed: int = 0,
                dataset: str | None = None, sample: int | None = None) -> LeakCheck:
     """Run the leak check on a prepared ``KeywordModel`` (see the module docstring)."""
+    from .classifiers import check_evaluable
+
+    check_evaluable(model.categories, dataset or "the corpus")
     from ..metrics import get_metric
 
     get_metric(metric)

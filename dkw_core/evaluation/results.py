@@ -1,6 +1,6 @@
 """Results store: every evaluation run's configuration, scores and timings (SQLAlchemy 2.0 ORM).
 
-The database is opened through :func:`dkw_core.db.make_engine` (SQLite ``data/results.sqlite``
+The database is opened through :func:`dkw_core.db.open_db` (SQLite ``data/results.sqlite``
 by default, any SQLAlchemy URL accepted). Every row records the dkw version that computed it
 and the hash of every method-relevant setting (:meth:`RunConfig.settings_hash`). A run is
 keyed by the hash of (version, settings), so re-running the same configuration with the same
@@ -21,7 +21,7 @@ from sqlalchemy import JSON, DateTime, Float, Integer, String, select
 from sqlalchemy.exc import IntegrityError, OperationalError, DatabaseError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from ..db import make_engine
+from ..db import open_db
 from ..errors import StoreError
 from .classifiers import Scores
 from .protocols import RunConfig, RunResult, dkw_version
@@ -66,6 +66,12 @@ class EvalRun(Base):
 _ADDED_COLUMNS = (("dkw_version", "VARCHAR(40)"), ("settings_hash", "VARCHAR(64)"))
 
 
+def _create(engine) -> None:
+    """The runs table, created or upgraded (nothing written when it is current)."""
+    Base.metadata.create_all(engine)
+    _upgrade(engine)
+
+
 def _upgrade(engine) -> None:
     """Add the columns a database created by an older dkw lacks (rows keep NULL: stale)."""
     from sqlalchemy import inspect, text
@@ -100,12 +106,7 @@ class ResultsStore:
     """Read/write access to the evaluation runs table."""
 
     def __init__(self, url: str | None = None) -> None:
-        self.engine = make_engine(url, default_file=DEFAULT_FILE)
-        try:
-            Base.metadata.create_all(self.engine)
-            _upgrade(self.engine)
-        except (OperationalError, DatabaseError) as exc:
-            raise StoreError(f"cannot create the results table: {exc.orig}") from exc
+        self.engine = open_db(url, default_file=DEFAULT_FILE, schema=_create)
 
     def get(self, config: RunConfig) -> RunResult | None:
         """The stored run of ``config`` (``cached=True``), or None."""

@@ -57,8 +57,17 @@ def split_records(model, split: str, *, metrics: Sequence[str], k: int, top: int
                                           positions=slice(start, stop)))
     report(progress, 1.0, f"{len(ids):,} documents ranked")
     docs = [model.corpus.get(i) for i in ids]
-    return [{"id": d.id, "split": d.split, "label": d.label, "protocol": protocol, "k": k, "top": top,
-             "keywords": {m: words[m][r] for m in metrics}} for r, d in enumerate(docs)]
+    problems = getattr(model, "problems", None) or {}
+    records = []
+    for r, d in enumerate(docs):
+        rec = {"id": d.id, "split": d.split, "label": d.label, "protocol": protocol, "k": k, "top": top,
+               "keywords": {m: words[m][r] for m in metrics}}
+        if d.id in problems:  # why the row has no keywords, never an empty row without a reason
+            rec["problem"] = problems[d.id]
+        elif not any(len(w) for w in rec["keywords"].values()):
+            rec["problem"] = "no keyword scored above zero for this document"
+        records.append(rec)
+    return records
 
 
 # --------------------------------------------------------------------------- new texts
@@ -211,10 +220,17 @@ def _jsonl_texts(p: Path) -> Iterator[tuple[str, str]]:
 def _csv_texts(p: Path) -> Iterator[tuple[str, str]]:
     with p.open("rb") as raw:
         head = raw.read(1 << 16)
+        from ..corpora.user import looks_utf16
+
+        if looks_utf16(head):
+            raise InputError(f"{p}: UTF-16 text, not UTF-8; re-save it as UTF-8")
         if b"\x00" in head:
             raise InputError(f"{p}: binary file (contains NUL bytes), not text")
         raw.seek(0)
         fh = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
+        from ..csvsafe import allow_long_fields, field_error
+
+        allow_long_fields()
         try:
             reader = csv.DictReader(fh)
             fields = [f.strip().lower() for f in reader.fieldnames or []]
@@ -227,7 +243,7 @@ def _csv_texts(p: Path) -> Iterator[tuple[str, str]]:
                 doc_id = (row.get("id") or "").strip() or str(n)
                 yield doc_id, _checked(row["text"], f"{p}, text {doc_id}")
         except csv.Error as exc:
-            raise InputError(f"{p}: not a readable CSV file ({exc})") from None
+            raise InputError(f"{p}: {field_error(exc)}") from None
         except UnicodeDecodeError as exc:
             raise InputError(f"{p}: not valid UTF-8 text ({exc.reason}); re-save it as UTF-8") from None
 
@@ -252,7 +268,9 @@ def write_records(records: Iterable[dict], fh, fmt: str, metrics: Sequence[str])
             fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
             n += 1
         return n
-    writer = csv.writer(fh)
+    from ..csvsafe import writer as safe_writer
+
+    writer = safe_writer(fh)  # spreadsheet formulas neutralised (JSONL above stays exact)
     writer.writerow([*_FIELDS, *metrics, "problem"])
     for rec in records:
         writer.writerow([*(rec[f] for f in _FIELDS), *(" ".join(rec["keywords"][m]) for m in metrics),

@@ -142,7 +142,23 @@ def save_index(path: Path, index: NeighbourIndex, meta: dict) -> None:
         np.save(tmp / "nbr_sim.npy", index.nbr_sim)
         with (tmp / "phrases.pkl").open("wb") as fh:
             pickle.dump(index.phrases, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        (tmp / "meta.json").write_text(json.dumps({**meta, "format": FORMAT}))
+        sums = {f: cache.file_checksum(tmp / f) for f in ARRAY_FILES}
+        (tmp / "meta.json").write_text(json.dumps({**meta, "format": FORMAT, "checksums": sums}))
+
+
+ARRAY_FILES = ("doc_phrase.npz", "phrase_uid.npy", "nbr_idx.npy", "nbr_sim.npy", "phrases.pkl")
+
+
+class DamagedIndex(ValueError):
+    """A cached array does not match the checksum written with it."""
+
+
+def verify_index(path: Path, meta: dict) -> None:
+    """Check every cached array against the checksum in ``meta`` (folders written before
+    checksums existed have none and are read as they are)."""
+    for name, expected in (meta.get("checksums") or {}).items():
+        if cache.file_checksum(path / name) != expected:
+            raise DamagedIndex(f"{name} does not match its checksum")
 
 
 def load_index(path: Path) -> NeighbourIndex:

@@ -22,7 +22,8 @@ from ..phrases import get_tagger, tag_corpus
 from ..types import DEFAULT_K, DEFAULT_PROTOCOL, DEFAULT_TOP, POSTERIOR_PROTOCOLS, Progress, check_protocol, report, scaled
 from ..vectors import Vectors, load_vectors
 from .base import TermModel
-from .index import NeighbourIndex, build_index, index_path, load_index, document_problems, read_meta, save_index
+from .index import (DamagedIndex, NeighbourIndex, build_index, document_problems, index_path, load_index, read_meta,
+                    save_index, verify_index)
 from .ranking import Keyword, document_vectors, top_n
 from .units import DocUnits, keywords_from_units, raise_unusable, tagged_units, text_units
 
@@ -83,10 +84,15 @@ class KeywordModel(TermModel):
         model = cls(corpus, vectors, index, problems={}, neighbours=spec)
         model.problems = document_problems(model._ids, [not t.text for t in docs], index, vectors.name)
         if cache:
-            save_index(path, index, {"corpus": corpus.key, "vectors": vectors.name, "k_max": k_max, "neighbours": spec,
-                                     "doc_ids": model._ids, "problems": model.problems,
-                                     "vocabulary_size": len(model.vocabulary)})
-            model.cache_dir = path
+            try:
+                save_index(path, index, {"corpus": corpus.key, "vectors": vectors.name, "k_max": k_max,
+                                         "neighbours": spec, "doc_ids": model._ids, "problems": model.problems,
+                                         "vocabulary_size": len(model.vocabulary)})
+                model.cache_dir = path
+            except OSError as exc:  # a read-only data folder: the model works, it is just not kept
+                from ..cache import unsaved
+
+                unsaved(path, exc)
         report(progress, 1.0, f"prepared {corpus.name}: {len(corpus.documents):,} documents, "
                               f"{len(model.problems):,} without keywords")
         return model
@@ -101,7 +107,14 @@ class KeywordModel(TermModel):
                 raise ValueError("cache does not match the corpus or vectors")
             if meta.get("neighbours", "cosine") != neighbours:
                 raise ValueError("cache was built with other neighbours")
+            verify_index(path, meta)
             model = cls(corpus, vectors, load_index(path), problems=meta["problems"], neighbours=neighbours)
+        except DamagedIndex as exc:
+            from ..cache import notice
+
+            notice(f"prepared cache of {corpus.name} is damaged ({exc}); rebuilding it")
+            shutil.rmtree(path, ignore_errors=True)
+            return None
         except (OSError, ValueError, KeyError, EOFError, Exception):  # noqa: BLE001 - damaged: rebuild
             shutil.rmtree(path, ignore_errors=True)
             return None

@@ -30,7 +30,9 @@ def export_frame(engine: Engine, study_id: int, *, include_simulated: bool = Fal
 
 
 def export_csv(engine: Engine, study_id: int, *, include_simulated: bool = False) -> str:
-    return export_frame(engine, study_id, include_simulated=include_simulated).to_csv(index=False)
+    from ..csvsafe import frame_to_csv
+
+    return frame_to_csv(export_frame(engine, study_id, include_simulated=include_simulated))
 
 
 def export_json(engine: Engine, study_id: int, *, include_simulated: bool = False) -> str:

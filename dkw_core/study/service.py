@@ -35,7 +35,7 @@ from .lifecycle import set_status, study_events
 from .methods import check_method_spec, describe_methods, register_extractor
 from .monitoring import monitoring
 from .settings import DocumentLike, KeywordProvider, MethodSpec, StudyConfig
-from .store import open_store, write_session
+from .store import write_session
 from .submission import (
     DraftResult,
     SubmitResult,
@@ -61,7 +61,7 @@ __all__ = [
     "StudyError", "SubmissionError", "SubmitResult", "acknowledge_instructions", "authenticate",
     "check_method_spec", "choose", "create_study", "describe_methods", "dismiss_notice", "display_keyword_ids",
     "draft_count", "draw_articles", "imported_methods", "invite_judge", "judge_info", "judge_progress",
-    "keyword_union", "list_studies", "monitoring", "next_task", "open_store", "order_key", "owner_revoked",
+    "keyword_union", "list_studies", "monitoring", "next_task", "order_key", "owner_revoked",
     "read_imported", "register_extractor", "reissue_code", "revoke_judge", "save_draft", "set_status",
     "study_events", "study_settings", "submit", "write_session", "_union",
 ]

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from ..errors import StoreError
 from .errors import StudyError
-from .models import Study, StudyEvent, init_db, utcnow
+from .models import Study, StudyEvent, utcnow
 
 
 @contextlib.contextmanager
@@ -34,18 +34,14 @@ def write_session(engine: Engine, study_id: int | None = None) -> Iterator[Sessi
         session.commit()
     except OperationalError as exc:
         session.rollback()
-        raise StoreError(f"study database busy or unavailable: {exc.orig}") from exc
+        from ..db import describe_store_error
+
+        raise StoreError(f"study {describe_store_error(exc)}") from exc
     except BaseException:
         session.rollback()
         raise
     finally:
         session.close()
-
-
-def open_store(engine: Engine) -> Engine:
-    """Create or check the schema; returns the engine for chaining."""
-    init_db(engine)
-    return engine
 
 
 def get_study(session: Session, study_id: int) -> Study:

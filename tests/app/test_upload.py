@@ -79,3 +79,17 @@ def test_upload_size_limit(uploading, monkeypatch):
     at = submit(at, "big")
     assert [e.value for e in at.error] == [
         f"big.csv: {len(CSV * 20) / 1e6:.1f} MB is above the upload limit of 0.0001 MB (DKW_MAX_UPLOAD_MB)."]
+
+
+def test_failed_upload_leaves_no_file_and_keeps_the_previous_corpus(uploading, tmp_path, monkeypatch):
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path / "data"))
+    uploading["file"] = FakeUpload("news.csv", CSV)
+    at = submit(AppTest.from_file(page("app.py"), default_timeout=60).run(), "mine")
+    assert not at.exception and at.success
+    folder = tmp_path / "data" / "corpora"
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    clash = b"text,label,split,id\none,a,train,x/y\ntwo,a,train,x%2Fy\nthree,a,test,z\n"
+    uploading["file"] = FakeUpload("clash.csv", clash)
+    at = submit(AppTest.from_file(page("app.py"), default_timeout=60).run(), "other")
+    assert len(at.error) == 1 and "duplicate id" in at.error[0].value and not at.success
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before  # no orphan .csv, nothing changed

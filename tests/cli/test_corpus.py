@@ -143,3 +143,37 @@ def test_bad_neighbours_spec_is_a_one_line_error(folder, capsys):
     assert code == 2 and err.startswith("error: unknown neighbours 'knn'") and err.count("\n") == 1
     code, out, err = run(capsys, "hubness", "--dataset", str(folder), "--k", "95")
     assert code == 2 and err.startswith("error: --k 95")
+
+
+def test_texts_csv_with_a_text_above_128_kb_and_utf16_files(folder, tmp_path, capsys):
+    long_text = "The rocket reached orbit around the planet. " * 4000  # 176 KB in one CSV field
+    texts = tmp_path / "texts.csv"
+    texts.write_text(f'id,text\nlong,"{long_text}"\n', encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    code, _, err = run(capsys, "keywords", "--dataset", str(folder), "--texts", str(texts), "--metric", "rf",
+                       "--k", "10", "--top", "2", "--out", str(out))
+    assert code == 0, err
+    assert json.loads(out.read_text())["id"] == "long"
+    wide = tmp_path / "wide.txt"
+    wide.write_text("The astronauts trained for the launch.", encoding="utf-16")
+    code, _, err = run(capsys, "keywords", "--dataset", str(folder), "--text-file", str(wide), "--metric", "rf")
+    assert code == 2 and "UTF-16" in err and "binary" not in err and err.count("\n") == 1
+
+
+def test_split_export_names_the_problem_of_a_document_without_known_words(tmp_path, capsys):
+    root = tmp_path / "odd"
+    for (split, label), text in {("train", "sport"): "The team won the game.", ("train", "space"): "The rocket reached orbit.",
+                                 ("test", "sport"): "Zzqxvor blorptangs fnurglewock.",
+                                 ("test", "space"): "The mission put a rocket near the moon."}.items():
+        (root / split / label).mkdir(parents=True)
+        (root / split / label / "0.txt").write_text(text)
+    out = tmp_path / "kw.csv"
+    code, _, err = run(capsys, "keywords", "--dataset", str(root), "--split", "test", "--metric", "rf", "--k", "10",
+                       "--top", "2", "--out", str(out))
+    assert code == 0, err
+    import csv as _csv
+
+    rows = {r["id"]: r for r in _csv.DictReader(out.open(newline=""))}
+    odd = rows["odd/test/sport/0.txt"]
+    assert odd["rf"] == "" and odd["problem"]  # no keywords, and it says why
+    assert rows["odd/test/space/0.txt"]["problem"] == ""

@@ -31,13 +31,13 @@ def test_cached_arrays_are_identical(twin):
 
 
 def test_tag_caches_are_identical(twin):
+    from dkw_core.cache import read_pickle
     from dkw_core.phrases import tag_cache_file
 
     caches = []
     for folder in (twin.single_dir, twin.cluster_dir):
         with data_dir(folder):
-            with tag_cache_file("20ng").open("rb") as fh:
-                caches.append(pickle.load(fh))
+            caches.append(read_pickle(tag_cache_file("20ng")))  # checksum verified
     assert len(caches[0]) == 40 * SLICE and caches[0] == caches[1]
 
 

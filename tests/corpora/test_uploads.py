@@ -112,3 +112,73 @@ def test_size_limit_and_existing_name(monkeypatch):
     assert len(bomb) < 1000
     with pytest.raises(CorpusError, match="unpacked: 0.0 MB is above the upload limit"):
         import_corpus("bomb", bomb, "x.zip")
+
+
+# ------------------------------------------------------------------ faults: atomic, consistent, nothing silent
+def _good_csv() -> bytes:
+    return csv_bytes([f"rocket orbit {i},space,{'test' if i == 0 else 'train'}" for i in range(3)]
+                     + [f"team game {i},sport,{'test' if i == 0 else 'train'}" for i in range(3)])
+
+
+def _files(tmp_path):
+    folder = tmp_path / "data" / "corpora"
+    return sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+
+
+def test_ids_that_collide_once_stored_are_refused_before_anything_is_written(tmp_path):
+    clash = csv_bytes(["one,a,train,x/y", "two,a,train,x%2Fy", "three,a,test,z"], header="text,label,split,id")
+    with pytest.raises(CorpusError, match="duplicate id"):
+        import_corpus("clash", clash, "clash.csv", builtin=BUILTIN)
+    assert _files(tmp_path) == []
+
+
+def test_failed_replace_leaves_the_previous_corpus_untouched(tmp_path):
+    import_corpus("mine", _good_csv(), "good.csv", builtin=BUILTIN)
+    before = {n: (tmp_path / "data" / "corpora" / n).read_bytes() for n in _files(tmp_path)}
+    old_key = corpus_key("mine")
+    clash = csv_bytes(["one,a,train,x/y", "two,a,train,x%2Fy", "three,a,test,z"], header="text,label,split,id")
+    with pytest.raises(CorpusError, match="duplicate id"):
+        import_corpus("mine", clash, "clash.csv", builtin=BUILTIN, replace=True)
+    after = {n: (tmp_path / "data" / "corpora" / n).read_bytes() for n in _files(tmp_path)}
+    assert after == before  # no temporary file left, nothing changed
+    assert corpus_key("mine") == old_key and len(load_corpus("mine").documents) == 6
+
+
+def test_long_texts_up_to_the_text_limit_import(tmp_path, monkeypatch):
+    monkeypatch.setenv("DKW_MAX_TEXT_MB", "1")
+    long_text = "rocket orbit planet " * 20_000  # 400 KB, above the csv module's 128 KB default
+    data = csv_bytes([f"\"{long_text}\",space,train", "moon,space,test", "team,sport,train", "game,sport,test"])
+    report = import_corpus("long", data, "long.csv", builtin=BUILTIN)
+    assert report.documents == 4
+    assert max(len(d.text) for d in load_corpus("long").documents) == len(long_text)
+    monkeypatch.setenv("DKW_MAX_TEXT_MB", "0.2")
+    with pytest.raises(CorpusError, match="longer than DKW_MAX_TEXT_MB"):
+        import_corpus("long2", data, "long.csv", builtin=BUILTIN)
+
+
+def test_zip_with_the_same_file_name_in_train_and_test_loads_as_the_folder_does(tmp_path):
+    from dkw_core.corpora.user import load_folder
+
+    files = {"train/a/1.txt": b"rocket orbit", "test/a/1.txt": b"moon lander",
+             "train/b/1.txt": b"team game", "test/b/1.txt": b"league goal"}
+    report = import_corpus("same", zip_bytes(files), "same.zip", builtin=BUILTIN)
+    assert (report.train, report.test) == (2, 2)
+    root = tmp_path / "folder"
+    for name, data in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(data)
+    assert len(load_folder(root).documents) == len(load_corpus("same").documents) == 4
+
+
+def test_zip_entries_leading_outside_are_named_in_the_report(tmp_path):
+    files = {"train/a/1.txt": b"rocket orbit", "test/a/1.txt": b"moon lander", "train/b/1.txt": b"team game",
+             "test/b/1.txt": b"league goal", "../evil.txt": b"x", "/etc/abs.txt": b"y"}
+    report = import_corpus("tricky", zip_bytes(files), "tricky.zip", builtin=BUILTIN)
+    assert set(report.skipped) == {"../evil.txt", "/etc/abs.txt"} and report.documents == 4
+
+
+def test_utf16_text_is_called_utf16_not_binary(tmp_path):
+    data = "text,label\nrocket,space\n".encode("utf-16")
+    with pytest.raises(CorpusError, match="UTF-16") as info:
+        import_corpus("wide", data, "wide.csv", builtin=BUILTIN)
+    assert "binary" not in str(info.value)

@@ -59,3 +59,56 @@ def test_bad_input():
 
 def test_single_category_training_predicts_it():
     assert list(fit_predict(np.zeros((3, 2)), np.array([1, 1, 1]), np.ones((2, 2)))) == [1, 1]
+
+
+# ------------------------------------------------------------------ a one-category corpus is never "evaluated"
+@pytest.fixture(scope="module")
+def one_category(tmp_path_factory):
+    root = tmp_path_factory.mktemp("onecat") / "solo"
+    for split, texts in {"train": ["The team won the game.", "The coach praised the league."],
+                         "test": ["The player kicked the ball."]}.items():
+        (root / split / "sport").mkdir(parents=True)
+        for i, t in enumerate(texts):
+            (root / split / "sport" / f"{i}.txt").write_text(t)
+    return root
+
+
+@pytest.mark.parametrize("command", [["evaluate", "--metric", "rf", "--k", "10", "--top", "3"], ["search", "--metric", "rf"], ["baseline"],
+                                     ["leakcheck", "--metric", "rf", "--k", "10", "--top", "3"]])
+def test_one_category_corpus_is_refused_by_every_evaluation_command(one_category, command, capsys):
+    from dkw_core.cli import main
+
+    assert main([command[0], "--dataset", str(one_category), *command[1:]]) == 2
+    err = capsys.readouterr().err
+    assert "needs at least two" in err and err.count("\n") == 1 and "F1" not in err
+
+
+def test_one_category_corpus_still_gives_keywords(one_category, capsys):
+    import json
+
+    from dkw_core.cli import main
+
+    assert main(["keywords", "--dataset", str(one_category), "--doc", "solo/test/sport/0.txt", "--metric", "rf",
+                 "--k", "10", "--top", "3", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["keywords"]["rf"]) == 3
+
+
+def test_metrics_page_refuses_to_evaluate_a_one_category_corpus(monkeypatch, tmp_path):
+    from streamlit.testing.v1 import AppTest
+
+    from dkw_core.corpora import Corpus, Document
+    from tests.app.conftest import page
+    from tests.app.fakes import FakeBackend, FakeModel
+
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    fake = FakeBackend(monkeypatch)
+    fake.corpus = Corpus("20ng", [Document("20ng/train/a/1", "team game", "a", "train"),
+                                  Document("20ng/test/a/2", "coach league", "a", "test")])
+    monkeypatch.setattr(FakeModel, "categories", property(lambda self: self.corpus.categories), raising=False)
+    at = AppTest.from_file(page("pages/2_Metrics.py"), default_timeout=60).run()
+    assert not at.exception
+    next(b for b in at.button if b.label == "Run evaluation").click().run()
+    assert not at.exception
+    assert any("needs at least two" in e.value for e in at.error) and not at.success
+    assert not (tmp_path / "results.sqlite").exists()
+    assert fake.prepare_calls == 0  # refused before any preparation

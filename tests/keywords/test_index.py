@@ -13,3 +13,38 @@ def test_every_neighbours_spec_gets_its_own_cache_key(tmp_path, monkeypatch):
     assert paths["cosine"] == index_path("20ng-abc", "glove-6b-50d", 90)
     assert paths["cosine"].name == cache.key(FORMAT, "20ng-abc", "glove-6b-50d", 90,
                                              readable="20ng-abc__glove-6b-50d__k90")
+
+
+def test_damaged_cached_neighbours_are_rebuilt_with_a_notice(tmp_path, monkeypatch, capsys):
+    """Zeroed bytes in the cached neighbour matrix are caught by its checksum: one notice line,
+    then the same keywords as a fresh build (never silently other keywords)."""
+    import json
+
+    from dkw_core.cli import main
+
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path / "data"))
+    corpus = tmp_path / "mini"
+    for (split, label), text in {("train", "sport"): "The team won the game after the coach changed the player. "
+                                                     "A new season of the league starts with a goal by the striker.",
+                                 ("train", "space"): "The rocket reached orbit around the planet. A launch of the "
+                                                     "mission to the moon with the astronauts and the shuttle.",
+                                 ("test", "sport"): "The coach praised the team and the league and the referee.",
+                                 ("test", "space"): "The mission put a rocket near the moon and the station."}.items():
+        (corpus / split / label).mkdir(parents=True)
+        (corpus / split / label / "0.txt").write_text(text)
+    argv = ["keywords", "--dataset", str(corpus), "--doc", "mini/test/space/0.txt", "--metric", "rf", "--metric",
+            "tf-rf", "--k", "90", "--top", "10", "--json"]
+    assert main(argv) == 0
+    fresh = json.loads(capsys.readouterr().out)["keywords"]
+    (nbr,) = (tmp_path / "data").rglob("nbr_idx.npy")
+    raw = bytearray(nbr.read_bytes())
+    assert len(raw) > 3200
+    raw[128:3128] = bytes(3000)  # a few thousand zeroed bytes after the .npy header
+    nbr.write_bytes(bytes(raw))
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["keywords"] == fresh
+    notices = [line for line in err.splitlines() if line.startswith("notice:")]
+    assert len(notices) == 1 and "damaged" in notices[0] and "rebuilding" in notices[0]
+    assert main(argv) == 0  # rebuilt and saved: no notice any more
+    assert "notice:" not in capsys.readouterr().err
