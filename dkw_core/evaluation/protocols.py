@@ -20,6 +20,7 @@ import hashlib
 import json
 import time
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -247,3 +248,25 @@ def evaluate_model(
     t2 = time.perf_counter()
     scores = score_predictions(model.labels("test"), y_pred, list(model.categories))
     return scores, {"keywords": t1 - t0, "classify": t2 - t1}, y_pred
+
+
+STANDARD = "standard"
+"""The variant of a run without non-default evaluation options."""
+
+
+def run_variant(options: Any, *, neighbours: bool = True) -> str:
+    """A run's non-default evaluation options as one short label (:data:`STANDARD` when none),
+    so that variants (hypothesis decoding, another training protocol, another neighbours spec)
+    are tabled and charted apart, never mixed. The one wording the app's charts and the Markdown
+    report share; ``neighbours=False`` leaves the neighbours spec out (where the table names it
+    with the vectors)."""
+    if not isinstance(options, dict):
+        return STANDARD
+    parts = []
+    if options.get("decoding"):
+        parts.append(f"decoding {options['decoding']}")
+    if options.get("train_protocol"):
+        parts.append(f"training documents {options['train_protocol']}")
+    if neighbours and options.get("neighbours"):
+        parts.append(f"neighbours {options['neighbours']}")
+    return ", ".join(parts) or STANDARD
