@@ -11,13 +11,12 @@ import argparse
 
 from ..evaluation.classifiers import CLASSIFIERS, DEFAULT_CLASSIFIER
 from ..evaluation.search import DEFAULT_K_GRID, DEFAULT_N_GRID, PAPER_SIZES
-from ..types import PROTOCOLS  # noqa: F401
-
-BOTH = ("label-aware", "label-free")
-"""``--protocol both``: the paper's protocol beside the plain label-free one."""
 from . import options
 from .options import ProgressBar as _progress_bar
 from .options import ints as _ints
+
+BOTH = ("label-aware", "label-free")
+"""``--protocol both``: the paper's protocol beside the plain label-free one."""
 
 
 def _common(p: argparse.ArgumentParser, *, dataset: bool = True) -> None:

@@ -13,16 +13,8 @@ from .. import config
 from ..errors import InputError
 from ..types import DEFAULT_PROTOCOL, PROTOCOLS
 from . import options
-
-
-def engine_for(url: str | None):
-    """The study database engine (schema created/checked)."""
-    from ..db import make_engine
-    from ..study.models import init_db
-
-    engine = make_engine(url or config.study_db_url(), default_file="study.sqlite")
-    init_db(engine)
-    return engine
+from .options import engine_for
+from .study_admin import register as register_admin
 
 
 def _tqdm_progress(desc: str):
@@ -179,6 +171,4 @@ def register(subparsers) -> None:
     for q in (a, e):
         q.add_argument("--include-simulated", action="store_true",
                        help="include simulated judges' answers (left out by default)")
-    from .study_admin import register as register_admin
-
     register_admin(add)

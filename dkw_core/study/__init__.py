@@ -1,7 +1,7 @@
 """The blinded human-judging study of the paper's §4.6 (docs/method.md §4).
 
 ``models``    SQLAlchemy 2.0 ORM schema (studies, articles in batches, keywords with method
-              provenance, judges, judgements, answers, the change log) and :func:`init_db`;
+              provenance, judges, judgements, answers, the change log) and ``init_db``;
 ``schema``    Alembic migrations (``migrations/``) applied under a lock;
 ``access``    admin password rules, growing delay after failed attempts, one-time token;
 ``service``   study creation, judges (invite, revoke, re-issue), life cycle (open / paused /
@@ -12,8 +12,14 @@
 ``export``    all answers with method provenance as CSV / JSON;
 ``charts``    plotly figures of the analysis (Fig. 11, Fig. 12);
 ``providers`` corpus + keyword provider for a corpus name (real core, or the demo behind a switch);
-``demo``      a tiny built-in corpus and a fake keyword provider (tests and demos only);
-``cli``       ``python -m dkw_core study ...`` (life-cycle commands in ``cli_admin``).
+``demo``      a tiny built-in corpus and a fake keyword provider (tests and demos only).
 
-Method names are stored in the database but never handed to the judge view.
+The command line is :mod:`dkw_core.cli.study` (``python -m dkw_core study ...``; the life-cycle
+commands in :mod:`dkw_core.cli.study_admin`).
+
+Method names are stored in the database but never handed to the judge view. The sub-modules are
+imported on use (``from dkw_core.study.service import create_study``), so that importing the
+package loads neither SQLAlchemy nor plotly.
 """
+
+__all__ = ["access", "analysis", "charts", "demo", "export", "models", "providers", "schema", "service", "simulate"]
