@@ -293,6 +293,7 @@ class NeighbourSearch:
         q = _normalise(queries)
         if self.retrieval.kind != "abtt":
             return q
+        assert self.mu is not None and self.basis is not None  # set by __init__ for "abtt"
         with one_blas_thread():
             return abtt_transform(q, self.mu, self.basis)
 

@@ -140,7 +140,9 @@ class Tagger:
                 pieces.append((i, chunk))
         if not pieces:
             return
-        current, words, tags = 0, [], []
+        current = 0
+        words: list[str] = []
+        tags: list[str] = []
         stream = self.nlp.pipe((c for _, c in pieces), n_process=n_process, batch_size=batch_size)
         n_docs = pieces[-1][0] + 1
         for (i, _), doc in zip(pieces, stream):

@@ -52,13 +52,13 @@ def _experiment(args, *, prepare: bool = True):
         with _progress_bar(f"prepare {args.dataset} on {args.scheduler}") as progress:
             return cluster_experiment(args.dataset, sample=args.sample, k_max=args.k_max, vectors_path=args.vectors,
                                       progress=progress, neighbours=args.neighbours)
-    progress = _progress_bar(f"prepare {args.dataset}") if prepare else None
+    bar = _progress_bar(f"prepare {args.dataset}") if prepare else None
     try:
         return load_experiment(args.dataset, sample=args.sample, k_max=args.k_max, vectors_path=args.vectors,
-                               prepare=prepare, progress=progress, neighbours=args.neighbours)
+                               prepare=prepare, progress=bar, neighbours=args.neighbours)
     finally:
-        if progress:
-            progress.close()
+        if bar:
+            bar.close()
 
 
 def _check_early(args, *, metrics=(), ks=()) -> None:

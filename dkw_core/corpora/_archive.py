@@ -11,3 +11,9 @@ def tar_members(path: Path) -> Iterator[tuple[tarfile.TarFile, tarfile.TarInfo]]
             if member.isfile():
                 yield tar, member
 
+
+
+def member_bytes(tar: tarfile.TarFile, member: tarfile.TarInfo) -> bytes:
+    """The content of a regular file ``member`` (as yielded by :func:`tar_members`)."""
+    fh = tar.extractfile(member)
+    return fh.read() if fh is not None else b""

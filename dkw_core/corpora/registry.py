@@ -131,6 +131,8 @@ def _cache_path(name: str, source: Path) -> Path:
 
 def _read_cached(path: Path) -> list[Document] | None:
     payload = cache.read_pickle(path)
+    if payload is None:
+        return None
     try:
         ids, texts, labels, splits = payload
     except (TypeError, ValueError):

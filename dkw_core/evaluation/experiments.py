@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .. import cache
 from ..errors import InputError
@@ -19,15 +20,19 @@ from .protocols import RunConfig, RunResult, check_classifier, check_protocol, e
 from .results import ResultsStore
 from .search import DEFAULT_K_GRID, DEFAULT_N_GRID, PAPER_SIZES, search_model
 
+if TYPE_CHECKING:
+    from ..corpora import Corpus
+    from ..keywords import KeywordModel
+
 
 
 @dataclass
 class Experiment:
     """A loaded corpus (possibly ``head(sample)``), the vectors and the prepared keyword model."""
 
-    corpus: object
-    vectors: object
-    model: object | None
+    corpus: Corpus | PreparedCorpus
+    vectors: Any                   # the loaded Vectors, or (in a Dask session) their name
+    model: KeywordModel | None
     dataset: str
     sample: int | None
     k_max: int
@@ -193,11 +198,16 @@ def run_methods(exp: Experiment, runs: Sequence[dict], *, classifier: str = DEFA
     for i, config in enumerate(configs):
         if i in fresh:
             scores, seconds = fresh[i]
-            out.append(st.run(config, lambda c=config, sc=scores, se=seconds: RunResult(config=c, scores=sc, seconds=se),
-                              force=force))
+            out.append(st.run(config, _stored(config, scores, seconds), force=force))
         else:
-            out.append(st.get(config))
+            stored = st.get(config)
+            assert stored is not None  # checked above: only missing configurations are computed
+            out.append(stored)
     return out
+
+
+def _stored(config: RunConfig, scores, seconds) -> Callable[[], RunResult]:
+    return lambda: RunResult(config=config, scores=scores, seconds=seconds)
 
 
 def _train_labels(ref):
@@ -302,7 +312,7 @@ def run_search(
                           sizes=sizes, seed=seed, progress=progress, ref=ref, labels=labels)
     t1 = time.perf_counter()
     best = result.best
-    chosen_run = dict(metric=best.metric, k=best.k, top=best.top, protocol=protocol)
+    chosen_run: dict[str, Any] = dict(metric=best.metric, k=best.k, top=best.top, protocol=protocol)
     if exp.model is None:
         scores, seconds = client.submit(_evaluate_on_worker, ref, chosen_run, classifier, pure=False).result()
     else:

@@ -190,10 +190,9 @@ def predict_by_hypotheses(model, *, metric: str, k: int, top: int, classifier: s
     X_train = document_vectors(model, "train", metric=metric, k=k, top=top, protocol="label-aware")
     y_train = model.labels("train")
     clf = make_classifier(classifier)
-    import warnings
+    from ..expected_warnings import fit_warnings_expected
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with fit_warnings_expected():
         clf.fit(X_train, y_train)
     classes = list(clf.classes_)
     n_test = len(model.doc_ids("test"))

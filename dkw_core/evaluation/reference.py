@@ -86,9 +86,9 @@ def portable(text: str) -> str:
     from ..config import archives_dir, data_dir
 
     for folder, name in ((data_dir(), "$DKW_DATA_DIR"), (archives_dir(), "$DKW_ARCHIVES")):
-        folder = str(Path(folder).resolve())
-        if len(folder) > 1:
-            text = text.replace(folder, name)
+        resolved = str(Path(folder).resolve())
+        if len(resolved) > 1:
+            text = text.replace(resolved, name)
     return text
 
 

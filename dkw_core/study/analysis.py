@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from itertools import combinations
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -193,7 +194,7 @@ def article_means(frame: pd.DataFrame, question: str) -> tuple[list[float], list
     return a_vals, b_vals
 
 
-def paired_tests(a: list[float], b: list[float]) -> dict[str, Any]:
+def paired_tests(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
     """Wilcoxon signed-rank (with direction and signed z) and sign test (one- and two-sided) of a
     against b; see :data:`WILCOXON_NOTE` and :data:`SIGN_NOTE`."""
     d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
@@ -231,8 +232,8 @@ def significance(frame: pd.DataFrame, keywords_per_method: int) -> list[dict[str
         a, b = paired_ratings(frame, q, keywords_per_method)
         out.append({"level": LEVEL_PAPER, "question": q, **paired_tests(a, b)})
     for q in QUESTIONS:
-        a, b = article_means(frame, q)
-        out.append({"level": LEVEL_ARTICLES, "question": q, **paired_tests(a, b)})
+        mean_a, mean_b = article_means(frame, q)
+        out.append({"level": LEVEL_ARTICLES, "question": q, **paired_tests(mean_a, mean_b)})
     return out
 
 
@@ -244,7 +245,7 @@ def analyze(engine: Engine, study_id: int, *, include_simulated: bool = False) -
         study = session.get(Study, study_id)
         if study is None:
             raise StudyError(f"no study with id {study_id}")
-        info = {"id": study.id, "name": study.name, "corpus": study.corpus, "split": study.split,
+        info: dict[str, Any] = {"id": study.id, "name": study.name, "corpus": study.corpus, "split": study.split,
                 "method_a": study.method_a, "method_b": study.method_b,
                 "protocol_a": study.protocol_a, "protocol_b": study.protocol_b, "status": study.status,
                 "keywords_per_method": study.keywords_per_method,

@@ -61,7 +61,8 @@ from .models import (
 #: Keyword rows are inserted in a random order so that their ids carry no method or rank.
 _ROW_ORDER = random.SystemRandom()
 
-KeywordProvider = Callable[[str, list[str], int], dict[str, list[str]]]
+KeywordProvider = Callable[[str, list[str], int, str], dict[str, list[str]]]
+"""``provider(method_spec, doc_ids, top, protocol)`` → keywords per document."""
 
 
 class StudyError(DkwError):
@@ -77,10 +78,16 @@ class SubmissionError(StudyError):
 
 
 class DocumentLike(Protocol):
-    id: str
-    text: str
-    label: str
-    split: str
+    """What the study reads of a document (read-only: frozen dataclasses qualify)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def split(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -542,6 +549,8 @@ def next_task(engine: Engine, judge_id: int) -> JudgeState:
 
 def _next_task_locked(session: Session, judge_id: int) -> JudgeState:
     judge = session.get(Judge, judge_id)
+    if judge is None:
+        raise AccessError("unknown judge")
     study = judge.study
     if judge.revoked_at is not None:
         raise AccessError("this access code was revoked; ask the study's organiser for a new one")
@@ -577,8 +586,8 @@ def _next_task_locked(session: Session, judge_id: int) -> JudgeState:
 
 
 def _has_open(session: Session, article_id: int) -> bool:
-    return session.scalar(select(func.count(Judgement.id)).where(Judgement.article_id == article_id,
-                                                                 Judgement.submitted_at.is_(None))) > 0
+    return (session.scalar(select(func.count(Judgement.id)).where(Judgement.article_id == article_id,
+                                                                  Judgement.submitted_at.is_(None))) or 0) > 0
 
 
 def judge_progress(engine: Engine, judge_id: int) -> JudgeProgress:
@@ -658,7 +667,7 @@ def monitoring(engine: Engine, study_id: int) -> dict[str, list[dict[str, Any]]]
         need = study.judges_per_article
         arts = session.scalars(select(Article).where(Article.study_id == study_id)
                                .options(selectinload(Article.judgements)).order_by(Article.position)).all()
-        per_article = []
+        per_article: list[dict[str, Any]] = []
         for a in arts:
             sub = [j for j in a.judgements if j.submitted_at is not None]
             per_article.append({"article": a.doc_id, "category": a.category, "batch": a.batch + 1,
@@ -682,5 +691,6 @@ def monitoring(engine: Engine, study_id: int) -> dict[str, list[dict[str, Any]]]
                               "open": len(judge.judgements) - len(sub),
                               "total_minutes": round(sum(secs) / 60, 2),
                               "median_seconds_per_article": (round(sorted(secs)[len(secs) // 2], 1) if secs else None),
-                              "last_submission": max((j.submitted_at for j in sub), default=None)})
+                              "last_submission": max((j.submitted_at for j in sub if j.submitted_at is not None),
+                                                     default=None)})
         return {"articles": per_article, "batches": list(per_batch.values()), "judges": per_judge}
