@@ -321,7 +321,7 @@ from dkw_core.study.analysis import analyze as analyze_study  # noqa: E402,F401
 from dkw_core.study.analysis import simulated_note  # noqa: E402,F401
 from dkw_core.study.demo import DEMO_CORPUS, FAKE_ENV  # noqa: E402,F401
 from dkw_core.study.export import export as export_study  # noqa: E402,F401
-from dkw_core.study.models import ANSWERS, DEFAULT_PROTOCOL, QUESTIONS, STATUSES  # noqa: E402,F401
+from dkw_core.study.models import ANSWERS, QUESTIONS, STATUSES  # noqa: E402,F401
 from dkw_core.study.models import PROTOCOLS as STUDY_PROTOCOLS  # noqa: E402,F401
 from dkw_core.study.providers import corpus_choices as study_corpus_choices  # noqa: E402,F401
 from dkw_core.study.service import (  # noqa: E402,F401

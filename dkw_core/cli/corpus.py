@@ -50,7 +50,8 @@ def cmd_datasets(args) -> int:
         for r in rows:
             fetch = f"python -m dkw_core download {r['name']}" if r["name"] in DOWNLOADABLE else "not downloadable"
             state = "" if r["available"] else f"  (archive missing from {archives_dir()}; {fetch})"
-            print(f"{r['name']:10s} train {r['train'] or '?':>6}  test {r['test'] or '?':>6}  categories {r['categories']}{state}")
+            print(f"{r['name']:10s} train {r['train'] or '?':>6}  test {r['test'] or '?':>6}  "
+                  f"categories {r['categories']}{state}")
     return 0
 
 

@@ -152,7 +152,8 @@ def cmd_baseline(args) -> int:
         exp = _experiment(args, prepare=False)
         progress = _progress_bar(f"tag {args.dataset}")
         try:
-            result = run_bow(exp, metric=options.metrics_of(args)[0], top=args.top, protocol=args.protocol, classifier=args.classifier,
+            result = run_bow(exp, metric=options.metrics_of(args)[0], top=args.top, protocol=args.protocol,
+                             classifier=args.classifier,
                              store=args.db, force=args.force, progress=progress)
         finally:
             progress.close()

@@ -137,7 +137,7 @@ def _read_cached(path: Path) -> list[Document] | None:
         ids, texts, labels, splits = payload
     except (TypeError, ValueError):
         return None
-    return [Document(i, t, l, s) for i, t, l, s in zip(ids, texts, labels, splits)]
+    return [Document(i, t, label, s) for i, t, label, s in zip(ids, texts, labels, splits)]
 
 
 def _write_cached(path: Path, docs: list[Document]) -> None:

@@ -94,7 +94,8 @@ def load_csv(path: Path) -> Corpus:
         if "\x00" in rec["text"]:
             raise CorpusError(f"{where}: text contains NUL bytes (binary data)")
         doc_key = safe_id_part(rec["id"].strip()) if "id" in frame.columns and rec["id"].strip() else str(row)
-        docs.append(Document(f"{name}/{split}/{safe_id_part(label).replace('/', '%2F')}/{doc_key.replace('/', '%2F')}", rec["text"], label, split))
+        doc_id = f"{name}/{split}/{safe_id_part(label).replace('/', '%2F')}/{doc_key.replace('/', '%2F')}"
+        docs.append(Document(doc_id, rec["text"], label, split))
     if not docs:
         raise CorpusError(f"{path}: the CSV has no data rows")
     docs.sort(key=doc_sort_key)

@@ -338,7 +338,8 @@ def search_summary(result: RunResult) -> dict:
     summary["neighbours"] = nbrs
     summary["label"] = (f"[{c.protocol}] {c.dataset} test split{sample}, vectors={c.vectors}, neighbours={nbrs}, "
                         f"K={chosen.get('k')}, N={chosen.get('top')}, metric={chosen.get('metric')} (chosen by "
-                        f"Algorithm 2, seed {c.options.get('seed')}), classifier={CLASSIFIER_LABELS.get(c.classifier, c.classifier)}")
+                        f"Algorithm 2, seed {c.options.get('seed')}), "
+                        f"classifier={CLASSIFIER_LABELS.get(c.classifier, c.classifier)}")
     stages = result.details.get("search", {}).get("stages", [])
     summary["search_rounds"] = [{"max_doc_count": s["max_doc_count"], "ratio": s["ratio"], "docs": s["n_docs"],
                                  "best_cv_micro_f1": round(100 * s["best_score"], 2), "kept": s["kept"]} for s in stages]

@@ -243,9 +243,11 @@ def parameter_search(
         previous = (ratio, positions)
         if positions.size < ratio:
             continue
-        def step(j: int, setup: Setup, _i=i, _m=m, _ratio=ratio) -> None:
+        n_setups = len(setups)
+
+        def step(j: int, setup: Setup, _i=i, _m=m, _ratio=ratio, _n=n_setups) -> None:
             if progress:
-                progress((_i + (j + 1) / len(setups)) / total_work, f"max_doc_count={_m}, {_ratio}-fold: {setup}")
+                progress((_i + (j + 1) / _n) / total_work, f"max_doc_count={_m}, {_ratio}-fold: {setup}")
 
         scores = score_round(setups, positions, labels, ratio, predict, seed=seed, step=step)
         best = max(scores.values())

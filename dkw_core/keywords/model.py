@@ -121,7 +121,8 @@ class KeywordModel(TermModel):
 
         path = self._posterior_path()
         data = cache.read_pickle(path) if path is not None else None
-        if isinstance(data, tuple) and len(data) == 2 and getattr(data[0], "shape", None) == (len(self._ids), len(self.categories)):
+        if (isinstance(data, tuple) and len(data) == 2
+                and getattr(data[0], "shape", None) == (len(self._ids), len(self.categories))):
             return data
         return None
 

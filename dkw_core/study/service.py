@@ -610,7 +610,8 @@ def submit(engine: Engine, *, judge_id: int, judgement_id: int, answers: Mapping
     """Store all answers of one judgement, validated again on the server.
 
     ``answers`` maps ``(display position, question)`` to 0..3 (:data:`ANSWERS`), positions as
-    in :attr:`JudgeTask.keywords`; every keyword of the article needs both questions. Incomplete, foreign, unknown-keyword or repeated
+    in :attr:`JudgeTask.keywords`; every keyword of the article needs both questions. Incomplete,
+    foreign, unknown-keyword or repeated
     submissions raise :class:`SubmissionError` and store nothing.
     """
     with Session(engine) as probe:
@@ -644,7 +645,7 @@ def submit(engine: Engine, *, judge_id: int, judgement_id: int, answers: Mapping
             if missing:
                 raise SubmissionError(f"incomplete submission: {len(missing)} of {len(expected)} answers "
                                       f"missing; every keyword needs both questions answered")
-            for key, value in given.items():
+            for value in given.values():
                 if isinstance(value, bool) or not isinstance(value, int) or value not in ANSWERS:
                     raise SubmissionError(f"invalid answer {value!r}; expected one of {sorted(ANSWERS)}")
             now = utcnow()
