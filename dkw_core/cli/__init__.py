@@ -11,7 +11,8 @@ One module per command group, registered here by explicit import:
 :mod:`.study_admin`   ``study status|judges|revoke|reissue|log`` (the study's life cycle)
 ====================  ===========================================================
 
-Shared option names, the progress bar and the study database engine live in :mod:`.options`. A handler returns the exit
+Shared option names and the progress bar live in :mod:`.options`; the study database engine of
+every ``study`` sub-command in :mod:`.study_db`. A handler returns the exit
 code; any :class:`~dkw_core.errors.DkwError` becomes a one-line ``error: …`` and exit code 2.
 """
 from __future__ import annotations

@@ -181,15 +181,3 @@ def write_text(text: str, out: str | None) -> None:
             fh.write(text)
     else:
         sys.stdout.write(text)
-
-
-def engine_for(url: str | None):
-    """The study database engine (schema created/checked): ``--db URL``, else ``DKW_STUDY_DB``.
-    Shared by ``study`` and its life-cycle sub-commands (:mod:`.study_admin`)."""
-    from .. import config
-    from ..db import make_engine
-    from ..study.models import init_db
-
-    engine = make_engine(url or config.study_db_url(), default_file="study.sqlite")
-    init_db(engine)
-    return engine

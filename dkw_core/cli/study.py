@@ -13,8 +13,8 @@ from .. import config
 from ..errors import InputError
 from ..types import DEFAULT_PROTOCOL, PROTOCOLS
 from . import options
-from .options import engine_for
 from .study_admin import register as register_admin
+from .study_db import engine_for
 
 
 def _tqdm_progress(desc: str):

@@ -2,7 +2,7 @@
 ``reissue``, ``log``. Every change is written to the study's log with its time (UTC)."""
 from __future__ import annotations
 
-from .options import engine_for
+from .study_db import engine_for
 
 
 def _status(args) -> int:
