@@ -2,7 +2,7 @@
 Chromium. Prepares a 2-documents-per-category slice of 20 Newsgroups from the Home page,
 picks the paper's example document 20ng/test/comp.graphics/38758 and reads its keyword
 table; saves a small PNG of each page into a temporary folder, or into docs/screenshots/ (the
-ones the README and docs/app.md show) when ``DKW_SCREENSHOTS=1``."""
+ones the README shows) when ``DKW_SCREENSHOTS=1``."""
 from __future__ import annotations
 
 import os
