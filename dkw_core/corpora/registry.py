@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import tarfile
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
 
 from .. import cache, config

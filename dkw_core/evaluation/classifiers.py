@@ -8,8 +8,9 @@ precision/recall/F1 and the confusion matrix.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 from sklearn.base import ClassifierMixin

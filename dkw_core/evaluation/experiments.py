@@ -7,8 +7,8 @@ returns it. Callers (CLI, ``scripts/bench_eval.py``, the app) only choose parame
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import cache
@@ -277,9 +277,8 @@ def run_search(
     """Algorithm 2 on the training split, then the chosen setup trained on the whole training
     split and scored on the test split. The stored run (kind ``search``) records the chosen
     K/metric/N, the grids, the seed and the trace of every round."""
-    from ..metrics import PAPER_METRICS
-
     from ..cluster import active_client
+    from ..metrics import PAPER_METRICS
 
     check_protocol(protocol)
     check_classifier(classifier)

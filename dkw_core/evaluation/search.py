@@ -35,8 +35,9 @@ from __future__ import annotations
 import hashlib
 import itertools
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 from sklearn.metrics import f1_score

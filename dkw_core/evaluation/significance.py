@@ -18,7 +18,7 @@ Zero differences are dropped (``zero_method="wilcox"``; the sign test ignores ti
 from __future__ import annotations
 
 import itertools
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd

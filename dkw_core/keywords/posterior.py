@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-
 import scipy.sparse as sp
 
 from ..errors import InputError
@@ -108,7 +107,7 @@ class CategoryPosterior:
         self._classes: np.ndarray | None = None
         self._constant: np.ndarray | None = None
 
-    def fit(self, texts: Sequence[str], labels: np.ndarray) -> "CategoryPosterior":
+    def fit(self, texts: Sequence[str], labels: np.ndarray) -> CategoryPosterior:
         labels = np.asarray(labels, dtype=np.int64)
         if len(texts) != len(labels):
             raise InputError(f"{len(texts)} texts but {len(labels)} labels")
@@ -211,7 +210,7 @@ class MatrixPosterior:
         self._classes: np.ndarray | None = None
         self._constant: np.ndarray | None = None
 
-    def fit(self, counts: sp.csr_matrix, labels: np.ndarray) -> "MatrixPosterior":
+    def fit(self, counts: sp.csr_matrix, labels: np.ndarray) -> MatrixPosterior:
         from sklearn.feature_extraction.text import TfidfTransformer
 
         labels = np.asarray(labels, dtype=np.int64)

@@ -27,8 +27,8 @@ Simulated judges (``study simulate``) are left out unless ``include_simulated=Tr
 from __future__ import annotations
 
 import math
-from itertools import combinations
 from collections.abc import Sequence
+from itertools import combinations
 from typing import Any
 
 import numpy as np

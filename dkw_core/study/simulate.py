@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from ..errors import InputError
 from .models import QUESTIONS, StudyKeyword
-from .service import Progress, display_keyword_ids, invite_judge, next_task, submit, study_settings
+from .service import Progress, display_keyword_ids, invite_judge, next_task, study_settings, submit
 
 MODES = ("random", "scripted")
 

@@ -16,10 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from dkw_core.corpora import download
 from dkw_core.cli import main
 from dkw_core.config import archives_dir
-from dkw_core.corpora import load_corpus
+from dkw_core.corpora import download, load_corpus
 from dkw_core.corpora.download import Source, fetch, validate
 from dkw_core.corpora.specs import CORPORA
 from dkw_core.errors import CorpusError
