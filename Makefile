@@ -10,14 +10,14 @@ PORT ?= 8501
 DKW_HOST ?= 127.0.0.1
 export PORT DKW_HOST
 
-.PHONY: run test venv bench clean-venv
+.PHONY: run test lint docs venv bench clean-venv
 
 venv: $(STAMP)
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install -q --disable-pip-version-check -r requirements.txt
-	$(VENV)/bin/pip install -q --disable-pip-version-check --no-deps -e .
+	$(VENV)/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt
+	$(VENV)/bin/python -m pip install -q --disable-pip-version-check --no-deps -e .
 	rm -f $(VENV)/.installed-*
 	touch $@
 
@@ -26,6 +26,17 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(VENV)/bin/python -m pytest
+
+# Lint (ruff: style, pyflakes, import order), types (mypy on dkw_core) and the documentation site
+# (MkDocs, --strict: a broken link fails). Settings in pyproject.toml and mkdocs.yml.
+lint: $(STAMP)
+	$(VENV)/bin/python -m ruff check .
+	$(VENV)/bin/python -m mypy
+	$(VENV)/bin/python -m mkdocs build --strict --site-dir site
+
+# The documentation site, served on http://127.0.0.1:8000 with live reload.
+docs: $(STAMP)
+	$(VENV)/bin/python -m mkdocs serve
 
 clean-venv:
 	rm -rf $(VENV)

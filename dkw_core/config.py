@@ -1,6 +1,6 @@
 """Every environment switch of dkw, read here and nowhere else.
 
-The README lists the same table. Paths may be relative (to the current directory) or absolute.
+docs/configuration.md lists the same table. Paths may be relative (to the current directory) or absolute.
 
 ==============================  ============================================================="""
 from __future__ import annotations

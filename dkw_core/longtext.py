@@ -16,18 +16,17 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from . import config
 from .errors import InputError
+from .types import Progress
 
 __all__ = ["CHUNK_CHARS", "check_size", "pieces", "count_phrases"]
 
 CHUNK_CHARS = 5_000
 BATCH_SIZE = 8
 _BREAKS = (re.compile(r"\n[ \t]*\n"), re.compile(r"\n"), re.compile(r"(?<=[.!?])\s"), re.compile(r" "))
-
-Progress = Callable[[float, str], None] | None
 
 
 def check_size(n_bytes: int, name: str = "text") -> None:
@@ -81,7 +80,7 @@ def pieces(text: str, chunk_chars: int = CHUNK_CHARS) -> Iterator[str]:
 
 
 def count_phrases(text: str, *, tagger=None, chunk_chars: int = CHUNK_CHARS, batch_size: int = BATCH_SIZE,
-                  n_process: int | None = None, progress: Progress = None) -> Counter:
+                  n_process: int | None = None, progress: Progress | None = None) -> Counter:
     """The candidate phrases of ``text`` with their counts, tagged piece by piece."""
     from .phrases import TaggedDoc, coarse_tag, get_tagger
 

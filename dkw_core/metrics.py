@@ -27,8 +27,8 @@ the **base** score only, the caller applies the tf factor when ``Metric.tf`` is 
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 import scipy.sparse
@@ -99,7 +99,7 @@ class CategoryStats:
     @classmethod
     def from_matrices(
         cls, counts: scipy.sparse.spmatrix | np.ndarray, labels: np.ndarray, n_categories: int
-    ) -> "CategoryStats":
+    ) -> CategoryStats:
         """Count the statistics from a (docs x V) tf(w, d) matrix and a category index per doc.
 
         Uses sparse products (one-hot label matrix @ binarised counts), no loop over documents.

@@ -180,7 +180,7 @@ class Retrieval:
         return "plain cosine"
 
 
-def parse_neighbours(spec: "str | Retrieval | None") -> Retrieval:
+def parse_neighbours(spec: str | Retrieval | None) -> Retrieval:
     """``cosine``, ``csls[-k<k>]`` or ``abtt[-d<D>]`` (a one-line error otherwise)."""
     if isinstance(spec, Retrieval):
         return spec
@@ -201,7 +201,7 @@ def parse_neighbours(spec: "str | Retrieval | None") -> Retrieval:
     return Retrieval("abtt", abtt_d=d)
 
 
-def neighbours_spec(spec: "str | Retrieval | None") -> str:
+def neighbours_spec(spec: str | Retrieval | None) -> str:
     """The canonical spec of ``spec`` (``"csls"`` → ``"csls-k10"``)."""
     return parse_neighbours(spec).spec
 
@@ -268,7 +268,7 @@ class NeighbourSearch:
     are computed once and every query batch is one GEMM plus the exact top-K selection.
     """
 
-    def __init__(self, matrix: np.ndarray, neighbours: "str | Retrieval | None" = None):
+    def __init__(self, matrix: np.ndarray, neighbours: str | Retrieval | None = None):
         self.retrieval = parse_neighbours(neighbours)
         self.spec = self.retrieval.spec
         base = np.ascontiguousarray(matrix, dtype=np.float32)
@@ -293,6 +293,7 @@ class NeighbourSearch:
         q = _normalise(queries)
         if self.retrieval.kind != "abtt":
             return q
+        assert self.mu is not None and self.basis is not None  # set by __init__ for "abtt"
         with one_blas_thread():
             return abtt_transform(q, self.mu, self.basis)
 
@@ -312,7 +313,7 @@ class NeighbourSearch:
                        bias=self.bias, scale=2.0)
 
 
-def searcher(vectors, neighbours: "str | Retrieval | None" = None) -> NeighbourSearch:
+def searcher(vectors, neighbours: str | Retrieval | None = None) -> NeighbourSearch:
     """The :class:`NeighbourSearch` of a :class:`dkw_core.vectors.Vectors`' cropped vocabulary,
     built once per vectors object and spec (kept on the vectors object)."""
     spec = neighbours_spec(neighbours)

@@ -180,7 +180,8 @@ class Vectors:
         path: list[tuple[int, ...] | None] = [None] * (n + 1)
         best[0], path[0] = 0, ()
         for a in range(n):
-            if path[a] is None:
+            path_a = path[a]
+            if path_a is None:
                 continue
             found_single = False
             for b in range(a + 1, min(n, a + self.max_unit_len) + 1):
@@ -192,7 +193,7 @@ class Vectors:
                     continue
                 found_single |= b == a + 1
                 if path[b] is None or best[a] + 1 < best[b]:
-                    best[b], path[b] = best[a] + 1, path[a] + (idx,)
+                    best[b], path[b] = best[a] + 1, path_a + (idx,)
             if not found_single and (path[a + 1] is None or best[a] + 1 < best[a + 1]):
                 best[a + 1], path[a + 1] = best[a] + 1, path[a]  # unknown token: skip it
         return path[n] or ()
@@ -209,7 +210,7 @@ class Vectors:
         vecs = self.kv.vectors
         for pos in range(int(lengths.max(initial=0))):
             rows = np.nonzero(lengths > pos)[0]
-            idx = np.fromiter((unit_lists[r][pos] for r in rows), dtype=np.int64, count=len(rows))
+            idx = np.fromiter((unit_lists[r][pos] for r in rows.tolist()), dtype=np.int64, count=len(rows))
             acc = out[rows] + vecs[idx]
             norms = np.linalg.norm(acc, axis=1, keepdims=True)
             out[rows] = acc / np.where(norms == 0, 1, norms)

@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
 
         record(run_tfidf(exp, store=args.db), "baseline tf-idf + LinearSVC")
         jobs = [(m, p) for m in metrics for p in protocols]
-        for m, p in tqdm(jobs, desc="metrics at N=%d" % args.top, file=sys.stderr, disable=None):
+        for m, p in tqdm(jobs, desc=f"metrics at N={args.top}", file=sys.stderr, disable=None):
             r = run_search(exp, protocol=p, ks=ks, metrics=[m], tops=[args.top], sizes=sizes, seed=args.seed,
                            store=args.db)
             record(r, f"metric table N={args.top}, K by Algorithm 2")

@@ -197,7 +197,7 @@ def main() -> int:
             ctxm = postgres.postgres_server() if kind else None
             base = ctxm.__enter__() if ctxm else None
 
-            def fresh(tag):
+            def fresh(tag, base=base):
                 return postgres.new_database(base) if base else f"sqlite:///{tmp}/{tag}.sqlite"
 
             try:

@@ -46,8 +46,7 @@ def test_exact_fallback_agrees_with_fast_path():
 import pytest  # noqa: E402
 
 from dkw_core.errors import InputError  # noqa: E402
-from dkw_core.neighbours import (NeighbourSearch, abtt_basis, abtt_transform, csls_radius,  # noqa: E402
-                                 neighbours_spec, parse_neighbours)
+from dkw_core.neighbours import NeighbourSearch, abtt_basis, abtt_transform, csls_radius, neighbours_spec, parse_neighbours  # noqa: E402
 
 
 def planted_hub(seed: int = 0):

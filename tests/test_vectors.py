@@ -3,9 +3,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import make_kv
 from gensim.models import KeyedVectors
 
-from conftest import make_kv
 from dkw_core.errors import VectorError
 from dkw_core.vectors import Vectors, _load_kv, load_vectors
 

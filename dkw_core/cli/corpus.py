@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..errors import InputError
@@ -50,7 +50,8 @@ def cmd_datasets(args) -> int:
         for r in rows:
             fetch = f"python -m dkw_core download {r['name']}" if r["name"] in DOWNLOADABLE else "not downloadable"
             state = "" if r["available"] else f"  (archive missing from {archives_dir()}; {fetch})"
-            print(f"{r['name']:10s} train {r['train'] or '?':>6}  test {r['test'] or '?':>6}  categories {r['categories']}{state}")
+            print(f"{r['name']:10s} train {r['train'] or '?':>6}  test {r['test'] or '?':>6}  "
+                  f"categories {r['categories']}{state}")
     return 0
 
 
@@ -132,6 +133,7 @@ def cmd_keywords(args) -> int:
     corpus = corpus_for(dataset, sample=args.sample, include=[args.doc] if args.doc else None)
     if args.doc:
         corpus.get(args.doc)  # unknown ids fail before any heavy work
+    model: KeywordModel | BaselineModel
     with ProgressBar(f"preparing {corpus.key}") as progress:
         if args.baseline:
             model = BaselineModel.prepare(corpus, progress=progress)
@@ -142,7 +144,7 @@ def cmd_keywords(args) -> int:
     with ProgressBar(f"tagging {args.text_file or args.doc}") as tagging:
         for m in metrics:
             if text is not None:
-                if args.baseline:
+                if not isinstance(model, KeywordModel):
                     raise InputError("--baseline works on corpus documents (--doc), not new texts")
                 kws = model.keywords_for_text(text, metric=m, k=args.k, top=args.top, name=args.text_file,
                                               protocol=protocol, progress=tagging)
@@ -155,8 +157,8 @@ def cmd_keywords(args) -> int:
         "protocol": protocol,
         "dataset": corpus.key,
         "method": "baseline (own words)" if args.baseline else "latent (word vectors)",
-        "vectors": None if args.baseline else model.vectors.name,
-        "neighbours": None if args.baseline else model.neighbours,
+        "vectors": model.vectors.name if isinstance(model, KeywordModel) else None,
+        "neighbours": model.neighbours if isinstance(model, KeywordModel) else None,
         "k": None if args.baseline else args.k,
         "top": args.top,
     }
@@ -194,6 +196,7 @@ def _cmd_keywords_batch(args, metrics: list[str]) -> int:
         model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=max(args.k, DEFAULT_K), progress=progress,
                                      neighbours=args.neighbours)
     with _output(args) as out, ProgressBar("keywords") as progress:
+        records: Iterable[dict]
         if items is not None:
             records = text_records(model, items, metrics=metrics, k=args.k, top=args.top,
                                    n_process=args.n_process, total=len(items), progress=progress)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from .. import config
-from ..corpora.download import CORPUS_ARCHIVE, DOWNLOADABLE, archive_for, fetch
+from ..corpora.download import DOWNLOADABLE, archive_for, fetch
 from .options import ProgressBar
 
 
@@ -31,7 +31,7 @@ def cmd_download(args) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    choices = sorted(set(CORPUS_ARCHIVE)) + ["all"]
+    choices = sorted(DOWNLOADABLE) + ["all"]
     p = sub.add_parser("download", help="download corpus archives into DKW_ARCHIVES (default data/archives)",
                        description="Download built-in corpus archives into the archives folder (DKW_ARCHIVES, "
                                    "default data/archives). DKW_DOWNLOAD_BASE_URL names a mirror.")

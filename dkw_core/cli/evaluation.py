@@ -11,13 +11,12 @@ import argparse
 
 from ..evaluation.classifiers import CLASSIFIERS, DEFAULT_CLASSIFIER
 from ..evaluation.search import DEFAULT_K_GRID, DEFAULT_N_GRID, PAPER_SIZES
-from ..types import PROTOCOLS  # noqa: F401
-
-BOTH = ("label-aware", "label-free")
-"""``--protocol both``: the paper's protocol beside the plain label-free one."""
 from . import options
 from .options import ProgressBar as _progress_bar
 from .options import ints as _ints
+
+BOTH = ("label-aware", "label-free")
+"""``--protocol both``: the paper's protocol beside the plain label-free one."""
 
 
 def _common(p: argparse.ArgumentParser, *, dataset: bool = True) -> None:
@@ -53,13 +52,13 @@ def _experiment(args, *, prepare: bool = True):
         with _progress_bar(f"prepare {args.dataset} on {args.scheduler}") as progress:
             return cluster_experiment(args.dataset, sample=args.sample, k_max=args.k_max, vectors_path=args.vectors,
                                       progress=progress, neighbours=args.neighbours)
-    progress = _progress_bar(f"prepare {args.dataset}") if prepare else None
+    bar = _progress_bar(f"prepare {args.dataset}") if prepare else None
     try:
         return load_experiment(args.dataset, sample=args.sample, k_max=args.k_max, vectors_path=args.vectors,
-                               prepare=prepare, progress=progress, neighbours=args.neighbours)
+                               prepare=prepare, progress=bar, neighbours=args.neighbours)
     finally:
-        if progress:
-            progress.close()
+        if bar:
+            bar.close()
 
 
 def _check_early(args, *, metrics=(), ks=()) -> None:
@@ -153,7 +152,8 @@ def cmd_baseline(args) -> int:
         exp = _experiment(args, prepare=False)
         progress = _progress_bar(f"tag {args.dataset}")
         try:
-            result = run_bow(exp, metric=options.metrics_of(args)[0], top=args.top, protocol=args.protocol, classifier=args.classifier,
+            result = run_bow(exp, metric=options.metrics_of(args)[0], top=args.top, protocol=args.protocol,
+                             classifier=args.classifier,
                              store=args.db, force=args.force, progress=progress)
         finally:
             progress.close()

@@ -94,10 +94,10 @@ def _tag_partition(ref: CorpusRef, start: int, stop: int, tag_file: str) -> tupl
     for h, tagged in zip(todo, get_tagger().tag_many((texts[h] for h in todo), n_process=1)):
         new[h] = (tagged.text, tagged.tags)
         words += len(tagged.tags)
-    tagged = [TaggedDoc(*(new.get(h) or cached[h])) for h in hashes]
-    phrases, indptr, indices, data = count_phrases(tagged)
+    tagged_docs = [TaggedDoc(*(new.get(h) or cached[h])) for h in hashes]
+    phrases, indptr, indices, data = count_phrases(tagged_docs)
     part = {"phrases": phrases, "indptr": indptr, "indices": indices, "data": data,
-            "empty_text": np.asarray([not t.text for t in tagged], dtype=bool), "tagged": len(todo), "words": words}
+            "empty_text": np.asarray([not t.text for t in tagged_docs], dtype=bool), "tagged": len(todo), "words": words}
     return new, part
 
 

@@ -39,7 +39,7 @@ class Scheduler:
         return self.address is None
 
     def __str__(self) -> str:
-        return f"local:{self.local_workers}" if self.is_local else self.address
+        return f"local:{self.local_workers}" if self.address is None else self.address
 
 
 def parse_scheduler(value: str | None) -> Scheduler | None:
@@ -137,8 +137,9 @@ def worker_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k.startswith("DKW_") and k != "DKW_DASK_SCHEDULER"}
     env["DKW_ARCHIVES"] = str(config.archives_dir())
     env["DKW_DATA_DIR"] = str(config.data_dir())
-    if config.vectors_path():
-        env["DKW_VECTORS"] = os.path.abspath(os.path.expanduser(config.vectors_path()))
+    vectors = config.vectors_path()
+    if vectors:
+        env["DKW_VECTORS"] = os.path.abspath(os.path.expanduser(vectors))
     env.setdefault("DKW_N_PROCESS", "1")  # one spaCy process per worker: the cluster is the pool
     return env
 

@@ -2,7 +2,9 @@
 
 ============================  ===============================================================
 :mod:`.model`                 :class:`Document`, :class:`Corpus` (stable order, content keys)
-:mod:`.registry`              built-in names, counts, archives, the parsed-corpus cache,
+:mod:`.specs`                 one :class:`CorpusSpec` per built-in corpus (:data:`CORPORA`): archive,
+                              sources, checksum, expected counts, reader
+:mod:`.registry`              built-in and user corpora by name, the parsed-corpus cache,
                               :func:`load_corpus`
 :mod:`.newsgroups`            20 Newsgroups bydate
 :mod:`.reuters`               Reuters-21578 ModApte: R52, R8
@@ -17,10 +19,11 @@ from .html import html_page_to_text
 from .model import SPLITS, Corpus, Document, content_key
 from .registry import available, corpus_key, dataset_info, list_corpora, list_datasets, load_corpus
 from .reuters import R8_TOPICS
+from .specs import CORPORA, ArchiveSpec, CorpusSpec, Source
 from .webkb import TEST_FRACTION, WEBKB4_CLASSES, hash_split, load_7sectors
 
 __all__ = [
     "Document", "Corpus", "SPLITS", "content_key", "list_datasets", "list_corpora", "dataset_info", "load_corpus", "available",
     "corpus_key", "hash_split", "load_7sectors", "html_page_to_text", "TEST_FRACTION", "R8_TOPICS",
-    "WEBKB4_CLASSES",
+    "WEBKB4_CLASSES", "CORPORA", "CorpusSpec", "ArchiveSpec", "Source",
 ]

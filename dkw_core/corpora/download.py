@@ -2,7 +2,8 @@
 
 Each built-in corpus lives in one archive (``20ng`` → ``20news-bydate.tar.gz``; ``r52`` and ``r8``
 → ``reuters21578.tar.gz``; ``webkb`` and ``webkb4`` → ``webkb-data.tar.gz``) in the archives
-folder (:func:`dkw_core.config.archives_dir`). :func:`fetch` downloads a missing one:
+folder (:func:`dkw_core.config.archives_dir`); the archives, their sources and the structure a
+valid copy has are in :data:`.specs.CORPORA`. :func:`fetch` downloads a missing one:
 
 * sources are tried in order: 20 Newsgroups from scikit-learn's figshare mirror (its SHA-256 as
   scikit-learn pins it), then Jason Rennie's page; Reuters-21578 from the UCI KDD archive (then
@@ -25,7 +26,6 @@ import gzip
 import hashlib
 import http.client
 import os
-import re
 import socket
 import tarfile
 import tempfile
@@ -35,111 +35,24 @@ import urllib.parse
 import urllib.request
 import zipfile
 import zlib
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping
 
 from .. import config
 from ..errors import CorpusError
+from ..types import Progress, report
+from .specs import CORPORA, DOWNLOADABLE, ArchiveSpec, Source
 
-__all__ = ["Source", "ArchiveSpec", "ARCHIVES", "CORPUS_ARCHIVE", "DOWNLOADABLE", "archive_for",
-           "fetch", "validate", "sha256_of", "Progress"]
-
-Progress = Callable[[float, str], None] | None
+__all__ = ["Source", "ArchiveSpec", "DOWNLOADABLE", "archive_for", "fetch", "validate", "sha256_of"]
 
 _CHUNK = 1 << 16
 
 
-@dataclass(frozen=True)
-class Source:
-    """One place an archive can be downloaded from."""
-
-    url: str
-    sha256: str | None = None  # published checksum of the file served there
-    member: str | None = None  # the file is a .zip holding the archive under this name
-
-
-def _count_20ng(path: Path) -> dict[str, int]:
-    counts = {"train": 0, "test": 0}
-    groups: set[str] = set()
-    pattern = re.compile(r"(?:^|/)20news-bydate-(train|test)/([^/]+)/[^/]+$")
-    for member in _members(path):
-        m = pattern.search(member.name)
-        if m:
-            counts[m.group(1)] += 1
-            groups.add(m.group(2))
-    return {**counts, "groups": len(groups)}
-
-
-def _count_reuters(path: Path) -> dict[str, int]:
-    files = docs = 0
-    with tarfile.open(path, "r:*") as tar:
-        for member in tar:
-            if member.isfile() and re.search(r"(?:^|/)reut2-\d+\.sgm$", member.name):
-                files += 1
-                docs += tar.extractfile(member).read().count(b"<REUTERS ")
-    return {"sgm files": files, "documents": docs}
-
-
-def _count_webkb(path: Path) -> dict[str, int]:
-    pages = 0
-    classes: set[str] = set()
-    for member in _members(path):
-        parts = member.name.split("/")
-        if len(parts) >= 4 and parts[0] == "webkb":
-            pages += 1
-            classes.add(parts[1])
-    return {"pages": pages, "classes": len(classes)}
-
-
-def _members(path: Path):
-    with tarfile.open(path, "r:*") as tar:
-        for member in tar:  # iterating reads (and CRC-checks) the whole gzip stream
-            if member.isfile():
-                yield member
-
-
-@dataclass(frozen=True)
-class ArchiveSpec:
-    """An archive: its file name, where to get it, and what a valid copy holds."""
-
-    archive: str
-    sources: tuple[Source, ...]
-    count: Callable[[Path], dict[str, int]]
-    expected: Mapping[str, int] = field(default_factory=dict)
-
-
-ARCHIVES: dict[str, ArchiveSpec] = {
-    "20news-bydate.tar.gz": ArchiveSpec(
-        "20news-bydate.tar.gz",
-        (Source("https://ndownloader.figshare.com/files/5975967",
-                "8f1b2514ca22a5ade8fbb9cfa5727df95fa587f4c87b786e15c759fa66d95610"),
-         Source("http://qwone.com/~jason/20Newsgroups/20news-bydate.tar.gz",
-                "8f1b2514ca22a5ade8fbb9cfa5727df95fa587f4c87b786e15c759fa66d95610")),
-        _count_20ng, {"train": 11314, "test": 7532, "groups": 20}),
-    "reuters21578.tar.gz": ArchiveSpec(
-        "reuters21578.tar.gz",
-        (Source("https://kdd.ics.uci.edu/databases/reuters21578/reuters21578.tar.gz"),
-         Source("https://archive.ics.uci.edu/static/public/137/reuters+21578+text+categorization+collection.zip",
-                member="reuters21578.tar.gz")),
-        _count_reuters, {"sgm files": 22, "documents": 21578}),
-    "webkb-data.tar.gz": ArchiveSpec(
-        "webkb-data.tar.gz",
-        (Source("http://www.cs.cmu.edu/afs/cs.cmu.edu/project/theo-20/www/data/webkb-data.gtar.gz"),),
-        _count_webkb, {"pages": 8282, "classes": 7}),
-}
-
-CORPUS_ARCHIVE = {"20ng": "20news-bydate.tar.gz", "r52": "reuters21578.tar.gz", "r8": "reuters21578.tar.gz",
-                  "webkb": "webkb-data.tar.gz", "webkb4": "webkb-data.tar.gz"}
-DOWNLOADABLE = tuple(CORPUS_ARCHIVE)
-
-
 def archive_for(name: str) -> ArchiveSpec:
     """The archive spec of a downloadable corpus; :class:`CorpusError` for any other name."""
-    try:
-        return ARCHIVES[CORPUS_ARCHIVE[name]]
-    except KeyError:
-        raise CorpusError(f"{name!r} cannot be downloaded; downloadable corpora: {', '.join(DOWNLOADABLE)}, all") from None
+    spec = CORPORA.get(name)
+    if spec is None or not spec.downloadable:
+        raise CorpusError(f"{name!r} cannot be downloaded; downloadable corpora: {', '.join(DOWNLOADABLE)}, all")
+    return spec.archive
 
 
 def sha256_of(path: Path) -> str:
@@ -186,11 +99,6 @@ def _sources(spec: ArchiveSpec, base_url: str | None) -> tuple[Source, ...]:
     return spec.sources
 
 
-def _report(progress: Progress, fraction: float, message: str) -> None:
-    if progress is not None:
-        progress(min(1.0, max(0.0, fraction)), message)
-
-
 def _describe(exc: BaseException) -> str:
     if isinstance(exc, urllib.error.HTTPError):
         return f"HTTP {exc.code} {exc.reason}".strip()
@@ -210,7 +118,7 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def _get(source: Source, out, progress: Progress, label: str, timeout: float) -> None:
+def _get(source: Source, out, progress: Progress | None, label: str, timeout: float) -> None:
     """Stream ``source.url`` into the open file ``out``; raise on a short read."""
     request = urllib.request.Request(source.url, headers={"User-Agent": "dkw (python urllib)"})
     with urllib.request.urlopen(request, timeout=timeout) as resp:
@@ -224,7 +132,7 @@ def _get(source: Source, out, progress: Progress, label: str, timeout: float) ->
             if now - last > 0.2:
                 last = now
                 size = f"{done / 1e6:.1f} of {total / 1e6:.1f} MB" if total else f"{done / 1e6:.1f} MB"
-                _report(progress, 0.9 * done / total if total else 0.0, f"{label}: {size}")
+                report(progress, 0.9 * done / total if total else 0.0, f"{label}: {size}")
         if total and done != total:
             raise CorpusError(f"truncated download: {done:,} of {total:,} bytes")
         if done == 0:
@@ -244,7 +152,7 @@ def _unzip_member(zpath: Path, member: str, dest: Path) -> None:
         raise CorpusError(f"not a readable zip file ({exc})") from None
 
 
-def fetch(name: str, *, archives: Path | None = None, progress: Progress = None, force: bool = False,
+def fetch(name: str, *, archives: Path | None = None, progress: Progress | None = None, force: bool = False,
           base_url: str | None = None, timeout: float = 30.0, spec: ArchiveSpec | None = None) -> Path:
     """The archive of corpus ``name`` in ``archives`` (default: the archives folder), downloaded
     first when missing (or when ``force``). Returns its path."""
@@ -273,7 +181,7 @@ def fetch(name: str, *, archives: Path | None = None, progress: Progress = None,
             if source.member:
                 extra, tmp = tmp, tmp.with_name(tmp.name + ".inner")
                 _unzip_member(extra, source.member, tmp)
-            _report(progress, 0.92, f"{name}: validating {spec.archive}")
+            report(progress, 0.92, f"{name}: validating {spec.archive}")
             how = validate(tmp, spec)
             digest = sha256_of(tmp)
             os.chmod(tmp, 0o644)  # mkstemp's 0600 would hide the archive from other users
@@ -286,7 +194,7 @@ def fetch(name: str, *, archives: Path | None = None, progress: Progress = None,
                 if leftover is not None and leftover.exists():
                     leftover.unlink()
         _record(target, digest, source.url, how)
-        _report(progress, 1.0, f"{name}: {spec.archive} downloaded ({how} verified)")
+        report(progress, 1.0, f"{name}: {spec.archive} downloaded ({how} verified)")
         return target
     raise CorpusError(f"{name}: could not download {spec.archive} into {folder}: " + "; ".join(failures)
                       + " — check the connection, set DKW_DOWNLOAD_BASE_URL to a mirror, or put the file there yourself")

@@ -96,7 +96,7 @@ class Corpus:
     def __contains__(self, doc_id: object) -> bool:
         return doc_id in self._index
 
-    def head(self, per_category: int, *, include: Iterable[str] = ()) -> "Corpus":
+    def head(self, per_category: int, *, include: Iterable[str] = ()) -> Corpus:
         """Deterministic sample: the first ``per_category`` documents of every (split, category)
         in the stable order, plus the documents named in ``include``."""
         if not isinstance(per_category, int) or per_category < 0:

@@ -12,93 +12,39 @@ from __future__ import annotations
 import os
 import tarfile
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
 
 from .. import cache, config
 from ..errors import CorpusError
 from ..types import Progress, report
 from .model import Corpus, Document
-from .newsgroups import parse_20ng
-from .reuters import parse_reuters
+from .specs import CORPORA, corpus_spec
 from .uploads import user_corpora, user_corpus_meta, user_corpus_path
 from .user import load_csv, load_folder
-from .webkb import (TEST_FRACTION, WEBKB4_CLASSES, WEBKB_CLASS_COUNTS, load_7sectors, parse_sectors_archive,
-                    parse_webkb)
-
-@dataclass(frozen=True)
-class _Spec:
-    archive: str
-    url: str | None
-    description: str
-
-
-_SPECS: dict[str, _Spec] = {
-    "20ng": _Spec("20news-bydate.tar.gz", "http://qwone.com/~jason/20Newsgroups/20news-bydate.tar.gz",
-                  "20 Newsgroups, bydate split"),
-    "r52": _Spec("reuters21578.tar.gz", "https://kdd.ics.uci.edu/databases/reuters21578/reuters21578.tar.gz",
-                 "Reuters-21578 ModApte, single-label, 52 topics"),
-    "r8": _Spec("reuters21578.tar.gz", "https://kdd.ics.uci.edu/databases/reuters21578/reuters21578.tar.gz",
-                "Reuters-21578 ModApte, single-label, 8 largest topics"),
-    "webkb": _Spec("webkb-data.tar.gz",
-                   "http://www.cs.cmu.edu/afs/cs.cmu.edu/project/theo-20/www/data/webkb-data.gtar.gz",
-                   "WebKB 4 Universities, 7 classes (flattened), hash-stratified 2/3-1/3 split"),
-    "webkb4": _Spec("webkb-data.tar.gz",
-                    "http://www.cs.cmu.edu/afs/cs.cmu.edu/project/theo-20/www/data/webkb-data.gtar.gz",
-                    "WebKB student/faculty/course/project, hash-stratified 2/3-1/3 split"),
-    "7sectors": _Spec("7sectors.tar.gz", None,
-                      "CMU WebKB industry sectors, flattened to the top-level sector, hash-stratified split"),
-}
-
-
-def _stratified_counts(class_counts: dict[str, int]) -> tuple[int, int]:
-    test = sum(_n_test(n) for n in class_counts.values())
-    return sum(class_counts.values()) - test, test
-
-
-def _n_test(n: int) -> int:
-    return int(n * TEST_FRACTION + 0.5)
-
-
-_KNOWN_COUNTS: dict[str, tuple[int | None, int | None, int | None]] = {
-    "20ng": (11314, 7532, 20),
-    "r52": (6532, 2568, 52),
-    "r8": (5485, 2189, 8),
-    "webkb": (*_stratified_counts(WEBKB_CLASS_COUNTS), 7),
-    "webkb4": (*_stratified_counts({c: WEBKB_CLASS_COUNTS[c] for c in WEBKB4_CLASSES}), 4),
-    "7sectors": (None, None, 7),
-}
+from .webkb import WEBKB4_CLASSES, load_7sectors
 
 
 def corpus_key(name: str, sample: int | None = None) -> str:
     """The cache key of built-in or stored user corpus ``name`` or of its ``head(sample)`` —
     without loading it."""
-    if name not in _SPECS and name in user_corpora():
+    if name not in CORPORA and name in user_corpora():
         return f"{name}-head{sample}" if sample else str(user_corpus_meta(name).get("key") or name)
-    _spec(name)
+    corpus_spec(name)
     return f"{name}-head{sample}" if sample else name
 
 
 def list_datasets() -> list[str]:
     """Names of the built-in corpora."""
-    return list(_SPECS)
+    return list(CORPORA)
 
 
 def list_corpora() -> list[str]:
     """Built-in corpora, then the user corpora stored under ``DKW_DATA_DIR`` (:mod:`.uploads`)."""
-    return list(_SPECS) + [n for n in user_corpora() if n not in _SPECS]
-
-
-def _spec(name: str) -> _Spec:
-    try:
-        return _SPECS[name]
-    except KeyError:
-        raise CorpusError(f"unknown dataset {name!r}; built-in datasets: {', '.join(_SPECS)} "
-                          "(or give a folder <split>/<category>/<file> or a .csv with columns text,label,split)") from None
+    return list(CORPORA) + [n for n in user_corpora() if n not in CORPORA]
 
 
 def _archive_path(name: str, archives: Path | None = None) -> Path:
-    return Path(archives or config.archives_dir()) / _spec(name).archive
+    return Path(archives or config.archives_dir()) / corpus_spec(name).archive.archive
 
 
 def available(name: str, *, archives: Path | None = None) -> bool:
@@ -115,15 +61,14 @@ def dataset_info(name: str, *, archives: Path | None = None) -> dict:
     Counts are the published ones (WebKB: what :func:`hash_split` gives on the published class
     counts); ``None`` where unknown (7 Sectors is not distributed).
     """
-    if name not in _SPECS and name in user_corpora():
+    if name not in CORPORA and name in user_corpora():
         meta = user_corpus_meta(name)
         return {"name": name, "train": meta.get("train"), "test": meta.get("test"),
                 "categories": meta.get("categories"), "available": True, "archive": None, "url": None,
                 "description": f"your corpus, from {meta.get('source')}; {meta.get('split')}"}
-    spec = _spec(name)
-    train, test, n_cat = _KNOWN_COUNTS[name]
-    return {"name": name, "train": train, "test": test, "categories": n_cat,
-            "available": available(name, archives=archives), "archive": spec.archive,
+    spec = corpus_spec(name)
+    return {"name": name, "train": spec.train, "test": spec.test, "categories": spec.categories,
+            "available": available(name, archives=archives), "archive": spec.archive.archive,
             "url": spec.url, "description": spec.description}
 
 
@@ -135,7 +80,7 @@ def load_corpus(name_or_path: str | os.PathLike, *, archives: Path | None = None
     (columns ``text,label,split``). ``progress(fraction, message)`` is called while parsing.
     ``download``: fetch a missing built-in archive first (default: ``DKW_DOWNLOAD``, on)."""
     name = str(name_or_path)
-    if name in _SPECS:
+    if name in CORPORA:
         return _load_builtin(name, Path(archives) if archives else None, progress, download)
     if name in user_corpora():
         return load_csv(user_corpus_path(name))
@@ -146,29 +91,30 @@ def load_corpus(name_or_path: str | os.PathLike, *, archives: Path | None = None
         return load_csv(path)
     if path.exists():
         raise CorpusError(f"{path}: not a folder <split>/<category>/<file> nor a .csv file")
-    raise CorpusError(f"unknown dataset {name!r}: not a built-in name ({', '.join(_SPECS)}) "
+    raise CorpusError(f"unknown dataset {name!r}: not a built-in name ({', '.join(CORPORA)}) "
                       "and no such folder or .csv file")
 
 
 def _missing_message(name: str, archives: Path) -> str:
-    spec = _SPECS[name]
-    if name == "7sectors":
-        return (f"{name}: archive {spec.archive} not found in {archives}; put it (or a folder 7sectors/ with "
+    spec = CORPORA[name]
+    if not spec.downloadable:
+        return (f"{name}: archive {spec.archive.archive} not found in {archives}; put it (or a folder 7sectors/ with "
                 "<sector>/<industry>/<file>) there or set DKW_ARCHIVES (source: the CMU World Wide Knowledge "
                 "Base project, not publicly mirrored)")
-    return (f"{name}: archive {spec.archive} not found in {archives}; run `python -m dkw_core download {name}`, "
+    return (f"{name}: archive {spec.archive.archive} not found in {archives}; run `python -m dkw_core download {name}`, "
             f"put the file there or set DKW_ARCHIVES (source: {spec.url})")
 
 
 def _ensure_archive(name: str, archives: Path | None, progress: Progress | None,
                     download: bool | None = None) -> Path:
     folder = Path(archives or config.archives_dir())
-    path = folder / _SPECS[name].archive
+    spec = CORPORA[name]
+    path = folder / spec.archive.archive
     if path.is_file():
         return path
     if name == "7sectors" and (folder / "7sectors").is_dir():
         return folder / "7sectors"
-    if name != "7sectors" and (config.download_enabled() if download is None else download):
+    if spec.downloadable and (config.download_enabled() if download is None else download):
         from .download import fetch  # first use: download, validate, rename atomically
 
         return fetch(name, archives=folder, progress=progress)
@@ -184,11 +130,13 @@ def _cache_path(name: str, source: Path) -> Path:
 
 def _read_cached(path: Path) -> list[Document] | None:
     payload = cache.read_pickle(path)
+    if payload is None:
+        return None
     try:
         ids, texts, labels, splits = payload
     except (TypeError, ValueError):
         return None
-    return [Document(i, t, l, s) for i, t, l, s in zip(ids, texts, labels, splits)]
+    return [Document(i, t, label, s) for i, t, label, s in zip(ids, texts, labels, splits)]
 
 
 def _write_cached(path: Path, docs: list[Document]) -> None:
@@ -215,14 +163,7 @@ def _load_builtin(name: str, archives: Path | None, progress: Progress | None,
         return corpus
     report(progress, 0.0, f"{name}: parsing {source.name}")
     try:
-        if name == "20ng":
-            docs = parse_20ng(source, progress)
-        elif name in ("r52", "r8"):
-            docs = parse_reuters(source, name, progress)
-        elif name in ("webkb", "webkb4"):
-            docs = parse_webkb(source, name, progress)
-        else:
-            docs = parse_sectors_archive(source, name, progress)
+        docs = CORPORA[name].reader(source, name, progress)
     except (tarfile.TarError, EOFError, OSError, zlib.error) as exc:
         raise CorpusError(f"{name}: archive {source} is unreadable or truncated ({exc}); replace it") from exc
     corpus = Corpus(name, docs)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import CorpusError
 from ..types import Progress, report
-from ._archive import tar_members
+from ._archive import member_bytes, tar_members
 from .html import CONTROL_RE
 from .model import _SPLIT_RANK, Document
 
@@ -39,14 +39,14 @@ def _reuters_text(body: str) -> str:
     return text.strip()
 
 
-def parse_reuters(path: Path, name: str, progress: Progress) -> list[Document]:
+def parse_reuters(path: Path, name: str, progress: Progress | None) -> list[Document]:
     records: list[tuple[str, str, str, str]] = []  # newid, split, topic, text
     sgm_seen = 0
     for tar, member in tar_members(path):
         if not re.search(r"(?:^|/)reut2-\d+\.sgm$", member.name):
             continue
         sgm_seen += 1
-        content = tar.extractfile(member).read().decode("latin-1")
+        content = member_bytes(tar, member).decode("latin-1")
         for m in _REUTERS_RE.finditer(content):
             attrs = dict(_ATTR_RE.findall(m.group(1)))
             split = attrs.get("LEWISSPLIT", "").lower()

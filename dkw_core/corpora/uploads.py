@@ -215,7 +215,7 @@ def _validate(rows: list[dict], has_split: bool, source: str) -> tuple[list[dict
         if single:
             raise CorpusError(f"{source}: category {', '.join(map(repr, single[:5]))} has a single document; "
                               "every category needs at least 2 (one to learn from, one to test on)")
-        splits = hash_split(((f"{r['label']}/{r['id']}", r["label"]) for r in rows))
+        splits = hash_split((f"{r['label']}/{r['id']}", r["label"]) for r in rows)
         for r in rows:
             r["split"] = splits[f"{r['label']}/{r['id']}"]
         how = (f"no split given: a stratified split put {TEST_FRACTION:.0%} of every category into test "

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ..errors import CorpusError
 from ..types import Progress, report
-from ._archive import tar_members
+from ._archive import member_bytes, tar_members
 from .html import html_page_to_text
 from .model import Corpus, Document, safe_id_part
 
@@ -77,7 +77,7 @@ def parse_webkb(path: Path, name: str, progress: Progress | None) -> list[Docume
         label = parts[1]
         if name == "webkb4" and label not in WEBKB4_CLASSES:
             continue
-        pages.append(("/".join(parts[1:]), label, tar.extractfile(member).read()))
+        pages.append(("/".join(parts[1:]), label, member_bytes(tar, member)))
         if len(pages) % 500 == 0:
             report(progress, 0.3 * len(pages) / 8282, f"{name}: {len(pages)} pages read")
     if not pages:
@@ -105,13 +105,16 @@ def hidden(rel: str) -> bool:
     return any(p.startswith(".") or p == "__MACOSX" for p in rel.split("/"))
 
 
+def _constant(data: bytes) -> Callable[[], bytes]:
+    return lambda: data
+
+
 def parse_sectors_archive(path: Path, name: str, progress: Progress | None) -> list[Document]:
-    files = []
+    files: list[tuple[str, Callable[[], bytes]]] = []
     for tar, member in tar_members(path):
         if hidden(member.name):
             continue
-        data = tar.extractfile(member).read()
-        files.append((member.name, lambda d=data: d))
+        files.append((member.name, _constant(member_bytes(tar, member))))
     return _pages_to_documents(name, _sectors_pages(files, path), progress)
 
 

@@ -3,14 +3,45 @@
 Sub-modules:
 
 * :mod:`.classifiers`   scikit-learn classifiers on document vectors, micro/macro F1, per-category scores
-* :mod:`.protocols`     the two evaluation protocols and the labelled F1 record
+* :mod:`.protocols`     the evaluation protocols, the labelled F1 record (:class:`RunConfig`,
+  :class:`RunResult`), :func:`evaluate_model`, a run's variant label
 * :mod:`.search`        Algorithm 2 (successive filtering of (K, metric, N) setups)
+* :mod:`.experiments`   end-to-end runs (load, prepare, evaluate, store): :func:`load_experiment`,
+  :func:`run_method`, :func:`run_search`, :func:`run_tfidf`, :func:`run_bow`
 * :mod:`.baselines`     tf-idf + LinearSVC on the full text, bag-of-words keyword sets
 * :mod:`.results`       SQLAlchemy results store (cache of runs) + ``load_runs`` reader for the app
 * :mod:`.significance`  Wilcoxon signed-rank and sign tests between metrics (paper appendix D)
-* :mod:`.estimator`     scikit-learn transformer ``DiscriminativeKeywordVectorizer``
+* :mod:`.leakcheck`     share of predictions that follow a wrong label written into each test document
+* :mod:`.reference`     the reference results shipped in ``docs/results/``
+* :mod:`.estimator`     scikit-learn transformer :class:`DiscriminativeKeywordVectorizer`
 * :mod:`.report`        Markdown tables of stored runs
-* :mod:`.cli`           ``evaluate``, ``search``, ``baseline``, ``report`` sub-commands
 
-Nothing here imports streamlit.
+The command line is :mod:`dkw_core.cli.evaluation`. The names below are importable from
+``dkw_core.evaluation``; the ones of :mod:`.experiments` and :mod:`.results` are loaded on first
+use (they pull in SQLAlchemy). Nothing here imports streamlit.
 """
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+from .estimator import DiscriminativeKeywordVectorizer
+from .protocols import RunConfig, RunResult, evaluate_model
+
+if TYPE_CHECKING:
+    from .experiments import load_experiment, run_bow, run_method, run_search, run_tfidf
+    from .results import ResultsStore, load_runs
+
+__all__ = [
+    "DiscriminativeKeywordVectorizer", "RunConfig", "RunResult", "evaluate_model",
+    "load_experiment", "run_method", "run_search", "run_tfidf", "run_bow", "ResultsStore", "load_runs",
+]
+
+_LAZY = {"load_experiment": ".experiments", "run_method": ".experiments", "run_search": ".experiments",
+         "run_tfidf": ".experiments", "run_bow": ".experiments", "ResultsStore": ".results", "load_runs": ".results"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

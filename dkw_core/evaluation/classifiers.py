@@ -8,8 +8,9 @@ precision/recall/F1 and the confusion matrix.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any
 
 import numpy as np
 from sklearn.base import ClassifierMixin
@@ -114,6 +115,11 @@ def score_predictions(y_true: np.ndarray, y_pred: np.ndarray, categories: list[s
     )
 
 
+def _dense(X: Any) -> np.ndarray:
+    """A sparse matrix as an array (LDA needs one); an array as it is."""
+    return X.toarray() if hasattr(X, "toarray") else X
+
+
 def fit_predict(
     X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarray, *, classifier: str = DEFAULT_CLASSIFIER
 ) -> np.ndarray:
@@ -135,15 +141,11 @@ def fit_predict(
     model = make_classifier(classifier)
     if isinstance(model, KNeighborsClassifier):
         model.set_params(n_neighbors=min(model.n_neighbors, X_train.shape[0]))
-    if isinstance(model, LinearDiscriminantAnalysis) and hasattr(X_train, "toarray"):
-        X_train, X_test = X_train.toarray(), X_test.toarray()
-    import warnings
+    if isinstance(model, LinearDiscriminantAnalysis):
+        X_train, X_test = _dense(X_train), _dense(X_test)
+    from ..expected_warnings import fit_warnings_expected
 
-    from sklearn.exceptions import ConvergenceWarning
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        warnings.simplefilter("ignore", UserWarning)  # LDA collinear variables on tiny samples
+    with fit_warnings_expected():  # convergence on tiny samples, LDA's collinear variables
         model.fit(X_train, y_train)
     return model.predict(X_test)
 

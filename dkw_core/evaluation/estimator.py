@@ -17,6 +17,7 @@ over ``metric``, ``k`` and ``top`` tags and searches neighbours once per CV fold
 from __future__ import annotations
 
 import hashlib
+
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
@@ -75,7 +76,6 @@ class DiscriminativeKeywordVectorizer(TransformerMixin, BaseEstimator):
 
     def _check_params(self) -> None:
         from ..metrics import get_metric
-
         from ..neighbours import parse_neighbours
 
         get_metric(self.metric)

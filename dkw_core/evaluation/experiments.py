@@ -7,8 +7,9 @@ returns it. Callers (CLI, ``scripts/bench_eval.py``, the app) only choose parame
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Any
 
 from .. import cache
 from ..errors import InputError
@@ -19,15 +20,19 @@ from .protocols import RunConfig, RunResult, check_classifier, check_protocol, e
 from .results import ResultsStore
 from .search import DEFAULT_K_GRID, DEFAULT_N_GRID, PAPER_SIZES, search_model
 
+if TYPE_CHECKING:
+    from ..corpora import Corpus
+    from ..keywords import KeywordModel
+
 
 
 @dataclass
 class Experiment:
     """A loaded corpus (possibly ``head(sample)``), the vectors and the prepared keyword model."""
 
-    corpus: object
-    vectors: object
-    model: object | None
+    corpus: Corpus | PreparedCorpus
+    vectors: Any                   # the loaded Vectors, or (in a Dask session) their name
+    model: KeywordModel | None
     dataset: str
     sample: int | None
     k_max: int
@@ -196,11 +201,16 @@ def run_methods(exp: Experiment, runs: Sequence[dict], *, classifier: str = DEFA
     for i, config in enumerate(configs):
         if i in fresh:
             scores, seconds = fresh[i]
-            out.append(st.run(config, lambda c=config, sc=scores, se=seconds: RunResult(config=c, scores=sc, seconds=se),
-                              force=force))
+            out.append(st.run(config, _stored(config, scores, seconds), force=force))
         else:
-            out.append(st.get(config))
+            stored = st.get(config)
+            assert stored is not None  # checked above: only missing configurations are computed
+            out.append(stored)
     return out
+
+
+def _stored(config: RunConfig, scores, seconds) -> Callable[[], RunResult]:
+    return lambda: RunResult(config=config, scores=scores, seconds=seconds)
 
 
 def _train_labels(ref):
@@ -270,9 +280,8 @@ def run_search(
     """Algorithm 2 on the training split, then the chosen setup trained on the whole training
     split and scored on the test split. The stored run (kind ``search``) records the chosen
     K/metric/N, the grids, the seed and the trace of every round."""
-    from ..metrics import PAPER_METRICS
-
     from ..cluster import active_client
+    from ..metrics import PAPER_METRICS
 
     check_protocol(protocol)
     check_classifier(classifier)
@@ -305,7 +314,7 @@ def run_search(
                           sizes=sizes, seed=seed, progress=progress, ref=ref, labels=labels)
     t1 = time.perf_counter()
     best = result.best
-    chosen_run = dict(metric=best.metric, k=best.k, top=best.top, protocol=protocol)
+    chosen_run: dict[str, Any] = dict(metric=best.metric, k=best.k, top=best.top, protocol=protocol)
     if exp.model is None:
         scores, seconds = client.submit(_evaluate_on_worker, ref, chosen_run, classifier, pure=False).result()
     else:
@@ -331,7 +340,8 @@ def search_summary(result: RunResult) -> dict:
     summary["neighbours"] = nbrs
     summary["label"] = (f"[{c.protocol}] {c.dataset} test split{sample}, vectors={c.vectors}, neighbours={nbrs}, "
                         f"K={chosen.get('k')}, N={chosen.get('top')}, metric={chosen.get('metric')} (chosen by "
-                        f"Algorithm 2, seed {c.options.get('seed')}), classifier={CLASSIFIER_LABELS.get(c.classifier, c.classifier)}")
+                        f"Algorithm 2, seed {c.options.get('seed')}), "
+                        f"classifier={CLASSIFIER_LABELS.get(c.classifier, c.classifier)}")
     stages = result.details.get("search", {}).get("stages", [])
     summary["search_rounds"] = [{"max_doc_count": s["max_doc_count"], "ratio": s["ratio"], "docs": s["n_docs"],
                                  "best_cv_micro_f1": round(100 * s["best_score"], 2), "kept": s["kept"]} for s in stages]

@@ -92,7 +92,7 @@ def leak_check(model, *, metric: str, k: int, top: int, classifier: str = DEFAUL
     vectors = getattr(getattr(model, "vectors", None), "name", "")
     corpus = getattr(model, "corpus", None)
     return LeakCheck(
-        dataset=dataset or getattr(corpus, "name", "?"), metric=metric, k=int(k), top=int(top),
+        dataset=str(dataset or getattr(corpus, "name", "?")), metric=metric, k=int(k), top=int(top),
         follow_wrong_label_aware=100 * float(np.mean(pred_aware == wrong)),
         follow_wrong_label_free=100 * float(np.mean(pred_free == wrong)),
         chance=100 / n_cat,

@@ -20,6 +20,7 @@ import hashlib
 import json
 import time
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -189,10 +190,9 @@ def predict_by_hypotheses(model, *, metric: str, k: int, top: int, classifier: s
     X_train = document_vectors(model, "train", metric=metric, k=k, top=top, protocol="label-aware")
     y_train = model.labels("train")
     clf = make_classifier(classifier)
-    import warnings
+    from ..expected_warnings import fit_warnings_expected
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with fit_warnings_expected():
         clf.fit(X_train, y_train)
     classes = list(clf.classes_)
     n_test = len(model.doc_ids("test"))
@@ -247,3 +247,25 @@ def evaluate_model(
     t2 = time.perf_counter()
     scores = score_predictions(model.labels("test"), y_pred, list(model.categories))
     return scores, {"keywords": t1 - t0, "classify": t2 - t1}, y_pred
+
+
+STANDARD = "standard"
+"""The variant of a run without non-default evaluation options."""
+
+
+def run_variant(options: Any, *, neighbours: bool = True) -> str:
+    """A run's non-default evaluation options as one short label (:data:`STANDARD` when none),
+    so that variants (hypothesis decoding, another training protocol, another neighbours spec)
+    are tabled and charted apart, never mixed. The one wording the app's charts and the Markdown
+    report share; ``neighbours=False`` leaves the neighbours spec out (where the table names it
+    with the vectors)."""
+    if not isinstance(options, dict):
+        return STANDARD
+    parts = []
+    if options.get("decoding"):
+        parts.append(f"decoding {options['decoding']}")
+    if options.get("train_protocol"):
+        parts.append(f"training documents {options['train_protocol']}")
+    if neighbours and options.get("neighbours"):
+        parts.append(f"neighbours {options['neighbours']}")
+    return ", ".join(parts) or STANDARD

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import platform
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -86,9 +86,9 @@ def portable(text: str) -> str:
     from ..config import archives_dir, data_dir
 
     for folder, name in ((data_dir(), "$DKW_DATA_DIR"), (archives_dir(), "$DKW_ARCHIVES")):
-        folder = str(Path(folder).resolve())
-        if len(folder) > 1:
-            text = text.replace(folder, name)
+        resolved = str(Path(folder).resolve())
+        if len(resolved) > 1:
+            text = text.replace(resolved, name)
     return text
 
 
@@ -111,7 +111,7 @@ def reference_payload(runs: pd.DataFrame, *, dataset: str, command: str, extra: 
         "format": FORMAT,
         "dkw_version": dkw_version(),
         "dataset": dataset,
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": machine(),
         "command": portable(command),
         "units": "F1 in percent on the test split",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .classifiers import CLASSIFIER_LABELS
+from .protocols import STANDARD, run_variant
 from .significance import compare_metrics
 
 
@@ -37,12 +38,10 @@ def _options(row, key, default=None):
 
 
 def _variant(row) -> str:
-    parts = []
-    if _options(row, "decoding") == "hypotheses":
-        parts.append("label-free by category-hypothesis decoding")
-    if _options(row, "train_protocol"):
-        parts.append(f"training docs {_options(row, 'train_protocol')}")
-    return ", ".join(parts)
+    """The run's variant (:func:`~dkw_core.evaluation.protocols.run_variant`), empty when standard;
+    the neighbours spec is named with the vectors."""
+    variant = run_variant(row.get("options"), neighbours=False)
+    return "" if variant == STANDARD else variant
 
 
 def metric_table(runs: pd.DataFrame, *, top: int | None = None) -> pd.DataFrame:

@@ -13,12 +13,12 @@ gains the two columns on opening; its old rows have no version and count as stal
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
-from typing import Callable
+from collections.abc import Callable
+from datetime import UTC, datetime
 
 import pandas as pd
 from sqlalchemy import JSON, DateTime, Float, Integer, String, select
-from sqlalchemy.exc import IntegrityError, OperationalError, DatabaseError
+from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from ..db import open_db
@@ -127,7 +127,7 @@ class ResultsStore:
             kind=c.kind, sample=c.sample, options=json.loads(json.dumps(c.options, default=str)),
             micro_f1=float(result.scores.micro_f1), macro_f1=float(result.scores.macro_f1),
             scores=result.scores.to_dict(), seconds=dict(result.seconds),
-            details=json.loads(json.dumps(result.details, default=str)), created_at=datetime.now(timezone.utc),
+            details=json.loads(json.dumps(result.details, default=str)), created_at=datetime.now(UTC),
             dkw_version=dkw_version(), settings_hash=lookup.settings_hash(),
         )
         try:

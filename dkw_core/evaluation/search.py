@@ -35,15 +35,16 @@ from __future__ import annotations
 import hashlib
 import itertools
 import time
-import warnings
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 from sklearn.metrics import f1_score
 from sklearn.model_selection import KFold, StratifiedKFold
 
 from ..errors import InputError
+from ..expected_warnings import fit_warnings_expected
 from ..types import POSTERIOR_PROTOCOLS, Progress
 from .classifiers import DEFAULT_CLASSIFIER, fit_predict
 
@@ -141,8 +142,7 @@ def folds(labels: np.ndarray, ratio: int, *, seed: int) -> list[tuple[np.ndarray
     if n < ratio:
         raise InputError(f"{n} documents cannot be split into {ratio} folds")
     X = np.zeros((n, 1))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # a category smaller than the number of folds
+    with fit_warnings_expected():  # a category smaller than the number of folds
         try:
             splitter = StratifiedKFold(n_splits=ratio, shuffle=True, random_state=seed)
             return list(splitter.split(X, labels))
@@ -244,9 +244,11 @@ def parameter_search(
         previous = (ratio, positions)
         if positions.size < ratio:
             continue
-        def step(j: int, setup: Setup, _i=i, _m=m, _ratio=ratio) -> None:
+        n_setups = len(setups)
+
+        def step(j: int, setup: Setup, _i=i, _m=m, _ratio=ratio, _n=n_setups) -> None:
             if progress:
-                progress((_i + (j + 1) / len(setups)) / total_work, f"max_doc_count={_m}, {_ratio}-fold: {setup}")
+                progress((_i + (j + 1) / _n) / total_work, f"max_doc_count={_m}, {_ratio}-fold: {setup}")
 
         scores = score_round(setups, positions, labels, ratio, predict, seed=seed, step=step)
         best = max(scores.values())
@@ -294,8 +296,9 @@ class ModelPredictor:
         self.labels = np.asarray(model.labels("train") if labels is None else labels)
         self._folds: dict[bytes, dict] = {}
         self.fold_count = 0  # distinct folds whose statistics were counted
-        self._counts_key = None
-        self._counts = self._counts_pos = None
+        self._counts_key: tuple[int, bytes] | None = None
+        self._counts: Any = None  # (documents x vocabulary) counts of the current round
+        self._counts_pos: np.ndarray | None = None
         self._post_counts = None  # label-free-posterior: term counts of the training texts
 
     def __reduce__(self):
@@ -330,6 +333,7 @@ class ModelPredictor:
             self._counts = training_counts(self.model, union, k)
             self._counts_pos = union
         counts, where = self._counts, self._counts_pos
+        assert where is not None
         return lambda pos: counts[np.searchsorted(where, np.asarray(pos))]
 
     def fold_ranks(self, metric: str, k: int, train_pos: np.ndarray, val_pos: np.ndarray
@@ -380,7 +384,10 @@ class ModelPredictor:
 
     def fold_vectors(self, setup: Setup, train_pos: np.ndarray, val_pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         tr, va = self.fold_ranks(setup.metric, setup.k, train_pos, val_pos)
-        return tuple(np.asarray(self.model.document_vectors(idx[:, : setup.top].astype(np.int64))) for idx in (tr, va))
+        return self._vectors(tr, setup.top), self._vectors(va, setup.top)
+
+    def _vectors(self, idx: np.ndarray, top: int) -> np.ndarray:
+        return np.asarray(self.model.document_vectors(idx[:, :top].astype(np.int64)))
 
     def __call__(self, setup: Setup, train_pos: np.ndarray, val_pos: np.ndarray) -> np.ndarray:
         X_tr, X_va = self.fold_vectors(setup, train_pos, val_pos)
@@ -459,10 +466,7 @@ def search_model(
         from ..metrics import PAPER_METRICS
 
         metrics = list(PAPER_METRICS)
-    try:
-        from ..metrics import SEARCH_EXCLUDED as excluded
-    except ImportError:  # pragma: no cover - metrics module without the constant
-        excluded = DEFAULT_EXCLUDED
+    from ..metrics import SEARCH_EXCLUDED as excluded
     metrics = list(dict.fromkeys(metrics))
     # chi2/tf-chi2 are left out of the *metric choice*; a search with the metric fixed (choosing
     # K and/or N for chi2 alone, as the paper's per-metric figures do) keeps it.

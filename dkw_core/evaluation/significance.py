@@ -18,14 +18,14 @@ Zero differences are dropped (``zero_method="wilcox"``; the sign test ignores ti
 from __future__ import annotations
 
 import itertools
-import warnings
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from ..errors import InputError
+from ..expected_warnings import wilcoxon_warnings_expected
 
 DEFAULT_PAIR_ON: tuple[str, ...] = ("dataset", "protocol", "k", "top", "classifier", "split", "vectors", "sample")
 
@@ -60,8 +60,7 @@ def wilcoxon_signed_rank(a: Sequence[float], b: Sequence[float]) -> tuple[float,
     n = int(d.size)
     if n == 0:
         return float("nan"), 0.0, 1.0, 0
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with wilcoxon_warnings_expected():
         approx = stats.wilcoxon(d, method="approx")
         res = stats.wilcoxon(d)
     return float(res.statistic), float(approx.zstatistic), float(res.pvalue), n

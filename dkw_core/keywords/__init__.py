@@ -14,8 +14,8 @@ from ..types import DEFAULT_PROTOCOL, PROTOCOLS, check_protocol
 from .baseline import BaselineModel
 from .methods import keywords_by_method, model_for, parse_method
 from .model import KeywordModel
-from .units import DocUnits
 from .ranking import Keyword, Provenance, document_vectors, top_n
+from .units import DocUnits
 
 __all__ = [
     "KeywordModel", "BaselineModel", "Keyword", "Provenance", "DocUnits", "top_n", "document_vectors",

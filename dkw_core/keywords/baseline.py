@@ -44,7 +44,7 @@ class BaselineModel(TermModel):
 
     @classmethod
     def prepare(cls, corpus, *, n_process: int | None = None, progress: Progress | None = None,
-                cache: bool = True) -> "BaselineModel":
+                cache: bool = True) -> BaselineModel:
         from sklearn.feature_extraction.text import CountVectorizer
 
         tagged = tag_corpus(corpus, n_process=n_process, progress=progress, cache=cache)

@@ -110,8 +110,8 @@ def block_counts(model, texts: Sequence[str], k: int, n_process: int) -> tuple[s
     rows = np.asarray(doc_rows, dtype=np.int64)[ok]
     has = np.zeros(len(texts), dtype=bool)
     has[rows] = True
-    for r in np.nonzero(~has)[0]:
-        problems[int(r)] = _unusable(texts[r], n_phrases[r])
+    for r in np.nonzero(~has)[0].tolist():
+        problems[r] = _unusable(texts[r], n_phrases[r])
     if not unit_of:
         return sp.csr_matrix(shape, dtype=np.float32), problems
     idx, _ = searcher(vectors, getattr(model, "neighbours", None)).nearest(vectors.compose(list(unit_of)), k)

@@ -15,12 +15,11 @@ from ..errors import InputError
 from ..metrics import get_metric
 from ..phrases import MAX_PHRASE_LEN
 from ..types import DEFAULT_K, DEFAULT_PROTOCOL, Progress
-from .base import TermModel
 from .baseline import BaselineModel
 from .model import KeywordModel
 
 _LATENT = re.compile(r"^latent-(\d+)word-knn(\d+)-(.+)$")
-_MODELS: cache.Memo[TermModel] = cache.Memo(maxsize=4)
+_MODELS: cache.Memo[KeywordModel | BaselineModel] = cache.Memo(maxsize=4)
 
 
 def parse_method(spec: str) -> dict:
@@ -49,7 +48,7 @@ def parse_method(spec: str) -> dict:
     return {"kind": "baseline", "k": None, "metric": spec, "neighbours": None}
 
 
-def model_for(corpus, spec: str, *, progress: Progress | None = None) -> TermModel:
+def model_for(corpus, spec: str, *, progress: Progress | None = None) -> KeywordModel | BaselineModel:
     """The (process-cached) model a method spec needs for ``corpus``."""
     p = parse_method(spec)
     k_max = max(DEFAULT_K, p["k"] or 0)

@@ -18,14 +18,14 @@ are never read, and the classifier is as strong as the final model's (docs/metho
 """
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
-
 import scipy.sparse as sp
 
 from ..errors import InputError
+from ..expected_warnings import fit_warnings_expected
 
 FOLDS = 5
 CALIBRATION_FOLDS = 3
@@ -84,8 +84,7 @@ def _calibrated(labels: np.ndarray):
     from sklearn.svm import LinearSVC
 
     n_splits = int(min(CALIBRATION_FOLDS, np.bincount(labels).max()))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # a category smaller than n_splits
+    with fit_warnings_expected():  # a category smaller than n_splits
         splits = list(StratifiedKFold(n_splits=n_splits).split(np.zeros(len(labels)), labels))
     # random_state: liblinear's coordinate descent shuffles; seeded, a fit is repeatable (the
     # fold-local checks compare posteriors exactly).
@@ -104,11 +103,11 @@ class CategoryPosterior:
 
     def __init__(self, n_categories: int) -> None:
         self.n_categories = int(n_categories)
-        self._pipe = None
+        self._pipe: Any = None  # the fitted scikit-learn pipeline
         self._classes: np.ndarray | None = None
         self._constant: np.ndarray | None = None
 
-    def fit(self, texts: Sequence[str], labels: np.ndarray) -> "CategoryPosterior":
+    def fit(self, texts: Sequence[str], labels: np.ndarray) -> CategoryPosterior:
         labels = np.asarray(labels, dtype=np.int64)
         if len(texts) != len(labels):
             raise InputError(f"{len(texts)} texts but {len(labels)} labels")
@@ -119,8 +118,7 @@ class CategoryPosterior:
             self._constant = prior
             return self
         self._pipe = _pipeline(labels)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with fit_warnings_expected():
             self._pipe.fit(list(texts), labels)
         self._classes = np.asarray(self._pipe.classes_)
         return self
@@ -150,8 +148,7 @@ def out_of_fold(texts: Sequence[str], labels: np.ndarray, n_categories: int, *, 
     if n_splits < 2:
         return CategoryPosterior(n_categories).fit(texts, labels).predict(texts)
     splitter = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=seed)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # a class smaller than n_splits: fine, its rows still get a posterior
+    with fit_warnings_expected():  # a class smaller than n_splits: fine, its rows still get a posterior
         splits = list(splitter.split(np.zeros(len(labels)), labels))
     for fit_rows, held_out in splits:
         model = CategoryPosterior(n_categories).fit([texts[i] for i in fit_rows], labels[fit_rows])
@@ -207,10 +204,13 @@ class MatrixPosterior:
 
     def __init__(self, n_categories: int) -> None:
         self.n_categories = int(n_categories)
-        self._cols = self._tfidf = self._clf = self._classes = None
+        self._cols: np.ndarray | None = None
+        self._tfidf: Any = None
+        self._clf: Any = None
+        self._classes: np.ndarray | None = None
         self._constant: np.ndarray | None = None
 
-    def fit(self, counts: sp.csr_matrix, labels: np.ndarray) -> "MatrixPosterior":
+    def fit(self, counts: sp.csr_matrix, labels: np.ndarray) -> MatrixPosterior:
         from sklearn.feature_extraction.text import TfidfTransformer
 
         labels = np.asarray(labels, dtype=np.int64)
@@ -228,8 +228,7 @@ class MatrixPosterior:
         fit_x = counts[:, self._cols]
         self._tfidf = TfidfTransformer(sublinear_tf=True).fit(fit_x)
         clf = _calibrated(labels)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with fit_warnings_expected():
             clf.fit(self._tfidf.transform(fit_x), labels)
         self._clf, self._classes = clf, np.asarray(clf.classes_)
         return self
@@ -254,8 +253,7 @@ def _groups(labels: np.ndarray, folds: int, seed: int) -> list[np.ndarray]:
     n_splits = int(min(folds, np.bincount(labels).max(initial=0), len(labels)))
     if n_splits < 2:
         return [np.arange(len(labels))] if len(labels) else []
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with fit_warnings_expected():
         try:
             splits = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=seed).split(labels, labels)
             return [held for _, held in splits]

@@ -49,6 +49,7 @@ def top_n(counts: sp.csr_matrix, scores: np.ndarray, *, labels: np.ndarray | Non
         elif weights is not None:
             s = weights[r] @ scores[:, cols].astype(np.float64)
         else:
+            assert free is not None  # neither labels nor weights: the maximum over categories
             s = free[cols].astype(np.float64)
         if use_tf:
             s = s * data[lo:hi]

@@ -17,9 +17,10 @@ receives is derived from them.
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from sqlalchemy import (
+    JSON,
     Boolean,
     CheckConstraint,
     DateTime,
@@ -29,12 +30,9 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
-    JSON,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
-
-from ..errors import StoreError
 
 #: Kept in ``study_meta`` for programs that predate the Alembic migrations (they refuse a
 #: database whose version is newer than theirs); the schema itself is versioned by Alembic.
@@ -60,7 +58,7 @@ from ..types import DEFAULT_PROTOCOL, PROTOCOLS  # noqa: E402,F401  (one definit
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc).replace(tzinfo=None)
+    return datetime.now(UTC).replace(tzinfo=None)
 
 
 class Base(DeclarativeBase):

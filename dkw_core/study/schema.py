@@ -46,7 +46,10 @@ def _config(connection: Connection | None = None):
 def head() -> str:
     from alembic.script import ScriptDirectory
 
-    return ScriptDirectory.from_config(_config()).get_current_head()
+    current_head = ScriptDirectory.from_config(_config()).get_current_head()
+    if current_head is None:
+        raise RuntimeError(f"no Alembic revision in {MIGRATIONS}")
+    return current_head
 
 
 def known_revisions() -> set[str]:

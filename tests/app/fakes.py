@@ -33,7 +33,8 @@ def make_corpus() -> Corpus:
     docs = [
         Document("20ng/train/comp.graphics/1", "video playback resolution frames graphics card", "comp.graphics", "train"),
         Document("20ng/train/sci.space/2", "orbit shuttle launch space station", "sci.space", "train"),
-        Document("20ng/test/comp.graphics/38758", "video playback speed at different resolution modes window frames", "comp.graphics", "test"),
+        Document("20ng/test/comp.graphics/38758", "video playback speed at different resolution modes window frames",
+                 "comp.graphics", "test"),
         Document("20ng/test/comp.graphics/38759", UNTRUSTED, "comp.graphics", "test"),
         Document("20ng/test/sci.space/3", "moon lander rocket fuel engine", "sci.space", "test"),
     ]
@@ -72,8 +73,8 @@ class FakeBackend:
         self.prepare_calls = 0
         self.opened: list[str] = []  # "corpus" / "vectors", each time one is loaded
         self.prepared_checks: list[tuple] = []  # arguments of every is_prepared call
-        self.downloads: list[str] = []
-        self.split_calls: list[tuple] = []  # arguments of every whole-split keyword file  # corpora whose archive the app asked to download
+        self.downloads: list[str] = []  # corpora whose archive the app asked to download
+        self.split_calls: list[tuple] = []  # arguments of every whole-split keyword file
         self.available = {"20ng"}
         self.download_error: str | None = None
         self.neighbours_checked: list[str] = []  # the neighbours spec of every is_prepared call

@@ -4,8 +4,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT, needs_20ng
+
 from dkw_core.cli import main
 
 TEXTS = {

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import collections
 import io
-import os
 import tarfile
 from pathlib import Path
 
 import pytest
 
 from dkw_core import corpora
-from dkw_core.corpora import Corpus, Document, dataset_info, hash_split, list_datasets, load_corpus
 from dkw_core.config import archives_dir
+from dkw_core.corpora import Corpus, Document, dataset_info, hash_split, list_datasets, load_corpus
 from dkw_core.errors import CorpusError, DkwError
 
 SHARED = archives_dir()  # absolute, DKW_ARCHIVES or data/archives

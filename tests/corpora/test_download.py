@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from dkw_core.corpora import download
 from dkw_core.cli import main
 from dkw_core.config import archives_dir
-from dkw_core.corpora import load_corpus
-from dkw_core.corpora.download import ARCHIVES, Source, fetch, validate
+from dkw_core.corpora import download, load_corpus
+from dkw_core.corpora.download import Source, fetch, validate
+from dkw_core.corpora.specs import CORPORA
 from dkw_core.errors import CorpusError
 
 NG = "20news-bydate.tar.gz"
@@ -41,8 +41,16 @@ def small_20ng() -> bytes:
     return buf.getvalue()
 
 
+ARCHIVES = {spec.archive.archive: spec.archive for spec in CORPORA.values() if spec.downloadable}
+
+
 def small_spec(**changes) -> download.ArchiveSpec:
     return replace(ARCHIVES[NG], expected=SMALL, **changes)
+
+
+def use_small_20ng(monkeypatch) -> None:
+    """20ng's archive spec expects the small archive built here."""
+    monkeypatch.setitem(CORPORA, "20ng", replace(CORPORA["20ng"], archive=small_spec()))
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
@@ -202,7 +210,7 @@ def test_zip_holding_the_archive(server, dest):
 def test_first_use_through_load_corpus(server, dest, monkeypatch):
     url, served = server
     (served / NG).write_bytes(small_20ng())
-    monkeypatch.setitem(download.ARCHIVES, NG, small_spec())
+    use_small_20ng(monkeypatch)
     monkeypatch.setenv("DKW_DOWNLOAD_BASE_URL", url)
     monkeypatch.setenv("DKW_DOWNLOAD", "0")
     with pytest.raises(CorpusError, match=rf"not found in {dest}; run `python -m dkw_core download 20ng`"):
@@ -220,7 +228,7 @@ def test_unknown_or_undownloadable_corpus():
 def test_download_command(server, tmp_path, monkeypatch, capsys):
     url, served = server
     (served / NG).write_bytes(small_20ng())
-    monkeypatch.setitem(download.ARCHIVES, NG, small_spec())
+    use_small_20ng(monkeypatch)
     monkeypatch.setenv("DKW_ARCHIVES", str(tmp_path / "a"))
     monkeypatch.setenv("DKW_DOWNLOAD_BASE_URL", url)
     assert main(["download", "20ng"]) == 0
@@ -244,7 +252,7 @@ def test_real_archive_served_locally_is_accepted(archive, server, dest):
         pytest.skip(f"{archive} not in {archives_dir()} (DKW_ARCHIVES)")
     url, served = server
     (served / archive).symlink_to(real.resolve())
-    name = next(n for n, a in download.CORPUS_ARCHIVE.items() if a == archive)
+    name = next(n for n, s in CORPORA.items() if s.archive.archive == archive)
     path = fetch(name, archives=dest, base_url=url)
     assert path.stat().st_size == real.stat().st_size
     assert validate(path, ARCHIVES[archive]) in {"checksum", "structure"}

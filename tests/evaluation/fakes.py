@@ -76,7 +76,7 @@ class FakeModel:
                 out[d] = v / (np.linalg.norm(v) or 1.0)
         return out
 
-    def shuffled_test_labels(self, seed: int = 1) -> "FakeModel":
+    def shuffled_test_labels(self, seed: int = 1) -> FakeModel:
         import copy
 
         other = copy.copy(self)

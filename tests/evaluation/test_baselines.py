@@ -34,7 +34,8 @@ def test_tfidf_baseline_separates_topics():
 
 def test_tfidf_baseline_scores_against_true_labels():
     corpus = _corpus()
-    flipped = Corpus("toy", [d if d.split == "train" else type(d)(d.id, d.text, "space" if d.label != "space" else "hockey", d.split)
+    flipped = Corpus("toy", [d if d.split == "train"
+                             else type(d)(d.id, d.text, "space" if d.label != "space" else "hockey", d.split)
                              for d in corpus.documents])
     scores, _ = tfidf_baseline(flipped)
     assert scores.micro_f1 == pytest.approx(0.0)

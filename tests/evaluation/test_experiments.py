@@ -1,16 +1,13 @@
 """End to end on a real slice: 20 Newsgroups, first 5 documents per category and split."""
 import json
-import os
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from dkw_core.cli import main
-from dkw_core.errors import InputError
-
 from dkw_core.config import archives_dir
+from dkw_core.errors import InputError
 
 ARCHIVES = archives_dir()  # absolute, DKW_ARCHIVES or data/archives
 pytestmark = [

@@ -68,3 +68,16 @@ def test_runs_of_another_neighbours_spec_are_reported_apart(tmp_path):
     assert "vectors: v, v (csls-k10)" in text
     assert "| 30 | 75.00 | 73.33 | linear SVM one-vs-rest | v |" in text
     assert "| 30 | 50.00 | 50.00 | linear SVM one-vs-rest | v (csls-k10) |" in text
+
+
+def test_report_and_app_name_a_run_variant_alike():
+    from dkw_app.backend import run_variant as app_variant
+    from dkw_core.evaluation.protocols import STANDARD, run_variant
+    from dkw_core.evaluation.report import _variant
+
+    opts = {"decoding": "hypotheses", "train_protocol": "label-aware", "neighbours": "csls-k10", "k_max": 90}
+    assert app_variant is run_variant
+    assert run_variant(opts) == "decoding hypotheses, training documents label-aware, neighbours csls-k10"
+    assert _variant({"options": opts}) == "decoding hypotheses, training documents label-aware"
+    assert run_variant({"k_max": 90}) == STANDARD and run_variant(None) == STANDARD
+    assert _variant({"options": {"neighbours": "abtt-d3"}}) == ""

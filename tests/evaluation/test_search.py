@@ -3,8 +3,14 @@ import pytest
 
 from dkw_core.errors import InputError
 from dkw_core.evaluation.search import (
-    ModelPredictor, Setup, make_setups, parameter_search, subsample, tolerance,
+    ModelPredictor,
+    Setup,
+    make_setups,
+    parameter_search,
+    subsample,
+    tolerance,
 )
+
 from .fakes import FakeModel
 
 

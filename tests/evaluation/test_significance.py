@@ -62,7 +62,7 @@ def test_missing_columns_is_clear_error():
 
 
 def test_direction_and_signed_z_and_two_sided_sign_test():
-    from dkw_core.evaluation.significance import signed_rank_direction, sign_test_two_sided
+    from dkw_core.evaluation.significance import sign_test_two_sided, signed_rank_direction
 
     a = [11, 8, 13, 14, 5]  # differences 1, -2, 3, 4, -5: R+ = 8, R- = 7
     b = [10, 10, 10, 10, 10]

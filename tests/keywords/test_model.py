@@ -2,8 +2,8 @@
 paper's example document on a slice of the real 20 Newsgroups."""
 import numpy as np
 import pytest
-
 from conftest import SPACE, SPORT, needs_20ng
+
 from dkw_core.corpora import Corpus, Document
 from dkw_core.errors import InputError
 from dkw_core.keywords import BaselineModel, KeywordModel, keywords_by_method, parse_method, top_n

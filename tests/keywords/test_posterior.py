@@ -3,13 +3,20 @@ fitted on training texts only, out-of-fold for training documents, never reading
 the documents being weighted."""
 import numpy as np
 import pytest
-
 from conftest import SPACE, SPORT
+
 from dkw_core.corpora import Corpus, Document
 from dkw_core.errors import InputError
 from dkw_core.keywords import KeywordModel, top_n
-from dkw_core.keywords.posterior import (CategoryPosterior, MatrixPosterior, corpus_posteriors, count_features,
-                                        fold_posteriors, out_of_fold, out_of_fold_counts)
+from dkw_core.keywords.posterior import (
+    CategoryPosterior,
+    MatrixPosterior,
+    corpus_posteriors,
+    count_features,
+    fold_posteriors,
+    out_of_fold,
+    out_of_fold_counts,
+)
 
 SPORT_TEXTS = ["The team won the game after the coach changed the player.",
                "A new season of the league starts with a goal.",

@@ -10,8 +10,8 @@ from scipy import stats
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from dkw_core.study import service as S
 from dkw_core.errors import InputError
+from dkw_core.study import service as S
 from dkw_core.study.analysis import LEVEL_ARTICLES, LEVEL_PAPER, PAIRING, analyze, answers_frame, format_report
 from dkw_core.study.models import Judgement
 

@@ -23,7 +23,6 @@ from sqlalchemy.orm import Session
 from dkw_core.db import make_engine
 from dkw_core.study import service as S
 from dkw_core.study.models import Article, Judge, Judgement, KeywordSource, Study, StudyKeyword, init_db
-
 from tests.support.browser import browser_page, streamlit_server, wait_idle
 
 from .fakes import make_docs

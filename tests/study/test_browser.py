@@ -12,7 +12,6 @@ from sqlalchemy.orm import Session
 
 from dkw_core.db import make_engine
 from dkw_core.study.models import Answer, Judgement, Study
-
 from tests.support.browser import browser_page, streamlit_server, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]

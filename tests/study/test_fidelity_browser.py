@@ -12,7 +12,6 @@ from sqlalchemy.orm import Session
 from dkw_core.db import make_engine
 from dkw_core.study import service as S
 from dkw_core.study.models import Study, init_db
-
 from tests.support.browser import browser_page, streamlit_server, wait_idle
 
 from .fakes import Doc

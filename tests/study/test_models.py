@@ -5,9 +5,9 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from dkw_core.db import make_engine
 from dkw_core.errors import StoreError
 from dkw_core.study import service as S
-from dkw_core.db import make_engine
 from dkw_core.study.models import Answer, Judgement, init_db
 
 from .fakes import CATS, disjoint_provider, make_docs

@@ -10,8 +10,6 @@ from sqlalchemy.orm import Session
 from streamlit.testing.v1 import AppTest
 
 from dkw_app import backend, study_ui
-from dkw_app.widgets import escape_markdown
-
 from dkw_core.db import make_engine
 from dkw_core.study import service as S
 from dkw_core.study.demo import demo_corpus, fake_provider

@@ -1,0 +1,79 @@
+"""The public API matches the docs: every Python import in the code blocks of README.md and
+docs/*.md, and every dotted ``dkw_core.…`` / ``dkw_app.…`` name the prose puts in backticks,
+is importable from the path the docs give."""
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = [ROOT / "README.md", ROOT / "ARCHITECTURE.md", *sorted((ROOT / "docs").glob("*.md"))]
+_BLOCK = re.compile(r"```(?:python|py)\n(.*?)```", re.S)
+_DOTTED = re.compile(r"`((?:dkw_core|dkw_app)(?:\.[A-Za-z_][A-Za-z0-9_]*)+)`")
+
+
+def _imports(text: str) -> list[tuple[str, str | None]]:
+    """(module, name) of every import statement in the file's Python code blocks."""
+    found = []
+    for block in _BLOCK.findall(text):
+        lines = [line for line in block.splitlines() if re.match(r"\s*(from|import)\s", line)]
+        for node in ast.walk(ast.parse("\n".join(line.strip() for line in lines))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                found += [(node.module, alias.name) for alias in node.names]
+            elif isinstance(node, ast.Import):
+                found += [(alias.name, None) for alias in node.names]
+    return found
+
+
+def _dotted(text: str) -> list[tuple[str, str | None]]:
+    """``dkw_core.evaluation.DiscriminativeKeywordVectorizer`` → (module, name); a dotted
+    module path → (module, None)."""
+    found = []
+    for dotted in _DOTTED.findall(text):
+        parts = dotted.split(".")
+        if parts[-1][:1].isupper() or parts[-1].isupper():
+            found.append((".".join(parts[:-1]), parts[-1]))
+        else:
+            found.append((dotted, None))
+    return found
+
+
+CASES = sorted({(doc.relative_to(ROOT).as_posix(), module, name)
+                for doc in DOCS for module, name in _imports(doc.read_text(encoding="utf-8"))
+                + _dotted(doc.read_text(encoding="utf-8"))
+                if module.split(".")[0] in ("dkw_core", "dkw_app")})
+
+
+def test_the_docs_name_the_api():
+    names = {(m, n) for _, m, n in CASES}
+    assert ("dkw_core.corpora", "load_corpus") in names and ("dkw_core.keywords", "KeywordModel") in names
+    assert ("dkw_core.evaluation", "DiscriminativeKeywordVectorizer") in names
+
+
+@pytest.mark.parametrize(("doc", "module", "name"), CASES)
+def test_documented_name_is_importable(doc, module, name):
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError:
+        # ``dkw_core.cli.evaluation.BOTH``-style: the last lower-case part may be an attribute
+        parent, _, attr = module.rpartition(".")
+        mod, name = importlib.import_module(parent), attr if name is None else name
+        assert hasattr(mod, attr), f"{doc}: {module} is neither a module nor an attribute"
+        mod = getattr(mod, attr) if name != attr else mod
+    if name is not None:
+        assert hasattr(mod, name), f"{doc} names {module}.{name}, which does not exist"
+        if hasattr(mod, "__all__") and not name.startswith("_"):
+            assert name in mod.__all__ or module.count(".") >= 2, f"{doc}: {module}.{name} is not in __all__"
+
+
+@pytest.mark.parametrize("package", ["dkw_core", "dkw_core.corpora", "dkw_core.keywords", "dkw_core.evaluation",
+                                     "dkw_core.study", "dkw_core.cluster", "dkw_core.cli", "dkw_app"])
+def test_every_package_declares_its_api(package):
+    mod = importlib.import_module(package)
+    assert mod.__all__, package
+    for name in mod.__all__:
+        assert hasattr(mod, name) or importlib.import_module(f"{package}.{name}"), f"{package}.{name}"
