@@ -339,3 +339,25 @@ def test_study_mode_leaves_the_judge_page_open_and_refuses_an_unknown_mode(env, 
     home = _run(str(ROOT / "app.py"))
     assert not home.exception and "DKW_MODE must be one of explorer, study" in home.error[0].value
     assert not home.button
+
+
+def test_the_right_password_refused_during_the_wait_is_accepted_when_it_is_over_without_new_input(env, monkeypatch):
+    pw = "throttle-" + uuid.uuid4().hex
+    monkeypatch.setenv("DKW_ADMIN_PASSWORD", pw)
+    now = [5000.0]
+    backend.admin_gate(pw).clock = lambda: now[0]
+    at = _run(ADMIN)
+    for i in range(6):
+        at.text_input(key="admin-password").input(f"wrong-{i}").run()
+        now[0] += 2 ** i  # each wrong attempt after the previous wait
+    now[0] -= 32
+    assert "accepted in 32 s" in at.error[0].value and " UTC)" in at.error[0].value
+    now[0] += 30
+    at.text_input(key="admin-password").input(pw).run()  # 2 s too early: refused unchecked
+    assert "too many wrong attempts" in at.error[0].value and "checked again then" in at.error[0].value
+    assert any("Next attempt accepted in 2 s" in c.value for c in at.caption) and not at.tabs
+    at.run()  # same input, still waiting: no new attempt, no change
+    assert not at.tabs and backend.admin_gate(pw).failures == 6
+    now[0] += 2.5
+    at.run()  # the countdown's rerun once the wait is over: the same entry is checked now
+    assert not at.exception and len(at.tabs) == 5 and backend.admin_gate(pw).failures == 0
