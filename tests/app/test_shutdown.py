@@ -1,0 +1,119 @@
+"""Graceful shutdown of ``python -m dkw_app.serve`` (``make run``): SIGTERM and SIGINT stop the
+launcher, the Streamlit server it starts and everything they started within a few seconds;
+background jobs (dkw_app/jobs.py) unwind at their next progress call."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+import psutil
+import pytest
+
+from dkw_app import jobs, serve
+from tests.support.browser import ROOT, free_port
+
+#: Generous bound for a loaded 2-core machine; the launcher kills after serve.GRACE seconds.
+LIMIT = serve.GRACE + 4
+
+
+def start_server(tmp_path, **extra):
+    port = free_port()
+    env = {**os.environ, "PORT": str(port), "DKW_HOST": "127.0.0.1", "DKW_DATA_DIR": str(tmp_path),
+           "DKW_ADMIN_PASSWORD": "shutdown-test-password", **extra}
+    log = open(tmp_path / "serve.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "dkw_app.serve"], cwd=ROOT, env=env, stdout=log,
+                            stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 90
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            pass
+        assert proc.poll() is None and time.time() < deadline, (tmp_path / "serve.log").read_text()
+        time.sleep(0.3)
+    return proc, url, log
+
+
+def stop_and_time(proc, sig) -> tuple[float, list[psutil.Process]]:
+    family = psutil.Process(proc.pid).children(recursive=True)
+    assert family  # the Streamlit server runs as the launcher's child
+    began = time.monotonic()
+    proc.send_signal(sig)
+    try:
+        proc.wait(LIMIT)
+    except subprocess.TimeoutExpired:
+        for p in [*family, psutil.Process(proc.pid)]:
+            p.kill()
+        pytest.fail(f"the server was still running {LIMIT} s after {sig.name}")
+    seconds = time.monotonic() - began
+    _gone, alive = psutil.wait_procs(family, timeout=2)
+    return seconds, alive
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_stops_the_launcher_and_the_server_within_seconds(tmp_path, sig):
+    proc, url, log = start_server(tmp_path)
+    with urllib.request.urlopen(url + "/", timeout=10) as r:  # the app's page was served
+        assert r.status == 200
+    seconds, alive = stop_and_time(proc, sig)
+    log.close()
+    assert proc.returncode == 0 and not alive, [p.pid for p in alive]
+    print(f"{sig.name}: stopped in {seconds:.2f} s")
+
+
+def test_a_server_that_ignores_the_signal_is_killed_after_the_grace_period(tmp_path, monkeypatch):
+    """The launcher's own guarantee, with a stand-in server that ignores SIGTERM."""
+    monkeypatch.setattr(serve, "GRACE", 1.0)
+    stubborn = [sys.executable, "-c", "import signal, time, subprocess, sys; "
+                "signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+                "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)']); time.sleep(60)"]
+    previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
+    try:
+        # serve._run installs its handlers from the main thread: call it there, signal from a helper
+        def kick():
+            time.sleep(1.5)
+            os.kill(os.getpid(), signal.SIGTERM)
+
+        threading.Thread(target=kick, daemon=True).start()
+        began = time.monotonic()
+        code = serve._run(stubborn, dict(os.environ))
+        seconds = time.monotonic() - began
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
+    assert code == 0 and seconds < 1.5 + 1.0 + 3
+    time.sleep(0.3)
+    leftovers = [p for p in psutil.Process().children(recursive=True)
+                 if "time.sleep(60)" in " ".join(p.cmdline())]
+    assert not leftovers
+
+
+def test_a_running_job_is_cancelled_at_its_next_progress_call(monkeypatch):
+    monkeypatch.setattr(jobs, "_stopping", threading.Event())
+    steps = []
+
+    def work(progress):
+        for i in range(1000):
+            progress(i / 1000, f"step {i}")
+            steps.append(i)
+            time.sleep(0.01)
+        return "finished"
+
+    job = jobs.start("test-cancel", "a long job", work)
+    time.sleep(0.2)
+    assert job.running and 0 < job.fraction < 1
+    began = time.monotonic()
+    jobs.stop_all(timeout=5)
+    assert time.monotonic() - began < 1
+    assert job.state == "cancelled" and job.result is None and len(steps) < 1000
+    with pytest.raises(Exception, match="stopping"):
+        jobs.start("another", "refused", work)
+    jobs.forget("test-cancel")
