@@ -131,6 +131,15 @@ def _recheck_when_due(gate: Any, retry_at: float) -> None:
     st.caption(f"Next attempt accepted in {math.ceil(left)} s.")
 
 
+def study_mode() -> bool:
+    """Whether this server runs the judge-only deployment (``DKW_MODE=study``); an invalid
+    mode counts as not (the pages then show its error)."""
+    try:
+        return backend.app_mode() == "study"
+    except DkwError:
+        return False
+
+
 def require_mode_access(key: str) -> None:
     """In the judge-only deployment (``DKW_MODE=study``) every page but the judge page needs
     the admin secret; in the default explorer mode this does nothing."""

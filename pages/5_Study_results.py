@@ -37,7 +37,7 @@ except DkwError as exc:
 
 if result["includes_simulated"]:
     st.warning(f"These figures include {result['simulated_judgements']} SIMULATED judgement(s) "
-               f"(study simulate): not human data — never publish them.", icon="⚠️")
+               f"(study simulate): not human data — never publish them.", icon=":material/warning:")
 elif result["simulated_judgements"]:
     st.caption(f"{result['simulated_judgements']} simulated judgement(s) left out (switch above to include them).")
 

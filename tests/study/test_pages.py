@@ -319,12 +319,12 @@ def test_protocols_chosen_at_creation_shown_to_admin_never_to_judges(env):
     assert judge.radio and "label" not in text and "protocol" not in text.lower()
 
 
-@pytest.mark.parametrize("page", ["app.py", "pages/1_Documents.py", "pages/2_Metrics.py"])
+@pytest.mark.parametrize("page", ["pages/0_Home.py", "pages/1_Documents.py", "pages/2_Metrics.py"])
 def test_study_mode_asks_every_other_page_for_the_admin_password(env, monkeypatch, page):
     monkeypatch.setenv("DKW_MODE", "study")
     at = _run(str(ROOT / page))
     assert not at.exception
-    assert at.text_input(key=f"{Path(page).stem.split('_')[-1].lower().replace('app', 'home')}-password")
+    assert at.text_input(key=f"{Path(page).stem.split('_')[-1].lower()}-password")
     assert not at.button and not at.dataframe and not at.get("plotly_chart")
     assert not any("Prepare" in b.label for b in at.button)
 
@@ -336,7 +336,7 @@ def test_study_mode_leaves_the_judge_page_open_and_refuses_an_unknown_mode(env, 
     judge = _run(JUDGE, code=code)
     assert not judge.exception and judge.button(key="judge_start") and not judge.text_input
     monkeypatch.setenv("DKW_MODE", "kiosk")
-    home = _run(str(ROOT / "app.py"))
+    home = _run(str(ROOT / "pages/0_Home.py"))
     assert not home.exception and "DKW_MODE must be one of explorer, study" in home.error[0].value
     assert not home.button
 
@@ -361,3 +361,16 @@ def test_the_right_password_refused_during_the_wait_is_accepted_when_it_is_over_
     now[0] += 2.5
     at.run()  # the countdown's rerun once the wait is over: the same entry is checked now
     assert not at.exception and len(at.tabs) == 5 and backend.admin_gate(pw).failures == 0
+
+
+def test_study_mode_opens_on_the_judge_page_with_no_navigation_until_the_organiser_logs_in(env, monkeypatch):
+    monkeypatch.setenv("DKW_MODE", "study")
+    at = _run(str(ROOT / "app.py"))
+    assert not at.exception
+    assert [t.key for t in at.text_input] == ["judge_code_input"]  # "/" = the judge page
+    assert "Keyword judging" in [t.value for t in at.title]
+    at.switch_page(str(ROOT / "pages/0_Home.py")).run()  # "/Home": the organisers' page, behind the admin prompt
+    assert not at.exception and at.text_input(key="home-password")
+    monkeypatch.delenv("DKW_MODE")
+    explorer = _run(str(ROOT / "app.py"))  # the explorer opens on Home, as before
+    assert not explorer.exception and "Keyword judging" not in [t.value for t in explorer.title]
