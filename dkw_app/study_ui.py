@@ -174,3 +174,29 @@ def base_url() -> str:
         url = ""
     m = re.match(r"^(https?://[^/]+)", url)
     return m.group(1) if m else ""
+
+
+#: A visible keyboard focus on the study pages' answer options and buttons (Streamlit's own
+#: focus ring on radio options is faint).
+FOCUS_CSS = """<style>
+[data-testid="stRadio"] label:has(input:focus-visible) {
+  outline: 3px solid #1c62d9; outline-offset: 2px; border-radius: 4px; }
+[data-testid="stBaseButton-primary"]:focus-visible, [data-testid="stBaseButton-secondary"]:focus-visible {
+  outline: 3px solid #1c62d9; outline-offset: 2px; }
+</style>"""
+
+#: Scrolls Streamlit's main area (and the window) to the top once the new page is drawn.
+SCROLL_TOP_JS = """<script>
+(() => { const top = () => { document.querySelector('[data-testid="stMain"]')?.scrollTo({top: 0});
+  window.scrollTo({top: 0}); };
+  top(); requestAnimationFrame(top); setTimeout(top, 250); })();
+</script>"""
+
+
+def focus_style() -> None:
+    st.html(FOCUS_CSS)
+
+
+def scroll_to_top() -> None:
+    """After a submission: show the next article from its top, with the confirmation above it."""
+    st.html(SCROLL_TOP_JS, unsafe_allow_javascript=True)
