@@ -394,3 +394,20 @@ def corpus_title(name: str) -> str:
     except Exception:  # noqa: BLE001 - the demo corpus or an unknown name: the name itself
         return name
     return str(info.get("title") or info.get("description") or name) if isinstance(info, dict) else name
+
+
+def study_corpora() -> list[str]:
+    """Corpora a study can be drawn from: the demo corpus (with the fake switch), built-in
+    corpora whose archive is present, then the corpora uploaded on Home. (A folder or CSV path
+    is typed on the admin page.)"""
+    from dkw_core.study.demo import fake_enabled
+
+    names = [DEMO_CORPUS] if fake_enabled() else []
+    for name in list_datasets():
+        try:
+            available = bool(dataset_info(name).get("available", True))
+        except Exception:  # noqa: BLE001 - an unreadable entry is simply not offered
+            available = False
+        if available:
+            names.append(name)
+    return names

@@ -121,3 +121,8 @@ def stop_all(timeout: float = STOP_TIMEOUT) -> None:
 # Called when the main thread has ended (the server stopped), before Python's exit waits for
 # threads: the jobs unwind at their next progress call instead of being cut off mid-write.
 threading._register_atexit(stop_all)  # type: ignore[attr-defined]
+
+
+def stopping() -> bool:
+    """Whether the server is stopping (a library call's ``cancel`` callback)."""
+    return _stopping.is_set()

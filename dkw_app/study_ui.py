@@ -200,3 +200,20 @@ def focus_style() -> None:
 def scroll_to_top() -> None:
     """After a submission: show the next article from its top, with the confirmation above it."""
     st.html(SCROLL_TOP_JS, unsafe_allow_javascript=True)
+
+
+_FLASH_ICONS = {"success": ":material/check_circle:", "error": ":material/error:", "info": ":material/info:"}
+
+
+def flash(message: str, *, kind: str = "success") -> None:
+    """A confirmation (or error) to show at the top of the page's next run: it survives the
+    ``st.rerun()`` that follows an action, which a plain ``st.success`` does not."""
+    st.session_state.setdefault("_study_flash", []).append((kind, str(message)))
+
+
+def show_flash() -> None:
+    """Show (once) the confirmations queued by :func:`flash`, also as a toast."""
+    for kind, message in st.session_state.pop("_study_flash", []):
+        text = escape_markdown(message)  # names typed by the organiser are shown as typed
+        getattr(st, kind)(text, icon=_FLASH_ICONS[kind])
+        st.toast(text, icon=_FLASH_ICONS[kind])
