@@ -1,8 +1,9 @@
 """Keyword methods named by a spec string (the human study's methods A and B).
 
 ``latent-5word-knn90-rf`` is the paper's method with phrases of at most 5 words, K = 90 and
-rf; a bare metric name (``tf-rf``) is that metric over the document's own words
-(:mod:`.baseline`). Models are kept in a bounded in-process cache.
+rf; ``latent-5word-knn90-rf:csls-k10`` the same with another neighbours spec
+(docs/method.md §1 step 3); a bare metric name (``tf-rf``) is that metric over the document's
+own words (:mod:`.baseline`). Models are kept in a bounded in-process cache.
 """
 from __future__ import annotations
 
@@ -23,17 +24,29 @@ _MODELS: cache.Memo[TermModel] = cache.Memo(maxsize=4)
 
 
 def parse_method(spec: str) -> dict:
-    """``latent-5word-knn90-rf`` → ``{"kind": "latent", "k": 90, "metric": "rf"}``;
-    ``tf-rf`` → ``{"kind": "baseline", "k": None, "metric": "tf-rf"}``."""
-    m = _LATENT.match(spec)
+    """``latent-5word-knn90-rf`` → ``{"kind": "latent", "k": 90, "metric": "rf", "neighbours": None}``;
+    ``latent-5word-knn90-rf:csls-k10`` → the same with ``"neighbours": "csls-k10"``;
+    ``tf-rf`` → ``{"kind": "baseline", "k": None, "metric": "tf-rf", "neighbours": None}``."""
+    base, _sep, neighbours = spec.partition(":")
+    m = _LATENT.match(base)
     if m:
         max_len, k, metric = int(m.group(1)), int(m.group(2)), m.group(3)
         if max_len != MAX_PHRASE_LEN:
             raise InputError(f"{spec}: only {MAX_PHRASE_LEN}-word phrases are supported")
+        if k < 1:
+            raise InputError(f"{spec}: K must be at least 1")
         get_metric(metric)
-        return {"kind": "latent", "k": k, "metric": metric}
+        nb = None
+        if neighbours:
+            from ..neighbours import neighbours_spec
+
+            nb = neighbours_spec(neighbours)
+            nb = None if nb == "cosine" else nb
+        return {"kind": "latent", "k": k, "metric": metric, "neighbours": nb}
+    if neighbours:
+        raise InputError(f"{spec}: a neighbours spec applies to latent-… methods only")
     get_metric(spec)
-    return {"kind": "baseline", "k": None, "metric": spec}
+    return {"kind": "baseline", "k": None, "metric": spec, "neighbours": None}
 
 
 def model_for(corpus, spec: str, *, progress: Progress | None = None) -> TermModel:
@@ -41,8 +54,10 @@ def model_for(corpus, spec: str, *, progress: Progress | None = None) -> TermMod
     p = parse_method(spec)
     k_max = max(DEFAULT_K, p["k"] or 0)
     if p["kind"] == "latent":
-        return _MODELS.get((corpus.key, "latent", k_max),
-                           lambda: KeywordModel.prepare(corpus, k_max=k_max, progress=progress))
+        nb = p["neighbours"]
+        key = (corpus.key, "latent", k_max) + ((nb,) if nb else ())
+        return _MODELS.get(key, lambda: KeywordModel.prepare(corpus, k_max=k_max, progress=progress,
+                                                             **({"neighbours": nb} if nb else {})))
     return _MODELS.get((corpus.key, "baseline"), lambda: BaselineModel.prepare(corpus, progress=progress))
 
 

@@ -7,10 +7,13 @@ Integrity is enforced by the database, not only by the service:
   service inside a write-locked transaction) — the slot-reservation scheme: an article
   never gets more judgements than its slots;
 * ``UNIQUE(judgement_id, keyword_id, question)`` — one answer per keyword and question;
-* ``UNIQUE(keyword_id, method)`` — a keyword records each producing method once, with rank.
+* ``UNIQUE(keyword_id, method)`` — a keyword records each producing method once, with rank;
+* ``UNIQUE(judgement_id, keyword_id, question)`` on drafts too — one draft answer per question.
 
-Method names live in :class:`Study` (``method_a`` / ``method_b``) and :class:`KeywordSource`;
-nothing the judge page receives is derived from them.
+A study compares two or more methods, labelled ``A``, ``B``, ``C``… (:class:`StudyMethod`);
+``Study.method_a`` / ``method_b`` keep the first two for older readers. Method names live in
+:class:`StudyMethod`, :class:`Study` and :class:`KeywordSource`; nothing the judge page
+receives is derived from them.
 """
 from __future__ import annotations
 
@@ -35,7 +38,7 @@ from ..errors import StoreError
 
 #: Kept in ``study_meta`` for programs that predate the Alembic migrations (they refuse a
 #: database whose version is newer than theirs); the schema itself is versioned by Alembic.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: Ordinal answer scale (paper §4.6): 0 means "Do not know" and is left out of statistics.
 ANSWERS: dict[int, str] = {0: "Do not know", 1: "Irrelevant", 2: "Partially", 3: "Relevant"}
@@ -44,8 +47,11 @@ QUESTIONS: dict[str, str] = {
     "topic": "Can it decide article topic?",
     "category": "Can it decide article category?",
 }
-#: Method slots; the real method names are stored on the study.
-METHOD_SLOTS = ("A", "B")
+#: Method labels in order; a study uses the first 2..26 (the real names are in ``study_method``).
+METHOD_SLOTS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+#: Kinds of method: dkw (latent), the own-words baseline, a third-party extractor, imported
+#: keywords, or ``other`` (a spec only the study's keyword provider understands).
+METHOD_KINDS = ("dkw", "baseline", "extractor", "imported", "other")
 #: Life cycle of a study: judges get articles only while it is open.
 STATUSES = ("open", "paused", "closed")
 #: Keyword protocols of a method (docs/method.md): the paper's label-aware one (each article
@@ -102,12 +108,34 @@ class Study(Base):
 
     events: Mapped[list[StudyEvent]] = relationship(back_populates="study", cascade="all, delete-orphan",
                                                     order_by="StudyEvent.id")
+    methods: Mapped[list[StudyMethod]] = relationship(back_populates="study", cascade="all, delete-orphan",
+                                                      order_by="StudyMethod.label")
 
     def method_name(self, slot: str) -> str:
-        return self.method_a if slot == "A" else self.method_b
+        return next(m.name for m in self.methods if m.label == slot)
 
     def protocol(self, slot: str) -> str:
-        return self.protocol_a if slot == "A" else self.protocol_b
+        return next(m.protocol for m in self.methods if m.label == slot)
+
+
+class StudyMethod(Base):
+    """One compared method of a study: label (A, B, C…), name (spec or imported name), the
+    protocol its keywords were computed with, its kind and how many keywords it shows."""
+
+    __tablename__ = "study_method"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    study_id: Mapped[int] = mapped_column(ForeignKey("study.id", ondelete="CASCADE"), index=True)
+    label: Mapped[str] = mapped_column(String(1))
+    name: Mapped[str] = mapped_column(String(200))
+    protocol: Mapped[str] = mapped_column(String(32))
+    kind: Mapped[str] = mapped_column(String(16))
+    top: Mapped[int] = mapped_column(Integer)
+    source: Mapped[str] = mapped_column(String(300), default="")
+
+    study: Mapped[Study] = relationship(back_populates="methods")
+    __table_args__ = (UniqueConstraint("study_id", "label", name="uq_method_label"),
+                      UniqueConstraint("study_id", "name", name="uq_method_name"),
+                      CheckConstraint("top >= 1", name="ck_method_top"))
 
 
 class StudyEvent(Base):
@@ -155,7 +183,7 @@ class StudyKeyword(Base):
 
 
 class KeywordSource(Base):
-    """Provenance: keyword produced by method slot ``A``/``B`` at 1-based ``rank``."""
+    """Provenance: keyword produced by method label ``A``, ``B``, ``C``… at 1-based ``rank``."""
 
     __tablename__ = "study_keyword_source"
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -166,7 +194,7 @@ class KeywordSource(Base):
     keyword: Mapped[StudyKeyword] = relationship(back_populates="sources")
     __table_args__ = (
         UniqueConstraint("keyword_id", "method", name="uq_source_method"),
-        CheckConstraint("method IN ('A', 'B')", name="ck_source_method"),
+        CheckConstraint("method BETWEEN 'A' AND 'Z'", name="ck_source_method"),
         CheckConstraint("rank >= 1", name="ck_source_rank"),
     )
 
@@ -187,6 +215,8 @@ class Judge(Base):
 
     study: Mapped[Study] = relationship(back_populates="judges")
     judgements: Mapped[list[Judgement]] = relationship(back_populates="judge", cascade="all, delete-orphan")
+    notices: Mapped[list[Notice]] = relationship(back_populates="judge", cascade="all, delete-orphan",
+                                                 order_by="Notice.id")
 
 
 class Judgement(Base):
@@ -205,6 +235,8 @@ class Judgement(Base):
     article: Mapped[Article] = relationship(back_populates="judgements")
     judge: Mapped[Judge] = relationship(back_populates="judgements")
     answers: Mapped[list[Answer]] = relationship(back_populates="judgement", cascade="all, delete-orphan")
+    drafts: Mapped[list[Draft]] = relationship(back_populates="judgement", cascade="all, delete-orphan",
+                                               passive_deletes=True)
     __table_args__ = (
         UniqueConstraint("article_id", "judge_id", name="uq_judgement_judge"),
         UniqueConstraint("article_id", "slot", name="uq_judgement_slot"),
@@ -227,6 +259,40 @@ class Answer(Base):
         CheckConstraint("value BETWEEN 0 AND 3", name="ck_answer_value"),
         CheckConstraint("question IN ('topic', 'category')", name="ck_answer_question"),
     )
+
+
+class Draft(Base):
+    """An answer given but not yet submitted, stored as soon as it is given (restored on reload).
+    Deleted on submission and with its judgement (a released reservation); never analysed."""
+
+    __tablename__ = "study_draft"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    judgement_id: Mapped[int] = mapped_column(ForeignKey("study_judgement.id", ondelete="CASCADE"), index=True)
+    keyword_id: Mapped[int] = mapped_column(ForeignKey("study_keyword.id", ondelete="CASCADE"))
+    question: Mapped[str] = mapped_column(String(16))
+    value: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+    judgement: Mapped[Judgement] = relationship(back_populates="drafts")
+    __table_args__ = (
+        UniqueConstraint("judgement_id", "keyword_id", "question", name="uq_draft"),
+        CheckConstraint("value BETWEEN 0 AND 3", name="ck_draft_value"),
+    )
+
+
+class Notice(Base):
+    """A message for a judge about an article taken from her (revoked, expired, closed); shown
+    until she dismisses it. Carries no method names."""
+
+    __tablename__ = "study_notice"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    judge_id: Mapped[int] = mapped_column(ForeignKey("study_judge.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    reason: Mapped[str] = mapped_column(String(16))
+    message: Mapped[str] = mapped_column(Text)
+    dismissed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+    judge: Mapped[Judge] = relationship(back_populates="notices")
 
 
 def init_db(engine: Engine) -> None:

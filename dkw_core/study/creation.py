@@ -1,0 +1,189 @@
+"""Creating a study: draw the articles, get every method's keywords, store it in one transaction.
+
+Paper §4.6 / docs/method.md §4: articles are drawn per category (default 5 from the **test**
+split, seeded), categories are grouped into batches in the corpus' fixed category order, and
+each article shows the shuffled union of the methods' keywords. A study compares two or more
+methods (labels A, B, C…); the paper's A/B pair is the default.
+
+**Cancellation.** ``cancel()`` is polled at every progress report (the corpus's preparation
+reports through the same callback); when it returns true :class:`~.errors.Cancelled` is
+raised. Nothing is written before the last step, which is one transaction: a cancelled or
+killed creation leaves no partial study.
+"""
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from ..errors import InputError
+from ..types import Progress
+from .errors import Cancelled
+from .methods import effective_protocol, method_keywords, method_kind
+from .models import METHOD_SLOTS, Article, KeywordSource, Study, StudyKeyword, StudyMethod, init_db
+from .settings import DocumentLike, KeywordProvider, StudyConfig
+from .store import get_study, log_event, write_session
+
+#: Keyword rows are inserted in a random order so that their ids carry no method or rank.
+_ROW_ORDER = random.SystemRandom()
+
+
+def draw_articles(documents: Iterable[DocumentLike], categories: Sequence[str], *, per_category: int,
+                  seed: int, split: str = "test") -> list[DocumentLike]:
+    """``per_category`` documents of each category from ``split``, sampled with ``seed``.
+
+    Categories keep the given (corpus) order; within a category the sample order is the
+    draw order. Too few documents in a category raises :class:`InputError`.
+    """
+    by_cat: dict[str, list[DocumentLike]] = {c: [] for c in categories}
+    for doc in documents:
+        if (split == "all" or doc.split == split) and doc.label in by_cat:
+            by_cat[doc.label].append(doc)
+    rng = random.Random(seed)
+    chosen: list[DocumentLike] = []
+    for cat in categories:
+        pool = sorted(by_cat[cat], key=lambda d: d.id)
+        if len(pool) < per_category:
+            raise InputError(f"category {cat!r} has only {len(pool)} documents in the {split} split, "
+                             f"{per_category} needed")
+        chosen.extend(rng.sample(pool, per_category))
+    return chosen
+
+
+def keyword_union(lists: dict[str, list[str]]) -> list[tuple[str, dict[str, int]]]:
+    """Union of ranked keyword lists by method label: word -> {label: 1-based rank}, first-seen
+    order (labels in order). A word several methods produced appears once and counts for each."""
+    merged: dict[str, dict[str, int]] = {}
+    for label in sorted(lists):
+        rank = 0
+        for word in lists[label]:
+            word = str(word).strip()
+            if not word:
+                continue
+            rank += 1
+            merged.setdefault(word, {}).setdefault(label, rank)
+    return list(merged.items())
+
+
+def _union(a: list[str], b: list[str]) -> list[tuple[str, dict[str, int]]]:
+    """The paper's two-method union (kept for older callers)."""
+    return keyword_union({"A": a, "B": b})
+
+
+def _reporter(progress: Progress | None, cancel: Callable[[], bool] | None) -> Progress:
+    def report(fraction: float, message: str) -> None:
+        if cancel is not None and cancel():
+            raise Cancelled("study creation cancelled; nothing was stored")
+        if progress is not None:
+            progress(fraction, message)
+
+    return report
+
+
+def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categories: Sequence[str],
+                 provider: KeywordProvider, config: StudyConfig = StudyConfig(),
+                 progress: Progress | None = None, cancel: Callable[[], bool] | None = None) -> int:
+    """Draw the articles, fetch every method's keywords and store the study; returns its id.
+
+    ``provider(spec, doc_ids, top, protocol)`` gives the dkw and baseline methods' keywords —
+    in the app :func:`dkw_core.keywords.keywords_by_method`, in tests a fake; extractors run
+    here, imported keywords are given in the :class:`MethodSpec`. Every drawn article needs
+    keywords from every method, else :class:`InputError` names the article.
+    """
+    config.validate()
+    specs = config.method_specs()
+    kinds = [method_kind(s) for s in specs]  # unknown built-in specs fail here, before any work
+    categories = list(categories)
+    if not categories:
+        raise InputError("the corpus has no categories")
+    seed = config.seed if config.seed is not None else secrets.randbelow(2**31)
+    report = _reporter(progress, cancel)
+    report(0.0, f"drawing {config.articles_per_category} articles per category from the {config.split} split")
+    docs = draw_articles(documents, categories, per_category=config.articles_per_category, seed=seed,
+                         split=config.split)
+    by_id = {d.id: d for d in docs}
+    labels = METHOD_SLOTS[: len(specs)]
+    kws: dict[str, dict[str, list[str]]] = {}
+    for i, (label, spec, kind) in enumerate(zip(labels, specs, kinds)):
+        top = spec.top or config.keywords_per_method
+        share = 0.85 / len(specs)
+        report(0.05 + share * i, f"keywords of method {label} ({kind})")
+        result = method_keywords(spec, documents=by_id, top=top, provider=provider,
+                                 progress=lambda m, i=i: report(0.05 + share * i, m))
+        missing = [d for d in by_id if not result.get(d)]
+        if missing:
+            what = "has no keywords" if spec.imported else "gave no keywords"
+            raise InputError(f"method {label} ({spec.name}) {what} for {len(missing)} of the {len(by_id)} drawn "
+                             f"article(s), e.g. {missing[0]!r}")
+        kws[label] = result
+    report(0.9, "storing the study")
+    init_db(engine)
+    batch_of = {c: i // config.categories_per_batch for i, c in enumerate(categories)}
+    first, second = specs[0], specs[1]
+    with write_session(engine) as session:
+        study = Study(name=config.name.strip(), corpus=config.corpus, split=config.split,
+                      method_a=first.name.strip(), method_b=second.name.strip(),
+                      keywords_per_method=config.keywords_per_method,
+                      articles_per_category=config.articles_per_category,
+                      categories_per_batch=config.categories_per_batch,
+                      judges_per_article=config.judges_per_article, seed=seed, categories=categories,
+                      reservation_minutes=config.reservation_minutes, protocol_a=effective_protocol(first)[:32],
+                      protocol_b=effective_protocol(second)[:32], status="open")
+        study.methods = [StudyMethod(label=label, name=spec.name.strip(), protocol=effective_protocol(spec)[:32],
+                                     kind=kind, top=spec.top or config.keywords_per_method,
+                                     source=(spec.source or "")[:300])
+                         for label, spec, kind in zip(labels, specs, kinds)]
+        session.add(study)
+        for pos, doc in enumerate(docs):
+            art = Article(doc_id=doc.id, category=doc.label, batch=batch_of[doc.label], position=pos,
+                          text=doc.text)
+            union = keyword_union({label: kws[label][doc.id] for label in labels})
+            _ROW_ORDER.shuffle(union)  # row ids must not follow method or rank (blinding)
+            for word, ranks in union:
+                kw = StudyKeyword(word=word)
+                kw.sources = [KeywordSource(method=m, rank=r) for m, r in sorted(ranks.items())]
+                art.keywords.append(kw)
+            study.articles.append(art)
+        session.flush()
+        study_id = study.id
+        described = ", ".join(f"{m.label} = {m.name} ({m.protocol})" for m in study.methods)
+        log_event(session, study_id, "created",
+                  f"{len(docs)} articles of {config.corpus} ({config.split} split, seed {seed}); {described}; "
+                  f"{config.keywords_per_method} keywords per method, {config.judges_per_article} judges per article")
+    if progress is not None:
+        progress(1.0, f"study {study_id} created with {len(docs)} articles")
+    return study_id
+
+
+def method_rows(study: Study) -> list[dict[str, Any]]:
+    """The study's methods for the organiser: label, name, protocol, kind, keywords shown, source."""
+    return [{"label": m.label, "name": m.name, "protocol": m.protocol, "kind": m.kind, "top": m.top,
+             "source": m.source} for m in study.methods]
+
+
+def list_studies(engine: Engine) -> list[dict[str, Any]]:
+    init_db(engine)
+    with Session(engine) as session:
+        rows = []
+        for st in session.scalars(select(Study).order_by(Study.id)):
+            n_art = session.scalar(select(func.count(Article.id)).where(Article.study_id == st.id))
+            rows.append({"id": st.id, "name": st.name, "status": st.status, "corpus": st.corpus,
+                         "split": st.split, "method_a": st.method_a, "protocol_a": st.protocol_a,
+                         "method_b": st.method_b, "protocol_b": st.protocol_b, "methods": method_rows(st),
+                         "articles": n_art, "judges_per_article": st.judges_per_article, "seed": st.seed,
+                         "created_at": st.created_at})
+        return rows
+
+
+def study_settings(engine: Engine, study_id: int) -> dict[str, Any]:
+    """Every stored setting of a study plus ``methods`` (:func:`method_rows`)."""
+    with Session(engine) as session:
+        st = get_study(session, study_id)
+        out = {c.name: getattr(st, c.name) for c in Study.__table__.columns}
+        out["methods"] = method_rows(st)
+        return out

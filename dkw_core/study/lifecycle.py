@@ -1,0 +1,49 @@
+"""A study's life cycle (open / paused / closed) and its change log."""
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from ..errors import InputError
+from .judges import notify, unsent
+from .models import STATUSES, Article, Judgement, StudyEvent
+from .store import get_study, log_event, write_session
+
+
+def set_status(engine: Engine, study_id: int, status: str) -> str:
+    """Open, pause or close a study; returns the previous status.
+
+    ``open``: judges get articles. ``paused``: no new article is given out; a judge may still
+    submit the article she holds; judges may be invited. ``closed``: no article is given out,
+    nothing is submitted, no judge is invited or re-issued a code (a closed study may be
+    re-opened). A judge holding an article when the study closes keeps her reservation and
+    her draft answers (they come back if it reopens) and gets a notice saying so.
+    """
+    if status not in STATUSES:
+        raise InputError(f"status must be one of {', '.join(STATUSES)}, got {status!r}")
+    with write_session(engine, study_id) as session:
+        study = get_study(session, study_id)
+        before = study.status
+        if before != status:
+            study.status = status
+            log_event(session, study_id, "status", f"{before} -> {status}")
+            if status == "closed":
+                held = session.scalars(select(Judgement).join(Article).where(
+                    Article.study_id == study_id, Judgement.submitted_at.is_(None))).all()
+                for j in held:
+                    notify(session, j.judge_id, "closed",
+                           f"The study was closed while you were judging an article, so it accepts no answers "
+                           f"for now; your {unsent(j)} unsent answer(s) are kept and come back if the study "
+                           f"reopens.")
+        return before
+
+
+def study_events(engine: Engine, study_id: int) -> list[dict[str, Any]]:
+    """The study's log, oldest first: ``{"at", "action", "detail"}`` (UTC times)."""
+    with Session(engine) as session:
+        get_study(session, study_id)
+        rows = session.scalars(select(StudyEvent).where(StudyEvent.study_id == study_id).order_by(StudyEvent.id))
+        return [{"at": e.at, "action": e.action, "detail": e.detail} for e in rows]
