@@ -378,13 +378,27 @@ def open_study_store(url: str | None):
     return engine
 
 
-def create_study(engine, *, corpus: str, config, progress: Progress | None = None) -> int:
-    """Load ``corpus`` and its keyword provider, then draw and store a study; returns its id."""
+def create_study(engine, *, corpus: str, config, sample: int | None = None, progress: Progress | None = None,
+                 cancel=None) -> int:
+    """Load ``corpus`` (its first ``sample`` documents per category and split when given, as
+    everywhere in the app) and its keyword provider, then draw and store a study; returns its
+    id. ``cancel()`` true stops it at the next progress report, storing nothing."""
     from dkw_core.study import providers, service
 
-    docs, cats, provider = providers.source(corpus, progress=progress)
+    if sample and corpus != DEMO_CORPUS:
+        from dkw_core.keywords import keywords_by_method
+
+        sliced = load_corpus(corpus, download=False, progress=progress).head(sample)
+
+        def provider(spec: str, doc_ids: list[str], top: int, protocol: str = DEFAULT_PROTOCOL) -> dict:
+            return keywords_by_method(spec, dataset=sliced, doc_ids=doc_ids, top=top, protocol=protocol,
+                                      progress=progress)
+
+        docs, cats = sliced.documents, list(sliced.categories)
+    else:
+        docs, cats, provider = providers.source(corpus, progress=progress)
     return service.create_study(engine, documents=docs, categories=cats, provider=provider, config=config,
-                                progress=progress)
+                                progress=progress, cancel=cancel)
 
 
 def corpus_title(name: str) -> str:
@@ -394,6 +408,13 @@ def corpus_title(name: str) -> str:
     except Exception:  # noqa: BLE001 - the demo corpus or an unknown name: the name itself
         return name
     return str(info.get("title") or info.get("description") or name) if isinstance(info, dict) else name
+
+
+# The study's methods, drafts and notices (dkw_core.study.methods, .submission, .judges).
+from dkw_core.study.methods import check_method_spec, imported_methods, read_imported  # noqa: E402,F401
+from dkw_core.study.methods import describe_methods as study_methods  # noqa: E402,F401
+from dkw_core.study.methods import method_kind as study_method_kind  # noqa: E402,F401
+from dkw_core.study.service import MethodSpec, dismiss_notice, save_draft  # noqa: E402,F401
 
 
 def study_corpora() -> list[str]:
@@ -411,3 +432,13 @@ def study_corpora() -> list[str]:
         if available:
             names.append(name)
     return names
+
+
+def study_difference_figure(result: dict):
+    """The Table 7 chart of an :func:`analyze_study` result: per question and pair of methods,
+    the mean difference with its CI (``dkw_core.study.analysis.difference_rows``)."""
+    from dkw_app.study_charts import difference_figure
+    from dkw_core.study import analysis
+
+    rows = analysis.difference_rows(result) if hasattr(analysis, "difference_rows") else []
+    return difference_figure(rows)

@@ -83,13 +83,19 @@ if pairs < 2:
     COLUMNS = {k: v for k, v in COLUMNS.items() if "holm" not in k}
 
 
+def fmt(value) -> str:
+    """Four significant digits (as ``study analyze`` prints), blank for a missing value."""
+    if value is None or (isinstance(value, float) and pd.isna(value)):
+        return ""
+    return f"{value:.4g}" if isinstance(value, float) else str(value)
+
+
 def compact(rows: pd.DataFrame, key: str) -> None:
-    """Table 7 rows in the columns that fit the page; every column in an expander below."""
+    """Table 7 rows in the columns that fit the page (a static table whose cells wrap); every
+    column, unrounded, in an expander below."""
     shown = rows[[c for c in COLUMNS if c in rows.columns]]
-    st.dataframe(shown, hide_index=True, key=key, width="stretch",
-                 column_config={c: st.column_config.NumberColumn(label, format="%.4g")
-                                if pd.api.types.is_float_dtype(shown[c]) else st.column_config.Column(label)
-                                for c, label in COLUMNS.items() if c in shown.columns})
+    with st.container(key=key):
+        st.table(shown.apply(lambda col: col.map(fmt)).rename(columns=COLUMNS), hide_index=True)
     with st.expander("All columns"):
         st.dataframe(rows.drop(columns="level"), hide_index=True, key=f"{key}_all")
 
