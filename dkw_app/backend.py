@@ -332,7 +332,7 @@ def max_upload_mb() -> float:
 
 from dkw_core.config import app_mode  # noqa: E402,F401  (DKW_MODE: explorer | study)
 from dkw_core.study import access as study_access  # noqa: E402
-from dkw_core.study import charts as study_charts  # noqa: E402
+from dkw_app import study_charts  # noqa: E402  (plotly: app side)
 from dkw_core.study.analysis import analyze as analyze_study  # noqa: E402,F401
 from dkw_core.study.analysis import simulated_note  # noqa: E402,F401
 from dkw_core.study.demo import DEMO_CORPUS, FAKE_ENV  # noqa: E402,F401
@@ -365,6 +365,19 @@ generate_admin_token = study_access.generate_token
 admin_gate = study_access.gate_for
 study_distribution_figure = study_charts.distribution_figure
 study_agreement_figure = study_charts.agreement_figure
+study_difference_figure = study_charts.difference_figure
+# Drafts, notices, N methods and imported keywords (dkw_core/study/{submission,tasks,methods}.py).
+from dkw_core.study.service import (  # noqa: E402,F401
+    Cancelled,
+    MethodSpec,
+    SubmissionError,
+    check_method_spec,
+    describe_methods,
+    dismiss_notice,
+    imported_methods,
+    read_imported,
+    save_draft,
+)
 
 
 def open_study_store(url: str | None):
@@ -382,21 +395,22 @@ def create_study(engine, *, corpus: str, config, sample: int | None = None, prog
                  cancel=None) -> int:
     """Load ``corpus`` (its first ``sample`` documents per category and split when given, as
     everywhere in the app) and its keyword provider, then draw and store a study; returns its
-    id. ``cancel()`` true stops it at the next progress report, storing nothing."""
+    id. ``cancel()`` true stops it at the next progress report (:class:`Cancelled`, nothing stored)."""
     from dkw_core.study import providers, service
 
     if sample and corpus != DEMO_CORPUS:
         from dkw_core.keywords import keywords_by_method
 
-        sliced = load_corpus(corpus, download=False, progress=progress).head(sample)
+        report = providers.cancellable(progress, cancel) if cancel is not None else progress
+        sliced = load_corpus(corpus, download=False, progress=report).head(sample)
 
         def provider(spec: str, doc_ids: list[str], top: int, protocol: str = DEFAULT_PROTOCOL) -> dict:
             return keywords_by_method(spec, dataset=sliced, doc_ids=doc_ids, top=top, protocol=protocol,
-                                      progress=progress)
+                                      progress=report)
 
         docs, cats = sliced.documents, list(sliced.categories)
     else:
-        docs, cats, provider = providers.source(corpus, progress=progress)
+        docs, cats, provider = providers.source(corpus, progress=progress, cancel=cancel)
     return service.create_study(engine, documents=docs, categories=cats, provider=provider, config=config,
                                 progress=progress, cancel=cancel)
 
@@ -410,11 +424,9 @@ def corpus_title(name: str) -> str:
     return str(info.get("title") or info.get("description") or name) if isinstance(info, dict) else name
 
 
-# The study's methods, drafts and notices (dkw_core.study.methods, .submission, .judges).
-from dkw_core.study.methods import check_method_spec, imported_methods, read_imported  # noqa: E402,F401
+# App-side names for the study's methods (dkw_core.study.methods).
 from dkw_core.study.methods import describe_methods as study_methods  # noqa: E402,F401
 from dkw_core.study.methods import method_kind as study_method_kind  # noqa: E402,F401
-from dkw_core.study.service import MethodSpec, dismiss_notice, save_draft  # noqa: E402,F401
 
 
 def study_corpora() -> list[str]:
@@ -433,12 +445,3 @@ def study_corpora() -> list[str]:
             names.append(name)
     return names
 
-
-def study_difference_figure(result: dict):
-    """The Table 7 chart of an :func:`analyze_study` result: per question and pair of methods,
-    the mean difference with its CI (``dkw_core.study.analysis.difference_rows``)."""
-    from dkw_app.study_charts import difference_figure
-    from dkw_core.study import analysis
-
-    rows = analysis.difference_rows(result) if hasattr(analysis, "difference_rows") else []
-    return difference_figure(rows)

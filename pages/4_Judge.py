@@ -76,11 +76,12 @@ except DkwError as exc:
 st.text(f"Judge: {info['name']}")
 
 
-def save_draft(judgement_id: int, pos: int, question: str, key: str) -> None:
+def save_draft(judgement_id: int, token: str, pos: int, question: str, key: str) -> None:
     """The radio's on_change: store the one answer just given (or cleared) as a draft."""
     value = st.session_state.get(key)
     try:
-        backend.save_draft(engine, judge_id=judge_id, judgement_id=judgement_id, answers={(pos, question): value})
+        backend.save_draft(engine, judge_id=judge_id, judgement_id=judgement_id, token=token,
+                           answers={(pos, question): value})
     except DkwError as exc:
         st.session_state["judge_draft_error"] = f"Your last answer was not saved: {exc}"
 
@@ -184,7 +185,7 @@ with st.container(key="judge_answers"):
                 with col:
                     st.radio(qtext, options=ANSWER_ORDER, format_func=task.answers.get, index=None,
                              horizontal=True, key=keys[(pos, qkey)], on_change=save_draft,
-                             args=(task.judgement_id, pos, qkey, keys[(pos, qkey)]))
+                             args=(task.judgement_id, task.token, pos, qkey, keys[(pos, qkey)]))
                     if answered and given[(pos, qkey)] is None:
                         st.markdown(":orange-badge[:material/priority_high: Not answered yet]")
 
@@ -198,7 +199,7 @@ st.caption(f"{answered} of {len(keys)} answers given" + (
 st.caption("Your answers are saved as you give them: you can reload or come back later.")
 if st.button("Submit", type="primary", disabled=not complete, key="judge_submit"):
     try:
-        result = backend.submit_answers(engine, judge_id=judge_id, judgement_id=task.judgement_id,
+        result = backend.submit_answers(engine, judge_id=judge_id, judgement_id=task.judgement_id, token=task.token,
                                         answers={ident: st.session_state[k] for ident, k in keys.items()})
     except DkwError as exc:
         show_error(exc)

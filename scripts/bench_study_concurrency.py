@@ -32,29 +32,17 @@ from sqlalchemy.orm import Session  # noqa: E402
 
 from dkw_core.db import make_engine  # noqa: E402
 from dkw_core.study import service as S  # noqa: E402
+from dkw_core.study.demo import labelled_provider, synthetic_documents  # noqa: E402
 from dkw_core.study.models import QUESTIONS, Answer, Judgement, init_db, utcnow  # noqa: E402
+from dkw_core.study.simulate import all_answers, take_turns  # noqa: E402
 
 CATS = ["c1", "c2", "c3", "c4", "c5", "c6"]
-
-
-class Doc:
-    def __init__(self, id_, text, label, split):
-        self.id, self.text, self.label, self.split = id_, text, label, split
-
-
-def _docs():
-    return [Doc(f"{s}/{c}/{i}", f"text {c} {i}", c, s) for c in CATS for s in ("train", "test") for i in range(4)]
-
-
-def _provider(spec, ids, top, protocol="label-aware"):
-    prefix = "alpha" if spec == "tf-rf" else "beta"
-    return {d: [f"{prefix}{i}" for i in range(1, top + 1)] for d in ids}
 
 
 def _study(url):
     engine = make_engine(url, default_file="unused.sqlite")
     init_db(engine)
-    sid = S.create_study(engine, documents=_docs(), categories=CATS, provider=_provider,
+    sid = S.create_study(engine, documents=synthetic_documents(CATS), categories=CATS, provider=labelled_provider,
                          config=S.StudyConfig(name="bench", corpus="fake", articles_per_category=4,
                                               categories_per_batch=2, judges_per_article=3,
                                               keywords_per_method=3, seed=7))
@@ -62,25 +50,7 @@ def _study(url):
 
 
 def _work(engine, judges, tick=None):
-    n = 0
-    active = list(judges)
-    while active:
-        still = []
-        for j in active:
-            state = S.next_task(engine, j)
-            if state.status == "done":
-                continue
-            still.append(j)
-            if state.status == "wait":
-                time.sleep(0.01)
-                continue
-            S.submit(engine, judge_id=j, judgement_id=state.task.judgement_id,
-                     answers={(p, q): 2 for p, _w in state.task.keywords for q in QUESTIONS})
-            n += 1
-            if tick:
-                tick()
-        active = still
-    return n
+    return len(take_turns(engine, judges, all_answers(2), on_submit=(lambda _j, _i: tick()) if tick else None))
 
 
 def _audit(engine):
@@ -215,7 +185,7 @@ def main() -> int:
     ap.add_argument("--processes", type=int, default=4)
     ap.add_argument("--kills", type=int, default=5)
     args = ap.parse_args()
-    from tests.support import postgres
+    from dkw_core.testing import postgres
 
     backends = [("sqlite", None)]
     if postgres.pg_bin() is not None:

@@ -11,18 +11,14 @@ from pathlib import Path
 
 from .. import config
 from ..errors import InputError
+from ..study.settings import StudyConfig
 from ..types import DEFAULT_PROTOCOL, PROTOCOLS
 from . import options
+from .study_admin import register as register_admin
+from .study_db import engine_for
 
-
-def engine_for(url: str | None):
-    """The study database engine (schema created/checked)."""
-    from ..db import make_engine
-    from ..study.models import init_db
-
-    engine = make_engine(url or config.study_db_url(), default_file="study.sqlite")
-    init_db(engine)
-    return engine
+#: ``study create``'s defaults: the paper's study (§4.6), one definition (StudyConfig).
+DEFAULTS = StudyConfig.defaults()
 
 
 def _tqdm_progress(desc: str):
@@ -30,31 +26,72 @@ def _tqdm_progress(desc: str):
     return bar, bar
 
 
-def _create(args) -> int:
-    from ..study.providers import source
-    from ..study.service import StudyConfig, create_study
+def _method_arg(text: str):
+    """``SPEC`` or ``SPEC@PROTOCOL`` of ``--method``."""
+    from ..study.settings import MethodSpec
 
+    spec, _sep, protocol = text.partition("@")
+    return MethodSpec(spec.strip(), protocol.strip() or DEFAULT_PROTOCOL)
+
+
+def _builtin_methods(args) -> tuple:
+    """``--method`` list, or else the A/B pair (``--method-a`` / ``--method-b``, StudyConfig's defaults)."""
+    from ..study.methods import check_method_spec
+    from ..study.settings import MethodSpec
+
+    pair_given = any(getattr(args, k) is not None for k in ("method_a", "method_b", "protocol_a", "protocol_b"))
+    if args.method and pair_given:
+        raise InputError("give either --method (repeatable) or --method-a/--method-b/--protocol-a/--protocol-b, "
+                         "not both")
+    if args.method:
+        methods = tuple(_method_arg(m) for m in args.method)
+    else:
+        d = StudyConfig.defaults()
+        methods = (MethodSpec(args.method_a or d["method_a"], args.protocol_a or d["protocol_a"]),
+                   MethodSpec(args.method_b or d["method_b"], args.protocol_b or d["protocol_b"]))
+    if not config.study_fake_keywords():  # the demo's fake provider understands any spec
+        for m in methods:
+            check_method_spec(m.name)
+    return methods
+
+
+def _create(args) -> int:
+    from ..study.methods import imported_methods, read_imported
+    from ..study.providers import source
+    from ..study.service import create_study
+
+    methods = _builtin_methods(args)
     engine = engine_for(args.db)
     bar, progress = _tqdm_progress("create study")
     try:
         docs, cats, provider = source(args.dataset, progress=progress)
-        config = StudyConfig(name=args.name or f"{args.dataset} study", corpus=args.dataset,
-                             method_a=args.method_a, method_b=args.method_b, keywords_per_method=args.keywords,
-                             articles_per_category=args.per_category,
-                             categories_per_batch=args.categories_per_batch,
-                             judges_per_article=args.judges, seed=args.seed, split=args.split,
-                             protocol_a=args.protocol_a, protocol_b=args.protocol_b)
-        study_id = create_study(engine, documents=docs, categories=cats, provider=provider, config=config,
+        known = {d.id for d in docs}
+        for path in args.import_ or ():
+            methods += tuple(imported_methods(read_imported(path, doc_ids=known), source=Path(path).name))
+        cfg = StudyConfig(name=args.name or f"{args.dataset} study", corpus=args.dataset, methods=methods,
+                          keywords_per_method=args.keywords, articles_per_category=args.per_category,
+                          categories_per_batch=args.categories_per_batch,
+                          judges_per_article=args.judges, seed=args.seed, split=args.split)
+        study_id = create_study(engine, documents=docs, categories=cats, provider=provider, config=cfg,
                                 progress=progress)
     finally:
         bar.close()
     from ..study.service import study_settings
 
     st = study_settings(engine, study_id)
+    described = ", ".join(f"{m['label']} = {m['name']} ({m['protocol']})" for m in st["methods"])
     print(f"created study {study_id}: {st['articles_per_category']} articles per category drawn from the "
-          f"{st['split']} split of {st['corpus']} with seed {st['seed']}; A = {st['method_a']} "
-          f"({st['protocol_a']}), B = {st['method_b']} ({st['protocol_b']}), {st['keywords_per_method']} keywords each, "
-          f"{st['judges_per_article']} judges per article")
+          f"{st['split']} split of {st['corpus']} with seed {st['seed']}; {described}, "
+          f"{st['keywords_per_method']} keywords each, {st['judges_per_article']} judges per article")
+    return 0
+
+
+def _methods(args) -> int:
+    from ..study.methods import describe_methods
+
+    print("spec\tkind\twhat")
+    for row in describe_methods():
+        print(f"{row['spec']}\t{row['kind']}\t{row['help']}")
     return 0
 
 
@@ -125,8 +162,8 @@ def _list(args) -> int:
     from ..study.service import list_studies
 
     for s in list_studies(engine_for(args.db)):
-        print(f"{s['id']}\t{s['name']}\t{s['status']}\t{s['corpus']}\t{s['articles']} articles\t"
-              f"A={s['method_a']} ({s['protocol_a']})\tB={s['method_b']} ({s['protocol_b']})")
+        methods = "\t".join(f"{m['label']}={m['name']} ({m['protocol']})" for m in s["methods"])
+        print(f"{s['id']}\t{s['name']}\t{s['status']}\t{s['corpus']}\t{s['articles']} articles\t{methods}")
     return 0
 
 
@@ -147,22 +184,35 @@ def register(subparsers) -> None:
 
     add("init", _init, "create or upgrade the study schema (Alembic, under a lock)", study=False)
     add("list", _list, "list studies", study=False)
+    add("methods", _methods, "list the built-in keyword methods a study can compare", study=False)
     c = add("create", _create, "draw articles and keywords, store a new study", study=False)
     c.add_argument("--name")
-    c.add_argument("--dataset", default="20ng", help="corpus to draw articles from (default 20ng)")
+    c.add_argument("--dataset", default=DEFAULTS["corpus"], help=f"corpus to draw articles from (default "
+                                                                 f"{DEFAULTS['corpus']})")
     c.add_argument("--corpus", dest="dataset", help=argparse.SUPPRESS)
-    c.add_argument("--method-a", default="tf-rf")
-    c.add_argument("--method-b", default="latent-5word-knn90-rf")
-    c.add_argument("--keywords", type=_positive, default=5, help="keywords per method (default 5)")
-    c.add_argument("--per-category", type=_positive, default=5, help="articles per category (default 5)")
-    c.add_argument("--categories-per-batch", type=_positive, default=5)
-    c.add_argument("--judges", type=_positive, default=3, help="judges per article (default 3)")
+    c.add_argument("--method", action="append", metavar="SPEC[@PROTOCOL]",
+                   help="a compared method (repeatable, labelled A, B, C… in order): latent-5word-knn<K>-<metric>"
+                        "[:<neighbours>], a metric such as tf-rf, or yake; @PROTOCOL picks its protocol "
+                        f"(default {DEFAULT_PROTOCOL}). See `study methods`. Default: the paper's pair")
+    c.add_argument("--import", dest="import_", action="append", metavar="FILE",
+                   help="add every method of a CSV or JSONL keyword file (doc_id, method, ordered keywords; "
+                        "docs/study.md), after the built-in methods (repeatable)")
+    c.add_argument("--method-a", default=None, help=f"the paper's method A (default {DEFAULTS['method_a']})")
+    c.add_argument("--method-b", default=None, help=f"the paper's method B (default {DEFAULTS['method_b']})")
+    c.add_argument("--keywords", type=_positive, default=DEFAULTS["keywords_per_method"],
+                   help=f"keywords per method (default {DEFAULTS['keywords_per_method']})")
+    c.add_argument("--per-category", type=_positive, default=DEFAULTS["articles_per_category"],
+                   help=f"articles per category (default {DEFAULTS['articles_per_category']})")
+    c.add_argument("--categories-per-batch", type=_positive, default=DEFAULTS["categories_per_batch"],
+                   help=f"categories per batch (default {DEFAULTS['categories_per_batch']})")
+    c.add_argument("--judges", type=_positive, default=DEFAULTS["judges_per_article"],
+                   help=f"judges per article (default {DEFAULTS['judges_per_article']})")
     c.add_argument("--seed", type=int, help="sampling seed (default: random, recorded)")
-    c.add_argument("--split", default="test", choices=["test", "train", "all"])
+    c.add_argument("--split", default=DEFAULTS["split"], choices=["test", "train", "all"])
     for slot in ("a", "b"):
-        c.add_argument(f"--protocol-{slot}", choices=PROTOCOLS, default=DEFAULT_PROTOCOL,
-                       help=f"keyword protocol of method {slot.upper()} (default {DEFAULT_PROTOCOL}, the paper's; "
-                            f"label-free: no gold label read)")
+        c.add_argument(f"--protocol-{slot}", choices=PROTOCOLS, default=None,
+                       help=f"keyword protocol of method {slot.upper()} (default {DEFAULTS['protocol_' + slot]}, "
+                            f"the paper's; label-free: no gold label read)")
     i = add("invite", _invite, "create judges and print their access codes")
     i.add_argument("--name", action="append", help="judge name (repeatable)")
     i.add_argument("--count", type=_positive, help="create N judges named judge-1..N")
@@ -179,6 +229,4 @@ def register(subparsers) -> None:
     for q in (a, e):
         q.add_argument("--include-simulated", action="store_true",
                        help="include simulated judges' answers (left out by default)")
-    from .study_admin import register as register_admin
-
     register_admin(add)

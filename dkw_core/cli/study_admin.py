@@ -2,9 +2,10 @@
 ``reissue``, ``log``. Every change is written to the study's log with its time (UTC)."""
 from __future__ import annotations
 
+from .study_db import engine_for
+
 
 def _status(args) -> int:
-    from .study import engine_for
     from ..study.service import list_studies, set_status
 
     engine = engine_for(args.db)
@@ -22,7 +23,6 @@ def _status(args) -> int:
 
 
 def _judges(args) -> int:
-    from .study import engine_for
     from ..study.service import monitoring
 
     print("judge_id\tname\taccess\tsimulated\tsubmitted\topen")
@@ -33,7 +33,6 @@ def _judges(args) -> int:
 
 
 def _revoke(args) -> int:
-    from .study import engine_for
     from ..study.service import revoke_judge
 
     released = revoke_judge(engine_for(args.db), args.study, args.judge)
@@ -42,7 +41,6 @@ def _revoke(args) -> int:
 
 
 def _reissue(args) -> int:
-    from .study import engine_for
     from ..study.service import reissue_code
 
     code = reissue_code(engine_for(args.db), args.study, args.judge)
@@ -53,7 +51,6 @@ def _reissue(args) -> int:
 
 
 def _log(args) -> int:
-    from .study import engine_for
     from ..study.service import study_events
 
     for e in study_events(engine_for(args.db), args.study):

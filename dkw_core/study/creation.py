@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 
 from ..errors import InputError
 from ..types import Progress
-from .errors import Cancelled
+from .errors import cancellable
 from .methods import effective_protocol, method_keywords, method_kind
 from .models import METHOD_SLOTS, Article, KeywordSource, Study, StudyKeyword, StudyMethod, init_db
 from .settings import DocumentLike, KeywordProvider, StudyConfig
@@ -75,16 +75,6 @@ def _union(a: list[str], b: list[str]) -> list[tuple[str, dict[str, int]]]:
     return keyword_union({"A": a, "B": b})
 
 
-def _reporter(progress: Progress | None, cancel: Callable[[], bool] | None) -> Progress:
-    def report(fraction: float, message: str) -> None:
-        if cancel is not None and cancel():
-            raise Cancelled("study creation cancelled; nothing was stored")
-        if progress is not None:
-            progress(fraction, message)
-
-    return report
-
-
 def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categories: Sequence[str],
                  provider: KeywordProvider, config: StudyConfig = StudyConfig(),
                  progress: Progress | None = None, cancel: Callable[[], bool] | None = None) -> int:
@@ -102,7 +92,7 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
     if not categories:
         raise InputError("the corpus has no categories")
     seed = config.seed if config.seed is not None else secrets.randbelow(2**31)
-    report = _reporter(progress, cancel)
+    report = cancellable(progress, cancel)
     report(0.0, f"drawing {config.articles_per_category} articles per category from the {config.split} split")
     docs = draw_articles(documents, categories, per_category=config.articles_per_category, seed=seed,
                          split=config.split)

@@ -25,3 +25,15 @@ class SubmissionError(StudyError):
 
 class Cancelled(DkwError):
     """A long study operation (creation, preparation) was cancelled; nothing was stored."""
+
+
+def cancellable(progress, cancel):
+    """A progress callback that raises :class:`Cancelled` when ``cancel()`` is true, then reports
+    to ``progress`` (either may be None). Long steps report often, so they stop within a step."""
+    def report(fraction: float, message: str) -> None:
+        if cancel is not None and cancel():
+            raise Cancelled("study creation cancelled; nothing was stored")
+        if progress is not None:
+            progress(fraction, message)
+
+    return report

@@ -1,8 +1,9 @@
 """Export of every submitted answer with method provenance (CSV and JSON).
 
-One row per (judgement, keyword, question). ``in_a``/``rank_a`` and ``in_b``/``rank_b`` give
-which method produced the keyword and at which 1-based rank; ``method_a``/``method_b`` name the
-methods and ``protocol_a``/``protocol_b`` give the keyword protocol each was computed with. Judges appear by id and name only (access codes are stored hashed and never exported).
+One row per (judgement, keyword, question). ``in_a``/``rank_a``, ``in_b``/``rank_b`` (and
+``in_c``/``rank_c``… for every further method) give which method produced the keyword and at
+which 1-based rank; ``method_a``/``method_b``… name the methods and ``protocol_a``/``protocol_b``…
+give the keyword protocol each was computed with. Judges appear by id and name only (access codes are stored hashed and never exported).
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pandas as pd
 from sqlalchemy.engine import Engine
 
 from .analysis import answers_frame
-from .service import study_settings
+from .creation import study_settings
 
 FORMATS = ("csv", "json")
 
@@ -22,8 +23,9 @@ def export_frame(engine: Engine, study_id: int, *, include_simulated: bool = Fal
     settings = study_settings(engine, study_id)
     frame = answers_frame(engine, study_id, include_simulated=include_simulated)
     frame.insert(0, "study_id", study_id)
-    for column in ("method_a", "protocol_a", "method_b", "protocol_b"):
-        frame[column] = settings[column]
+    for method in settings["methods"]:  # every compared method: A, B as before, then C, D…
+        frame[f"method_{method['label'].lower()}"] = method["name"]
+        frame[f"protocol_{method['label'].lower()}"] = method["protocol"]
     return frame
 
 

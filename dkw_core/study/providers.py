@@ -11,8 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import InputError
+from collections.abc import Callable
+
+from ..types import Progress
 from .demo import DEMO_CORPUS, FAKE_ENV, demo_corpus, fake_enabled, fake_provider
-from .service import DocumentLike, KeywordProvider, Progress
+from .errors import cancellable
+from .settings import DocumentLike, KeywordProvider
 
 
 def corpus_choices() -> list[str]:
@@ -26,8 +30,12 @@ def corpus_choices() -> list[str]:
     return ([DEMO_CORPUS] if fake_enabled() else []) + names
 
 
-def source(corpus: str, *, progress: Progress | None = None) -> tuple[Sequence[DocumentLike], list[str], KeywordProvider]:
-    """``(documents, categories, provider)`` for a corpus name."""
+def source(corpus: str, *, progress: Progress | None = None, cancel: Callable[[], bool] | None = None,
+           ) -> tuple[Sequence[DocumentLike], list[str], KeywordProvider]:
+    """``(documents, categories, provider)`` for a corpus name. ``cancel()`` true stops loading
+    and keyword preparation at their next progress report (:class:`~.errors.Cancelled`; caches
+    are written atomically, so nothing half-written stays)."""
+    progress = cancellable(progress, cancel) if cancel is not None else progress
     if corpus == DEMO_CORPUS:
         if not fake_enabled():
             raise InputError(f"corpus {DEMO_CORPUS!r} is a test/demo corpus; set {FAKE_ENV}=1 to use it")

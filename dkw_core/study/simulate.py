@@ -15,16 +15,58 @@ export and the results page leave them out unless asked to include them.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Mapping, Sequence
 
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from ..errors import InputError
+from ..types import Progress
+from .creation import study_settings
+from .judges import invite_judge
 from .models import QUESTIONS, StudyKeyword
-from .service import Progress, display_keyword_ids, invite_judge, next_task, submit, study_settings
+from .submission import submit
+from .tasks import JudgeTask, display_keyword_ids, next_task
 
 MODES = ("random", "scripted")
+#: ``(judge_id, task) -> {(display position, question): 0..3}``: how a judge answers an article.
+AnswerFor = Callable[[int, JudgeTask], Mapping[tuple[int, str], int]]
+
+
+def all_answers(value: int = 2) -> AnswerFor:
+    """Every question of every keyword answered ``value``."""
+    return lambda _judge, task: {(p, q): value for p, _w in task.keywords for q in QUESTIONS}
+
+
+def take_turns(engine: Engine, judge_ids: Sequence[int], answer_for: AnswerFor | None = None, *,
+               keep_waiting: bool = True, pause: float = 0.01, seconds_spent: Callable[[], float] | None = None,
+               on_submit: Callable[[int, int], None] | None = None) -> list[int]:
+    """The judges take turns, one article each per round, through the same calls as real judges
+    (``next_task`` / ``submit``), until none has anything left. A judge told to wait stays in the
+    game (sleeping ``pause`` seconds) when ``keep_waiting``, else she leaves it. Returns the
+    submitted judgement ids in order; ``on_submit(judge_id, judgement_id)`` after each."""
+    answer_for = answer_for or all_answers()
+    done: list[int] = []
+    active = list(judge_ids)
+    while active:
+        still = []
+        for j in active:
+            state = next_task(engine, j)
+            if state.status == "wait" and keep_waiting:
+                still.append(j)
+                time.sleep(pause)
+                continue
+            if state.task is None:
+                continue
+            submit(engine, judge_id=j, judgement_id=state.task.judgement_id,
+                   answers=answer_for(j, state.task), seconds_spent=seconds_spent() if seconds_spent else None)
+            done.append(state.task.judgement_id)
+            if on_submit:
+                on_submit(j, state.task.judgement_id)
+            still.append(j)
+        active = still
+    return done
 
 
 def _scripted_quality(methods: set[str], question: str, rng: random.Random) -> int:
@@ -75,22 +117,20 @@ def simulate(engine: Engine, study_id: int, *, judges: int | None = None, mode: 
         return v
 
     ids = [invite_judge(engine, study_id, name=f"sim-{i + 1}", simulated=True)[0] for i in range(n)]
-    active = list(range(n))
-    submitted = 0
+    index = {jid: i for i, jid in enumerate(ids)}
     needed = max(1, total * settings["judges_per_article"])
-    while active:
-        still = []
-        for j in active:
-            state = next_task(engine, ids[j])
-            if state.task is None:
-                continue
-            kw_ids = display_keyword_ids(engine, state.task.judgement_id)
-            answers = {(pos, q): answer(j, kw_ids[pos], q) for pos, _w in state.task.keywords for q in QUESTIONS}
-            submit(engine, judge_id=ids[j], judgement_id=state.task.judgement_id, answers=answers,
-                   seconds_spent=float(rng.randint(30, 240)))
-            submitted += 1
-            report(min(1.0, submitted / needed), f"{submitted} judgements simulated")
-            still.append(j)
-        active = still
+
+    def answers(judge_id: int, task: JudgeTask) -> dict[tuple[int, str], int]:
+        kw_ids = display_keyword_ids(engine, task.judgement_id)
+        return {(pos, q): answer(index[judge_id], kw_ids[pos], q) for pos, _w in task.keywords for q in QUESTIONS}
+
+    count = [0]
+
+    def tick(_judge: int, _judgement: int) -> None:
+        count[0] += 1
+        report(min(1.0, count[0] / needed), f"{count[0]} judgements simulated")
+
+    submitted = len(take_turns(engine, ids, answers, keep_waiting=False, on_submit=tick,
+                               seconds_spent=lambda: float(rng.randint(30, 240))))
     report(1.0, f"{submitted} judgements by {n} simulated judges")
     return {"judges": n, "judgements": submitted}

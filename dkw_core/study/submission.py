@@ -15,7 +15,7 @@ from .errors import AccessError, SubmissionError
 from .judges import REVOKED
 from .models import ANSWERS, QUESTIONS, Answer, Draft, Judge, Judgement, utcnow
 from .store import get_study, write_session
-from .tasks import display_order
+from .tasks import display_order, widget_token
 
 NOT_RESERVED = ("Not saved: this article is not reserved for you any more (the reservation expired or was "
                 "released); reload to get your next article")
@@ -53,14 +53,18 @@ def _study_of(engine: Engine, judge_id: int) -> int:
         return owner.study_id
 
 
-def _held(session: Session, judge_id: int, judgement_id: int, study_id: int, *, doing: str) -> Judgement:
-    """The judgement if this judge may still answer it, else the reason as SubmissionError."""
+def _held(session: Session, judge_id: int, judgement_id: int, study_id: int, *, doing: str,
+          token: str | None = None) -> Judgement:
+    """The judgement if this judge may still answer it, else the reason as SubmissionError.
+    ``token`` (:attr:`JudgeTask.token`, when given) must be the reservation's current one."""
     if owner_revoked(session, judge_id):
         raise SubmissionError(f"Not saved: {REVOKED}", "revoked")
     if get_study(session, study_id).status == "closed":
         raise SubmissionError(f"Not saved: the study is closed: no more answers are accepted ({doing})", "closed")
     judgement = session.get(Judgement, judgement_id)
     if judgement is None or judgement.judge_id != judge_id:
+        raise SubmissionError(NOT_RESERVED, "released")
+    if token is not None and token != widget_token(judgement.judge, judgement):
         raise SubmissionError(NOT_RESERVED, "released")
     if judgement.submitted_at is not None:
         raise SubmissionError("Not saved: this article was already submitted; answers are not changed", "submitted")
@@ -74,16 +78,16 @@ def _check_value(value: object) -> int:
 
 
 def save_draft(engine: Engine, *, judge_id: int, judgement_id: int,
-               answers: Mapping[tuple[int, str], int | None]) -> DraftResult:
+               answers: Mapping[tuple[int, str], int | None], token: str | None = None) -> DraftResult:
     """Store answers as soon as they are given: ``(display position, question) -> 0..3``, or
     None to clear one. Upserts per keyword and question under the write lock and renews the
-    reservation. Allowed while the study is paused; refused (nothing stored, ``reason`` set)
+    reservation. Pass ``token`` (the task's), as for :func:`submit`. Allowed while the study is paused; refused (nothing stored, ``reason`` set)
     when the article was released, the code revoked, the study closed or the article submitted."""
     study_id = _study_of(engine, judge_id)
     for attempt in range(2):
         try:
             with write_session(engine, study_id) as session:
-                judgement = _held(session, judge_id, judgement_id, study_id, doing="draft")
+                judgement = _held(session, judge_id, judgement_id, study_id, doing="draft", token=token)
                 shown = display_order(judgement.judge, judgement)
                 given: dict[tuple[int, str], int | None] = {}
                 for key, value in answers.items():
@@ -120,20 +124,21 @@ def save_draft(engine: Engine, *, judge_id: int, judgement_id: int,
 
 
 def submit(engine: Engine, *, judge_id: int, judgement_id: int, answers: Mapping[tuple[int, str], int],
-           seconds_spent: float | None = None) -> SubmitResult:
+           seconds_spent: float | None = None, token: str | None = None) -> SubmitResult:
     """Store all answers of one judgement, validated again on the server.
 
     ``answers`` maps ``(display position, question)`` to 0..3 (:data:`ANSWERS`), positions as
     in :attr:`JudgeTask.keywords`; every keyword of the article needs both questions.
     Incomplete, foreign, unknown-keyword or repeated submissions raise
     :class:`SubmissionError` (``reason`` set; the message starts with "Not saved") and store
-    nothing. On success the article's drafts are deleted and the result says whether the
-    study is now paused.
+    nothing. Pass ``token`` (the task's) so that a page left open on a released reservation
+    cannot answer a newer one. On success the article's drafts are deleted and the result says
+    whether the study is now paused.
     """
     study_id = _study_of(engine, judge_id)
     try:
         with write_session(engine, study_id) as session:
-            judgement = _held(session, judge_id, judgement_id, study_id, doing="submission")
+            judgement = _held(session, judge_id, judgement_id, study_id, doing="submission", token=token)
             shown = display_order(judgement.judge, judgement)
             expected = {(pos, q) for pos in range(len(shown)) for q in QUESTIONS}
             try:

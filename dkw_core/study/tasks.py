@@ -127,9 +127,13 @@ def display_order(judge: Judge, judgement: Judgement) -> list[StudyKeyword]:
 
 
 def widget_token(judge: Judge, judgement: Judgement) -> str:
+    """Opaque and unique per reservation: a row id the database reuses after a release (SQLite
+    does) still gets a new token, so a stale page can never answer a newer reservation."""
     import hashlib
 
-    return hashlib.sha256(f"{judge.order_seed}:{judgement.id}:widgets".encode()).hexdigest()[:16]
+    stamp = judgement.assigned_at.isoformat() if judgement.assigned_at else ""
+    return hashlib.sha256(f"{judge.order_seed}:{judgement.id}:{judgement.article_id}:{stamp}:widgets"
+                          .encode()).hexdigest()[:16]
 
 
 def build_task(judge: Judge, judgement: Judgement) -> JudgeTask:

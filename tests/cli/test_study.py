@@ -69,3 +69,34 @@ def test_bad_input_is_one_line_error(db, capsys, monkeypatch):
     monkeypatch.delenv("DKW_STUDY_FAKE_KEYWORDS")
     assert main(["study", "create", "--db", db, "--corpus", "demo-tiny"]) == 2
     assert "DKW_STUDY_FAKE_KEYWORDS" in capsys.readouterr().err
+
+
+def test_create_with_an_imported_method_and_yake_then_analyze_three_methods(db, tmp_path, capsys):
+    from dkw_core.study.demo import demo_corpus
+
+    kw_file = tmp_path / "mine.jsonl"
+    kw_file.write_text("\n".join(json.dumps({"doc_id": d.id, "method": "my-extractor",
+                                             "keywords": d.text.lower().split()[:3]})
+                                 for d in demo_corpus().documents), encoding="utf-8")
+    assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--per-category", "2", "--seed", "4",
+                 "--keywords", "3", "--method", "tf-rf", "--method", "yake", "--import", str(kw_file)]) == 0
+    out = capsys.readouterr().out
+    assert "A = tf-rf (label-aware), B = yake (label-free), C = my-extractor (unknown)" in out
+    assert main(["study", "list", "--db", db]) == 0
+    assert "C=my-extractor (unknown)" in capsys.readouterr().out
+    assert main(["study", "simulate", "--db", db, "--study", "1", "--judges", "3"]) == 0
+    capsys.readouterr()
+    assert main(["study", "analyze", "--db", db, "--study", "1", "--json", "--include-simulated"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["pairs"] == [["A", "B"], ["A", "C"], ["B", "C"]] and "Holm" in result["correction"]
+    assert len(result["significance"]) == 3 * 2 * 2  # pairs x questions x levels
+
+
+def test_create_refuses_bad_keyword_files_and_method_mixes_with_one_line(db, tmp_path, capsys):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("doc_id,method,keywords\nspace/0,mine,orbit\nnot-a-doc,mine,x\n", encoding="utf-8")
+    assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--import", str(bad)]) == 2
+    assert "bad.csv line 3: unknown document id 'not-a-doc'" in capsys.readouterr().err
+    assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--method", "tf-rf",
+                 "--method-b", "x"]) == 2
+    assert "not both" in capsys.readouterr().err

@@ -1,31 +1,10 @@
-"""A tiny in-test corpus and fake keyword providers for the study tests."""
+"""A tiny in-test corpus and fake keyword providers for the study tests (the shared ones live in
+dkw_core/study/demo.py, also used by the simulator and scripts/bench_study_concurrency.py)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-
-
-@dataclass(frozen=True)
-class Doc:
-    id: str
-    text: str
-    label: str
-    split: str
-
-
-def make_docs(categories: list[str], *, per_split: int = 4) -> list[Doc]:
-    docs = []
-    for cat in categories:
-        for split in ("train", "test"):
-            for i in range(per_split):
-                docs.append(Doc(id=f"{split}/{cat}/{i}", text=f"Text of {cat} number {i}.", label=cat, split=split))
-    return docs
-
-
-def disjoint_provider(spec: str, doc_ids: list[str], top: int, protocol: str = "label-aware") -> dict[str, list[str]]:
-    """Method A gives alpha1..alphaN, method B beta1..betaN: word tells method and rank."""
-    prefix = "alpha" if spec == "tf-rf" else "beta"
-    return {d: [f"{prefix}{i}" for i in range(1, top + 1)] for d in doc_ids}
+from dkw_core.study.demo import DemoDocument as Doc  # noqa: F401  (re-exported for the tests)
+from dkw_core.study.demo import labelled_provider as disjoint_provider  # noqa: F401
+from dkw_core.study.demo import synthetic_documents as make_docs  # noqa: F401
 
 
 def overlap_provider(spec: str, doc_ids: list[str], top: int, protocol: str = "label-aware") -> dict[str, list[str]]:

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from dkw_core.db import make_engine
 from dkw_core.study import service as S
 from dkw_core.study.models import QUESTIONS, Answer, Judgement, KeywordSource, StudyKeyword, utcnow
+from dkw_core.study.simulate import all_answers, take_turns
 
 from .fakes import CATS, disjoint_provider, make_docs
 
@@ -30,30 +31,10 @@ def _study(engine) -> int:
                           config=cfg)
 
 
-def _full(task, value=3):
-    return {(p, q): value for p, _w in task.keywords for q in QUESTIONS}
-
 
 def _work(engine, judge_ids, on_submit=None) -> list[int]:
     """Let the judges take turns until none has anything left; returns submitted judgement ids."""
-    done: list[int] = []
-    active = list(judge_ids)
-    while active:
-        still = []
-        for j in active:
-            state = S.next_task(engine, j)
-            if state.status == "done":
-                continue
-            still.append(j)
-            if state.status == "wait":
-                time.sleep(0.01)
-                continue
-            S.submit(engine, judge_id=j, judgement_id=state.task.judgement_id, answers=_full(state.task))
-            done.append(state.task.judgement_id)
-            if on_submit:
-                on_submit()
-        active = still
-    return done
+    return take_turns(engine, judge_ids, all_answers(3), on_submit=(lambda _j, _i: on_submit()) if on_submit else None)
 
 
 def _assert_complete_and_consistent(engine) -> None:
