@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     if not (admin_password() or _secrets_password()):
         token = env.setdefault("DKW_ADMIN_TOKEN", generate_token())
         print(f"dkw: no DKW_ADMIN_PASSWORD set; study admin token for this run:\n\n    {token}\n", flush=True)
-    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.address", host,
+    cmd = [sys.executable, "-m", "dkw_app.streamlit_main", "run", str(ROOT / "app.py"), "--server.address", host,
            "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
            *(["--client.toolbarMode", "minimal"] if mode == "study" else []), *(argv or [])]
     os.chdir(ROOT)

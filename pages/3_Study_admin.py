@@ -2,6 +2,8 @@
 its life cycle (open / paused / closed, revoke and re-issue judge codes, the change log)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import streamlit as st
 
@@ -36,10 +38,10 @@ def create_tab() -> None:
     if backend.DEMO_CORPUS in backend.study_corpora():
         st.warning(f"{backend.FAKE_ENV} is set: corpus {backend.DEMO_CORPUS!r} uses fake keywords "
                    f"(tests and demos only).", icon=":material/science:")
-    name = st.text_input("Study name", value=f"{DEFAULTS['corpus']} keyword study", key="new_name")
+    name = st.text_input("Study name", key="new_name", placeholder="<corpus> keyword study")
     st.markdown("**Corpus**")
     c1, c2 = st.columns([2, 1])
-    where = c1.radio("Corpus", ["A corpus dkw knows", "A folder or CSV file on the server"], horizontal=True,
+    where = c1.radio("Where the corpus is", ["A corpus dkw knows", "A folder or CSV file on the server"], horizontal=True,
                      key="new_where", label_visibility="collapsed")
     if where == "A corpus dkw knows":
         choices = backend.study_corpora()
@@ -117,6 +119,7 @@ def create_tab() -> None:
     labels = ", ".join(f"{chr(65 + i)} = {m.name}" for i, m in enumerate(methods))
     st.caption(f"{len(methods)} method(s): {labels}" if methods else "No method chosen yet.")
     if st.button("Create study", type="primary", key="create_go", disabled=bool(problems) or len(methods) < 2 or not corpus):
+        name = name.strip() or f"{Path(corpus).name} keyword study"
         config = backend.StudyConfig(name=name, corpus=corpus, keywords_per_method=int(top),
                                      articles_per_category=int(per_cat), categories_per_batch=int(per_batch),
                                      judges_per_article=int(judges), seed=int(seed) or None, split=split,
@@ -157,9 +160,10 @@ def creation_status() -> None:
 
 
 studies = backend.list_studies(engine)
-show_flash()
+with st.container():  # always there, so that the tabs below keep their place (and the chosen tab)
+    show_flash()
 tab_create, tab_judges, tab_monitor, tab_export, tab_life = st.tabs(
-    ["Create", "Judges", "Monitor", "Export", "Life cycle"])
+    ["Create", "Judges", "Monitor", "Export", "Life cycle"], key="admin_tab", on_change="rerun")
 PROTOCOL_HELP = {"label-aware": "the paper's: each article weighted with its own gold category",
                  "label-free": "deployable: no gold label read, score = max over categories",
                  "label-free-posterior": "deployable: no gold label read, words weighted by the category posterior",

@@ -15,31 +15,14 @@ import psutil
 import pytest
 
 from dkw_app import jobs, serve
-from tests.support.browser import ROOT, free_port
+from tests.support.serve import start
 
 #: Generous bound for a loaded 2-core machine; the launcher kills after serve.GRACE seconds.
 LIMIT = serve.GRACE + 4
 
 
 def start_server(tmp_path, **extra):
-    port = free_port()
-    env = {**os.environ, "PORT": str(port), "DKW_HOST": "127.0.0.1", "DKW_DATA_DIR": str(tmp_path),
-           "DKW_ADMIN_PASSWORD": "shutdown-test-password", **extra}
-    log = open(tmp_path / "serve.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "dkw_app.serve"], cwd=ROOT, env=env, stdout=log,
-                            stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 90
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        assert proc.poll() is None and time.time() < deadline, (tmp_path / "serve.log").read_text()
-        time.sleep(0.3)
-    return proc, url, log
+    return start(tmp_path, {"DKW_ADMIN_PASSWORD": "shutdown-test-password", **extra})
 
 
 def stop_and_time(proc, sig) -> tuple[float, list[psutil.Process]]:
