@@ -154,7 +154,7 @@ task = state.task
 left, right = st.columns([3, 2])
 with left:
     st.subheader("Article")
-    show_plain(task.text, height=520)
+    show_plain(task.text, height=520 if task.text.count("\n") > 25 or len(task.text) > 2500 else None)
 with right:
     st.subheader("Categories")
     for cat in task.categories:  # plain text: a category name is never markdown

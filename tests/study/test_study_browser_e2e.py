@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -54,8 +55,26 @@ def number(page, label: str, value: int) -> None:
 
 def answer(page, radios, start: int, stop: int, judge: int) -> None:
     for i in range(start, stop):
-        radios.nth(i).get_by_text(OPTIONS[(i + judge) % 3], exact=True).click()
-        wait_idle(page)
+        option = radios.nth(i).locator("[data-testid=stRadioOption]").filter(
+            has_text=re.compile(f"^{OPTIONS[(i + judge) % 3]}$"))
+        for _ in range(3):  # a click landing while the page redraws is repeated
+            option.click()
+            wait_idle(page)
+            if option.locator("input").is_checked():
+                break
+        assert option.locator("input").is_checked()
+
+
+def questions(page) -> int:
+    """The article's number of questions, once all its radios are drawn."""
+    caption = page.get_by_text(re.compile(r"\d+ of \d+ answers given")).first
+    caption.wait_for()
+    total = int(re.search(r"of (\d+) answers", caption.inner_text()).group(1))
+    for _ in range(100):
+        if page.locator("[data-testid='stRadio']").count() == total:
+            return total
+        page.wait_for_timeout(100)
+    raise AssertionError(f"{total} questions announced, {page.locator('[data-testid=stRadio]').count()} drawn")
 
 
 def judge_everything(page, link: str, judge: int, *, reload_mid_article: bool) -> int:
@@ -68,13 +87,12 @@ def judge_everything(page, link: str, judge: int, *, reload_mid_article: bool) -
         if page.get_by_text("nothing left for you to judge").count():
             return articles
         radios = page.locator("[data-testid='stRadio']")
-        radios.first.wait_for()
-        n = radios.count()
+        n = questions(page)
         if reload_mid_article and articles == 0:
             answer(page, radios, 0, n // 2, judge)
             page.reload()
             wait_idle(page)
-            radios.first.wait_for()
+            assert questions(page) == n
             checked = page.locator("[data-testid='stRadio'] input:checked")
             assert checked.count() == n // 2, "answers given before the reload are back"
             assert page.get_by_text("Not answered yet").count() == n - n // 2
@@ -144,7 +162,11 @@ def test_an_organiser_and_three_judges_run_a_study_with_an_imported_method(tmp_p
             context = browser.new_context(viewport={"width": 1280, "height": 900})
             page = context.new_page()
             page.set_default_timeout(60_000)
-            done = judge_everything(page, link, j, reload_mid_article=(j == 1))
+            try:
+                done = judge_everything(page, link, j, reload_mid_article=(j == 1))
+            except Exception:
+                page.screenshot(path=str(tmp_path / f"judge-{j}-failed.png"), full_page=True)
+                raise
             assert done == 4, f"judge {JUDGES[j]} judged {done} of the 4 articles"
             context.close()
 
