@@ -110,9 +110,8 @@ with st.expander("Instructions"):
     st.text(corpus_line)
     st.markdown(INSTRUCTIONS)
 
+flash_box = st.empty()  # "Saved." after a submission: filled once the next state is known
 flash = st.session_state.pop("judge_flash", None)
-if flash:
-    st.success(flash, icon=":material/check_circle:")
 if st.session_state.pop("judge_scroll_top", False):
     scroll_to_top()
 
@@ -121,6 +120,11 @@ try:
 except DkwError as exc:
     show_error(exc)
     st.stop()
+
+if flash:
+    message, saved_open = flash
+    flash_box.success(message + (" Here is your next article." if saved_open and state.status == "task" else ""),
+                      icon=":material/check_circle:")
 
 for i, notice in enumerate(state.notices):  # e.g. the article in hand was given back: say so
     with st.container(border=True, key=f"notice-{i}"):
@@ -206,7 +210,6 @@ if st.button("Submit", type="primary", disabled=not complete, key="judge_submit"
     else:
         for k in keys.values():
             st.session_state.pop(k, None)
-        st.session_state["judge_flash"] = result.message + (
-            " Here is your next article." if result.saved and result.study_status == "open" else "")
+        st.session_state["judge_flash"] = (result.message, result.saved and result.study_status == "open")
         st.session_state["judge_scroll_top"] = True
         st.rerun()

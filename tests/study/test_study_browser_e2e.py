@@ -1,9 +1,10 @@
 """The whole study through the UI, in Debian's Chromium, as its organiser and three judges
-would run it: ``python -m dkw_app.serve`` (``make run``) in ``DKW_MODE=study`` on the tiny demo
-corpus (``DKW_STUDY_FAKE_KEYWORDS=1``).
+would run it: ``python -m dkw_app.serve`` (``make run``) in ``DKW_MODE=study`` on a tiny CSV
+corpus (two categories, one test article each).
 
-* The organiser logs in, creates a study comparing two built-in methods with one imported
-  from a CSV file (Create tab, in the background), and invites three judges.
+* The organiser logs in, creates a study from the CSV file's path comparing YAKE (built in)
+  with keywords imported from a CSV file (Create tab, in the background), and invites three
+  judges.
 * Each judge opens her link, reads the instructions and judges every article she is given;
   the second one reloads the page in the middle of an article and finds her answers again.
 * The results page shows Table 7 with the same statistics as ``study analyze --json``.
@@ -19,7 +20,6 @@ import sys
 
 import pytest
 
-from dkw_core.study.demo import demo_corpus
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, ROOT, require_chromium, wait_idle
 from tests.support.serve import served
 
@@ -30,13 +30,33 @@ JUDGES = ("ann", "bob", "cyd")
 OPTIONS = ("Relevant", "Partially", "Irrelevant")
 
 
-def imported_csv(path) -> None:
-    """'my-extractor': every demo document's three longest words, best first."""
+TEXTS = {
+    "space": ("The shuttle launch was delayed by a fuel leak; engineers inspected the orbiter and the launch pad.",
+              "A telescope in orbit observed a distant galaxy and astronomers measured its redshift."),
+    "hockey": ("The goalie stopped forty shots and the team won the playoff game after a tense final period.",
+               "Our defenceman scored twice on the power play and the coach praised the power play unit."),
+}
+
+
+def tiny_corpus(path) -> None:
+    """Two categories, one training and one test article each (columns text,label,split)."""
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        out = csv.writer(fh)
+        out.writerow(["text", "label", "split"])
+        for label, (train, test) in TEXTS.items():
+            out.writerow([train, label, "train"])
+            out.writerow([test, label, "test"])
+
+
+def imported_csv(path, corpus) -> None:
+    """'my-extractor': every document's three longest words, best first."""
+    from dkw_core.corpora import load_corpus
+
     with open(path, "w", newline="", encoding="utf-8") as fh:
         out = csv.writer(fh)
         out.writerow(["doc_id", "method", "keywords"])
-        for doc in demo_corpus().documents:
-            words = sorted({w.strip(".,").lower() for w in doc.text.split()}, key=lambda w: (-len(w), w))[:3]
+        for doc in load_corpus(str(corpus)).documents:
+            words = sorted({w.strip(".,;").lower() for w in doc.text.split()}, key=lambda w: (-len(w), w))[:3]
             out.writerow([doc.id, "my-extractor", ";".join(words)])
 
 
@@ -84,7 +104,9 @@ def judge_everything(page, link: str, judge: int, *, reload_mid_article: bool) -
     wait_idle(page)
     articles = 0
     while True:
-        if page.get_by_text("nothing left for you to judge").count():
+        finished = page.get_by_text("nothing left for you to judge")
+        finished.or_(page.get_by_text(re.compile(r"^0 of \d+ answers given"))).first.wait_for()
+        if finished.count():
             return articles
         radios = page.locator("[data-testid='stRadio']")
         n = questions(page)
@@ -111,10 +133,12 @@ def test_an_organiser_and_three_judges_run_a_study_with_an_imported_method(tmp_p
     require_chromium()
     from playwright.sync_api import sync_playwright
 
+    corpus = tmp_path / "tiny.csv"
+    tiny_corpus(corpus)
     keywords = tmp_path / "my-extractor.csv"
-    imported_csv(keywords)
+    imported_csv(keywords, corpus)
     db = f"sqlite:///{tmp_path / 'study.sqlite'}"
-    env = {"DKW_MODE": "study", "DKW_STUDY_FAKE_KEYWORDS": "1", "DKW_ADMIN_PASSWORD": PASSWORD, "DKW_STUDY_DB": db}
+    env = {"DKW_MODE": "study", "DKW_ADMIN_PASSWORD": PASSWORD, "DKW_STUDY_DB": db}
     with served(tmp_path, env) as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         admin = browser.new_page(viewport={"width": 1280, "height": 900})
@@ -126,24 +150,35 @@ def test_an_organiser_and_three_judges_run_a_study_with_an_imported_method(tmp_p
         box.press("Enter")
         wait_idle(admin)
         admin.get_by_role("tab", name="Create").wait_for()
-        # create: demo corpus, the paper's two methods + an imported one, 1 keyword each
-        pick(admin, "Corpus", "demo-tiny")
+        # create: the CSV corpus by its path, YAKE against imported keywords, 1 keyword each
+        admin.get_by_text("A folder or CSV file on the server").click()
+        wait_idle(admin)
+        path = admin.get_by_label("Folder (<split>/<category>/<file>) or .csv (text,label[,split]) on the server")
+        path.fill(str(corpus))
+        path.press("Enter")
+        wait_idle(admin)
+        methods = admin.get_by_role("combobox", name="Built-in methods")
+        methods.click()
+        for _ in range(2):  # drop the paper's two default methods
+            methods.press("Backspace")
+            wait_idle(admin)
+        methods.click()
+        admin.get_by_role("option", name="yake", exact=True).click()
+        wait_idle(admin)
+        admin.keyboard.press("Escape")
         admin.locator("[data-testid='stFileUploader'] input[type=file]").set_input_files(str(keywords))
         wait_idle(admin)
-        admin.get_by_text("my-extractor: 12 documents").wait_for()
-        for label in ("Keywords of tf-rf", "Keywords of latent-5word-knn90-rf", "Keywords per method"):
+        admin.get_by_text("my-extractor: 4 documents").wait_for()
+        for label in ("Keywords of yake", "Keywords per method", "Articles per category"):
             number(admin, label, 1)
-        number(admin, "Articles per category", 1)
-        number(admin, "Categories per batch", 2)
         number(admin, "Seed (0 = draw one and record it)", 11)
-        admin.get_by_text("3 method(s): A = tf-rf, B = latent-5word-knn90-rf, C = my-extractor").wait_for()
+        admin.get_by_text("2 method(s): A = yake, C = my-extractor".replace(", C", ", B")).wait_for()
         admin.get_by_role("button", name="Create study").click()
         admin.get_by_text("Study 1 is ready").first.wait_for(timeout=60_000)
         wait_idle(admin)
         # invite three judges
         admin.get_by_role("tab", name="Judges").click()
         wait_idle(admin)
-        admin.screenshot(path=str(tmp_path / "admin-judges.png"), full_page=True)
         links = []
         for name in JUDGES:
             field = admin.get_by_label("Judge name or pseudonym")
@@ -167,7 +202,7 @@ def test_an_organiser_and_three_judges_run_a_study_with_an_imported_method(tmp_p
             except Exception:
                 page.screenshot(path=str(tmp_path / f"judge-{j}-failed.png"), full_page=True)
                 raise
-            assert done == 4, f"judge {JUDGES[j]} judged {done} of the 4 articles"
+            assert done == 2, f"judge {JUDGES[j]} judged {done} of the 2 articles"
             context.close()
 
         # the results page, reached through the navigation the organiser now sees
@@ -183,15 +218,16 @@ def test_an_organiser_and_three_judges_run_a_study_with_an_imported_method(tmp_p
                          cwd=ROOT, env={**os.environ, "DKW_DATA_DIR": str(tmp_path)}, capture_output=True,
                          text=True, check=True)
     result = json.loads(out.stdout)
-    assert result["counts"]["judgements"] == 12 and result["counts"]["judges"] == 3
+    assert result["counts"]["judgements"] == 6 and result["counts"]["judges"] == 3
+    assert [m["name"] for m in result["study"]["methods"]] == ["yake", "my-extractor"]
     expected = [r for r in result["significance"] if r["level"] == result["significance"][0]["level"]]
-    assert len(expected) == 2 * 3  # 2 questions x 3 pairs of methods
+    assert len(expected) == 2  # 2 questions x 1 pair of methods
     assert len(rows) == len(expected)
 
     def fmt(v):
         return "" if v is None else (f"{v:.4g}" if isinstance(v, float) else str(v))
 
-    columns = {"pairs": "pairs", "wilcoxon_p_two_sided": "Wilcoxon p", "p_holm": "Wilcoxon p (Holm)",
+    columns = {"pairs": "pairs", "wilcoxon_p_two_sided": "Wilcoxon p", "sign_M": "sign M",
                "sign_p_two_sided": "sign p2", "direction": "direction", "method_x": "x", "method_y": "y"}
     for row, want in zip(rows, expected):
         cells = dict(zip(header[-len(row):], row))
