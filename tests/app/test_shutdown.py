@@ -100,3 +100,45 @@ def test_a_running_job_is_cancelled_at_its_next_progress_call(monkeypatch):
     with pytest.raises(Exception, match="stopping"):
         jobs.start("another", "refused", work)
     jobs.forget("test-cancel")
+
+
+@pytest.mark.browser
+@pytest.mark.corpus
+def test_sigterm_during_a_background_study_preparation_stops_everything_within_seconds(tmp_path):
+    """The organiser starts a study on a 20ng slice (tagging, neighbours: minutes of work) and
+    leaves it running; SIGTERM then stops the server, the job and its workers within seconds,
+    and no study is stored half-made."""
+    from sqlalchemy import create_engine, inspect, text
+
+    from dkw_core.config import archives_dir
+    from tests.support.browser import browser_page, wait_idle
+
+    if not (archives_dir() / "20news-bydate.tar.gz").is_file():
+        pytest.skip("20news-bydate.tar.gz not found (DKW_ARCHIVES)")
+    db = f"sqlite:///{tmp_path / 'study.sqlite'}"
+    proc, url, log = start_server(tmp_path, DKW_STUDY_DB=db, DKW_ARCHIVES=str(archives_dir()))
+    with browser_page() as page:
+        page.goto(f"{url}/Study_admin")
+        wait_idle(page)
+        box = page.get_by_label("Admin password or token")
+        box.fill("shutdown-test-password")
+        box.press("Enter")
+        wait_idle(page)
+        number = page.get_by_label("Documents per category and split (0 = all)", exact=True)
+        number.fill("30")
+        number.press("Enter")
+        wait_idle(page)
+        page.get_by_role("button", name="Create study").click()
+        page.get_by_text("being prepared in the background").wait_for()
+        page.wait_for_timeout(8000)  # well into loading and tagging
+        assert page.get_by_text("being prepared in the background").count()  # still working
+        seconds, alive = stop_and_time(proc, signal.SIGTERM)
+    log.close()
+    assert proc.returncode == 0 and not alive
+    engine = create_engine(db)
+    with engine.connect() as conn:  # the database is consistent and holds no half-made study
+        assert conn.execute(text("PRAGMA integrity_check")).scalar() == "ok"
+        if "study" in inspect(engine).get_table_names():
+            assert conn.execute(text("SELECT count(*) FROM study")).scalar() == 0
+    engine.dispose()
+    print(f"SIGTERM while preparing: stopped in {seconds:.2f} s")
