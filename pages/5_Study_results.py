@@ -78,7 +78,7 @@ st.plotly_chart(backend.study_difference_figure(result), key="fig_difference")
 COLUMNS = {"question": "question", "method_x": "x", "method_y": "y", "pairs": "pairs", "n_plus": "n+",
            "n_minus": "n−", "direction": "direction", "wilcoxon_z_signed": "z (signed)",
            "wilcoxon_p_two_sided": "Wilcoxon p", "p_holm": "Wilcoxon p (Holm)", "sign_M": "sign M",
-           "sign_p_one_sided": "sign p1", "sign_p_two_sided": "sign p2", "sign_p_holm": "sign p2 (Holm)"}
+           "sign_p_one_sided": "sign p1", "sign_p_two_sided": "sign p2", "sign_p_holm": "sign p2 (Holm)", "note": "note"}
 if pairs < 2:
     COLUMNS = {k: v for k, v in COLUMNS.items() if "holm" not in k}
 
