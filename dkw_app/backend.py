@@ -398,19 +398,8 @@ def create_study(engine, *, corpus: str, config, sample: int | None = None, prog
     id. ``cancel()`` true stops it at the next progress report (:class:`Cancelled`, nothing stored)."""
     from dkw_core.study import providers, service
 
-    if sample and corpus != DEMO_CORPUS:
-        from dkw_core.keywords import keywords_by_method
-
-        report = providers.cancellable(progress, cancel) if cancel is not None else progress
-        sliced = load_corpus(corpus, download=False, progress=report).head(sample)
-
-        def provider(spec: str, doc_ids: list[str], top: int, protocol: str = DEFAULT_PROTOCOL) -> dict:
-            return keywords_by_method(spec, dataset=sliced, doc_ids=doc_ids, top=top, protocol=protocol,
-                                      progress=report)
-
-        docs, cats = sliced.documents, list(sliced.categories)
-    else:
-        docs, cats, provider = providers.source(corpus, progress=progress, cancel=cancel)
+    docs, cats, provider = providers.source(corpus, progress=progress, cancel=cancel,
+                                            sample=sample or getattr(config, "sample", None))
     return service.create_study(engine, documents=docs, categories=cats, provider=provider, config=config,
                                 progress=progress, cancel=cancel)
 

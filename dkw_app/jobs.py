@@ -75,8 +75,8 @@ def start(key: str, title: str, work: Callable[[Callable[[float, str], None]], A
                 job.result = work(progress)
             except Cancelled:
                 job.state, job.error = "cancelled", "stopped with the server"
-            except DkwError as exc:
-                job.state, job.error = "failed", str(exc)
+            except DkwError as exc:  # the library's own cancellation (cancel=stopping) included
+                job.state, job.error = ("cancelled", "stopped with the server") if _stopping.is_set() else ("failed", str(exc))
             except Exception as exc:  # noqa: BLE001 - shown on the page, traceback on the console
                 traceback.print_exc()
                 job.state, job.error = "failed", f"{type(exc).__name__}: {exc}"

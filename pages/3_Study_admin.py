@@ -123,7 +123,7 @@ def create_tab() -> None:
         config = backend.StudyConfig(name=name, corpus=corpus, keywords_per_method=int(top),
                                      articles_per_category=int(per_cat), categories_per_batch=int(per_batch),
                                      judges_per_article=int(judges), seed=int(seed) or None, split=split,
-                                     methods=tuple(methods))
+                                     methods=tuple(methods), sample=int(sample) or None)
         try:
             config.validate()
         except DkwError as exc:
@@ -132,7 +132,7 @@ def create_tab() -> None:
         engine_ = engine
         slice_ = int(sample) or None
         jobs.start(CREATE_JOB, f"Study {name!r} on {corpus}" + (f" (slice of {slice_} per category)" if slice_ else ""),
-                   lambda progress: backend.create_study(engine_, corpus=corpus, sample=slice_, config=config,
+                   lambda progress: backend.create_study(engine_, corpus=corpus, config=config,
                                                          progress=progress, cancel=jobs.stopping))
         st.rerun()
     if len(methods) < 2:

@@ -64,14 +64,15 @@ def _create(args) -> int:
     engine = engine_for(args.db)
     bar, progress = _tqdm_progress("create study")
     try:
-        docs, cats, provider = source(args.dataset, progress=progress)
+        sample = args.sample if args.sample is not None else config.sample_per_category()
+        docs, cats, provider = source(args.dataset, progress=progress, sample=sample)
         known = {d.id for d in docs}
         for path in args.import_ or ():
             methods += tuple(imported_methods(read_imported(path, doc_ids=known), source=Path(path).name))
         cfg = StudyConfig(name=args.name or f"{args.dataset} study", corpus=args.dataset, methods=methods,
                           keywords_per_method=args.keywords, articles_per_category=args.per_category,
                           categories_per_batch=args.categories_per_batch,
-                          judges_per_article=args.judges, seed=args.seed, split=args.split)
+                          judges_per_article=args.judges, seed=args.seed, split=args.split, sample=sample)
         study_id = create_study(engine, documents=docs, categories=cats, provider=provider, config=cfg,
                                 progress=progress)
     finally:
@@ -208,6 +209,9 @@ def register(subparsers) -> None:
     c.add_argument("--judges", type=_positive, default=DEFAULTS["judges_per_article"],
                    help=f"judges per article (default {DEFAULTS['judges_per_article']})")
     c.add_argument("--seed", type=int, help="sampling seed (default: random, recorded)")
+    c.add_argument("--sample", type=_positive, metavar="N",
+                   help="draw from a slice: the first N documents per category and split (default "
+                        "$DKW_SAMPLE_PER_CATEGORY, else the whole corpus)")
     c.add_argument("--split", default=DEFAULTS["split"], choices=["test", "train", "all"])
     for slot in ("a", "b"):
         c.add_argument(f"--protocol-{slot}", choices=PROTOCOLS, default=None,

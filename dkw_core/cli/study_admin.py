@@ -25,10 +25,10 @@ def _status(args) -> int:
 def _judges(args) -> int:
     from ..study.service import monitoring
 
-    print("judge_id\tname\taccess\tsimulated\tsubmitted\topen")
+    print("judge_id\tname\taccess\tsimulated\tsubmitted\topen\tdraft_answers")
     for j in monitoring(engine_for(args.db), args.study)["judges"]:
         print(f"{j['judge_id']}\t{j['name']}\t{j['access']}\t{'yes' if j['simulated'] else 'no'}\t"
-              f"{j['submitted']}\t{j['open']}")
+              f"{j['submitted']}\t{j['open']}\t{j['draft_answers']}")
     return 0
 
 
@@ -65,7 +65,7 @@ def register(add) -> None:
     s = add("status", _status, "show or set a study's status (open: judges get articles; paused: none "
                                "given out; closed: nothing accepted)")
     s.add_argument("--set", choices=STATUSES, help="new status")
-    add("judges", _judges, "list a study's judges (access, simulated, progress)")
+    add("judges", _judges, "list a study's judges (access, simulated, progress, unsent draft answers)")
     r = add("revoke", _revoke, "revoke a judge's access code (answers are kept)")
     r.add_argument("--judge", type=int, required=True, help="judge id")
     i = add("reissue", _reissue, "give a judge a new access code (answers kept; revocation lifted)")

@@ -1,19 +1,33 @@
-"""The blinded human-judging study of the paper's §4.6 (docs/method.md §4).
+"""The blinded human-judging study of the paper's §4.6 (docs/method.md §4, docs/study.md).
 
-``models``    SQLAlchemy 2.0 ORM schema (studies, articles in batches, keywords with method
-              provenance, judges, judgements, answers, the change log) and :func:`init_db`;
-``schema``    Alembic migrations (``migrations/``) applied under a lock;
-``access``    admin password rules, growing delay after failed attempts, one-time token;
-``service``   study creation, judges (invite, revoke, re-issue), life cycle (open / paused /
-              closed), atomic assignment and validated submission;
-``analysis``  answer distributions (Fig. 11), Spearman / Krippendorff agreement (Fig. 12),
-              Wilcoxon signed-rank and sign tests (Table 7);
-``simulate``  random or scripted judges that fill a study;
-``export``    all answers with method provenance as CSV / JSON;
-``charts``    plotly figures of the analysis (Fig. 11, Fig. 12);
-``providers`` corpus + keyword provider for a corpus name (real core, or the demo behind a switch);
-``demo``      a tiny built-in corpus and a fake keyword provider (tests and demos only);
-``cli``       ``python -m dkw_core study ...`` (life-cycle commands in ``cli_admin``).
+``settings``   :class:`StudyConfig` (the paper's defaults, one definition) and :class:`MethodSpec`;
+``models``     SQLAlchemy 2.0 ORM schema (studies, methods, articles in batches, keywords with
+               method provenance, judges, judgements, drafts, answers, notices, the change log);
+``schema``     Alembic migrations (``migrations/``) applied under a lock;
+``store``      the write lock every change takes;
+``creation``   drawing articles, every method's keywords, storing a study (cancellable);
+``methods``    dkw, baseline and third-party extractors (YAKE) as study methods;
+``imports``    keywords imported from CSV / JSONL files, checked line by line;
+``judges``     access codes: invite, revoke, re-issue, authenticate;
+``lifecycle``  open / paused / closed and the change log;
+``assignment`` the batch rule as a pure chooser;
+``tasks``      a judge's next article (drafts restored, notices), reserved atomically;
+``submission`` drafts and validated submission;
+``monitoring`` progress tables for the organiser;
+``service``    all of the above in one namespace (compatibility);
+``access``     admin password rules, growing delay after failed attempts, one-time token;
+``analysis``   answer distributions (Fig. 11), Spearman / Krippendorff agreement (Fig. 12), the
+               report; ``comparison`` Wilcoxon signed-rank and sign tests (Table 7) for every
+               pair of methods (Holm), differences with bootstrap CIs;
+``simulate``   random or scripted judges that fill a study, and the ``take_turns`` loop;
+``export``     all answers with method provenance as CSV / JSON;
+``providers``  corpus + keyword provider for a corpus name (real core, or the demo behind a switch);
+``demo``       a tiny built-in corpus and fake keyword providers (tests, benchmarks, demos only).
 
-Method names are stored in the database but never handed to the judge view.
+The command line is ``python -m dkw_core study ...`` (:mod:`dkw_core.cli.study`); figures are
+app side (``dkw_app/study_charts.py``). Method names are stored in the database but never
+handed to the judge view.
 """
+__all__ = ["access", "analysis", "assignment", "comparison", "creation", "demo", "export", "imports", "judges", "lifecycle",
+           "methods", "models", "monitoring", "providers", "schema", "service", "settings", "simulate", "store",
+           "submission", "tasks"]

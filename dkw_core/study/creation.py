@@ -99,9 +99,9 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
     by_id = {d.id: d for d in docs}
     labels = METHOD_SLOTS[: len(specs)]
     kws: dict[str, dict[str, list[str]]] = {}
-    for i, (label, spec, kind) in enumerate(zip(labels, specs, kinds)):
+    share = 0.85 / len(specs)
+    for i, (label, spec, kind) in enumerate(zip(labels, specs, kinds, strict=True)):
         top = spec.top or config.keywords_per_method
-        share = 0.85 / len(specs)
         report(0.05 + share * i, f"keywords of method {label} ({kind})")
         result = method_keywords(spec, documents=by_id, top=top, provider=provider,
                                  progress=lambda m, i=i: report(0.05 + share * i, m))
@@ -123,11 +123,11 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
                       categories_per_batch=config.categories_per_batch,
                       judges_per_article=config.judges_per_article, seed=seed, categories=categories,
                       reservation_minutes=config.reservation_minutes, protocol_a=effective_protocol(first)[:32],
-                      protocol_b=effective_protocol(second)[:32], status="open")
+                      protocol_b=effective_protocol(second)[:32], status="open", sample=config.sample)
         study.methods = [StudyMethod(label=label, name=spec.name.strip(), protocol=effective_protocol(spec)[:32],
                                      kind=kind, top=spec.top or config.keywords_per_method,
                                      source=(spec.source or "")[:300])
-                         for label, spec, kind in zip(labels, specs, kinds)]
+                         for label, spec, kind in zip(labels, specs, kinds, strict=True)]
         session.add(study)
         for pos, doc in enumerate(docs):
             art = Article(doc_id=doc.id, category=doc.label, batch=batch_of[doc.label], position=pos,
@@ -143,7 +143,9 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
         study_id = study.id
         described = ", ".join(f"{m.label} = {m.name} ({m.protocol})" for m in study.methods)
         log_event(session, study_id, "created",
-                  f"{len(docs)} articles of {config.corpus} ({config.split} split, seed {seed}); {described}; "
+                  f"{len(docs)} articles of {config.corpus}"
+                  + (f" (slice: first {config.sample} documents per category and split)" if config.sample else "")
+                  + f" ({config.split} split, seed {seed}); {described}; "
                   f"{config.keywords_per_method} keywords per method, {config.judges_per_article} judges per article")
     if progress is not None:
         progress(1.0, f"study {study_id} created with {len(docs)} articles")

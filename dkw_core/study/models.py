@@ -94,6 +94,9 @@ class Study(Base):
     status: Mapped[str] = mapped_column(String(16), default="open", server_default="open")
     protocol_a: Mapped[str] = mapped_column(String(32), default=DEFAULT_PROTOCOL, server_default=DEFAULT_PROTOCOL)
     protocol_b: Mapped[str] = mapped_column(String(32), default=DEFAULT_PROTOCOL, server_default=DEFAULT_PROTOCOL)
+    #: Corpus slice the articles were drawn from: the first n documents per category and split
+    #: (``DKW_SAMPLE_PER_CATEGORY`` or the form's choice); None for the whole corpus.
+    sample: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     articles: Mapped[list[Article]] = relationship(back_populates="study", cascade="all, delete-orphan",
                                                    order_by="Article.position")

@@ -10,8 +10,10 @@ from sqlalchemy.orm import Session, selectinload
 from .models import Article
 from .store import get_study
 
+
 def monitoring(engine: Engine, study_id: int) -> dict[str, list[dict[str, Any]]]:
-    """Tables for the admin: per article, per batch and per judge (submitted, open, time)."""
+    """Tables for the admin: per article, per batch and per judge (submitted, open, draft answers
+    of her open article, time)."""
     with Session(engine) as session:
         study = get_study(session, study_id)
         need = study.judges_per_article
@@ -39,6 +41,7 @@ def monitoring(engine: Engine, study_id: int) -> dict[str, list[dict[str, Any]]]
                               "access": "revoked" if judge.revoked_at is not None else "active",
                               "submitted": len(sub),
                               "open": len(judge.judgements) - len(sub),
+                              "draft_answers": sum(len(j.drafts) for j in judge.judgements if j.submitted_at is None),
                               "total_minutes": round(sum(secs) / 60, 2),
                               "median_seconds_per_article": (round(sorted(secs)[len(secs) // 2], 1) if secs else None),
                               "last_submission": max((j.submitted_at for j in sub), default=None)})

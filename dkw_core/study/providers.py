@@ -8,11 +8,9 @@ switch ``DKW_STUDY_FAKE_KEYWORDS=1`` is set.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..errors import InputError
-from collections.abc import Callable
-
 from ..types import Progress
 from .demo import DEMO_CORPUS, FAKE_ENV, demo_corpus, fake_enabled, fake_provider
 from .errors import cancellable
@@ -20,19 +18,27 @@ from .settings import DocumentLike, KeywordProvider
 
 
 def corpus_choices() -> list[str]:
-    """Corpora offered for a study (the demo corpus only with the fake switch on)."""
+    """Corpora a study can be drawn from, as the CLI accepts them: built-in corpora whose archive
+    is present or can be downloaded (not one that could only fail), then the corpora uploaded in
+    the app; the demo corpus first with the fake switch on. A folder or CSV path is accepted too
+    (not listed)."""
     try:
-        from ..corpora import list_datasets
+        from .. import config
+        from ..corpora import download, registry
 
-        names = list_datasets()
+        builtin = [n for n in registry.list_datasets()
+                   if registry.available(n) or (config.download_enabled() and n in download.DOWNLOADABLE)]
+        uploaded = [n for n in registry.list_corpora() if n not in registry.list_datasets()]
     except ImportError:  # core not installed in this checkout
-        names = []
-    return ([DEMO_CORPUS] if fake_enabled() else []) + names
+        builtin, uploaded = [], []
+    return ([DEMO_CORPUS] if fake_enabled() else []) + builtin + uploaded
 
 
 def source(corpus: str, *, progress: Progress | None = None, cancel: Callable[[], bool] | None = None,
-           ) -> tuple[Sequence[DocumentLike], list[str], KeywordProvider]:
-    """``(documents, categories, provider)`` for a corpus name. ``cancel()`` true stops loading
+           sample: int | None = None) -> tuple[Sequence[DocumentLike], list[str], KeywordProvider]:
+    """``(documents, categories, provider)`` for a corpus name; with ``sample`` only its first
+    ``sample`` documents per category and split (``Corpus.head``, the app's working slice: the
+    keywords are then computed on that slice alone). ``cancel()`` true stops loading
     and keyword preparation at their next progress report (:class:`~.errors.Cancelled`; caches
     are written atomically, so nothing half-written stays)."""
     progress = cancellable(progress, cancel) if cancel is not None else progress
@@ -45,6 +51,8 @@ def source(corpus: str, *, progress: Progress | None = None, cancel: Callable[[]
     from ..keywords import keywords_by_method
 
     loaded = load_corpus(corpus, progress=progress)
+    if sample:
+        loaded = loaded.head(sample)
 
     def provider(spec: str, doc_ids: list[str], top: int, protocol: str = "label-aware") -> dict[str, list[str]]:
         return keywords_by_method(spec, dataset=loaded, doc_ids=doc_ids, top=top, protocol=protocol,

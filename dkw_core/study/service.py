@@ -2,7 +2,8 @@
 
 Each job lives in its own module: :mod:`.settings` (``StudyConfig``, ``MethodSpec``),
 :mod:`.store` (the write lock), :mod:`.creation` (drawing and storing a study),
-:mod:`.methods` (built-in, third-party and imported keyword methods), :mod:`.judges` (access
+:mod:`.methods` (built-in and third-party keyword methods), :mod:`.imports` (keyword
+files), :mod:`.judges` (access
 codes), :mod:`.lifecycle` (open / paused / closed, the log), :mod:`.assignment` (the batch rule
 as a pure chooser), :mod:`.tasks` (a judge's next article, drafts restored, notices),
 :mod:`.submission` (drafts and validated submission) and :mod:`.monitoring`. This module
@@ -12,8 +13,16 @@ from __future__ import annotations
 
 from ..types import Progress
 from .assignment import ArticleState, Choice, choose, order_key
-from .creation import _union, create_study, draw_articles, keyword_union, list_studies, study_settings
+from .creation import (
+    _union,
+    create_study,
+    draw_articles,
+    keyword_union,
+    list_studies,
+    study_settings,
+)
 from .errors import AccessError, Cancelled, StudyError, SubmissionError
+from .imports import imported_methods, read_imported
 from .judges import (
     acknowledge_instructions,
     authenticate,
@@ -23,17 +32,18 @@ from .judges import (
     revoke_judge,
 )
 from .lifecycle import set_status, study_events
-from .methods import (
-    check_method_spec,
-    describe_methods,
-    imported_methods,
-    read_imported,
-    register_extractor,
-)
+from .methods import check_method_spec, describe_methods, register_extractor
 from .monitoring import monitoring
 from .settings import DocumentLike, KeywordProvider, MethodSpec, StudyConfig
 from .store import open_store, write_session
-from .submission import DraftResult, SubmitResult, draft_count, owner_revoked, save_draft, submit
+from .submission import (
+    DraftResult,
+    SubmitResult,
+    draft_count,
+    owner_revoked,
+    save_draft,
+    submit,
+)
 from .tasks import (
     JudgeNotice,
     JudgeProgress,

@@ -72,6 +72,7 @@ class StudyConfig:
     protocol_a: str = DEFAULT_PROTOCOL  # the paper's study: both methods label-aware
     protocol_b: str = DEFAULT_PROTOCOL
     methods: tuple[MethodSpec, ...] = ()
+    sample: int | None = None  # draw from the first n documents per category and split (a slice)
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:
@@ -90,6 +91,9 @@ class StudyConfig:
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise InputError(f"{key.replace('_', ' ')} must be a positive integer, got {value!r}")
+        if self.sample is not None and (isinstance(self.sample, bool) or not isinstance(self.sample, int)
+                                        or self.sample < 1):
+            raise InputError(f"the slice size must be a positive integer, got {self.sample!r}")
         if self.split not in ("train", "test", "all"):
             raise InputError(f"split must be train, test or all, got {self.split!r}")
         if not self.name.strip():
@@ -103,7 +107,7 @@ class StudyConfig:
         if not 2 <= len(specs) <= len(METHOD_SLOTS):
             raise InputError(f"a study compares 2 to {len(METHOD_SLOTS)} methods, got {len(specs)}")
         seen: set[str] = set()
-        for label, spec in zip(METHOD_SLOTS, specs):
+        for label, spec in zip(METHOD_SLOTS, specs, strict=False):
             name = spec.name.strip()
             if not name:
                 raise InputError(f"method {label} needs a name")

@@ -81,8 +81,9 @@ def save_draft(engine: Engine, *, judge_id: int, judgement_id: int,
                answers: Mapping[tuple[int, str], int | None], token: str | None = None) -> DraftResult:
     """Store answers as soon as they are given: ``(display position, question) -> 0..3``, or
     None to clear one. Upserts per keyword and question under the write lock and renews the
-    reservation. Pass ``token`` (the task's), as for :func:`submit`. Allowed while the study is paused; refused (nothing stored, ``reason`` set)
-    when the article was released, the code revoked, the study closed or the article submitted."""
+    reservation. Pass ``token`` (the task's), as for :func:`submit`. Allowed while the study is
+    paused; refused (nothing stored, ``reason`` set) when the article was released, the code
+    revoked, the study closed or the article submitted."""
     study_id = _study_of(engine, judge_id)
     for attempt in range(2):
         try:

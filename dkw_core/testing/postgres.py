@@ -15,12 +15,11 @@ import contextlib
 import glob
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
 import uuid
 from pathlib import Path
-
-import socket
 
 PACKAGE_HINT = "apt-get install -y postgresql"
 MISSING = (f"PostgreSQL server binaries (initdb, pg_ctl) not found under /usr/lib/postgresql/*/bin "

@@ -208,3 +208,12 @@ def test_judge_state_and_notices_carry_no_method_names(engine):
     S.reissue_code(engine, sid, ann)
     dump = repr(S.next_task(engine, ann))
     assert "tf-rf" not in dump and "latent" not in dump and "rank" not in dump
+
+
+def test_the_organiser_sees_draft_answers_of_open_articles(engine):
+    sid = _study(engine)
+    ann = S.invite_judge(engine, sid, name="ann")[0]
+    task = S.next_task(engine, ann).task
+    S.save_draft(engine, judge_id=ann, judgement_id=task.judgement_id, answers={(0, "topic"): 1, (1, "topic"): 0})
+    row = S.monitoring(engine, sid)["judges"][0]
+    assert (row["open"], row["draft_answers"], row["submitted"]) == (1, 2, 0)

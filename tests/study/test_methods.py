@@ -79,13 +79,15 @@ def test_invalid_csv_files_get_one_line_errors_naming_the_line(text, message):
 
 
 @pytest.mark.parametrize("lines, message", [
-    (['{"doc_id": "test/c1/0", "method": "m", "keywords": ["a"]}', "{not json"], r"mine\.jsonl line 2: malformed line, not JSON"),
+    (['{"doc_id": "test/c1/0", "method": "m", "keywords": ["a"]}', "{not json"],
+     r"mine\.jsonl line 2: malformed line, not JSON"),
     ([["a", "b"]], r"line 1: malformed line: expected an object"),
     ([{"doc_id": "test/c1/0", "keywords": ["a"]}], r"line 1: malformed line: missing method"),
     ([{"doc_id": "test/c1/0", "method": "m", "keywords": "a b"}], r"line 1: malformed line: keywords must be a list"),
     ([{"doc_id": "zzz", "method": "m", "keywords": ["a"]}], r"line 1: unknown document id 'zzz'"),
     ([{"doc_id": "test/c1/0", "method": "m", "keywords": []}], r"line 1: empty keyword list"),
-    ([{"doc_id": "test/c1/0", "method": "m", "keywords": ["a"]}, {"doc_id": "test/c1/0", "method": "m", "keywords": ["b"]}],
+    ([{"doc_id": "test/c1/0", "method": "m", "keywords": ["a"]},
+      {"doc_id": "test/c1/0", "method": "m", "keywords": ["b"]}],
      r"line 2: duplicate: document 'test/c1/0' of method 'm' already given on line 1"),
     ([{"doc_id": "test/c1/0", "method": "m", "keywords": ["a", None]}], r"line 1: keyword None is not text"),
 ])
@@ -99,7 +101,7 @@ def test_non_utf8_and_unknown_format_and_oversized_files_are_refused(monkeypatch
         S.read_imported(b"doc_id,method,keywords\n\xff\xfe,m,a\n", filename="k.csv")
     with pytest.raises(InputError, match=r"\.csv or \.jsonl"):
         S.read_imported(b"x", filename="k.xlsx")
-    from dkw_core.study import methods
+    from dkw_core.study import imports as methods
 
     monkeypatch.setattr(methods, "MAX_IMPORT_BYTES", 10)
     with pytest.raises(InputError, match="larger than"):
@@ -247,3 +249,72 @@ def test_study_config_defaults_are_the_papers_and_one_definition():
     from dkw_core.cli.study import DEFAULTS
 
     assert DEFAULTS == d
+
+
+def test_a_slice_is_recorded_and_offered_by_the_provider(engine, tmp_path):
+    from dkw_core.study.providers import source
+
+    root = tmp_path / "corpus"
+    for split in ("train", "test"):
+        for cat in ("a", "b"):
+            for i in range(5):
+                (root / split / cat).mkdir(parents=True, exist_ok=True)
+                (root / split / cat / f"{i}.txt").write_text(f"document {cat} {i}", encoding="utf-8")
+    docs, cats, _provider = source(str(root), sample=2)
+    assert len(docs) == 2 * 2 * 2 and sorted(cats) == ["a", "b"]
+    cfg = S.StudyConfig(name="s", corpus=str(root), articles_per_category=2, categories_per_batch=2, seed=1,
+                        sample=2)
+    sid = S.create_study(engine, documents=docs, categories=cats, provider=disjoint_provider, config=cfg)
+    assert S.study_settings(engine, sid)["sample"] == 2
+    assert "slice: first 2 documents per category and split" in S.study_events(engine, sid)[0]["detail"]
+    with pytest.raises(InputError, match="slice size"):
+        S.StudyConfig(sample=0).validate()
+
+
+def test_an_interrupt_while_the_study_is_being_stored_rolls_everything_back(engine, monkeypatch):
+    """SIGINT / SIGTERM handlers raise in the main thread; if that lands inside the final
+    transaction, nothing of the study stays (the write session rolls back on any exception)."""
+    from dkw_core.study import creation
+
+    calls = []
+
+    def shuffle(items):
+        calls.append(1)
+        if len(calls) == 3:  # third article: some rows are already added to the session
+            raise KeyboardInterrupt
+    monkeypatch.setattr(creation._ROW_ORDER, "shuffle", shuffle)
+    with pytest.raises(KeyboardInterrupt):
+        S.create_study(engine, documents=DOCS, categories=CATS[:2], provider=disjoint_provider,
+                       config=S.StudyConfig(name="i", corpus="fake", articles_per_category=2,
+                                            categories_per_batch=1, seed=1))
+    with Session(engine) as s:
+        assert s.scalar(select(func.count(Study.id))) == 0
+        assert s.scalar(select(func.count(StudyKeyword.id))) == 0
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA integrity_check").scalar() == "ok"
+
+
+@pytest.mark.parametrize("stop_at", [1, 3, 6])
+def test_preparation_cancelled_midway_leaves_a_cache_that_gives_the_same_keywords(topic_corpus, topic_vectors,
+                                                                                  stop_at):
+    """Cancelling a study's corpus preparation (what SIGTERM does in the app) stops it at its next
+    progress report; whatever it cached is complete, so the next preparation gives exactly the
+    keywords of a preparation that never used the cache."""
+    from dkw_core.corpora import Corpus
+    from dkw_core.keywords.model import KeywordModel
+    from dkw_core.study.errors import cancellable
+
+    corpus = Corpus(f"topics-cancel-{stop_at}", list(topic_corpus.documents))
+    calls = []
+
+    def cancel() -> bool:
+        calls.append(1)
+        return len(calls) >= stop_at
+
+    with pytest.raises(S.Cancelled):
+        KeywordModel.prepare(corpus, topic_vectors, k_max=4, progress=cancellable(None, cancel))
+    again = KeywordModel.prepare(corpus, topic_vectors, k_max=4)
+    fresh = KeywordModel.prepare(corpus, topic_vectors, k_max=4, cache=False)
+    for doc in corpus.documents:
+        assert [k.word for k in again.keywords(doc.id, metric="rf", k=4, top=3)] == \
+            [k.word for k in fresh.keywords(doc.id, metric="rf", k=4, top=3)]

@@ -54,3 +54,20 @@ def test_real_core_provider_on_a_tiny_folder_corpus(tmp_path, monkeypatch, engin
         for a in arts:
             a_words = [kw.word for kw in a.keywords if any(src.method == "A" for src in kw.sources)]
             assert all(w.lower() in a.text.lower() for w in a_words)
+
+
+def test_choices_offer_present_or_downloadable_corpora_and_uploaded_ones_only(monkeypatch, tmp_path):
+    from dkw_core.corpora.uploads import import_corpus
+
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("DKW_ARCHIVES", str(tmp_path / "archives"))  # empty: nothing present
+    monkeypatch.setenv("DKW_DOWNLOAD", "0")
+    monkeypatch.delenv("DKW_STUDY_FAKE_KEYWORDS", raising=False)
+    assert providers.corpus_choices() == []
+    monkeypatch.setenv("DKW_DOWNLOAD", "1")
+    offered = providers.corpus_choices()
+    assert "20ng" in offered and "7sectors" not in offered  # 7 Sectors cannot be downloaded
+    rows = "text,label,split\n" + "".join(f"{c} text {i},{c},{s}\n" for c in "ab" for s in ("train", "test")
+                                          for i in range(2))
+    import_corpus("mine", rows.encode(), "mine.csv")
+    assert providers.corpus_choices()[-1] == "mine"

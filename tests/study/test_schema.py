@@ -131,3 +131,46 @@ def test_every_protocol_name_fits_the_study_columns(db_url):
     with Session(engine) as s:
         assert s.get(Study, sid).protocol_b == longest
     engine.dispose()
+
+
+def test_a_two_method_database_is_upgraded_to_methods_drafts_and_notices(tmp_path):
+    """Revision 0003: a study made before it gets its methods A and B (kinds from their names),
+    keeps its keyword provenance, and accepts a third method's label afterwards."""
+    from alembic import command
+    from sqlalchemy.exc import IntegrityError
+
+    from dkw_core.study.models import KeywordSource, StudyMethod
+
+    url = f"sqlite:///{tmp_path / 'v2.sqlite'}"
+    engine = make_engine(url, default_file="unused.sqlite")
+    with engine.begin() as conn:
+        command.upgrade(schema._config(conn), "0002")
+        conn.exec_driver_sql(
+            "INSERT INTO study (id, name, corpus, split, method_a, method_b, keywords_per_method, "
+            "articles_per_category, categories_per_batch, judges_per_article, seed, categories, "
+            "reservation_minutes, created_at, protocol_b) VALUES (1, 'v2', '20ng', 'test', 'tf-rf', "
+            "'latent-5word-knn90-rf', 4, 5, 5, 3, 1, '[]', 180, '2026-01-01 00:00:00', 'label-free')")
+        conn.exec_driver_sql("INSERT INTO study_article (id, study_id, doc_id, category, batch, position, text) "
+                             "VALUES (1, 1, 'd', 'c', 0, 0, 't')")
+        conn.exec_driver_sql("INSERT INTO study_keyword (id, article_id, word) VALUES (1, 1, 'w')")
+        conn.exec_driver_sql("INSERT INTO study_keyword_source (keyword_id, method, rank) "
+                             "VALUES (1, 'A', 1), (1, 'B', 2)")
+    engine.dispose()
+    engine = make_engine(url, default_file="unused.sqlite")
+    init_db(engine)
+    with Session(engine) as s:
+        rows = s.execute(select(StudyMethod.label, StudyMethod.name, StudyMethod.protocol, StudyMethod.kind,
+                                StudyMethod.top).order_by(StudyMethod.label)).all()
+        assert [tuple(r) for r in rows] == [("A", "tf-rf", "label-aware", "baseline", 4),
+                                            ("B", "latent-5word-knn90-rf", "label-free", "dkw", 4)]
+        assert sorted(s.execute(select(KeywordSource.method, KeywordSource.rank)).all()) == [("A", 1), ("B", 2)]
+        s.add(KeywordSource(keyword_id=1, method="C", rank=1))
+        s.commit()
+        s.add(KeywordSource(keyword_id=1, method="c", rank=2))
+        try:
+            s.commit()
+            raise AssertionError("a lower-case method label was accepted")
+        except IntegrityError:
+            s.rollback()
+    assert S.study_settings(engine, 1)["methods"][1]["kind"] == "dkw"
+    engine.dispose()

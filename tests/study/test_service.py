@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from dkw_core.errors import InputError
 from dkw_core.study import service as S
 from dkw_core.study.models import QUESTIONS, Answer, Article, Judge, Judgement, KeywordSource, StudyKeyword, utcnow
+from dkw_core.study.simulate import all_answers, take_turns
 
 from .fakes import CATS, disjoint_provider, make_docs, overlap_provider
 
@@ -147,15 +148,7 @@ def test_simulated_judges_fill_every_article_exactly_and_never_repeat(engine):
     sid = _study(engine, cats=CATS, per_cat=2, per_batch=2, judges=3)
     judges = [S.invite_judge(engine, sid, name=f"j{i}")[0] for i in range(5)]
     # judges take turns, one article at a time, like real concurrent judges
-    active = list(judges)
-    while active:
-        nxt = []
-        for j in active:
-            state = S.next_task(engine, j)
-            if state.task is not None:
-                S.submit(engine, judge_id=j, judgement_id=state.task.judgement_id, answers=_full_answers(state.task))
-                nxt.append(j)
-        active = nxt
+    take_turns(engine, judges, all_answers(2))
     with Session(engine) as s:
         per_article = dict(s.execute(select(Judgement.article_id, func.count()).group_by(Judgement.article_id)).all())
         pairs = s.execute(select(Judgement.article_id, Judgement.judge_id)).all()

@@ -7,6 +7,8 @@
 * ``study_keyword_source.method`` accepts any label A..Z (was A or B).
 * ``study_draft``: answers given but not yet submitted (restored on reload).
 * ``study_notice``: messages to a judge whose article was taken from her.
+* ``study.sample``: the corpus slice the articles were drawn from (first n documents per
+  category and split), NULL for the whole corpus.
 
 Revision ID: 0003
 Revises: 0002
@@ -49,6 +51,7 @@ def _replace_source_check(check: str) -> None:
 
 
 def upgrade() -> None:
+    op.add_column("study", sa.Column("sample", sa.Integer, nullable=True))
     op.create_table(
         "study_method",
         sa.Column("id", sa.Integer, primary_key=True),
@@ -106,4 +109,5 @@ def downgrade() -> None:
     _replace_source_check("method IN ('A', 'B')")
     op.drop_index("ix_study_method_study_id", "study_method")
     op.drop_table("study_method")
+    op.drop_column("study", "sample")
     op.execute(sa.text("UPDATE study_meta SET value = '2' WHERE key = 'schema_version'"))

@@ -1,0 +1,170 @@
+"""Pairwise comparison of keyword methods in a study (paper Table 7; docs/method.md §4).
+
+For every pair (x, y) of method labels: the paper's pairing (same article, judge, question and
+keyword rank) and a robustness pairing over article means; Wilcoxon signed-rank with direction
+and signed z, and the sign test (one- and two-sided); Holm-corrected per question and level when
+there are more than two methods; mean differences with bootstrap CIs (the Table 7 chart).
+"""
+from __future__ import annotations
+
+import math
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .models import QUESTIONS
+
+PAIRING = ("pairs: same article, same judge, same question, keyword rank i of method x vs rank i of method y "
+           "(x = A, y = B with two methods; i = 1..keywords per method); a pair is left out when either answer "
+           "is 'Do not know' or a method has no keyword at rank i; d = x - y")
+ARTICLE_PAIRING = ("robustness rows: one pair per article — the mean of its non-'Do not know' answers to "
+                   "x's keywords and to y's keywords (over all its judges and keywords), d = mean x - mean y; "
+                   "no pseudo-replication of judges and keywords")
+WILCOXON_NOTE = ("scipy.stats.wilcoxon(zero_method='wilcox' — zero differences dropped, method='approx', "
+                 "correction=False): T = min(R+, R-), two-sided p; direction = the method whose ranks sum "
+                 "higher; z_signed = |z| with the sign of R+ - R- (positive: x rated higher)")
+SIGN_NOTE = ("scipy.stats.binomtest(n+, n+ + n-, 0.5): M = (n+ - n-)/2; p1 = the paper's one-sided p, its "
+             "direction taken from the data (stated in 'sign_alternative'); p2 = two-sided p; ties dropped")
+LEVEL_PAPER = "answers (paper's Table 7)"
+LEVEL_ARTICLES = "article means (robustness)"
+HOLM_NOTE = ("Holm step-down correction over the pairwise comparisons of one question and level "
+             "(p_holm: Wilcoxon two-sided; sign_p_holm: sign test two-sided)")
+DIFFERENCE_NOTE = ("mean over articles of (article mean of x - article mean of y), 'Do not know' left out; 95 % "
+                   "percentile bootstrap CI over articles (scipy.stats.bootstrap, 2000 resamples, seed 0)")
+
+
+def _f(x: Any) -> float | None:
+    if x is None:
+        return None
+    x = float(x)
+    return None if math.isnan(x) or math.isinf(x) else x
+
+
+def holm(pvalues: list[float | None]) -> list[float | None]:
+    """Holm-adjusted p-values (step-down, made monotone, capped at 1); None stays None and is
+    not counted in the family."""
+    idx = [i for i, p in enumerate(pvalues) if p is not None]
+    m = len(idx)
+    out: list[float | None] = [None] * len(pvalues)
+    running = 0.0
+    for rank, i in enumerate(sorted(idx, key=lambda i: pvalues[i])):
+        running = max(running, min(1.0, (m - rank) * float(pvalues[i])))
+        out[i] = running
+    return out
+
+
+def paired_ratings(frame: pd.DataFrame, question: str, keywords_per_method: int, x: str = "A",
+                   y: str = "B") -> tuple[list[int], list[int]]:
+    """Ratings of methods x and y paired by (article, judge, question, rank i); see :data:`PAIRING`."""
+    sub = frame[(frame["question"] == question) & (frame["value"] > 0)]
+    a_vals: list[int] = []
+    b_vals: list[int] = []
+    rx, ry = f"rank_{x.lower()}", f"rank_{y.lower()}"
+    for _jid, grp in sub.groupby("judgement_id", sort=True):
+        by_a = {int(r): int(v) for r, v in zip(grp[rx], grp["value"], strict=True) if not pd.isna(r)}
+        by_b = {int(r): int(v) for r, v in zip(grp[ry], grp["value"], strict=True) if not pd.isna(r)}
+        for i in range(1, keywords_per_method + 1):
+            if i in by_a and i in by_b:
+                a_vals.append(by_a[i])
+                b_vals.append(by_b[i])
+    return a_vals, b_vals
+
+
+def article_means(frame: pd.DataFrame, question: str, x: str = "A", y: str = "B") -> tuple[list[float], list[float]]:
+    """Per article: mean non-DNK answer to x's keywords and to y's keywords (both needed)."""
+    sub = frame[(frame["question"] == question) & (frame["value"] > 0)]
+    a_vals: list[float] = []
+    b_vals: list[float] = []
+    for _art, grp in sub.groupby("article_id", sort=True):
+        a = grp.loc[grp[f"in_{x.lower()}"], "value"]
+        b = grp.loc[grp[f"in_{y.lower()}"], "value"]
+        if len(a) and len(b):
+            a_vals.append(float(a.mean()))
+            b_vals.append(float(b.mean()))
+    return a_vals, b_vals
+
+
+def paired_tests(a: list[float], b: list[float], x: str = "A", y: str = "B") -> dict[str, Any]:
+    """Wilcoxon signed-rank (with direction and signed z) and sign test (one- and two-sided) of
+    method x's ratings ``a`` against method y's ``b``; see :data:`WILCOXON_NOTE` and :data:`SIGN_NOTE`."""
+    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    n_plus, n_minus = int((d > 0).sum()), int((d < 0).sum())
+    row: dict[str, Any] = {"pairs": len(d), "zero_differences": int((d == 0).sum()), "n_plus": n_plus,
+                           "n_minus": n_minus, "wilcoxon_T": None, "wilcoxon_R_plus": None,
+                           "wilcoxon_R_minus": None, "wilcoxon_z_signed": None, "wilcoxon_p_two_sided": None,
+                           "direction": None, "sign_M": (n_plus - n_minus) / 2, "sign_p_one_sided": None,
+                           "sign_alternative": None, "sign_p_two_sided": None, "note": ""}
+    if n_plus + n_minus == 0:
+        row["note"] = "no non-zero paired differences"
+        return row
+    nz = d[d != 0]
+    ranks = stats.rankdata(np.abs(nz))
+    r_plus, r_minus = float(ranks[nz > 0].sum()), float(ranks[nz < 0].sum())
+    res = stats.wilcoxon(a, b, zero_method="wilcox", correction=False, method="approx", alternative="two-sided")
+    z = _f(res.zstatistic)
+    sign = (r_plus > r_minus) - (r_plus < r_minus)
+    row.update(wilcoxon_T=_f(res.statistic), wilcoxon_R_plus=r_plus, wilcoxon_R_minus=r_minus,
+               wilcoxon_z_signed=(abs(z) * sign if z is not None else None), wilcoxon_p_two_sided=_f(res.pvalue),
+               direction={1: f"{x} rated higher", -1: f"{y} rated higher", 0: "no difference"}[sign])
+    greater = n_plus >= n_minus
+    n = n_plus + n_minus
+    bt = stats.binomtest(n_plus, n, 0.5, alternative="greater" if greater else "less")
+    row.update(sign_p_one_sided=_f(bt.pvalue),
+               sign_alternative=f"{x} rated higher than {y}" if greater else f"{y} rated higher than {x}",
+               sign_p_two_sided=_f(stats.binomtest(n_plus, n, 0.5, alternative="two-sided").pvalue))
+    return row
+
+
+def method_pairs(labels: list[str]) -> list[tuple[str, str]]:
+    """Every pair (x, y) of method labels, x before y (A-B, A-C, B-C…)."""
+    return list(combinations(labels, 2))
+
+
+def significance(frame: pd.DataFrame, keywords_per_method: int,
+                 names: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """Table 7 rows (rank-paired answers) then robustness rows (article means), per question and
+    pair of methods; with more than two methods Holm-corrected per question and level."""
+    names = names or {"A": "A", "B": "B"}
+    pairs = method_pairs(list(names))
+    out = []
+    for level in (LEVEL_PAPER, LEVEL_ARTICLES):
+        for q in QUESTIONS:
+            family = []
+            for x, y in pairs:
+                a, b = (paired_ratings(frame, q, keywords_per_method, x, y) if level == LEVEL_PAPER
+                        else article_means(frame, q, x, y))
+                family.append({"level": level, "question": q, "method_x": x, "method_y": y,
+                               "name_x": names[x], "name_y": names[y], **paired_tests(a, b, x, y)})
+            corrected = len(family) > 1
+            p_holm = holm([r["wilcoxon_p_two_sided"] for r in family]) if corrected else None
+            s_holm = holm([r["sign_p_two_sided"] for r in family]) if corrected else None
+            for i, row in enumerate(family):
+                row["p_holm"] = p_holm[i] if corrected else row["wilcoxon_p_two_sided"]
+                row["sign_p_holm"] = s_holm[i] if corrected else row["sign_p_two_sided"]
+            out.extend(family)
+    return out
+
+
+def differences(frame: pd.DataFrame, names: dict[str, str], *, n_resamples: int = 2000,
+                seed: int = 0) -> list[dict[str, Any]]:
+    """Per question and pair: mean article-level difference x − y with a 95 % bootstrap CI
+    (:data:`DIFFERENCE_NOTE`) — the data of a Table 7 chart."""
+    out = []
+    for q in QUESTIONS:
+        for x, y in method_pairs(list(names)):
+            a, b = article_means(frame, q, x, y)
+            d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+            low = high = None
+            if len(d) >= 2 and np.ptp(d) > 0:
+                res = stats.bootstrap((d,), np.mean, confidence_level=0.95, n_resamples=n_resamples,
+                                      method="percentile", rng=np.random.default_rng(seed))
+                low, high = _f(res.confidence_interval.low), _f(res.confidence_interval.high)
+            elif len(d) >= 1:
+                low = high = float(d.mean())
+            out.append({"question": q, "method_x": x, "method_y": y, "name_x": names[x], "name_y": names[y],
+                        "articles": len(d), "mean_difference": float(d.mean()) if len(d) else None,
+                        "ci_low": low, "ci_high": high})
+    return out
