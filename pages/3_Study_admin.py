@@ -81,7 +81,7 @@ def create_tab() -> None:
         if kind in ("dkw", "baseline"):
             protocol = cols[1].selectbox(f"Protocol of {spec}", protocols, key=f"new_protocol_{spec}",
                                          index=protocols.index(backend.DEFAULT_PROTOCOL),
-                                         format_func=lambda p: f"{p}: {PROTOCOL_HELP.get(p, '')}")
+                                         help="\n".join(f"- {p}: {PROTOCOL_HELP.get(p, '')}" for p in protocols))
         else:
             protocol = "label-free"
             cols[1].caption("label-free: reads the article's text only")
@@ -91,7 +91,11 @@ def create_tab() -> None:
     upload = st.file_uploader("Imported keywords (optional): CSV doc_id,method,keywords (separated by ; or |) "
                               "or JSONL {\"doc_id\", \"method\", \"keywords\": [...]}", type=["csv", "jsonl"],
                               key="new_import")
-    if upload is not None:
+    limit = backend.max_upload_mb()
+    if upload is not None and upload.size > limit * 1e6:
+        problems.append(f"{upload.name}: {upload.size / 1e6:.1f} MB is above the upload limit of {limit:g} MB "
+                        "(DKW_MAX_UPLOAD_MB).")
+    elif upload is not None:
         try:
             parsed = backend.read_imported(upload.getvalue(), filename=upload.name)
         except DkwError as exc:
