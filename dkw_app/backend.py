@@ -394,13 +394,15 @@ def open_study_store(url: str | None):
     return open_db(url)
 
 
-def create_study(engine, *, corpus: str, config, progress: Progress | None = None, cancel=None) -> int:
-    """Load ``corpus`` and its keyword provider, then draw and store a study; returns its id.
-    ``cancel()`` true stops it at the next progress report (:class:`Cancelled`, nothing stored)."""
+def create_study(engine, *, corpus: str, config, sample: int | None = None, progress: Progress | None = None,
+                 cancel=None) -> int:
+    """Load ``corpus`` (its first ``sample`` documents per category and split when given, as
+    everywhere in the app) and its keyword provider, then draw and store a study; returns its
+    id. ``cancel()`` true stops it at the next progress report (:class:`Cancelled`, nothing stored)."""
     from dkw_core.study import providers, service
 
     docs, cats, provider = providers.source(corpus, progress=progress, cancel=cancel,
-                                            sample=getattr(config, "sample", None))
+                                            sample=sample or getattr(config, "sample", None))
     return service.create_study(engine, documents=docs, categories=cats, provider=provider, config=config,
                                 progress=progress, cancel=cancel)
 
@@ -412,3 +414,26 @@ def corpus_title(name: str) -> str:
     except Exception:  # noqa: BLE001 - the demo corpus or an unknown name: the name itself
         return name
     return str(info.get("title") or info.get("description") or name) if isinstance(info, dict) else name
+
+
+# App-side names for the study's methods (dkw_core.study.methods).
+from dkw_core.study.methods import describe_methods as study_methods  # noqa: E402,F401
+from dkw_core.study.methods import method_kind as study_method_kind  # noqa: E402,F401
+
+
+def study_corpora() -> list[str]:
+    """Corpora a study can be drawn from: the demo corpus (with the fake switch), built-in
+    corpora whose archive is present, then the corpora uploaded on Home. (A folder or CSV path
+    is typed on the admin page.)"""
+    from dkw_core.study.demo import fake_enabled
+
+    names = [DEMO_CORPUS] if fake_enabled() else []
+    for name in list_datasets():
+        try:
+            available = bool(dataset_info(name).get("available", True))
+        except Exception:  # noqa: BLE001 - an unreadable entry is simply not offered
+            available = False
+        if available:
+            names.append(name)
+    return names
+

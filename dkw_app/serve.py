@@ -4,15 +4,27 @@ Listens on ``DKW_HOST`` (default ``127.0.0.1``: this machine only; ``0.0.0.0`` f
 interface) and ``PORT`` (default 8501). When no study admin password is configured
 (``DKW_ADMIN_PASSWORD`` or ``admin_password`` in ``.streamlit/secrets.toml``), a one-time admin
 token is generated, printed here and handed to the app, valid until the server stops.
-``DKW_MODE=study`` serves a study: every page but the judge page asks for the admin secret.
+``DKW_MODE=study`` serves a study: every page but the judge page asks for the admin secret,
+and Streamlit's toolbar shows no Deploy button or developer menu.
+
+Stopping: this launcher runs the Streamlit server as its child in a session of its own and
+turns SIGTERM, SIGINT (Ctrl-C) and SIGHUP into one SIGTERM for it. The server stops, its
+background jobs (:mod:`dkw_app.jobs`) unwind at their next progress call, and it exits; if it
+is still there after :data:`GRACE` seconds, it and everything it started are killed. Any
+process it left behind is killed too, so that a process manager's stop leaves nothing running.
 """
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+#: Seconds the server gets to stop after a signal before it is killed.
+GRACE = 6.0
 
 
 def _secrets_password() -> bool:
@@ -43,17 +55,64 @@ def main(argv: list[str] | None = None) -> int:
     if not (admin_password() or _secrets_password()):
         token = env.setdefault("DKW_ADMIN_TOKEN", generate_token())
         print(f"dkw: no DKW_ADMIN_PASSWORD set; study admin token for this run:\n\n    {token}\n", flush=True)
-    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.address", host,
+    cmd = [sys.executable, "-m", "dkw_app.streamlit_main", "run", str(ROOT / "app.py"), "--server.address", host,
            "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
-           *(argv or [])]
+           *(["--client.toolbarMode", "minimal"] if mode == "study" else []), *(argv or [])]
     os.chdir(ROOT)
     sys.stdout.flush()
-    return _exec(cmd, env)  # the server replaces this process: signals reach it directly
+    return _run(cmd, env)
 
 
-def _exec(cmd: list[str], env: dict[str, str]) -> int:
-    os.execve(cmd[0], cmd, env)
-    return 0  # not reached
+def _run(cmd: list[str], env: dict[str, str]) -> int:
+    """Run the server until it exits or a stop signal arrives (see the module's docstring)."""
+    import psutil
+
+    child = subprocess.Popen(cmd, env=env, start_new_session=True)
+    stop_at: list[float] = []
+
+    def request_stop(signum: int, _frame: object) -> None:
+        if not stop_at:
+            stop_at.append(time.monotonic() + GRACE)
+            print(f"dkw: stopping (signal {signal.Signals(signum).name})", flush=True)
+            _signal(child, signal.SIGTERM)
+
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, request_stop)
+    family: dict[int, psutil.Process] = {}
+    while True:
+        try:
+            code = child.wait(timeout=0.2)
+            break
+        except subprocess.TimeoutExpired:
+            pass
+        family.update(_descendants(child.pid))
+        if stop_at and time.monotonic() > stop_at[0]:
+            print(f"dkw: the server did not stop within {GRACE:g} s; killing it", flush=True)
+            family.update(_descendants(child.pid))
+            _signal(child, signal.SIGKILL)
+    for proc in family.values():  # e.g. worker processes orphaned by the server's exit
+        try:
+            if proc.is_running():
+                proc.kill()
+        except psutil.Error:
+            pass
+    return 0 if stop_at else code
+
+
+def _descendants(pid: int) -> dict[int, object]:
+    import psutil
+
+    try:
+        return {p.pid: p for p in psutil.Process(pid).children(recursive=True)}
+    except psutil.Error:
+        return {}
+
+
+def _signal(child: subprocess.Popen, sig: int) -> None:
+    try:
+        child.send_signal(sig)
+    except ProcessLookupError:
+        pass
 
 
 if __name__ == "__main__":

@@ -11,9 +11,12 @@ on first use and prints it on its console. Failed attempts are throttled per ser
 """
 from __future__ import annotations
 
+import math
 import re
 import sys
 import threading
+from datetime import datetime, timedelta, timezone
+from typing import Any
 
 import streamlit as st
 from sqlalchemy.engine import Engine
@@ -92,17 +95,49 @@ def require_admin(key: str) -> None:
     if not given:
         st.caption(f"Enter {what}.")
         st.stop()
-    tried = st.session_state.get("_admin_tried")
-    if tried != (key, given):  # a rerun with the same input is not a new attempt
-        st.session_state["_admin_tried"] = (key, given)
-        result = backend.admin_gate(secret).attempt(given)
+    gate = backend.admin_gate(secret)
+    tried = st.session_state.get("_admin_tried")  # (page, input, gate time it may be checked again)
+    retry = tried is not None and tried[2] is not None and gate.clock() >= tried[2]
+    if tried is None or tried[:2] != (key, given) or retry:  # a rerun with the same input is no new attempt,
+        result = gate.attempt(given)                          # unless it came during the wait (refused unchecked)
         if result.ok:
             st.session_state["study_admin_ok"] = True
             st.session_state.pop("_admin_tried", None)
             st.rerun()
+        st.session_state["_admin_tried"] = (key, given, result.retry_at if result.blocked else None)
         st.session_state["_admin_message"] = result.message
-    st.error(st.session_state.get("_admin_message") or "Wrong password.")
+        st.session_state["_admin_retry_at"] = result.retry_at
+    message = st.session_state.get("_admin_message") or "Wrong password."
+    retry_at = float(st.session_state.get("_admin_retry_at") or 0.0)
+    left = retry_at - gate.clock()
+    if left > 0:
+        at = datetime.now(timezone.utc) + timedelta(seconds=left)
+        message += f" (at {at:%H:%M:%S} UTC)"
+        if st.session_state["_admin_tried"][2] is not None:
+            message += "; your entry is checked again then, without a reload"
+    st.error(message + ".")
+    if left > 0:
+        _recheck_when_due(gate, retry_at)
     st.stop()
+
+
+@st.fragment(run_every=1.0)
+def _recheck_when_due(gate: Any, retry_at: float) -> None:
+    """Counts down the throttle's wait and reruns the page when it is over (so that an entry
+    refused unchecked during the wait is checked then)."""
+    left = retry_at - gate.clock()
+    if left <= 0:
+        st.rerun(scope="app")
+    st.caption(f"Next attempt accepted in {math.ceil(left)} s.")
+
+
+def study_mode() -> bool:
+    """Whether this server runs the judge-only deployment (``DKW_MODE=study``); an invalid
+    mode counts as not (the pages then show its error)."""
+    try:
+        return backend.app_mode() == "study"
+    except DkwError:
+        return False
 
 
 def require_mode_access(key: str) -> None:
@@ -139,3 +174,46 @@ def base_url() -> str:
         url = ""
     m = re.match(r"^(https?://[^/]+)", url)
     return m.group(1) if m else ""
+
+
+#: A visible keyboard focus on the study pages' answer options and buttons (Streamlit's own
+#: focus ring on radio options is faint).
+FOCUS_CSS = """<style>
+[data-testid="stRadio"] label:has(input:focus-visible) {
+  outline: 3px solid #1c62d9; outline-offset: 2px; border-radius: 4px; }
+[data-testid="stBaseButton-primary"]:focus-visible, [data-testid="stBaseButton-secondary"]:focus-visible {
+  outline: 3px solid #1c62d9; outline-offset: 2px; }
+</style>"""
+
+#: Scrolls Streamlit's main area (and the window) to the top once the new page is drawn.
+SCROLL_TOP_JS = """<script>
+(() => { const top = () => { document.querySelector('[data-testid="stMain"]')?.scrollTo({top: 0});
+  window.scrollTo({top: 0}); };
+  top(); requestAnimationFrame(top); setTimeout(top, 250); })();
+</script>"""
+
+
+def focus_style() -> None:
+    st.html(FOCUS_CSS)
+
+
+def scroll_to_top() -> None:
+    """After a submission: show the next article from its top, with the confirmation above it."""
+    st.html(SCROLL_TOP_JS, unsafe_allow_javascript=True)
+
+
+_FLASH_ICONS = {"success": ":material/check_circle:", "error": ":material/error:", "info": ":material/info:"}
+
+
+def flash(message: str, *, kind: str = "success") -> None:
+    """A confirmation (or error) to show at the top of the page's next run: it survives the
+    ``st.rerun()`` that follows an action, which a plain ``st.success`` does not."""
+    st.session_state.setdefault("_study_flash", []).append((kind, str(message)))
+
+
+def show_flash() -> None:
+    """Show (once) the confirmations queued by :func:`flash`, also as a toast."""
+    for kind, message in st.session_state.pop("_study_flash", []):
+        text = escape_markdown(message)  # names typed by the organiser are shown as typed
+        getattr(st, kind)(text, icon=_FLASH_ICONS[kind])
+        st.toast(text, icon=_FLASH_ICONS[kind])

@@ -15,13 +15,15 @@ from . import backend
 
 ROOT = Path(__file__).resolve().parent.parent
 #: (file, link label, icon, sidebar title, URL path; "" = the default page) of every page.
+#: Icons are Streamlit's Material icons (a font shipped with Streamlit), never emoji, which
+#: show as empty boxes where no emoji font is installed.
 PAGES = (
-    ("pages/0_Home.py", "Home", "🏠", "Home", ""),
-    ("pages/1_Documents.py", "Documents: keywords per metric", "📄", "Documents", "Documents"),
-    ("pages/2_Metrics.py", "Metrics: F1 charts", "📊", "Metrics", "Metrics"),
-    ("pages/3_Study_admin.py", "Study admin", "🧑‍🔬", "Study admin", "Study_admin"),
-    ("pages/4_Judge.py", "Judge keywords", "⚖️", "Judge", "Judge"),
-    ("pages/5_Study_results.py", "Study results", "📈", "Study results", "Study_results"),
+    ("pages/0_Home.py", "Home", ":material/home:", "Home", ""),
+    ("pages/1_Documents.py", "Documents: keywords per metric", ":material/description:", "Documents", "Documents"),
+    ("pages/2_Metrics.py", "Metrics: F1 charts", ":material/bar_chart:", "Metrics", "Metrics"),
+    ("pages/3_Study_admin.py", "Study admin", ":material/admin_panel_settings:", "Study admin", "Study_admin"),
+    ("pages/4_Judge.py", "Judge keywords", ":material/rate_review:", "Judge", "Judge"),
+    ("pages/5_Study_results.py", "Study results", ":material/insights:", "Study results", "Study_results"),
 )
 
 

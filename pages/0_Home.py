@@ -10,7 +10,7 @@ import streamlit as st
 
 from dkw_app import backend, resources, study_ui, widgets
 
-st.set_page_config(page_title="dkw — discriminative keywords", page_icon="🔑", layout="wide")
+st.set_page_config(page_title="dkw — discriminative keywords", page_icon=":material/key:", layout="wide")
 study_ui.require_mode_access("home")  # DKW_MODE=study: organisers only
 st.title("Discriminative keywords in word-vector space")
 st.caption("Sajgalik, Barla & Bielikova, *Searching for Discriminative Words in Multidimensional "

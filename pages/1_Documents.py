@@ -7,7 +7,7 @@ import streamlit as st
 from dkw_app import backend, browse, resources, study_ui, tables, widgets
 from dkw_core.errors import DkwError
 
-st.set_page_config(page_title="dkw — documents", page_icon="📄", layout="wide")
+st.set_page_config(page_title="dkw — documents", page_icon=":material/description:", layout="wide")
 study_ui.require_mode_access("documents")  # DKW_MODE=study: organisers only
 st.title("Documents and their keywords")
 sample = widgets.sample_note()

@@ -12,7 +12,7 @@ import streamlit as st
 from dkw_app import backend, charts, resources, study_ui, tables, widgets
 from dkw_core.errors import DkwError
 
-st.set_page_config(page_title="dkw — metrics", page_icon="📊", layout="wide")
+st.set_page_config(page_title="dkw — metrics", page_icon=":material/bar_chart:", layout="wide")
 study_ui.require_mode_access("metrics")  # DKW_MODE=study: organisers only
 st.title("Metrics: F1 of the keyword method")
 st.caption("Document vector = normalised sum of the top-N keyword vectors (paper §3.6); F1 in percent "

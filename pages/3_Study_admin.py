@@ -2,11 +2,13 @@
 its life cycle (open / paused / closed, revoke and re-issue judge codes, the change log)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import streamlit as st
 
-from dkw_app import backend
-from dkw_app.study_ui import base_url, progress_callback, require_admin, show_error, study_engine
+from dkw_app import backend, jobs
+from dkw_app.study_ui import base_url, flash, progress_callback, require_admin, show_error, show_flash, study_engine
 from dkw_core.errors import DkwError
 
 st.set_page_config(page_title="Study admin", layout="wide")
@@ -17,59 +19,162 @@ engine = study_engine()
 if engine is None:
     st.stop()
 
+CREATE_JOB = "create-study"
+DEFAULTS = backend.StudyConfig.defaults()
+
+
+def create_tab() -> None:
+    """The creation form: corpus (known, uploaded or a path) and its slice, two or more methods
+    (built-in or imported from a file), the paper's drawing settings; creation runs in the
+    background (dkw_app/jobs.py) and this tab shows its progress."""
+    job = jobs.get(CREATE_JOB)
+    if job is not None:
+        creation_status()
+        if job.running:
+            return
+    st.caption("The paper's study (§4.6) is the default: 20ng, A = tf-rf over the article's own words, "
+               "B = latent-5word-knn90-rf (K = 90, rf), both label-aware, 5 keywords per method, 5 articles "
+               "per category from the test split, 5 categories per batch, 3 judges per article.")
+    if backend.DEMO_CORPUS in backend.study_corpora():
+        st.warning(f"{backend.FAKE_ENV} is set: corpus {backend.DEMO_CORPUS!r} uses fake keywords "
+                   f"(tests and demos only).", icon=":material/science:")
+    name = st.text_input("Study name", key="new_name", placeholder="<corpus> keyword study")
+    st.markdown("**Corpus**")
+    c1, c2 = st.columns([2, 1])
+    where = c1.radio("Where the corpus is", ["A corpus dkw knows", "A folder or CSV file on the server"], horizontal=True,
+                     key="new_where", label_visibility="collapsed")
+    if where == "A corpus dkw knows":
+        choices = backend.study_corpora()
+        if not choices:
+            st.error("No corpus is available: put an archive into the archives folder, upload a corpus on "
+                     "Home, or give a folder or CSV path.")
+            return
+        corpus = c1.selectbox("Corpus", choices, key="new_corpus",
+                              index=choices.index(DEFAULTS["corpus"]) if DEFAULTS["corpus"] in choices else 0,
+                              help="Built-in corpora whose archive is present, then corpora uploaded on Home.")
+    else:
+        corpus = c1.text_input("Folder (<split>/<category>/<file>) or .csv (text,label[,split]) on the server",
+                               key="new_path", placeholder="/data/my-corpus.csv").strip()
+    slice_default = int(backend.sample_per_category() or 0)
+    sample = c2.number_input("Documents per category and split (0 = all)", 0, 100_000, slice_default,
+                             key="new_sample",
+                             help="Only this slice is loaded and prepared (default DKW_SAMPLE_PER_CATEGORY); "
+                                  "the articles are drawn from it.")
+    st.markdown("**Methods** (two or more; the judges never see which is which)")
+    specs = st.multiselect(
+        "Built-in methods", options=[r["spec"] for r in backend.study_methods() if r["kind"] != "imported"],
+        default=[DEFAULTS["method_a"], DEFAULTS["method_b"]], accept_new_options=True, key="new_methods",
+        help="\n".join(f"- `{r['spec']}`: {r['help']}" for r in backend.study_methods())
+        + "\n\nType any other spec, e.g. latent-5word-knn30-tds, latent-5word-knn90-rf:csls-k10, tf-idf.")
+    methods: list = []
+    problems = []
+    protocols = list(backend.STUDY_PROTOCOLS)
+    for i, spec in enumerate(specs):
+        try:
+            backend.check_method_spec(spec)
+        except DkwError as exc:
+            problems.append(str(exc))
+            continue
+        kind = backend.study_method_kind(spec)
+        cols = st.columns([2, 3, 1])
+        cols[0].text(f"{spec} ({kind})")
+        if kind in ("dkw", "baseline"):
+            protocol = cols[1].selectbox(f"Protocol of {spec}", protocols, key=f"new_protocol_{spec}",
+                                         index=protocols.index(backend.DEFAULT_PROTOCOL),
+                                         help="\n".join(f"- {p}: {PROTOCOL_HELP.get(p, '')}" for p in protocols))
+        else:
+            protocol = "label-free"
+            cols[1].caption("label-free: reads the article's text only")
+        top = cols[2].number_input(f"Keywords of {spec}", 1, 50, int(DEFAULTS["keywords_per_method"]),
+                                   key=f"new_top_{spec}")
+        methods.append(backend.MethodSpec(name=spec, protocol=protocol, top=int(top)))
+    upload = st.file_uploader("Imported keywords (optional): CSV doc_id,method,keywords (separated by ; or |) "
+                              "or JSONL {\"doc_id\", \"method\", \"keywords\": [...]}", type=["csv", "jsonl"],
+                              key="new_import")
+    limit = backend.max_upload_mb()
+    if upload is not None and upload.size > limit * 1e6:
+        problems.append(f"{upload.name}: {upload.size / 1e6:.1f} MB is above the upload limit of {limit:g} MB "
+                        "(DKW_MAX_UPLOAD_MB).")
+    elif upload is not None:
+        try:
+            parsed = backend.read_imported(upload.getvalue(), filename=upload.name)
+        except DkwError as exc:
+            problems.append(str(exc))
+        else:
+            chosen = st.multiselect("Imported methods to compare", list(parsed), default=list(parsed),
+                                    key="new_import_methods")
+            st.caption(" · ".join(f"{m}: {len(parsed[m])} documents" for m in parsed))
+            methods += backend.imported_methods({m: parsed[m] for m in chosen}, source=upload.name)
+    for problem in problems:
+        st.error(problem, icon=":material/error:")
+    st.markdown("**Articles and judges**")
+    c3, c4, c5, c6 = st.columns(4)
+    top = c3.number_input("Keywords per method", 1, 50, int(DEFAULTS["keywords_per_method"]), key="new_top")
+    per_cat = c4.number_input("Articles per category", 1, 100, int(DEFAULTS["articles_per_category"]),
+                              key="new_per_cat")
+    per_batch = c5.number_input("Categories per batch", 1, 100, int(DEFAULTS["categories_per_batch"]),
+                                key="new_per_batch")
+    judges = c6.number_input("Judges per article", 1, 20, int(DEFAULTS["judges_per_article"]), key="new_judges")
+    c7, c8 = st.columns(2)
+    seed = c7.number_input("Seed (0 = draw one and record it)", 0, 2**31 - 1, int(DEFAULTS["seed"] or 0),
+                           key="new_seed")
+    splits = ["test", "train", "all"]
+    split = c8.selectbox("Draw articles from split", splits, index=splits.index(DEFAULTS["split"]), key="new_split")
+    labels = ", ".join(f"{chr(65 + i)} = {m.name}" for i, m in enumerate(methods))
+    st.caption(f"{len(methods)} method(s): {labels}" if methods else "No method chosen yet.")
+    if st.button("Create study", type="primary", key="create_go", disabled=bool(problems) or len(methods) < 2 or not corpus):
+        name = name.strip() or f"{Path(corpus).name} keyword study"
+        config = backend.StudyConfig(name=name, corpus=corpus, keywords_per_method=int(top),
+                                     articles_per_category=int(per_cat), categories_per_batch=int(per_batch),
+                                     judges_per_article=int(judges), seed=int(seed) or None, split=split,
+                                     methods=tuple(methods), sample=int(sample) or None)
+        try:
+            config.validate()
+        except DkwError as exc:
+            show_error(exc)
+            return
+        engine_ = engine
+        slice_ = int(sample) or None
+        jobs.start(CREATE_JOB, f"Study {name!r} on {corpus}" + (f" (slice of {slice_} per category)" if slice_ else ""),
+                   lambda progress: backend.create_study(engine_, corpus=corpus, config=config,
+                                                         progress=progress, cancel=jobs.stopping))
+        st.rerun()
+    if len(methods) < 2:
+        st.caption("Choose at least two methods to create a study.")
+
+
+@st.fragment(run_every=1.0)
+def creation_status() -> None:
+    """Progress of the background creation (updated every second), then its outcome."""
+    job = jobs.get(CREATE_JOB)
+    if job is None:
+        return
+    if job.running:
+        st.info(f"{job.title}: being prepared in the background ({job.seconds():.0f} s). You can leave this "
+                "page; the study appears here and under Judges when it is ready.", icon=":material/hourglass_top:")
+        st.progress(job.fraction, text=job.message or "working…")
+        return
+    if job.state == "done":
+        flash(f"Study {job.result} is ready ({job.title}, {job.seconds():.0f} s): invite its judges under Judges.")
+        st.session_state["admin_study"] = job.result
+    else:
+        flash(f"{job.title} was not created: {job.error}", kind="error")
+    jobs.forget(CREATE_JOB)
+    st.rerun(scope="app")
+
+
 studies = backend.list_studies(engine)
+with st.container():  # always there, so that the tabs below keep their place (and the chosen tab)
+    show_flash()
 tab_create, tab_judges, tab_monitor, tab_export, tab_life = st.tabs(
-    ["Create", "Judges", "Monitor", "Export", "Life cycle"])
+    ["Create", "Judges", "Monitor", "Export", "Life cycle"], key="admin_tab", on_change="rerun")
 PROTOCOL_HELP = {"label-aware": "the paper's: each article weighted with its own gold category",
                  "label-free": "deployable: no gold label read, score = max over categories",
                  "label-free-posterior": "deployable: no gold label read, words weighted by the category posterior",
                  "label-free-top1": "deployable: no gold label read, words weighted with the most probable category"}
 
 with tab_create:
-    st.caption("Paper §4.6 defaults: 20ng, A = tf-rf over the article's own words, B = latent-5word-knn90-rf "
-               "(K = 90, rf), both label-aware as in the paper, 5 keywords per method, 5 articles per category "
-               "from the test split, 5 categories per batch (corpus order), 3 judges per article.")
-    choices = backend.study_corpus_choices()
-    if backend.DEMO_CORPUS in choices:
-        st.warning(f"{backend.FAKE_ENV} is set: corpus {backend.DEMO_CORPUS!r} uses fake keywords "
-                   f"(tests and demos only).")
-    with st.form("create_study"):
-        name = st.text_input("Study name", value="20ng keyword study")
-        corpus = st.selectbox("Corpus", choices, index=choices.index("20ng") if "20ng" in choices else 0)
-        c1, c2 = st.columns(2)
-        method_a = c1.text_input("Method A", value="tf-rf")
-        method_b = c2.text_input("Method B", value="latent-5word-knn90-rf")
-        protocols = list(backend.STUDY_PROTOCOLS)
-        default = protocols.index(backend.DEFAULT_PROTOCOL)
-        protocol_a = c1.selectbox("Protocol of method A", protocols, index=default, key="protocol_a",
-                                  format_func=lambda p: f"{p} ({PROTOCOL_HELP.get(p, '')})")
-        protocol_b = c2.selectbox("Protocol of method B", protocols, index=default, key="protocol_b",
-                                  format_func=lambda p: f"{p} ({PROTOCOL_HELP.get(p, '')})")
-        c3, c4, c5, c6 = st.columns(4)
-        top = c3.number_input("Keywords per method", 1, 50, 5)
-        per_cat = c4.number_input("Articles per category", 1, 100, 5)
-        per_batch = c5.number_input("Categories per batch", 1, 100, 5)
-        judges = c6.number_input("Judges per article", 1, 20, 3)
-        c7, c8 = st.columns(2)
-        seed = c7.number_input("Seed (0 = draw one and record it)", 0, 2**31 - 1, 0)
-        split = c8.selectbox("Draw articles from split", ["test", "train", "all"])
-        go = st.form_submit_button("Create study", type="primary")
-    if go:
-        bar = st.progress(0.0, text="starting")
-        try:
-            sid = backend.create_study(
-                engine, corpus=corpus, progress=progress_callback(bar),
-                config=backend.StudyConfig(name=name, corpus=corpus, method_a=method_a, method_b=method_b,
-                                           keywords_per_method=int(top), articles_per_category=int(per_cat),
-                                           categories_per_batch=int(per_batch), judges_per_article=int(judges),
-                                           seed=int(seed) or None, split=split, protocol_a=protocol_a,
-                                           protocol_b=protocol_b))
-        except DkwError as exc:
-            show_error(exc)
-        else:
-            st.session_state["admin_study"] = sid
-            st.success(f"Study {sid} created.")
-            studies = backend.list_studies(engine)
+    create_tab()
 
 if not studies:
     for tab in (tab_judges, tab_monitor, tab_export, tab_life):
@@ -86,23 +191,34 @@ study_id = st.sidebar.selectbox(  # option labels are plain text, never markdown
     format_func=lambda i: f"{i}: {by_id[i]['name']} ({by_id[i]['corpus']}, {by_id[i]['articles']} articles, "
                           f"{by_id[i]['status']})")
 current = by_id[study_id]
-st.sidebar.text(f"Status: {current['status']}\nA = {current['method_a']} ({current['protocol_a']})\n"
-                f"B = {current['method_b']} ({current['protocol_b']})")  # plain text: stored names as stored
+methods = backend.study_settings(engine, study_id).get("methods") or [
+    {"label": "A", "name": current["method_a"], "protocol": current["protocol_a"]},
+    {"label": "B", "name": current["method_b"], "protocol": current["protocol_b"]}]
+st.sidebar.text(f"Status: {current['status']}\n" + "\n".join(  # plain text: stored names as stored
+    f"{m['label']} = {m['name']} ({m['protocol']})" for m in methods))
+
+
+def invite() -> None:
+    """Invite button's callback: invites, confirms, and empties the name field (so that the
+    next invite does not repeat the last name)."""
+    name = st.session_state.get("invite_name", "")
+    try:
+        jid, code = backend.invite_judge(engine, study_id, name=name)
+    except DkwError as exc:
+        flash(str(exc), kind="error")
+        return
+    st.session_state.setdefault("invited", []).append(
+        {"judge_id": jid, "name": name.strip(), "code": code, "link": f"{base_url()}/Judge?code={code}"})
+    st.session_state["invite_name"] = ""
+    flash(f"Judge {name.strip()!r} invited (judge {jid}): send her the link below.")
+
 
 with tab_judges:
     if current["status"] == "closed":
         st.info("This study is closed: no judge can be invited or given a new code. Re-open it under "
                 "'Life cycle' to continue.")
-    judge_name = st.text_input("Judge name or pseudonym", key="invite_name")
-    if st.button("Invite judge", key="invite_go", disabled=current["status"] == "closed"):
-        try:
-            jid, code = backend.invite_judge(engine, study_id, name=judge_name)
-        except DkwError as exc:
-            show_error(exc)
-        else:
-            st.session_state.setdefault("invited", []).append(
-                {"judge_id": jid, "name": judge_name.strip(), "code": code,
-                 "link": f"{base_url()}/Judge?code={code}"})
+    st.text_input("Judge name or pseudonym", key="invite_name")
+    st.button("Invite judge", key="invite_go", disabled=current["status"] == "closed", on_click=invite)
     judges = backend.monitoring(engine, study_id)["judges"]
     if judges:
         st.subheader("Access")
@@ -115,7 +231,9 @@ with tab_judges:
             except DkwError as exc:
                 show_error(exc)
             else:
-                st.success(f"Judge {pick}'s code is revoked; {released} open reservation(s) released.")
+                flash(f"Judge {pick}'s code is revoked; {released} open reservation(s) released (the judge is "
+                      "told that her article was given back).")
+                st.rerun()
         if c2.button("Issue a new code", key="reissue_go", disabled=current["status"] == "closed"):
             try:
                 code = backend.reissue_code(engine, study_id, pick)
@@ -125,6 +243,8 @@ with tab_judges:
                 st.session_state.setdefault("invited", []).append(
                     {"judge_id": pick, "name": next(j["name"] for j in judges if j["judge_id"] == pick),
                      "code": code, "link": f"{base_url()}/Judge?code={code}"})
+                flash(f"Judge {pick} has a new code: send her the link below (the old one no longer works).")
+                st.rerun()
     invited = list(st.session_state.get("invited", []))
     if invited:
         st.text(f"Link for {invited[-1]['name']}:")
@@ -184,7 +304,7 @@ with tab_life:
         except DkwError as exc:
             show_error(exc)
         else:
-            st.success(f"Study {study_id}: {before} → {new_status}.")
+            flash(f"Study {study_id}: {before} → {new_status}.")
             st.rerun()
     st.subheader("Change log (UTC)")
     st.dataframe(pd.DataFrame(backend.study_events(engine, study_id), columns=["at", "action", "detail"]),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dkw_app import backend
-from dkw_app.study_ui import show_error, show_plain, study_engine
+from dkw_app.study_ui import escape_markdown, focus_style, scroll_to_top, show_error, show_plain, study_engine
 from dkw_core.errors import DkwError
 
 st.set_page_config(page_title="Judge", layout="wide")
@@ -27,10 +27,15 @@ For **every keyword** answer two questions:
 2. **Can it decide article category?** — does the word tell which category the article belongs to?
 
 Answer *Relevant*, *Partially*, *Irrelevant*, or *Do not know* when you cannot tell.
-The Submit button becomes active once every question is answered. You can leave at any time;
-your progress is saved after each submitted article and you continue where you stopped.
+The Submit button becomes active once every question is answered. You can leave at any time:
+each answer is saved as soon as you give it, and you continue where you stopped.
+Keyboard: Tab moves between the questions, the arrow keys choose an answer.
 """
 
+#: Answer options in the instructions' order: Relevant, Partially, Irrelevant, Do not know.
+ANSWER_ORDER = [3, 2, 1, 0]
+
+focus_style()
 engine = study_engine()
 if engine is None:
     st.stop()
@@ -69,6 +74,23 @@ except DkwError as exc:
     show_error(exc)
     st.stop()
 st.text(f"Judge: {info['name']}")
+
+
+def save_draft(judgement_id: int, token: str, pos: int, question: str, key: str) -> None:
+    """The radio's on_change: store the one answer just given (or cleared) as a draft."""
+    value = st.session_state.get(key)
+    try:
+        backend.save_draft(engine, judge_id=judge_id, judgement_id=judgement_id, token=token,
+                           answers={(pos, question): value})
+    except DkwError as exc:
+        st.session_state["judge_draft_error"] = f"Your last answer was not saved: {exc}"
+
+
+def dismiss_notice(notice_id: int) -> None:
+    try:
+        backend.dismiss_notice(engine, judge_id=judge_id, notice_id=notice_id)
+    except DkwError as exc:
+        st.session_state["judge_draft_error"] = str(exc)
 corpus_line = f"Corpus: {backend.corpus_title(info['corpus'])}"
 
 if not info["instructions_seen"]:
@@ -88,15 +110,26 @@ with st.expander("Instructions"):
     st.text(corpus_line)
     st.markdown(INSTRUCTIONS)
 
+flash_box = st.empty()  # "Saved." after a submission: filled once the next state is known
 flash = st.session_state.pop("judge_flash", None)
-if flash:
-    st.success(flash)
+if st.session_state.pop("judge_scroll_top", False):
+    scroll_to_top()
 
 try:
     state = backend.next_task(engine, judge_id)
 except DkwError as exc:
     show_error(exc)
     st.stop()
+
+if flash:
+    message, saved_open = flash
+    flash_box.success(message + (" Here is your next article." if saved_open and state.status == "task" else ""),
+                      icon=":material/check_circle:")
+
+for i, notice in enumerate(state.notices):  # e.g. the article in hand was given back: say so
+    with st.container(border=True, key=f"notice-{i}"):
+        st.warning(notice.message, icon=":material/info:")
+        st.button("Got it", key=f"notice-ok-{i}", on_click=dismiss_notice, args=(notice.id,))
 
 prog = state.progress
 if prog.total_articles:
@@ -125,7 +158,7 @@ task = state.task
 left, right = st.columns([3, 2])
 with left:
     st.subheader("Article")
-    show_plain(task.text, height=520)
+    show_plain(task.text, height=520 if task.text.count("\n") > 25 or len(task.text) > 2500 else None)
 with right:
     st.subheader("Categories")
     for cat in task.categories:  # plain text: a category name is never markdown
@@ -136,32 +169,47 @@ with right:
             st.text(f"  {cat}")
 
 st.subheader("Keywords")
-keys = []
+# Widget keys (which reach the browser) hold only the display position and an opaque
+# per-judgement token: nothing in them depends on method, rank or database row.
+keys = {(pos, qkey): f"ans-{task.token}-{pos}-{qkey}" for pos, _w in task.keywords for qkey in task.questions}
+for ident, key in keys.items():  # answers saved as drafts come back after a reload or reconnect
+    if key not in st.session_state and ident in task.draft:
+        st.session_state[key] = task.draft[ident]
+given = {ident: st.session_state.get(key) for ident, key in keys.items()}
+answered = sum(v is not None for v in given.values())
+draft_error = st.session_state.pop("judge_draft_error", None)
+if draft_error:
+    st.error(draft_error, icon=":material/error:")
 with st.container(key="judge_answers"):
-    # Widget keys (which reach the browser) hold only the display position and an opaque
-    # per-judgement token: nothing in them depends on method, rank or database row.
     for pos, word in task.keywords:
         with st.container(border=True, key=f"kw-{task.token}-{pos}"):
             st.text(word)  # plain text: exactly as stored, never markdown or HTML
             cols = st.columns(len(task.questions))
             for col, (qkey, qtext) in zip(cols, task.questions.items()):
-                key = f"ans-{task.token}-{pos}-{qkey}"
-                keys.append(((pos, qkey), key))
                 with col:
-                    st.radio(qtext, options=list(task.answers), format_func=task.answers.get, index=None,
-                             horizontal=True, key=key)
+                    st.radio(qtext, options=ANSWER_ORDER, format_func=task.answers.get, index=None,
+                             horizontal=True, key=keys[(pos, qkey)], on_change=save_draft,
+                             args=(task.judgement_id, task.token, pos, qkey, keys[(pos, qkey)]))
+                    if answered and given[(pos, qkey)] is None:
+                        st.markdown(":orange-badge[:material/priority_high: Not answered yet]")
 
-answered = sum(st.session_state.get(k) is not None for _, k in keys)
-complete = answered == len(keys)
-st.caption(f"{answered} of {len(keys)} answers given" + ("" if complete else " — answer every question to submit"))
+missing = [(pos, q) for (pos, q), v in given.items() if v is None]
+complete = not missing
+words = dict(task.keywords)
+st.caption(f"{answered} of {len(keys)} answers given" + (
+    "" if complete else " — answer every question to submit. Still open: " + "; ".join(
+        f"{escape_markdown(words[pos])} ({'topic' if q == 'topic' else 'category'})" for pos, q in missing[:6])
+    + (f"; and {len(missing) - 6} more" if len(missing) > 6 else "")))
+st.caption("Your answers are saved as you give them: you can reload or come back later.")
 if st.button("Submit", type="primary", disabled=not complete, key="judge_submit"):
     try:
-        backend.submit_answers(engine, judge_id=judge_id, judgement_id=task.judgement_id,
-                               answers={ident: st.session_state[k] for ident, k in keys})
+        result = backend.submit_answers(engine, judge_id=judge_id, judgement_id=task.judgement_id, token=task.token,
+                                        answers={ident: st.session_state[k] for ident, k in keys.items()})
     except DkwError as exc:
         show_error(exc)
     else:
-        for _, k in keys:
+        for k in keys.values():
             st.session_state.pop(k, None)
-        st.session_state["judge_flash"] = "Saved. Here is your next article."
+        st.session_state["judge_flash"] = (result.message, result.saved and result.study_status == "open")
+        st.session_state["judge_scroll_top"] = True
         st.rerun()

@@ -1,6 +1,7 @@
 """Study results (password-protected, so judges cannot learn which method is which):
 answer distributions (Fig. 11), inter-rater agreement (Fig. 12), significance tests (Table 7,
-the paper's layout, with direction and two-sided p; robustness rows over article means).
+the paper's layout, with direction and two-sided p, Holm-corrected for more than two methods;
+robustness rows over article means) and a chart of the differences with their CIs.
 Simulated judgements are left out unless switched on, and then a banner says so."""
 from __future__ import annotations
 
@@ -37,17 +38,19 @@ except DkwError as exc:
 
 if result["includes_simulated"]:
     st.warning(f"These figures include {result['simulated_judgements']} SIMULATED judgement(s) "
-               f"(study simulate): not human data — never publish them.", icon="⚠️")
+               f"(study simulate): not human data — never publish them.", icon=":material/warning:")
 elif result["simulated_judgements"]:
     st.caption(f"{result['simulated_judgements']} simulated judgement(s) left out (switch above to include them).")
 
 s, c = result["study"], result["counts"]
-methods = (f"A = {s['method_a']} ({s['protocol_a']} protocol), B = {s['method_b']} ({s['protocol_b']} "
-           f"protocol)")
+methods = s.get("methods") or [{"label": "A", "name": s["method_a"], "protocol": s["protocol_a"]},
+                               {"label": "B", "name": s["method_b"], "protocol": s["protocol_b"]}]
+method_line = ", ".join(f"{m['label']} = {m['name']} ({m['protocol']} protocol)" for m in methods)
 st.text(f"Study {s['name']} ({s['status']}): corpus {s['corpus']} ({s['split']} split, seed {s['seed']}), "
-        f"{methods}, {s['keywords_per_method']} keywords per method, {s['judges_per_article']} judges per "
-        f"article. {c['judgements']} submitted judgements by {c['judges']} judges, {c['answers']} answers "
+        f"{s['keywords_per_method']} keywords per method, {s['judges_per_article']} judges per article. "
+        f"{c['judgements']} submitted judgements by {c['judges']} judges, {c['answers']} answers "
         f"({c['do_not_know']} 'Do not know').")  # plain text: stored names exactly as stored
+st.text("Methods: " + method_line)
 if not c["answers"]:
     st.info("No submitted answers yet" + (" from real judges." if result["simulated_judgements"] else "."))
     st.stop()
@@ -61,13 +64,44 @@ st.plotly_chart(backend.study_agreement_figure(result), key="fig_agreement")
 st.dataframe(pd.DataFrame(result["agreement"]), hide_index=True, key="tbl_agreement")
 
 sig = pd.DataFrame(result["significance"])
-st.subheader("Significance: A against B (Table 7, the paper's layout)")
-st.text(methods)
+pairs = len(result.get("pairs") or [["A", "B"]])
+st.subheader("Significance between the methods (Table 7, the paper's layout)")
+st.text(method_line)
 st.caption(result["pairing"])
 st.caption("Wilcoxon: " + result["wilcoxon_note"])
 st.caption("Sign test: " + result["sign_note"])
+if result.get("correction"):
+    st.caption("Multiple comparisons: " + result["correction"])
+st.plotly_chart(backend.study_difference_figure(result), key="fig_difference")
+
+#: The columns that fit the page (the others under "All columns"), with short headers.
+COLUMNS = {"question": "question", "method_x": "x", "method_y": "y", "pairs": "pairs", "n_plus": "n+",
+           "n_minus": "n−", "direction": "direction", "wilcoxon_z_signed": "z (signed)",
+           "wilcoxon_p_two_sided": "Wilcoxon p", "p_holm": "Wilcoxon p (Holm)", "sign_M": "sign M",
+           "sign_p_one_sided": "sign p1", "sign_p_two_sided": "sign p2", "sign_p_holm": "sign p2 (Holm)", "note": "note"}
+if pairs < 2:
+    COLUMNS = {k: v for k, v in COLUMNS.items() if "holm" not in k}
+
+
+def fmt(value) -> str:
+    """Four significant digits (as ``study analyze`` prints), blank for a missing value."""
+    if value is None or (isinstance(value, float) and pd.isna(value)):
+        return ""
+    return f"{value:.4g}" if isinstance(value, float) else str(value)
+
+
+def compact(rows: pd.DataFrame, key: str) -> None:
+    """Table 7 rows in the columns that fit the page (a static table whose cells wrap); every
+    column, unrounded, in an expander below."""
+    shown = rows[[c for c in COLUMNS if c in rows.columns]]
+    with st.container(key=key):
+        st.table(shown.apply(lambda col: col.map(fmt)).rename(columns=COLUMNS), hide_index=True)
+    with st.expander("All columns"):
+        st.dataframe(rows.drop(columns="level"), hide_index=True, key=f"{key}_all")
+
+
 levels = list(dict.fromkeys(sig["level"]))
-st.dataframe(sig[sig["level"] == levels[0]].drop(columns="level"), hide_index=True, key="tbl_significance")
+compact(sig[sig["level"] == levels[0]], "tbl_significance")
 st.subheader("Robustness: article means, tested over articles")
 st.caption(result["article_pairing"])
-st.dataframe(sig[sig["level"] == levels[-1]].drop(columns="level"), hide_index=True, key="tbl_robustness")
+compact(sig[sig["level"] == levels[-1]], "tbl_robustness")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import secrets
 import threading
 import time
@@ -40,9 +41,14 @@ def generate_token() -> str:
 
 @dataclass
 class Attempt:
+    """Outcome of one attempt. ``blocked``: refused unchecked because it came during the wait;
+    ``retry_at``: the gate-clock time from which the next attempt is accepted (0 when at once)."""
+
     ok: bool
     message: str
     wait: float = 0.0
+    blocked: bool = False
+    retry_at: float = 0.0
 
 
 class AdminGate:
@@ -67,7 +73,8 @@ class AdminGate:
             now = self.clock()
             if now < self._blocked_until:
                 wait = self._blocked_until - now
-                return Attempt(False, f"too many wrong attempts: try again in {wait:.0f} s", wait)
+                return Attempt(False, f"too many wrong attempts: the next attempt is accepted in "
+                                      f"{math.ceil(wait)} s", wait, blocked=True, retry_at=self._blocked_until)
             if given and hmac.compare_digest(given.encode("utf-8"), self._secret):
                 self.failures = 0
                 self._blocked_until = 0.0
@@ -75,7 +82,7 @@ class AdminGate:
             self.failures += 1
             self._blocked_until = now + self.delay()
             return Attempt(False, f"wrong password (attempt {self.failures}); the next attempt is accepted in "
-                                  f"{self.delay():.0f} s", self.delay())
+                                  f"{math.ceil(self.delay())} s", self.delay(), retry_at=self._blocked_until)
 
 
 _gates: dict[str, AdminGate] = {}

@@ -10,7 +10,7 @@ from dkw_app import serve
 @pytest.fixture
 def launched(monkeypatch):
     calls = []
-    monkeypatch.setattr(serve, "_exec", lambda cmd, env: calls.append((cmd, env)) or 0)
+    monkeypatch.setattr(serve, "_run", lambda cmd, env: calls.append((cmd, env)) or 0)
     monkeypatch.setattr(serve.os, "chdir", lambda path: None)
     monkeypatch.setattr(serve, "_secrets_password", lambda: False)
     for name in ("DKW_HOST", "PORT", "DKW_MODE", "DKW_ADMIN_PASSWORD", "DKW_ADMIN_TOKEN"):

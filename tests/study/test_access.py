@@ -39,3 +39,15 @@ def test_empty_attempt_is_a_failure_and_gates_are_per_secret_and_process_wide():
 def test_generated_tokens_are_long_and_random():
     tokens = {generate_token() for _ in range(20)}
     assert len(tokens) == 20 and all(len(t) >= 32 for t in tokens)
+
+
+def test_a_refusal_during_the_wait_is_marked_unchecked_and_says_when_to_retry():
+    now = [100.0]
+    gate = AdminGate("right-password", clock=lambda: now[0], base_delay=2.0)
+    wrong = gate.attempt("wrong")
+    assert not wrong.blocked and wrong.retry_at == 102.0 and "accepted in 2 s" in wrong.message
+    now[0] += 0.5
+    early = gate.attempt("right-password")
+    assert early.blocked and early.retry_at == 102.0 and "accepted in 2 s" in early.message  # 1.5 s rounded up
+    now[0] = 102.0
+    assert gate.attempt("right-password").ok

@@ -1,6 +1,7 @@
 """AppTest of the three study pages (pages/3_Study_admin.py, 4_Judge.py, 5_Study_results.py)."""
 from __future__ import annotations
 
+import time
 import uuid
 from pathlib import Path
 
@@ -126,23 +127,42 @@ def test_admin_wrong_password_shows_nothing_right_password_creates_and_invites(e
     at.text_input(key="admin-password").input("s3cret-s3cret").run()
     assert not at.exception and len(at.tabs) == 5
     # create a study on the demo corpus with small settings
-    at.selectbox[0].select("demo-tiny")
-    at.number_input[1].set_value(1)  # articles per category
-    at.number_input[2].set_value(2)  # categories per batch
-    at.number_input[4].set_value(7)  # seed
-    at.button[0].click().run()  # form submit
-    assert not at.exception, at.exception
-    assert any("Study 1 created" in s.value for s in at.success)
+    create(at, seed=7)
+    assert any("Study 1 is ready" in s.value for s in at.success)
     with Session(env) as s:
         study = s.get(Study, 1)
         assert (study.corpus, study.seed, len(study.articles), study.split) == ("demo-tiny", 7, 4, "test")
     at.text_input(key="invite_name").input("ann").run()
     at.button(key="invite_go").click().run()
     assert not at.exception
+    assert any("'ann' invited" in s.value for s in at.success)  # confirmed
+    assert at.text_input(key="invite_name").value == ""  # and the name field emptied for the next judge
     table = next(d.value for d in at.dataframe if "code" in d.value.columns)
     code = table["code"][0]
     assert S.authenticate(env, code) == table["judge_id"][0]
     assert "/Judge?code=" in table["link"][0]
+
+
+def create(at: AppTest, *, seed: int = 0, protocols: dict | None = None, upload: tuple | None = None) -> None:
+    """Fill the admin's creation form (demo corpus, 1 article per category, 2 categories per
+    batch), create, and wait for the background job to finish."""
+    from dkw_app import jobs
+
+    at.selectbox(key="new_corpus").select("demo-tiny").run()
+    for spec, protocol in (protocols or {}).items():
+        at.selectbox(key=f"new_protocol_{spec}").select(protocol)
+    at.number_input(key="new_per_cat").set_value(1)
+    at.number_input(key="new_per_batch").set_value(2)
+    at.number_input(key="new_seed").set_value(seed)
+    at.button(key="create_go").click().run()
+    assert not at.exception, at.exception
+    for _ in range(100):
+        job = jobs.get("create-study")
+        if job is None or not job.running:
+            break
+        time.sleep(0.1)
+    at.run()
+    assert not at.exception, at.exception
 
 
 def test_admin_monitor_and_export_after_simulation(env):
@@ -237,7 +257,7 @@ def test_results_page_leaves_simulated_out_until_switched_on_then_shows_a_banner
     at.toggle(key="results_simulated").set_value(True).run()
     assert not at.exception
     assert "SIMULATED" in at.warning[0].value and "never publish" in at.warning[0].value
-    assert len(at.get("plotly_chart")) == 2
+    assert len(at.get("plotly_chart")) == 3  # Fig. 11, Fig. 12 and the Table 7 chart
     sig = next(d.value for d in at.dataframe if "wilcoxon_z_signed" in d.value.columns)
     assert set(sig["question"]) == {"topic", "category"} and len(sig) == 2
     assert {"direction", "sign_p_two_sided", "sign_p_one_sided"} <= set(sig.columns)
@@ -299,12 +319,8 @@ def test_admin_revokes_and_reissues_a_code_answers_kept(env):
 
 def test_protocols_chosen_at_creation_shown_to_admin_never_to_judges(env):
     at = _admin()
-    at.selectbox[0].select("demo-tiny")
-    at.selectbox(key="protocol_b").select("label-free")
-    at.number_input[1].set_value(1)
-    at.number_input[2].set_value(2)
-    at.button[0].click().run()
-    assert not at.exception and any("created" in s.value for s in at.success)
+    create(at, protocols={METHOD_B: "label-free"})
+    assert any("is ready" in s.value for s in at.success)
     sid = S.list_studies(env)[-1]["id"]
     settings = S.study_settings(env, sid)
     assert (settings["protocol_a"], settings["protocol_b"]) == ("label-aware", "label-free")
@@ -317,12 +333,12 @@ def test_protocols_chosen_at_creation_shown_to_admin_never_to_judges(env):
     assert judge.radio and "label" not in text and "protocol" not in text.lower()
 
 
-@pytest.mark.parametrize("page", ["app.py", "pages/1_Documents.py", "pages/2_Metrics.py"])
+@pytest.mark.parametrize("page", ["pages/0_Home.py", "pages/1_Documents.py", "pages/2_Metrics.py"])
 def test_study_mode_asks_every_other_page_for_the_admin_password(env, monkeypatch, page):
     monkeypatch.setenv("DKW_MODE", "study")
     at = _run(str(ROOT / page))
     assert not at.exception
-    assert at.text_input(key=f"{Path(page).stem.split('_')[-1].lower().replace('app', 'home')}-password")
+    assert at.text_input(key=f"{Path(page).stem.split('_')[-1].lower()}-password")
     assert not at.button and not at.dataframe and not at.get("plotly_chart")
     assert not any("Prepare" in b.label for b in at.button)
 
@@ -334,6 +350,95 @@ def test_study_mode_leaves_the_judge_page_open_and_refuses_an_unknown_mode(env, 
     judge = _run(JUDGE, code=code)
     assert not judge.exception and judge.button(key="judge_start") and not judge.text_input
     monkeypatch.setenv("DKW_MODE", "kiosk")
-    home = _run(str(ROOT / "app.py"))
+    home = _run(str(ROOT / "pages/0_Home.py"))
     assert not home.exception and "DKW_MODE must be one of explorer, study" in home.error[0].value
     assert not home.button
+
+
+def test_the_right_password_refused_during_the_wait_is_accepted_when_it_is_over_without_new_input(env, monkeypatch):
+    pw = "throttle-" + uuid.uuid4().hex
+    monkeypatch.setenv("DKW_ADMIN_PASSWORD", pw)
+    now = [5000.0]
+    backend.admin_gate(pw).clock = lambda: now[0]
+    at = _run(ADMIN)
+    for i in range(6):
+        at.text_input(key="admin-password").input(f"wrong-{i}").run()
+        now[0] += 2 ** i  # each wrong attempt after the previous wait
+    now[0] -= 32
+    assert "accepted in 32 s" in at.error[0].value and " UTC)" in at.error[0].value
+    now[0] += 30
+    at.text_input(key="admin-password").input(pw).run()  # 2 s too early: refused unchecked
+    assert "too many wrong attempts" in at.error[0].value and "checked again then" in at.error[0].value
+    assert any("Next attempt accepted in 2 s" in c.value for c in at.caption) and not at.tabs
+    at.run()  # same input, still waiting: no new attempt, no change
+    assert not at.tabs and backend.admin_gate(pw).failures == 6
+    now[0] += 2.5
+    at.run()  # the countdown's rerun once the wait is over: the same entry is checked now
+    assert not at.exception and len(at.tabs) == 5 and backend.admin_gate(pw).failures == 0
+
+
+def test_study_mode_opens_on_the_judge_page_with_no_navigation_until_the_organiser_logs_in(env, monkeypatch):
+    monkeypatch.setenv("DKW_MODE", "study")
+    at = _run(str(ROOT / "app.py"))
+    assert not at.exception
+    assert [t.key for t in at.text_input] == ["judge_code_input"]  # "/" = the judge page
+    assert "Keyword judging" in [t.value for t in at.title]
+    at.switch_page(str(ROOT / "pages/0_Home.py")).run()  # "/Home": the organisers' page, behind the admin prompt
+    assert not at.exception and at.text_input(key="home-password")
+    monkeypatch.delenv("DKW_MODE")
+    explorer = _run(str(ROOT / "app.py"))  # the explorer opens on Home, as before
+    assert not explorer.exception and "Keyword judging" not in [t.value for t in explorer.title]
+
+
+def _judge_on_article(env, **study):
+    sid = _demo_study(env, **study)
+    jid, code = S.invite_judge(env, sid, name="ann")
+    S.acknowledge_instructions(env, jid)
+    return sid, jid, code, _run(JUDGE, code=code)
+
+
+def test_answers_are_saved_as_given_and_come_back_after_a_reload_unanswered_ones_marked(env):
+    _sid, _jid, code, at = _judge_on_article(env)
+    assert at.radio[0].options == ["Relevant", "Partially", "Irrelevant", "Do not know"]  # instructions' order
+    assert not any("Not answered yet" in m.value for m in at.markdown)  # nothing marked before the first answer
+    n = len(at.radio)
+    for i, value in enumerate((3, 2, 0)):
+        at.radio[i].set_value(value).run()
+    assert not at.exception
+    marks = [m.value for m in at.markdown if "Not answered yet" in m.value]
+    assert len(marks) == n - 3  # every open question marked
+    assert any(f"3 of {n} answers given" in c.value and "Still open" in c.value for c in at.caption)
+    reloaded = _run(JUDGE, code=code)  # a reload: a new session, same article, answers back
+    assert not reloaded.exception
+    assert [r.value for r in reloaded.radio] == [3, 2, 0] + [None] * (n - 3)  # 3 Relevant, 2 Partially, 0 Do not know
+    for r in reloaded.radio[3:]:
+        r.set_value(1)
+    reloaded.run()
+    reloaded.button(key="judge_submit").click().run()
+    assert any("Saved" in s.value and "next article" in s.value for s in reloaded.success)
+
+
+def test_a_revoke_tells_the_judge_her_article_was_given_back(env):
+    sid, jid, _code, at = _judge_on_article(env)
+    at.radio[0].set_value(3).run()
+    S.revoke_judge(env, sid, jid)
+    new_code = S.reissue_code(env, sid, jid)
+    again = _run(JUDGE, code=new_code)
+    assert not again.exception
+    notice = [w.value for w in again.warning]
+    assert notice and "revoked" in notice[0]
+    again.button(key="notice-ok-0").click().run()
+    assert not again.warning and not again.exception
+
+
+def test_submit_while_paused_says_saved_and_paused_never_next_article(env):
+    sid, _jid, _code, at = _judge_on_article(env)
+    S.set_status(env, sid, "paused")
+    for r in at.radio:
+        r.set_value(2)
+    at.run()
+    at.button(key="judge_submit").click().run()
+    assert not at.exception
+    saved = " ".join(s.value for s in at.success)
+    assert "Saved" in saved and "paused" in saved and "next article" not in saved
+    assert any("paused" in i.value for i in at.info) and not at.radio

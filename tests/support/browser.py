@@ -32,7 +32,7 @@ def free_port() -> int:
 def streamlit_server(script: str = "app.py", env: dict[str, str] | None = None, timeout: float = 90):
     """Yield the base URL of a ``streamlit run`` of ``script`` on a free loopback port."""
     port = free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / script),
+    cmd = [sys.executable, "-m", "dkw_app.streamlit_main", "run", str(ROOT / script),
            "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
            "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
     full_env = {**os.environ, **(env or {})}
