@@ -23,6 +23,7 @@ from dkw_core.metrics import METRICS, PAPER_METRICS
 from dkw_core.neighbours import DEFAULT_NEIGHBOURS, NEIGHBOURS_CHOICES, parse_neighbours  # noqa: F401
 from dkw_core.phrases import TAGGER_MODELS
 from dkw_core.types import DEFAULT_K, DEFAULT_PROTOCOL, PROTOCOLS, Progress, check_protocol  # noqa: F401
+from dkw_core.types import NEW_TEXT_PROTOCOL, NEW_TEXT_PROTOCOLS, PROTOCOL_INFO  # noqa: F401
 from dkw_core.vectors import describe_default
 
 # Library calls the pages make unchanged, re-exported so that tests can replace them here.
@@ -35,14 +36,8 @@ from dkw_core.vectors import vectors_name  # noqa: F401  (their cache key, witho
 #: The paper's worked example (Sajgalik et al. 2017, §4.3, Tables 3–6): the first
 #: comp.graphics test article of 20 Newsgroups.
 EXAMPLE_DOC = "20ng/test/comp.graphics/38758"
-PROTOCOL_HELP = {
-    "label-aware": "paper's protocol: each document weighted with its own gold category",
-    "label-free": "deployable protocol: no label read, score = max over categories",
-    "label-free-posterior": "deployable protocol: no label read, words weighted by the category posterior "
-                            "of a tf-idf classifier trained on the training split",
-    "label-free-top1": "deployable protocol: no label read, words weighted with the most probable category "
-                       "of a tf-idf classifier trained on the training split",
-}
+#: What each protocol means, from the one protocol table (``dkw_core.types.PROTOCOL_INFO``).
+PROTOCOL_HELP = {name: f"{info.short}: {info.help}" for name, info in PROTOCOL_INFO.items()}
 #: The paper's K (nearest words per phrase) used to prepare a corpus.
 DEFAULT_K_MAX = DEFAULT_K
 #: What each neighbours spec of step 3 means (docs/method.md, step 3).
