@@ -4,6 +4,7 @@ One module per command group, registered here by explicit import:
 
 =================  ==============================================================
 :mod:`.corpus`     ``datasets``, ``prepare``, ``keywords``
+:mod:`.categories` ``categories``
 :mod:`.download`   ``download 20ng|r52|r8|webkb|webkb4|all``
 :mod:`.hubness`    ``hubness``
 :mod:`.evaluation` ``evaluate``, ``search``, ``baseline``, ``report``
@@ -20,12 +21,12 @@ import sys
 
 from ..errors import DkwError
 from ..types import DEFAULT_PROTOCOL
-from . import corpus, download, evaluation, hubness, study
+from . import categories, corpus, download, evaluation, hubness, study
 from .options import print_json
 
 __all__ = ["main", "build_parser", "print_json"]
 
-_GROUPS = (corpus, download, hubness, evaluation, study)
+_GROUPS = (corpus, categories, download, hubness, evaluation, study)
 
 
 def build_parser() -> argparse.ArgumentParser:
