@@ -125,6 +125,48 @@ def keywords(model, doc_id: str, *, metric: str, k: int, top: int, protocol: str
     return list(model.keywords(doc_id, metric=metric, k=k, top=top, protocol=protocol))
 
 
+def text_keywords(model, text: str, *, metrics: Sequence[str], k: int, top: int, protocol: str) -> dict:
+    """Keywords of a new text under a label-free ``protocol`` (default of the page:
+    ``NEW_TEXT_PROTOCOL``), per metric. ``weighting`` says which category its words are weighted
+    with and how sure the posterior is (posterior protocols only); when it is unsure,
+    ``by_category`` holds the keywords under each of the two most probable categories."""
+    if check_protocol(protocol) not in NEW_TEXT_PROTOCOLS:
+        raise InputError("a new text has no gold category: choose a label-free protocol")
+    weighting = model.text_weighting(text) if PROTOCOL_INFO[protocol].posterior else None
+    by_metric = {m: list(model.keywords_for_text(text, metric=m, k=k, top=top, protocol=protocol)) for m in metrics}
+    by_category: dict[str, dict[str, list]] = {}
+    if weighting is not None and weighting.unsure and weighting.runner_up is not None:
+        for cat in (weighting.category, weighting.runner_up):
+            by_category[cat] = {m: list(model.keywords_for_text(text, metric=m, k=k, top=top, label=cat))
+                                for m in metrics}
+    return {"weighting": weighting, "keywords": by_metric, "by_category": by_category}
+
+
+def decode_upload(data: bytes, name: str) -> str:
+    """A text file a visitor handed in: UTF-8 (a BOM dropped), else a one-line ``InputError``."""
+    from dkw_core.corpora.user import decode_text
+    from dkw_core.longtext import check_size
+
+    check_size(len(data), name)  # DKW_MAX_TEXT_MB
+    text = decode_text(data, name, error=InputError)
+    if not text.strip():
+        raise InputError(f"{name}: the document is empty")
+    return text
+
+
+def category_keywords(model, category: str, *, metric: str, k: int, top: int, phrases: int = 5) -> list:
+    """A category's ``top`` most discriminative words (``KeywordModel.category_keywords``),
+    training split only."""
+    return list(model.category_keywords(category, metric=metric, k=k, top=top, phrases=phrases))
+
+
+def compare_categories(first: list, second: list) -> dict[str, list[str]]:
+    """Shared and distinct words of two categories' lists."""
+    from dkw_core.keywords.categories import compare_categories as compare
+
+    return compare(first, second)
+
+
 # --------------------------------------------------------------------------- results store
 
 def load_runs(*, dataset: str | None = None) -> pd.DataFrame:
