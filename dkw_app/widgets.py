@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGES = (
     ("pages/0_Home.py", "Home", "🏠", "Home", ""),
     ("pages/1_Documents.py", "Documents: keywords per metric", "📄", "Documents", "Documents"),
+    ("pages/6_Categories.py", "Categories: each category's own words", "🏷️", "Categories", "Categories"),
     ("pages/2_Metrics.py", "Metrics: F1 charts", "📊", "Metrics", "Metrics"),
     ("pages/3_Study_admin.py", "Study admin", "🧑‍🔬", "Study admin", "Study_admin"),
     ("pages/4_Judge.py", "Judge keywords", "⚖️", "Judge", "Judge"),
