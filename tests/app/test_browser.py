@@ -134,6 +134,12 @@ def pick_keyword(page, index: int = 1) -> None:
     wait_idle(page)
 
 
+def nav(page, title: str) -> None:
+    """Go to a page through the sidebar's navigation."""
+    page.locator("[data-testid='stSidebarNav'] a").filter(has_text=title).first.click()
+    wait_idle(page, timeout=300_000)
+
+
 def open_select(page, label: str) -> None:
     """Open a selectbox by its label (its help button carries the label too, so not get_by_label)."""
     page.locator("[data-testid='stSelectbox']").filter(has_text=label).first.click()
@@ -189,24 +195,24 @@ def test_refresh_readme_screenshots(tmp_path):
         page.get_by_text("Prepared: tagged").first.wait_for()
         shoot(page, shots, "home")
 
-        page.goto(f"{url}/Documents?doc={EXAMPLE}")
-        wait_idle(page, timeout=300_000)
+        # through the sidebar: a direct URL such as /Documents opens the page outside st.navigation
+        nav(page, "Documents")
         page.get_by_text("protocol label-aware · K=90 · N=10").wait_for(timeout=300_000)
+        assert page.get_by_text(EXAMPLE, exact=True).count() >= 1  # the example is the default document
         assert "slice" not in page.locator("[data-testid='stMain']").inner_text()
         pick_keyword(page)
         page.locator("pre.dkw-document mark").first.wait_for()
         shoot(page, shots, "documents")
 
-        page.goto(f"{url}/Categories")
-        wait_idle(page, timeout=300_000)
+        nav(page, "Categories")
+        page.locator("[data-testid='stPlotlyChart']").first.wait_for(timeout=300_000)
         open_select(page, "Compare with")
         page.get_by_role("option", name="sci.space", exact=True).click()
         wait_idle(page, timeout=300_000)
         assert page.locator("[data-testid='stPlotlyChart']").count() == 2
         shoot(page, shots, "categories")
 
-        page.goto(f"{url}/Metrics")
-        wait_idle(page, timeout=300_000)
+        nav(page, "Metrics")
         shoot(page, shots, "metrics")
 
         page.goto(f"{url}/Judge?code={code}")
