@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..errors import InputError
 from ..types import DEFAULT_K, DEFAULT_TOP
 from . import options
 from .options import ProgressBar, print_json
@@ -10,14 +11,14 @@ from .options import ProgressBar, print_json
 
 def cmd_categories(args) -> int:
     from ..keywords import KeywordModel
-    from ..metrics import get_metric
     from .corpus import _vectors, corpus_for
 
-    get_metric(args.metric)  # a one-line error before any heavy work
+    metrics = options.metrics_of(args)  # a one-line error before any heavy work
+    if len(metrics) != 1:
+        raise InputError("categories takes one --metric (the one that scores every (word, category) pair)")
+    args.metric = metrics[0]
     corpus = corpus_for(args.dataset, sample=args.sample)
     if args.category is not None and args.category not in corpus.categories:
-        from ..errors import InputError
-
         raise InputError(f"unknown category {args.category!r} for corpus {corpus.key}; "
                          f"one of {', '.join(corpus.categories)}")
     with ProgressBar(f"preparing {corpus.key}") as progress:
@@ -46,10 +47,11 @@ def cmd_categories(args) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("categories", help="each category's most discriminative words, from the training split")
+    p = sub.add_parser("categories", help="each category's most discriminative words, from the training split "
+                                          "(one --metric; a tf- metric multiplies by the word's occurrences in "
+                                          "the category)")
     options.add_dataset(p)
-    p.add_argument("--metric", required=True, metavar="M", help="the metric that scores (word, category) pairs, e.g. "
-                   "rf or ig (a tf- metric multiplies by the word's occurrences in the category)")
+    options.add_metric(p, required=True)
     p.add_argument("--category", metavar="C", help="one category (default: every category)")
     options.add_k(p)
     options.add_top(p, default=DEFAULT_TOP)
