@@ -202,7 +202,7 @@ def test_refresh_readme_screenshots(tmp_path):
         assert "slice" not in page.locator("[data-testid='stMain']").inner_text()
         pick_keyword(page)
         page.locator("pre.dkw-document mark").first.wait_for()
-        shoot(page, shots, "documents")
+        shoot(page, shots, "documents", at=page.get_by_role("heading", name=EXAMPLE))
 
         nav(page, "Categories")
         page.locator("[data-testid='stPlotlyChart']").first.wait_for(timeout=300_000)
