@@ -254,3 +254,18 @@ def test_weighting_names_the_top_category_and_flags_an_unsure_posterior():
     assert close.to_dict() == {"weighted_as": "a", "p": 0.55, "runner_up": "b", "runner_up_p": 0.4, "unsure": True}
     with pytest.raises(InputError):
         weighting_of([1.0], cats)
+
+
+def test_a_new_text_does_not_wait_for_the_corpus_posteriors_and_gets_the_same_classifier(corpus, topic_vectors,
+                                                                                         monkeypatch):
+    from dkw_core.keywords import posterior as P
+
+    model = KeywordModel.prepare(corpus, topic_vectors, k_max=3, cache=False)
+    calls = []
+    monkeypatch.setattr(P, "out_of_fold_counts", lambda *a, **kw: calls.append(1) or np.zeros((10, 2)))
+    alone = model.posterior_model().predict(["The rocket and the moon.", "The coach."])
+    assert calls == []  # no out-of-fold fit for one new text
+    monkeypatch.undo()
+    fresh = KeywordModel.prepare(corpus, topic_vectors, k_max=3, cache=False)
+    fresh.posteriors("all")
+    assert np.allclose(alone, fresh.posterior_model().predict(["The rocket and the moon.", "The coach."]))
