@@ -29,7 +29,10 @@ def main() -> int:
     if not KeywordModel.is_prepared(corpus):
         print("preparing full 20ng (tagging and the 90 nearest words of every phrase)…", flush=True)
         KeywordModel.prepare(corpus, progress=lambda f, m: print(f"  {100 * f:5.1f} % {m}", flush=True))
-    env = {**os.environ, "DKW_SCREENSHOTS": "1"}
+    from dkw_core.config import data_dir
+
+    # explicit: the test session would otherwise work in a private temporary DKW_DATA_DIR
+    env = {**os.environ, "DKW_SCREENSHOTS": "1", "DKW_DATA_DIR": str(data_dir())}
     cmd = [sys.executable, "-m", "pytest", "tests/app/test_browser.py::test_refresh_readme_screenshots", "-q",
            "-p", "no:cacheprovider"]
     return subprocess.call(cmd, cwd=ROOT, env=env)

@@ -28,6 +28,15 @@ EXAMPLE = "20ng/test/comp.graphics/38758"
 ARCHIVE = "20news-bydate.tar.gz"
 DOC_SHOTS = ROOT / "docs" / "screenshots"
 REFRESH = os.environ.get("DKW_SCREENSHOTS") == "1"
+
+
+def _data_dir_at_import() -> Path:
+    from dkw_core.config import data_dir
+
+    return data_dir()
+
+
+DATA = _data_dir_at_import()  # DKW_DATA_DIR before the tests' fixtures point it at a tmp folder
 PAYLOAD = ("The graphics card renders 3D images <script>window.__pwned=1</script> with <b>bold</b> shading, "
            "**markdown** and [a link](http://evil.example) for the video game.")
 
@@ -148,15 +157,15 @@ def open_select(page, label: str) -> None:
 
 def _full_20ng_ready() -> Path:
     """DKW_DATA_DIR when full 20ng is prepared there (the refresh never prepares it itself)."""
-    from dkw_core.config import data_dir
     from dkw_core.corpora import corpus_key
     from dkw_core.keywords import KeywordModel
     from dkw_core.vectors import vectors_name
 
+    os.environ["DKW_DATA_DIR"] = str(DATA)  # the fixture's tmp folder is undone after the test
     if not KeywordModel.is_prepared(corpus_key("20ng"), vectors_name()):
-        pytest.skip("full 20ng is not prepared in DKW_DATA_DIR: run scripts/refresh_screenshots.py "
+        pytest.skip(f"full 20ng is not prepared in {DATA}: run scripts/refresh_screenshots.py "
                     "(or python -m dkw_core prepare --dataset 20ng) first")
-    return data_dir()
+    return DATA
 
 
 def _judge_code(db_url: str) -> str:
@@ -179,7 +188,8 @@ def _judge_code(db_url: str) -> str:
 
 @pytest.mark.skipif(not REFRESH, reason="opt-in: DKW_SCREENSHOTS=1 or scripts/refresh_screenshots.py")
 @pytest.mark.timeout(1800)
-def test_refresh_readme_screenshots(tmp_path):
+def test_refresh_readme_screenshots(tmp_path, monkeypatch):
+    monkeypatch.setenv("DKW_DATA_DIR", str(DATA))
     data = _full_20ng_ready()
     only_20ng = tmp_path / "archives"
     only_20ng.mkdir()
