@@ -219,7 +219,8 @@ def test_refresh_readme_screenshots(tmp_path, monkeypatch):
         open_select(page, "Compare with")
         page.get_by_role("option", name="sci.space", exact=True).click()
         wait_idle(page, timeout=300_000)
-        assert page.locator("[data-testid='stPlotlyChart']").count() == 2
+        page.locator("[data-testid='stPlotlyChart']").nth(1).wait_for(timeout=120_000)
+        page.get_by_text("Shared and distinct words").wait_for()
         shoot(page, shots, "categories")
 
         nav(page, "Metrics")
@@ -228,4 +229,7 @@ def test_refresh_readme_screenshots(tmp_path, monkeypatch):
         page.goto(f"{url}/Judge?code={code}")
         wait_idle(page, timeout=300_000)
         page.locator("[class*='st-key-kw-']").first.wait_for(timeout=120_000)
+        page.locator("[data-testid='stRadio']").first.wait_for(timeout=120_000)
+        wait_idle(page, timeout=120_000)
+        page.locator("[data-testid='stCode']").first.wait_for(timeout=120_000)  # the article, as plain text
         shoot(page, shots, "judge")
