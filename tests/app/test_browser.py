@@ -151,7 +151,15 @@ def nav(page, title: str) -> None:
 
 def open_select(page, label: str) -> None:
     """Open a selectbox by its label (its help button carries the label too, so not get_by_label)."""
-    page.locator("[data-testid='stSelectbox']").filter(has_text=label).first.click()
+    box = page.locator(f"[data-testid='stSelectbox'] input[aria-label='{label}']").last
+    for attempt in range(4):  # a click landing while the page re-renders opens nothing: try again
+        wait_idle(page)
+        box.click()
+        try:
+            page.get_by_role("option").first.wait_for(timeout=10_000)
+            return
+        except Exception:  # noqa: BLE001 - playwright's TimeoutError
+            page.keyboard.press("Escape")
     page.get_by_role("option").first.wait_for()
 
 
