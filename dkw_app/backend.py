@@ -23,6 +23,7 @@ from dkw_core.metrics import METRICS, PAPER_METRICS
 from dkw_core.neighbours import DEFAULT_NEIGHBOURS, NEIGHBOURS_CHOICES, parse_neighbours  # noqa: F401
 from dkw_core.phrases import TAGGER_MODELS
 from dkw_core.types import DEFAULT_K, DEFAULT_PROTOCOL, PROTOCOLS, Progress, check_protocol  # noqa: F401
+from dkw_core.types import NEW_TEXT_PROTOCOL, NEW_TEXT_PROTOCOLS, PROTOCOL_INFO  # noqa: F401
 from dkw_core.vectors import describe_default
 
 # Library calls the pages make unchanged, re-exported so that tests can replace them here.
@@ -38,14 +39,8 @@ from dkw_core.evaluation.classifiers import check_evaluable  # noqa: F401  (one 
 #: The paper's worked example (Sajgalik et al. 2017, §4.3, Tables 3–6): the first
 #: comp.graphics test article of 20 Newsgroups.
 EXAMPLE_DOC = "20ng/test/comp.graphics/38758"
-PROTOCOL_HELP = {
-    "label-aware": "paper's protocol: each document weighted with its own gold category",
-    "label-free": "deployable protocol: no label read, score = max over categories",
-    "label-free-posterior": "deployable protocol: no label read, words weighted by the category posterior "
-                            "of a tf-idf classifier trained on the training split",
-    "label-free-top1": "deployable protocol: no label read, words weighted with the most probable category "
-                       "of a tf-idf classifier trained on the training split",
-}
+#: What each protocol means, from the one protocol table (``dkw_core.types.PROTOCOL_INFO``).
+PROTOCOL_HELP = {name: f"{info.short}: {info.help}" for name, info in PROTOCOL_INFO.items()}
 #: The paper's K (nearest words per phrase) used to prepare a corpus.
 DEFAULT_K_MAX = DEFAULT_K
 #: What each neighbours spec of step 3 means (docs/method.md, step 3).
@@ -131,6 +126,48 @@ def keywords(model, doc_id: str, *, metric: str, k: int, top: int, protocol: str
     """Top-``top`` keywords of one document (``KeywordModel.keywords``)."""
     check_protocol(protocol)
     return list(model.keywords(doc_id, metric=metric, k=k, top=top, protocol=protocol))
+
+
+def text_keywords(model, text: str, *, metrics: Sequence[str], k: int, top: int, protocol: str) -> dict:
+    """Keywords of a new text under a label-free ``protocol`` (default of the page:
+    ``NEW_TEXT_PROTOCOL``), per metric. ``weighting`` says which category its words are weighted
+    with and how sure the posterior is (posterior protocols only); when it is unsure,
+    ``by_category`` holds the keywords under each of the two most probable categories."""
+    if check_protocol(protocol) not in NEW_TEXT_PROTOCOLS:
+        raise InputError("a new text has no gold category: choose a label-free protocol")
+    weighting = model.text_weighting(text) if PROTOCOL_INFO[protocol].posterior else None
+    by_metric = {m: list(model.keywords_for_text(text, metric=m, k=k, top=top, protocol=protocol)) for m in metrics}
+    by_category: dict[str, dict[str, list]] = {}
+    if weighting is not None and weighting.unsure and weighting.runner_up is not None:
+        for cat in (weighting.category, weighting.runner_up):
+            by_category[cat] = {m: list(model.keywords_for_text(text, metric=m, k=k, top=top, label=cat))
+                                for m in metrics}
+    return {"weighting": weighting, "keywords": by_metric, "by_category": by_category}
+
+
+def decode_upload(data: bytes, name: str) -> str:
+    """A text file a visitor handed in: UTF-8 (a BOM dropped), else a one-line ``InputError``."""
+    from dkw_core.corpora.user import decode_text
+    from dkw_core.longtext import check_size
+
+    check_size(len(data), name)  # DKW_MAX_TEXT_MB
+    text = decode_text(data, name, error=InputError)
+    if not text.strip():
+        raise InputError(f"{name}: the document is empty")
+    return text
+
+
+def category_keywords(model, category: str, *, metric: str, k: int, top: int, phrases: int = 5) -> list:
+    """A category's ``top`` most discriminative words (``KeywordModel.category_keywords``),
+    training split only."""
+    return list(model.category_keywords(category, metric=metric, k=k, top=top, phrases=phrases))
+
+
+def compare_categories(first: list, second: list) -> dict[str, list[str]]:
+    """Shared and distinct words of two categories' lists."""
+    from dkw_core.keywords.categories import compare_categories as compare
+
+    return compare(first, second)
 
 
 # --------------------------------------------------------------------------- results store

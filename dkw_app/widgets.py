@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGES = (
     ("pages/0_Home.py", "Home", ":material/home:", "Home", ""),
     ("pages/1_Documents.py", "Documents: keywords per metric", ":material/description:", "Documents", "Documents"),
+    ("pages/6_Categories.py", "Categories: each category's own words", ":material/sell:", "Categories", "Categories"),
     ("pages/2_Metrics.py", "Metrics: F1 charts", ":material/bar_chart:", "Metrics", "Metrics"),
     ("pages/3_Study_admin.py", "Study admin", ":material/admin_panel_settings:", "Study admin", "Study_admin"),
     ("pages/4_Judge.py", "Judge keywords", ":material/rate_review:", "Judge", "Judge"),

@@ -5,6 +5,7 @@ One definition each, imported by the library, the command line, the evaluation a
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Literal, get_args
 
 from .errors import InputError
@@ -25,10 +26,50 @@ Protocol = Literal["label-aware", "label-free", "label-free-posterior", "label-f
 The label-free protocols never read the labels of the documents being weighted.
 """
 PROTOCOLS: tuple[str, ...] = get_args(Protocol)
-POSTERIOR_PROTOCOLS: tuple[str, ...] = ("label-free-posterior", "label-free-top1")
+
+
+@dataclass(frozen=True)
+class ProtocolInfo:
+    """One protocol as every reader names it: the CLI's help, the evaluation's labels and the
+    app's selectors all read :data:`PROTOCOL_INFO` (docs/method.md §3)."""
+
+    name: str
+    short: str           # a few words: "paper's protocol", "deployable, predicted category"
+    help: str            # one sentence for selectors and ``--help``
+    reads_labels: bool   # weights a document with its own gold category
+    posterior: bool      # weights with the tf-idf classifier's category posterior
+
+    @property
+    def label(self) -> str:
+        """``name (short: help)``: how an evaluation run names its protocol."""
+        return f"{self.name} ({self.short}: {self.help})"
+
+
+PROTOCOL_INFO: dict[str, ProtocolInfo] = {p.name: p for p in (
+    ProtocolInfo("label-aware", "paper's protocol",
+                 "every document, test documents included, weighted with its own gold category", True, False),
+    ProtocolInfo("label-free", "deployable",
+                 "no label read, a word's score is its maximum over categories", False, False),
+    ProtocolInfo("label-free-posterior", "deployable",
+                 "no label read, words weighted by the category posterior of a tf-idf classifier fitted on "
+                 "the training split", False, True),
+    ProtocolInfo("label-free-top1", "deployable",
+                 "no label read, words weighted with the most probable category of a tf-idf classifier fitted "
+                 "on the training split", False, True),
+)}
+"""Every protocol's name, short label, help and whether it reads labels: one table."""
+assert tuple(PROTOCOL_INFO) == PROTOCOLS
+
+POSTERIOR_PROTOCOLS: tuple[str, ...] = tuple(p for p, info in PROTOCOL_INFO.items() if info.posterior)
 """The label-free protocols that weight a document with the category posterior (docs/method.md §3)."""
+NEW_TEXT_PROTOCOLS: tuple[str, ...] = tuple(p for p, info in PROTOCOL_INFO.items() if not info.reads_labels)
+"""Protocols a new text (no gold category) can be weighted with."""
 DEFAULT_PROTOCOL: Protocol = "label-aware"
-"""The default of every command and page: the paper's protocol, always labelled as such."""
+"""The default for corpus documents in every command and page: the paper's protocol, always labelled as such."""
+NEW_TEXT_PROTOCOL: Protocol = "label-free-top1"
+"""The default for a new text (the app's text box and file, ``--text-file``, ``--texts``, the
+estimator): the paper's weighting with the category a tf-idf classifier predicts — it reads no
+label and gives the words of the text's topic (docs/method.md §3, "New texts")."""
 
 DEFAULT_K = 90
 """Nearest words per phrase (the paper's K = 90 of the human study); also the prepared k_max."""
@@ -38,7 +79,7 @@ DEFAULT_TOP = 10
 
 def reads_labels(protocol: str) -> bool:
     """Whether a protocol weights a document with its own gold label (only the paper's does)."""
-    return check_protocol(protocol) == "label-aware"
+    return PROTOCOL_INFO[check_protocol(protocol)].reads_labels
 
 
 def check_protocol(protocol: str) -> Protocol:

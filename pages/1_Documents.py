@@ -1,10 +1,11 @@
-"""Documents: pick a document, read it as plain text, and compare its top-N
-keywords under several metrics side by side (paper Tables 3–6), with provenance."""
+"""Documents: pick a document (or bring your own text), read it as plain text, and compare its
+top-N keywords under several metrics side by side (paper Tables 3–6), with provenance and the
+phrases behind a keyword highlighted in the text."""
 from __future__ import annotations
 
 import streamlit as st
 
-from dkw_app import backend, browse, resources, study_ui, tables, widgets
+from dkw_app import backend, browse, keyword_views, resources, study_ui, tables, widgets
 from dkw_core.errors import DkwError
 
 st.set_page_config(page_title="dkw — documents", page_icon=":material/description:", layout="wide")
@@ -38,11 +39,59 @@ if wanted and st.session_state.get("_doc_param") != wanted:
         st.session_state["doc_query"] = wanted
 
 # ------------------------------------------------------------------ choose a document
+CORPUS_DOC, OWN_TEXT = "a document of the corpus", "your own text"
 c1, c2, c3 = st.columns([1, 1, 2])
 with c1:
     name = widgets.select("Corpus", names, key="doc_corpus")
+source = st.radio("Keywords of", (CORPUS_DOC, OWN_TEXT), key="doc_source", horizontal=True,
+                  help="Your own text is scored with the statistics of the corpus's training split.")
 corpus = widgets.guarded(lambda: resources.corpus(name, sample))
 if corpus is None:
+    st.stop()
+# ------------------------------------------------------------------ keyword options
+with st.sidebar:
+    st.header("Keywords")
+    all_metrics = widgets.guarded(backend.metric_names, default=[]) or []
+    paper = [m for m in ("rf", "tds", "ig", "tf-idf", "chi2") if m in all_metrics]
+    metrics = st.multiselect("Metrics (columns)", all_metrics, default=paper[:4] or all_metrics[:4],
+                             key="kw_metrics", help="Paper Table 2; tf- variants multiply by tf(w, d).")
+    k = st.number_input("K — nearest words per phrase", 1, k_max, k_max, key="kw_k")
+    top = st.number_input("N — keywords per metric", 1, 100, 10, key="kw_top")
+    if source == OWN_TEXT:  # a new text has no gold category: the label-free protocols, top-1 first
+        protocol = st.radio("Protocol", list(backend.NEW_TEXT_PROTOCOLS), key="kw_text_protocol",
+                            index=list(backend.NEW_TEXT_PROTOCOLS).index(backend.NEW_TEXT_PROTOCOL),
+                            format_func=lambda p: f"{p} ({backend.PROTOCOL_HELP[p]})")
+    else:
+        protocol = st.radio("Protocol", backend.PROTOCOLS, key="kw_protocol",
+                            format_func=lambda p: f"{p} ({backend.PROTOCOL_HELP[p]})")
+    neighbours = widgets.select("Nearest words (step 3)", list(backend.NEIGHBOURS_CHOICES), key="kw_neighbours",
+                                default=backend.DEFAULT_NEIGHBOURS,
+                                format_func=lambda s: f"{s} — {backend.NEIGHBOURS_HELP.get(s, s)}",
+                                help="How the K nearest words of a phrase are found. CSLS and all-but-the-top "
+                                     "demote hub words that are near almost every phrase; each choice is "
+                                     "prepared and cached separately.")
+
+
+if source == OWN_TEXT:
+    text = keyword_views.own_text_input()
+    if text is None:
+        st.info(f"Paste a text or choose a file: its keywords are scored with the statistics of {name}'s "
+                f"training split, weighted by default with the category a classifier predicts for it "
+                f"({backend.NEW_TEXT_PROTOCOL}).")
+        st.stop()
+    if not widgets.prepare_panel(name, sample, k_max, key="doc_prepare", neighbours=neighbours):
+        st.stop()
+    if not metrics:
+        st.info("Choose at least one metric in the sidebar.")
+        st.stop()
+    try:
+        model = resources.model(name, sample, k_max, neighbours=neighbours)
+    except DkwError as exc:
+        widgets.show_error(exc)
+        st.stop()
+    keyword_views.own_text_keywords(model, text, metrics=metrics, k=int(k), top=int(top), protocol=protocol,
+                                    vectors=str(getattr(resources.vectors(), "name", "vectors")),
+                                    neighbours=neighbours)
     st.stop()
 example = None
 try:
@@ -77,29 +126,13 @@ st.caption(f"{len(ids)} matching document(s).")
 doc_id = widgets.select("Document", ids, key="doc_id", default=backend.EXAMPLE_DOC)
 doc = corpus.get(doc_id)
 
-# ------------------------------------------------------------------ keyword options
-with st.sidebar:
-    st.header("Keywords")
-    all_metrics = widgets.guarded(backend.metric_names, default=[]) or []
-    paper = [m for m in ("rf", "tds", "ig", "tf-idf", "chi2") if m in all_metrics]
-    metrics = st.multiselect("Metrics (columns)", all_metrics, default=paper[:4] or all_metrics[:4],
-                             key="kw_metrics", help="Paper Table 2; tf- variants multiply by tf(w, d).")
-    k = st.number_input("K — nearest words per phrase", 1, k_max, k_max, key="kw_k")
-    top = st.number_input("N — keywords per metric", 1, 100, 10, key="kw_top")
-    protocol = st.radio("Protocol", backend.PROTOCOLS, key="kw_protocol",
-                        format_func=lambda p: f"{p} ({backend.PROTOCOL_HELP[p]})")
-    neighbours = widgets.select("Nearest words (step 3)", list(backend.NEIGHBOURS_CHOICES), key="kw_neighbours",
-                                default=backend.DEFAULT_NEIGHBOURS,
-                                format_func=lambda s: f"{s} — {backend.NEIGHBOURS_HELP.get(s, s)}",
-                                help="How the K nearest words of a phrase are found. CSLS and all-but-the-top "
-                                     "demote hub words that are near almost every phrase; each choice is "
-                                     "prepared and cached separately.")
-
 left, right = st.columns([1, 1])
 with left:
     st.subheader(doc.id)
     st.text(f"category {doc.label} · split {doc.split} · {len(doc.text):,} characters")
-    widgets.show_document(doc.text)
+    pick_box = st.empty()
+    doc_box = st.empty()
+    keyword_views.show_document(doc.text, None, doc_box)  # plain text until a keyword is chosen
 
 with right:
     st.subheader("Top keywords per metric")
@@ -120,19 +153,15 @@ with right:
                f"statistics from the training split")
     if neighbours != backend.DEFAULT_NEIGHBOURS:
         vectors_name = f"{vectors_name} ({neighbours})"
-    # st.table renders cells as markdown: escape them so every keyword shows exactly as stored
-    st.table(tables.keyword_table(by_metric, top=int(top)).map(widgets.escape_markdown))
+    keyword_views.keyword_table(by_metric, top=int(top))
     widgets.csv_download(tables.keywords_long(by_metric, doc_id=doc.id, protocol=protocol, k=int(k),
                                               vectors=vectors_name),
                          label="Download keywords (CSV)", file_name="keywords.csv", key="kw_csv")
     widgets.split_download(name, sample, k_max, split=split, metrics=metrics, k=int(k), top=int(top),
                            protocol=protocol)
-    st.markdown("**Provenance** — the phrases of the document that led to each keyword")
-    for tab, metric in zip(st.tabs(metrics), metrics):
-        with tab:
-            for rank, kw in enumerate(by_metric[metric], start=1):
-                # the keyword itself is drawn with st.text inside: a label is markdown, and a
-                # URL-like word would become a live link even escaped
-                with st.expander(f"Keyword {rank} — score {float(kw.score):.4g}, tf {kw.tf}"):
-                    st.text(kw.word)
-                    st.dataframe(tables.provenance_table(kw), hide_index=True)
+    keyword_views.provenance(by_metric, key="doc")
+
+with pick_box.container():
+    chosen = keyword_views.highlight_choice(by_metric, pick_box, key="doc_highlight")
+if chosen is not None:
+    keyword_views.show_document(doc.text, chosen, doc_box)

@@ -2,15 +2,7 @@
 
 One module per command group, registered here by explicit import:
 
-====================  ===========================================================
-:mod:`.corpus`        ``datasets``, ``prepare``, ``keywords``
-:mod:`.download`      ``download 20ng|r52|r8|webkb|webkb4|all``
-:mod:`.hubness`       ``hubness``
-:mod:`.evaluation`    ``evaluate``, ``search``, ``baseline``, ``leakcheck``, ``report``
-:mod:`.study`         ``study init|list|create|invite|simulate|analyze|export``
-:mod:`.study_admin`   ``study status|judges|revoke|reissue|log`` (the study's life cycle)
-====================  ===========================================================
-
+====================  ====================================================
 Shared option names and the progress bar live in :mod:`.options`; the study database engine of
 every ``study`` sub-command in :mod:`.study_db`. A handler returns the exit
 code; any :class:`~dkw_core.errors.DkwError` becomes a one-line ``error: …`` and exit code 2.
@@ -23,12 +15,12 @@ import warnings
 
 from ..errors import DkwError
 from ..types import DEFAULT_PROTOCOL
-from . import corpus, download, evaluation, hubness, study
+from . import categories, corpus, download, evaluation, hubness, study
 from .options import print_json
 
 __all__ = ["main", "build_parser", "print_json", "entry_point"]
 
-_GROUPS = (corpus, download, hubness, evaluation, study)
+_GROUPS = (corpus, categories, download, hubness, evaluation, study)
 
 
 def build_parser() -> argparse.ArgumentParser:

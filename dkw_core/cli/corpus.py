@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..errors import InputError
-from ..types import DEFAULT_K, POSTERIOR_PROTOCOLS
+from ..types import DEFAULT_K, DEFAULT_PROTOCOL, NEW_TEXT_PROTOCOL, POSTERIOR_PROTOCOLS, PROTOCOL_INFO
 from . import options
 from .options import ProgressBar, print_json
 
@@ -126,10 +126,8 @@ def cmd_keywords(args) -> int:
     if args.text_file and not args.dataset:
         raise InputError("--text-file needs --dataset NAME (the corpus whose statistics score the words)")
     dataset = args.dataset or args.doc.split("/", 1)[0]
-    protocol = args.protocol
+    protocol = _protocol_of(args, new_texts=bool(args.text_file))
     text = _read_text_file(args.text_file) if args.text_file else None
-    if text is not None and protocol == "label-aware":
-        protocol = "label-free"  # a new text has no gold category
     corpus = corpus_for(dataset, sample=args.sample, include=[args.doc] if args.doc else None)
     if args.doc:
         corpus.get(args.doc)  # unknown ids fail before any heavy work
@@ -141,6 +139,7 @@ def cmd_keywords(args) -> int:
             model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=max(args.k, DEFAULT_K),
                                          progress=progress, neighbours=args.neighbours)
     result = {}
+    weighting = None
     with ProgressBar(f"tagging {args.text_file or args.doc}") as tagging:
         for m in metrics:
             if text is not None:
@@ -148,6 +147,8 @@ def cmd_keywords(args) -> int:
                     raise InputError("--baseline works on corpus documents (--doc), not new texts")
                 kws = model.keywords_for_text(text, metric=m, k=args.k, top=args.top, name=args.text_file,
                                               protocol=protocol, progress=tagging)
+                if protocol in POSTERIOR_PROTOCOLS and weighting is None:
+                    weighting = model.text_weighting(text)
             else:
                 kws = model.keywords(args.doc, metric=m, k=args.k, top=args.top, protocol=protocol)
             result[m] = kws
@@ -162,12 +163,16 @@ def cmd_keywords(args) -> int:
         "k": None if args.baseline else args.k,
         "top": args.top,
     }
+    if weighting is not None:  # which category the new text's words are weighted with, and how sure
+        out.update(weighting.to_dict())
     if args.json:
         print_json(out)
     else:
         print(f"{out['doc']}  [{protocol}, {out['method']}, vectors={out['vectors']}, neighbours={out['neighbours']}, "
               f"K={out['k']}, N={args.top}, "
               f"statistics from the training split of {corpus.key}]")
+        if weighting is not None:
+            print(f"{'':>10}  {weighting.describe()}")
         for m, kws in result.items():
             print(f"{m:>10}: " + ", ".join(kw.word for kw in kws))
     return 0
@@ -185,12 +190,10 @@ def _cmd_keywords_batch(args, metrics: list[str]) -> int:
     if args.baseline:
         raise InputError("--baseline works on single corpus documents (--doc)")
     fmt = format_of(args.format, args.out)
-    if args.texts and args.protocol in POSTERIOR_PROTOCOLS:
-        raise InputError(f"--texts is label-free; {args.protocol} works with --text-file or --split")
+    protocol = _protocol_of(args, new_texts=bool(args.texts))
     if args.scheduler is not None:
-        return _keywords_batch_on_cluster(args, metrics, fmt)
+        return _keywords_batch_on_cluster(args, metrics, fmt, protocol)
     items = read_texts(args.texts) if args.texts else None  # bad input fails before any heavy work
-    protocol = "label-free" if items is not None else args.protocol
     corpus = corpus_for(args.dataset, sample=args.sample)
     with ProgressBar(f"preparing {corpus.key}") as progress:
         model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=max(args.k, DEFAULT_K), progress=progress,
@@ -199,13 +202,24 @@ def _cmd_keywords_batch(args, metrics: list[str]) -> int:
         records: Iterable[dict]
         if items is not None:
             records = text_records(model, items, metrics=metrics, k=args.k, top=args.top,
-                                   n_process=args.n_process, total=len(items), progress=progress)
+                                   n_process=args.n_process, total=len(items), progress=progress, protocol=protocol)
         else:
             records = split_records(model, args.split, metrics=metrics, k=args.k, top=args.top,
                                     protocol=protocol, progress=progress)
         n = write_records(records, out, fmt, metrics)
     _summary(args, n, protocol, metrics, corpus.key, fmt)
     return 0
+
+
+def _protocol_of(args, *, new_texts: bool) -> str:
+    """``--protocol``, else the default: the paper's label-aware for corpus documents,
+    label-free-top1 for new texts (``--text-file``, ``--texts``), which have no gold category."""
+    if not new_texts:
+        return args.protocol or DEFAULT_PROTOCOL
+    if args.protocol == "label-aware":
+        raise InputError("a new text has no gold category: use --protocol label-free-top1 (the default for new "
+                         "texts), label-free-posterior or label-free")
+    return args.protocol or NEW_TEXT_PROTOCOL
 
 
 @contextlib.contextmanager
@@ -225,14 +239,13 @@ def _summary(args, n: int, protocol: str, metrics: list[str], key: str, fmt: str
               f"from the training split of {key}{where} -> {args.out} ({fmt})", file=sys.stderr)
 
 
-def _keywords_batch_on_cluster(args, metrics: list[str], fmt: str) -> int:
+def _keywords_batch_on_cluster(args, metrics: list[str], fmt: str, protocol: str) -> int:
     """The batch export on a Dask cluster: prepared there if needed, records streamed back in order."""
     from ..cluster import CorpusRef, ModelRef, prepare_on_cluster, session
     from ..cluster.batch import split_records_on_cluster, text_records_on_cluster
     from ..keywords.batch import iter_texts, write_records
 
     items = iter_texts(args.texts) if args.texts else None  # the path's kind is checked here
-    protocol = "label-free" if items is not None else args.protocol
     k_max = max(args.k, DEFAULT_K)
     ref = ModelRef(CorpusRef(args.dataset, args.sample), args.vectors, k_max, args.neighbours)
     with _output(args) as out, session(args.scheduler) as client:
@@ -242,7 +255,7 @@ def _keywords_batch_on_cluster(args, metrics: list[str], fmt: str) -> int:
         with ProgressBar("keywords") as progress:
             if items is not None:
                 records = text_records_on_cluster(client, ref, items, metrics=metrics, k=args.k, top=args.top,
-                                                  progress=progress)
+                                                  progress=progress, protocol=protocol)
             else:
                 records = split_records_on_cluster(client, ref, args.split, metrics=metrics, k=args.k,
                                                    top=args.top, protocol=protocol, progress=progress)
@@ -269,13 +282,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("keywords", help="the discriminative keywords of a document, a new text, a whole split "
                                         "or a collection of new texts")
     p.add_argument("--doc", help="document id, e.g. 20ng/test/comp.graphics/38758")
-    p.add_argument("--text-file", help="a UTF-8 text file to extract keywords from (label-free, label-free-posterior or "
-                   "label-free-top1)")
+    p.add_argument("--text-file", help=f"a UTF-8 text file to extract keywords from (default protocol "
+                   f"{NEW_TEXT_PROTOCOL}; label-free-posterior and label-free also work)")
     p.add_argument("--split", choices=("train", "test", "all"),
                    help="every document of this split of --dataset (batch; see --format, --out)")
     p.add_argument("--texts", metavar="PATH",
-                   help="new texts, label-free: a folder of text files, a .jsonl (field text, optional id) or "
-                        "a .csv (column text, optional id)")
+                   help=f"new texts (default protocol {NEW_TEXT_PROTOCOL}): a folder of text files, a .jsonl "
+                        "(field text, optional id) or a .csv (column text, optional id)")
     p.add_argument("--format", choices=("jsonl", "csv"), help="batch output format (default: --out's suffix, else jsonl)")
     options.add_out(p, help="batch output file (default: standard output)")
     p.add_argument("--n-process", type=options.positive,
@@ -286,7 +299,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     options.add_metric(p, default=["tf-rf"])
     options.add_k(p)
     options.add_top(p)
-    options.add_protocol(p)
+    options.add_protocol(p, default=None, help=f"how words are weighted (default {DEFAULT_PROTOCOL}, the paper's, "
+                         f"for --doc and --split; {NEW_TEXT_PROTOCOL} for --text-file and --texts, which have no "
+                         "gold category); " + "; ".join(f"{n}: {i.help}" for n, i in PROTOCOL_INFO.items()))
     p.add_argument("--baseline", action="store_true", help="score the document's own words, no vectors")
     p.add_argument("--sample", type=options.positive, metavar="N",
                    help="statistics from the first N documents per category and split only")

@@ -15,7 +15,7 @@ import sys
 
 from ..errors import InputError
 from ..metrics import METRICS
-from ..types import DEFAULT_K, DEFAULT_PROTOCOL, DEFAULT_TOP, PROTOCOLS, Progress
+from ..types import DEFAULT_K, DEFAULT_PROTOCOL, DEFAULT_TOP, PROTOCOL_INFO, PROTOCOLS, Progress
 
 
 def print_json(obj) -> None:
@@ -132,8 +132,7 @@ def add_protocol(p: argparse.ArgumentParser, *, both: bool = False, dest: str = 
     choices = [*PROTOCOLS, "both"] if both else list(PROTOCOLS)
     shown = f" (default {default}: the paper's protocol)" if default == DEFAULT_PROTOCOL else ""
     p.add_argument(flag, dest=dest, choices=choices, default=default,
-                   help=(help or "label-aware: weight each document with its gold category (paper); "
-                                 "label-free: never read the labels of the documents being weighted") + shown)
+                   help=(help or "; ".join(f"{name}: {info.help}" for name, info in PROTOCOL_INFO.items())) + shown)
 
 
 def add_out(p: argparse.ArgumentParser, help: str = "write to FILE (default: standard output)") -> None:

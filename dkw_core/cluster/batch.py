@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 
 from ..keywords.batch import BLOCK
-from ..types import POSTERIOR_PROTOCOLS, Progress, report
+from ..types import NEW_TEXT_PROTOCOL, POSTERIOR_PROTOCOLS, Progress, report
 from .refs import ModelRef
 from .scheduler import run, worker_env
 
@@ -29,6 +29,10 @@ def _split_size(ref: ModelRef, split: str, protocol: str) -> int:
     return len(model.doc_ids(split))
 
 
+def _fit_posterior(ref: ModelRef) -> int:
+    return len(ref.load().posteriors("all"))
+
+
 def _split_block(ref: ModelRef, split: str, start: int, stop: int, metrics: list[str], k: int, top: int,
                  protocol: str) -> list[dict]:
     from ..keywords.batch import split_records
@@ -36,10 +40,12 @@ def _split_block(ref: ModelRef, split: str, start: int, stop: int, metrics: list
     return split_records(ref.load(), split, metrics=metrics, k=k, top=top, protocol=protocol, start=start, stop=stop)
 
 
-def _text_block(ref: ModelRef, items: list[tuple[str, str]], metrics: list[str], k: int, top: int) -> list[dict]:
+def _text_block(ref: ModelRef, items: list[tuple[str, str]], metrics: list[str], k: int, top: int,
+                protocol: str = NEW_TEXT_PROTOCOL) -> list[dict]:
     from ..keywords.batch import text_records
 
-    return list(text_records(ref.load(), items, metrics=metrics, k=k, top=top, n_process=1, block=len(items)))
+    return list(text_records(ref.load(), items, metrics=metrics, k=k, top=top, n_process=1, block=len(items),
+                             protocol=protocol))
 
 
 def _in_order(client, calls: Iterable[tuple], window: int, total: int | None,
@@ -77,13 +83,16 @@ def split_records_on_cluster(client, ref: ModelRef, split: str, *, metrics: Sequ
 
 def text_records_on_cluster(client, ref: ModelRef, items: Iterable[tuple[str, str]], *, metrics: Sequence[str],
                             k: int, top: int, block: int = BLOCK, window: int | None = None,
-                            total: int | None = None, progress: Progress | None = None) -> Iterator[dict]:
+                            total: int | None = None, progress: Progress | None = None,
+                            protocol: str = NEW_TEXT_PROTOCOL) -> Iterator[dict]:
     """:func:`dkw_core.keywords.batch.text_records` of a stream of new texts, ``block`` at a time."""
     window = window or 2 * max(1, len(client.scheduler_info()["workers"]))
     items = iter(items)
+    if protocol in POSTERIOR_PROTOCOLS:  # fitted once and cached beside the model, not by every worker at once
+        client.submit(run, worker_env(), _fit_posterior, ref, pure=False).result()
 
     def calls():
         while chunk := list(itertools.islice(items, block)):
-            yield (_text_block, ref, chunk, list(metrics), k, top)
+            yield (_text_block, ref, chunk, list(metrics), k, top, protocol)
 
     return _in_order(client, calls(), window, total, progress, "texts")

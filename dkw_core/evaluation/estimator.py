@@ -24,7 +24,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .. import cache
 from ..errors import InputError
-from ..types import DEFAULT_K, POSTERIOR_PROTOCOLS
+from ..types import DEFAULT_K, NEW_TEXT_PROTOCOL, POSTERIOR_PROTOCOLS
 
 _MODELS: cache.Memo = cache.Memo(maxsize=8)
 
@@ -40,7 +40,7 @@ def _texts(X) -> list[str]:
 
 
 class DiscriminativeKeywordVectorizer(TransformerMixin, BaseEstimator):
-    """Texts -> label-free discriminative-keyword document vectors.
+    """Texts -> discriminative-keyword document vectors that never read the texts' labels.
 
     Parameters
     ----------
@@ -50,15 +50,15 @@ class DiscriminativeKeywordVectorizer(TransformerMixin, BaseEstimator):
     vectors : None (default GloVe 6B 50d / ``DKW_VECTORS``), a path to a vector file, or a
         loaded :class:`dkw_core.vectors.Vectors`.
     k_max : neighbours prepared per phrase (>= k; default 90 so a grid over k reuses them).
-    protocol : ``"label-free"`` (maximum over categories, default), ``"label-free-posterior"``
-        (words weighted by the text's category posterior) or ``"label-free-top1"`` (by its most
-        probable category); docs/method.md §3.
+    protocol : ``"label-free-top1"`` (default: words weighted with the text's most probable
+        category, as the paper weights with the gold one), ``"label-free-posterior"`` (by its
+        category posterior) or ``"label-free"`` (maximum over categories); docs/method.md §3.
     neighbours : how step 3 scores "nearest" (:mod:`dkw_core.neighbours`): ``"cosine"``
         (default, the paper's), ``"csls-k<k>"`` or ``"abtt-d<D>"``.
     """
 
     def __init__(self, metric: str = "rf", k: int = 30, top: int = 10, vectors=None, k_max: int = DEFAULT_K,
-                 protocol: str = "label-free", neighbours: str = "cosine"):
+                 protocol: str = NEW_TEXT_PROTOCOL, neighbours: str = "cosine"):
         self.metric = metric
         self.k = k
         self.top = top

@@ -25,17 +25,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from ..types import POSTERIOR_PROTOCOLS, PROTOCOLS, check_protocol  # one definition of the protocols, re-exported here
+from ..types import POSTERIOR_PROTOCOLS, PROTOCOL_INFO, PROTOCOLS, check_protocol  # one definition of the protocols, re-exported here
 from .classifiers import CLASSIFIER_LABELS, CLASSIFIERS, DEFAULT_CLASSIFIER, Scores, fit_predict, score_predictions
 
-PROTOCOL_LABELS = {
-    "label-aware": "label-aware (paper's protocol: test documents weighted with their gold category)",
-    "label-free": "label-free (deployable: test labels never read)",
-    "label-free-posterior": "label-free posterior (deployable: words weighted by a tf-idf classifier's category "
-                            "posterior fitted on the training split; test labels never read)",
-    "label-free-top1": "label-free top-1 (deployable: words weighted with the most probable category of a tf-idf "
-                       "classifier fitted on the training split; test labels never read)",
-}
+#: ``name (short: help)`` of every protocol, from the one protocol table (``dkw_core.types.PROTOCOL_INFO``).
+PROTOCOL_LABELS = {name: info.label for name, info in PROTOCOL_INFO.items()}
 KINDS: tuple[str, ...] = ("method", "baseline-tfidf", "baseline-bow", "search")
 #: Fixed settings of the method that a stored number depends on beyond its RunConfig; they
 #: enter every run's settings hash. Change a value here when the method changes.

@@ -103,8 +103,22 @@ class TermModel:
         return self._posteriors_all()[0][self.rows(split)]
 
     def posterior_model(self):
-        """The category posterior fitted on the whole training split (for new texts)."""
-        return self._posteriors_all()[1]
+        """The category posterior fitted on the whole training split (for new texts). Fitted
+        alone when the corpus's own posteriors are not needed yet: a new text never waits for
+        the out-of-fold posteriors of every training document."""
+        if self._posterior is None:
+            loaded = self._load_posteriors()
+            if loaded is not None:
+                self._posterior = loaded
+            else:
+                if getattr(self, "_new_text_posterior", None) is None:
+                    from .posterior import CategoryPosterior
+
+                    train = self.rows("train")
+                    self._new_text_posterior = CategoryPosterior(len(self.categories)).fit(
+                        [self.corpus.documents[i].text for i in train], self._labels[train])
+                return self._new_text_posterior
+        return self._posterior[1]
 
     # -- counts, statistics, scores -----------------------------------------------------------
     def _all_counts(self, k: int | None) -> sp.csr_matrix:  # pragma: no cover - abstract

@@ -10,9 +10,11 @@ split, or a collection of new texts (a folder, a JSONL or a CSV file), written a
   text (a test checks it), without the per-text overhead.
 
 One record per document: ``{"id", "split", "label", "protocol", "k", "top", "keywords":
-{metric: [words]}}`` (new texts: ``split`` and ``label`` empty, ``protocol`` label-free, and
-``problem`` says why a text has no keywords: empty, no noun phrase, no word the vectors know).
-CSV: the same fields, one column per metric holding its keywords separated by spaces.
+{metric: [words]}}`` (new texts: ``split`` and ``label`` empty, ``protocol`` label-free-top1 by
+default, ``weighted_as`` and ``p`` the most probable category and its probability under a
+posterior protocol, and ``problem`` says why a text has no keywords: empty, no noun phrase, no
+word the vectors know). CSV: the same fields, one column per metric holding its keywords
+separated by spaces.
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from ..errors import InputError
 from ..longtext import check_size
 from ..metrics import get_metric
 from ..neighbours import searcher
-from ..types import Progress, report
+from ..types import NEW_TEXT_PROTOCOL, POSTERIOR_PROTOCOLS, Progress, check_protocol, report
 from .ranking import top_n
 
 __all__ = ["FORMATS", "split_records", "text_records", "read_texts", "iter_texts", "write_records", "format_of"]
@@ -124,9 +126,12 @@ def block_counts(model, texts: Sequence[str], k: int, n_process: int) -> tuple[s
 
 def text_records(model, items: Iterable[tuple[str, str]], *, metrics: Sequence[str], k: int, top: int,
                  n_process: int | None = None, block: int = BLOCK, total: int | None = None,
-                 progress: Progress | None = None) -> Iterator[dict]:
-    """Label-free keywords of new texts ``(id, text)``, one record each, in input order."""
+                 progress: Progress | None = None, protocol: str = NEW_TEXT_PROTOCOL) -> Iterator[dict]:
+    """Keywords of new texts ``(id, text)`` under a label-free ``protocol`` (default
+    label-free-top1), one record each, in input order."""
     k = model._check_k(k)
+    if check_protocol(protocol) == "label-aware":
+        raise InputError("new texts have no gold category: use a label-free protocol")
     n_process = n_process or config.n_process()
     scores = {m: (model.metric_scores(m, k), get_metric(m).tf) for m in metrics}
     done = 0
@@ -134,12 +139,24 @@ def text_records(model, items: Iterable[tuple[str, str]], *, metrics: Sequence[s
 
     def flush():
         counts, problems = block_counts(model, [t for _, t in batch], k, n_process)
-        words = {m: model.words(top_n(counts, s, labels=None, use_tf=tf, top=top)) for m, (s, tf) in scores.items()}
+        labels = weights = post = None
+        if protocol in POSTERIOR_PROTOCOLS:
+            from .posterior import rank_arguments
+
+            post = model.text_posteriors([t for _, t in batch])
+            labels, weights = rank_arguments(protocol, post)
+        words = {m: model.words(top_n(counts, s, labels=labels, use_tf=tf, top=top, weights=weights))
+                 for m, (s, tf) in scores.items()}
         for r, (doc_id, _) in enumerate(batch):
-            rec = {"id": doc_id, "split": "", "label": "", "protocol": "label-free", "k": k, "top": top,
+            rec = {"id": doc_id, "split": "", "label": "", "protocol": protocol, "k": k, "top": top,
                    "keywords": {m: words[m][r] for m in metrics}}
             if r in problems:
                 rec["problem"] = problems[r]
+            elif post is not None:
+                from .posterior import weighting_of
+
+                w = weighting_of(post[r], model.categories)
+                rec["weighted_as"], rec["p"] = w.category, round(w.probability, 4)
             yield rec
 
     for item in items:
@@ -271,9 +288,9 @@ def write_records(records: Iterable[dict], fh, fmt: str, metrics: Sequence[str])
     from ..csvsafe import writer as safe_writer
 
     writer = safe_writer(fh)  # spreadsheet formulas neutralised (JSONL above stays exact)
-    writer.writerow([*_FIELDS, *metrics, "problem"])
+    writer.writerow([*_FIELDS, *metrics, "problem", "weighted_as", "p"])
     for rec in records:
         writer.writerow([*(rec[f] for f in _FIELDS), *(" ".join(rec["keywords"][m]) for m in metrics),
-                         rec.get("problem", "")])
+                         rec.get("problem", ""), rec.get("weighted_as", ""), rec.get("p", "")])
         n += 1
     return n

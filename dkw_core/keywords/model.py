@@ -19,7 +19,8 @@ from ..errors import InputError
 from ..metrics import get_metric
 from ..neighbours import neighbours_spec
 from ..phrases import get_tagger, tag_corpus
-from ..types import DEFAULT_K, DEFAULT_PROTOCOL, DEFAULT_TOP, POSTERIOR_PROTOCOLS, Progress, check_protocol, report, scaled
+from ..types import (DEFAULT_K, DEFAULT_PROTOCOL, DEFAULT_TOP, NEW_TEXT_PROTOCOL, POSTERIOR_PROTOCOLS, Progress,
+                     check_protocol, report, scaled)
 from ..vectors import Vectors, load_vectors
 from .base import TermModel
 from .index import (DamagedIndex, NeighbourIndex, build_index, document_problems, index_path, load_index, read_meta,
@@ -227,9 +228,11 @@ class KeywordModel(TermModel):
 
     def keywords_for_text(self, text: str, *, metric: str, k: int | None = None, top: int = DEFAULT_TOP,
                           label: str | None = None, name: str = "text",
-                          protocol: str = "label-free", progress: Progress | None = None) -> list[Keyword]:
+                          protocol: str = NEW_TEXT_PROTOCOL, progress: Progress | None = None) -> list[Keyword]:
         """Keywords of a new text: weighted with a category ``label`` when one is given, else
-        under a label-free ``protocol`` (``label-free``, ``label-free-posterior``, ``label-free-top1``). Texts up to
+        under a label-free ``protocol``: ``label-free-top1`` (default: the category the tf-idf
+        classifier predicts, see :meth:`text_weighting`), ``label-free-posterior`` or
+        ``label-free`` (maximum over categories). Texts up to
         ``DKW_MAX_TEXT_MB`` are tagged in pieces, in bounded memory (:mod:`dkw_core.longtext`);
         asking again for the same text (another metric) reuses its tagging."""
         lab = None
@@ -250,6 +253,27 @@ class KeywordModel(TermModel):
             lab = self.categories.index(label)
         return self._keywords_from_units(units, metric=metric, k=k, top=top, label=lab)
 
+    def text_posteriors(self, texts: Sequence[str]) -> np.ndarray:
+        """(texts x categories) P(c | text) of new texts, from the classifier fitted on the
+        training split (docs/method.md §3)."""
+        return self.posterior_model().predict(list(texts))
+
+    def text_weighting(self, text: str):
+        """The category a new text is weighted with under ``label-free-top1`` and its
+        probability (:class:`~dkw_core.keywords.posterior.Weighting`; ``.unsure`` when the
+        posterior hesitates, docs/method.md §3)."""
+        from .posterior import weighting_of
+
+        return weighting_of(self.text_posteriors([text])[0], self.categories)
+
+    def category_keywords(self, category: str, *, metric: str, k: int | None = None, top: int = DEFAULT_TOP,
+                          phrases: int = 5) -> list:
+        """The ``top`` most discriminative words of a category (:mod:`.categories`), from the
+        training split's statistics only."""
+        from .categories import category_keywords
+
+        return category_keywords(self, category, metric=metric, k=k, top=top, phrases=phrases)
+
     def counts_for_texts(self, texts: Sequence[str], k: int | None = None) -> sp.csr_matrix:
         """tf(w, d) rows for new texts (tagged now, not cached; all their distinct phrases searched
         together); texts without usable phrases give empty rows."""
@@ -258,8 +282,8 @@ class KeywordModel(TermModel):
         return block_counts(self, list(texts), self._check_k(k), n_process=1)[0]
 
     def rank_texts(self, texts: Sequence[str], *, metric: str, k: int | None = None,
-                   top: int = DEFAULT_TOP, protocol: str = "label-free") -> np.ndarray:
-        """Keyword indices of new texts under a label-free ``protocol``."""
+                   top: int = DEFAULT_TOP, protocol: str = NEW_TEXT_PROTOCOL) -> np.ndarray:
+        """Keyword indices of new texts under a label-free ``protocol`` (default ``label-free-top1``)."""
         if check_protocol(protocol) == "label-aware":
             raise InputError("new texts have no gold category: use a label-free protocol")
         counts = self.counts_for_texts(texts, k)

@@ -19,6 +19,7 @@ are never read, and the classifier is as strong as the final model's (docs/metho
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -52,6 +53,51 @@ def as_weights(protocol: str, posteriors: np.ndarray) -> np.ndarray:
             out[np.arange(posteriors.shape[0]), posteriors.argmax(axis=1)] = 1.0
         return out
     raise InputError(f"{protocol!r} does not weight with the category posterior")
+
+
+UNSURE_BELOW = 0.5
+"""A posterior whose most probable category has P below this is *unsure* (docs/method.md §3)."""
+UNSURE_MARGIN = 0.2
+"""A posterior whose two most probable categories are within this of each other is *unsure*."""
+
+
+@dataclass(frozen=True)
+class Weighting:
+    """Which category a new text's words are weighted with, and how sure the posterior is:
+    shown beside its keywords ("weighted as comp.graphics, P = 0.93")."""
+
+    category: str
+    probability: float
+    runner_up: str | None = None
+    runner_up_probability: float = 0.0
+
+    @property
+    def unsure(self) -> bool:
+        """Top P below :data:`UNSURE_BELOW`, or the top two within :data:`UNSURE_MARGIN`."""
+        return self.probability < UNSURE_BELOW or (
+            self.runner_up is not None and self.probability - self.runner_up_probability < UNSURE_MARGIN)
+
+    def describe(self) -> str:
+        text = f"weighted as {self.category}, P = {self.probability:.2f}"
+        if self.unsure and self.runner_up is not None:
+            text += f" (unsure: {self.runner_up}, P = {self.runner_up_probability:.2f})"
+        return text
+
+    def to_dict(self) -> dict:
+        return {"weighted_as": self.category, "p": round(self.probability, 4), "runner_up": self.runner_up,
+                "runner_up_p": round(self.runner_up_probability, 4), "unsure": self.unsure}
+
+
+def weighting_of(posterior: np.ndarray, categories: Sequence[str]) -> Weighting:
+    """The :class:`Weighting` of one posterior row (ties go to the lower category index, as argmax)."""
+    row = np.asarray(posterior, dtype=np.float64).ravel()
+    if row.size != len(categories) or not row.size:
+        raise InputError(f"a posterior over {len(categories)} categories has {row.size} entries")
+    order = np.argsort(-row, kind="stable")
+    second = order[1] if row.size > 1 else None
+    return Weighting(str(categories[order[0]]), float(row[order[0]]),
+                     None if second is None else str(categories[second]),
+                     0.0 if second is None else float(row[second]))
 
 
 def rank_arguments(protocol: str, posteriors: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:

@@ -60,8 +60,37 @@ class FakeModel:
 
     def keywords(self, doc_id, *, metric, k, top, protocol):
         words = self.expected(self.corpus.get(doc_id).text, metric, top)
-        return [FakeKeyword(w, float(len(words) - i), 1, [FakeProvenance(f"{w} phrase", 0.9, 2)])
+        return [FakeKeyword(w, float(len(words) - i), 1, [FakeProvenance(w, 0.9, 2)])
                 for i, w in enumerate(words)]
+
+    # -- new texts: keywords of the text's own words (the phrase behind each is the word itself),
+    # prefixed with the category they are weighted with; "unsure" in a text makes the posterior hesitate
+    categories = ["comp.graphics", "sci.space"]
+    text_calls: list = []
+
+    def text_weighting(self, text):
+        from dkw_core.keywords.posterior import weighting_of
+
+        return weighting_of([0.41, 0.38] if "unsure" in text else [0.93, 0.07], self.categories)
+
+    def keywords_for_text(self, text, *, metric, k, top, protocol="label-free-top1", label=None):
+        from dkw_core.errors import InputError
+
+        FakeModel.text_calls.append({"protocol": protocol, "label": label})
+        if not text.strip():
+            raise InputError("text: the document is empty")
+        cat = label or (self.text_weighting(text).category if protocol == "label-free-top1" else None)
+        prefix = f"{cat.split('.')[-1]}-" if cat else ""
+        words = self.expected(text, metric, top)
+        return [FakeKeyword(prefix + w, float(len(words) - i), 1, [FakeProvenance(w, 0.9, 1)])
+                for i, w in enumerate(words)]
+
+    def category_keywords(self, category, *, metric, k, top, phrases=5):
+        from dkw_core.keywords.categories import CategoryWord
+
+        docs = [d for d in self.corpus.documents if d.split == "train" and d.label == category]
+        words = self.expected(" ".join(d.text for d in docs), metric, top)
+        return [CategoryWord(w, float(len(words) - i), 1, 1.0, 0.0, ((f"{w} phrase", 1),)) for i, w in enumerate(words)]
 
 
 class FakeBackend:

@@ -45,8 +45,10 @@ def test_keyword_table_has_metrics_side_by_side(monkeypatch):
     assert list(frame["rf"]) == FakeModel.expected(text, "rf", 3)
     assert list(frame["tds"]) == FakeModel.expected(text, "tds", 3)
     assert list(frame.index) == [1, 2, 3]
-    # one provenance expander per keyword and metric
-    assert len([e for e in at.expander if e.label.startswith("Keyword ")]) == 6  # one per keyword
+    # one provenance expander per keyword and metric, named by its keyword
+    labels = [e.label for e in at.expander if " — score " in e.label]
+    assert [lab.split(" — ")[0] for lab in labels] == [*frame["rf"], *frame["tds"]]
+    assert labels[0] == f"{frame['rf'][1]} — score 3, tf 1"
 
 
 def test_selecting_another_document_changes_the_table(monkeypatch):
@@ -150,9 +152,86 @@ def test_keywords_and_category_show_exactly_as_stored(monkeypatch):
     assert not at.exception
     texts = [t.value for t in at.text]
     assert all(word in texts for word in tricky)  # inside each provenance expander, as plain text
-    assert not any("evil" in e.label for e in at.expander)
     from dkw_app.widgets import escape_markdown
+
+    labels = [e.label.split(" — ")[0] for e in at.expander if " — score " in e.label]
+    assert labels[:3] == [escape_markdown(w) for w in tricky]  # named, but inert: escaped markdown
 
     cells = list(table(at).iloc[:3, 0])
     assert cells == [escape_markdown(w) for w in tricky] and all(c != w for c, w in zip(cells, tricky))
     assert any(t.startswith("category comp.graphics") for t in texts)
+
+
+def html_bodies(at: AppTest) -> list[str]:
+    return [h.proto.body for h in at.get("html")]
+
+
+def test_choosing_a_keyword_highlights_its_phrases_in_the_escaped_document(monkeypatch):
+    FakeBackend(monkeypatch)
+    at = run_docs()
+    at.selectbox(key="doc_id").set_value("20ng/test/comp.graphics/38759").run()
+    assert not at.exception and html_bodies(at) == []  # plain text until a keyword is chosen
+    choice = at.selectbox(key="doc_highlight")
+    assert choice.value == "— none —" and "rf: script" in choice.options
+    choice.set_value("rf: script").run()
+    assert not at.exception
+    (body,) = html_bodies(at)
+    assert "&lt;" in body and "<script" not in body and "<b>" not in body and "<img" not in body
+    assert body.count("<mark") == 2  # "<script>" and "</script>": the phrase "script" twice, as text
+    assert "](http" in body and "**bold**" in body  # markdown left as written, never rendered
+    assert not at.code  # the highlighted copy replaces the plain one
+    for payload in ("<b>html</b>", "[a link](http://evil.example)"):
+        assert __import__("html").escape(payload) in body
+    at.selectbox(key="doc_highlight").set_value("— none —").run()
+    assert html_bodies(at) == [] and at.code[0].value == UNTRUSTED
+
+
+def run_own_text(monkeypatch, text: str, **choices) -> AppTest:
+    FakeBackend(monkeypatch)
+    FakeModel.text_calls = []
+    at = run_docs()
+    at.radio(key="doc_source").set_value("your own text").run()
+    for key, value in choices.items():
+        at.radio(key=key).set_value(value).run()
+    at.text_area(key="own_text").input(text).run()
+    assert not at.exception
+    return at
+
+
+def test_own_text_defaults_to_label_free_top1_and_names_the_category(monkeypatch):
+    at = run_own_text(monkeypatch, "video graphics card resolution")
+    assert at.radio(key="kw_text_protocol").value == "label-free-top1"
+    assert "label-aware" not in at.radio(key="kw_text_protocol").options
+    assert {c["protocol"] for c in FakeModel.text_calls} == {"label-free-top1"}
+    assert any("weighted as comp.graphics, P = 0.93" in m.value.replace("\\", "") for m in at.markdown)
+    (frame,) = keyword_tables(at)
+    assert all(w.replace("\\", "").startswith("graphics-") for w in frame.iloc[:, 0] if w)
+    assert not any("unsure" in w.value for w in at.warning), [w.value for w in at.warning]
+
+
+def test_own_text_label_free_stays_selectable(monkeypatch):
+    at = run_own_text(monkeypatch, "video graphics card", kw_text_protocol="label-free")
+    assert {c["protocol"] for c in FakeModel.text_calls} == {"label-free"}
+    assert not any("weighted as" in m.value for m in at.markdown)
+    (frame,) = keyword_tables(at)
+    assert not any(w.replace("\\", "").startswith(("graphics-", "space-")) for w in frame.iloc[:, 0])
+
+
+def test_unsure_posterior_shows_the_two_likely_categories_side_by_side(monkeypatch):
+    at = run_own_text(monkeypatch, "unsure orbit video card")
+    assert any("unsure" in w.value for w in at.warning)
+    first, second = keyword_tables(at)
+    assert all(w.replace("\\", "").startswith("graphics-") for w in first.iloc[:, 0] if w)
+    assert all(w.replace("\\", "").startswith("space-") for w in second.iloc[:, 0] if w)
+    labels = {c["label"] for c in FakeModel.text_calls}
+    assert {"comp.graphics", "sci.space"} <= labels
+    shown = " ".join(m.value.replace("\\", "") for m in at.markdown)
+    assert "weighted as comp.graphics, P = 0.41" in shown and "weighted as sci.space, P = 0.38" in shown
+
+
+def test_own_text_is_highlighted_escaped(monkeypatch):
+    at = run_own_text(monkeypatch, "A <script>alert(1)</script> graphics card")
+    at.selectbox(key="own_highlight").set_value(next(o for o in at.selectbox(key="own_highlight").options
+                                                      if o.endswith("script"))).run()
+    (body,) = html_bodies(at)
+    assert "&lt;<mark" in body and "<script" not in body

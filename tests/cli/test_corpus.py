@@ -46,14 +46,30 @@ def test_keywords_json_for_a_corpus_document(folder, capsys):
     assert data["protocol"] == "label-aware" and data["k"] == 10 and data["vectors"] == "glove-6b-50d"
 
 
-def test_keywords_for_a_new_text_are_label_free(folder, tmp_path, capsys):
+def test_keywords_for_a_new_text_default_to_label_free_top1_and_say_the_category(folder, tmp_path, capsys):
     f = tmp_path / "new.txt"
     f.write_text("The astronauts trained for the rocket launch.")
     code, out, err = run(capsys, "keywords", "--dataset", str(folder), "--text-file", str(f), "--metric", "rf",
                          "--k", "10", "--top", "2", "--json")
     assert code == 0, err
     data = json.loads(out)
-    assert data["protocol"] == "label-free" and len(data["keywords"]["rf"]) == 2
+    assert data["protocol"] == "label-free-top1" and len(data["keywords"]["rf"]) == 2
+    assert data["weighted_as"] in ("sport", "space") and 0.5 <= data["p"] <= 1
+    assert isinstance(data["unsure"], bool)
+    code, out, err = run(capsys, "keywords", "--dataset", str(folder), "--text-file", str(f), "--metric", "rf",
+                         "--k", "10", "--top", "2")
+    assert code == 0 and f"weighted as {data['weighted_as']}, P = {data['p']:.2f}" in out
+    code, out, err = run(capsys, "keywords", "--dataset", str(folder), "--text-file", str(f), "--metric", "rf",
+                         "--k", "10", "--top", "2", "--json", "--protocol", "label-free")
+    assert code == 0 and json.loads(out)["protocol"] == "label-free" and "weighted_as" not in json.loads(out)
+
+
+def test_label_aware_for_a_new_text_is_a_one_line_error(folder, tmp_path, capsys):
+    f = tmp_path / "new.txt"
+    f.write_text("The astronauts trained for the rocket launch.")
+    code, out, err = run(capsys, "keywords", "--dataset", str(folder), "--text-file", str(f), "--protocol",
+                         "label-aware")
+    assert code == 2 and "no gold category" in err and "Traceback" not in err
 
 
 def test_baseline_keywords_use_the_documents_own_words(folder, capsys):

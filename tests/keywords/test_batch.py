@@ -52,7 +52,25 @@ def test_text_records_equal_keywords_for_text(model, block):
     assert problems["c"] == "the document is empty"
     assert problems["d"].startswith("no candidate noun phrases")
     assert problems["a"] is None and problems["e"] is None
-    assert all(r["protocol"] == "label-free" for r in recs)
+    assert all(r["protocol"] == "label-free-top1" for r in recs)  # the default for new texts
+    assert all(("weighted_as" in r) == ("problem" not in r) for r in recs)
+
+
+@pytest.mark.parametrize("protocol", ["label-free", "label-free-posterior", "label-free-top1"])
+def test_text_records_follow_the_protocol_of_keywords_for_text(model, protocol):
+    usable = [(i, t) for i, t in NEW if i in ("a", "e")]
+    recs = list(text_records(model, usable, metrics=["rf"], k=3, top=3, n_process=1, protocol=protocol))
+    for (doc_id, text), r in zip(usable, recs):
+        assert r["protocol"] == protocol
+        assert r["keywords"]["rf"] == [kw.word for kw in model.keywords_for_text(text, metric="rf", k=3, top=3,
+                                                                                  protocol=protocol)]
+        if protocol == "label-free":
+            assert "weighted_as" not in r
+        else:
+            w = model.text_weighting(text)
+            assert (r["weighted_as"], r["p"]) == (w.category, round(w.probability, 4))
+    with pytest.raises(InputError, match="no gold category"):
+        list(text_records(model, usable, metrics=["rf"], k=3, top=3, n_process=1, protocol="label-aware"))
 
 
 def test_csv_output_has_one_column_per_metric(model):
@@ -60,7 +78,7 @@ def test_csv_output_has_one_column_per_metric(model):
     recs = list(text_records(model, NEW[:2], metrics=["rf", "tds"], k=3, top=2, n_process=1))
     assert write_records(recs, buf, "csv", ["rf", "tds"]) == 2
     rows = list(csv.DictReader(io.StringIO(buf.getvalue())))
-    assert list(rows[0]) == ["id", "split", "label", "protocol", "k", "top", "rf", "tds", "problem"]
+    assert list(rows[0]) == ["id", "split", "label", "protocol", "k", "top", "rf", "tds", "problem", "weighted_as", "p"]
     assert rows[0]["rf"].split(" ") == recs[0]["keywords"]["rf"]
 
 
@@ -135,7 +153,8 @@ def test_cli_split_and_texts(folder, tmp_path, capsys):
     assert main(["keywords", "--dataset", str(folder), "--texts", str(texts), "--metric", "rf", "--k", "10",
                  "--out", str(out), "--n-process", "1"]) == 0
     rows = list(csv.DictReader(out.open()))
-    assert len(rows) == 1 and rows[0]["protocol"] == "label-free" and rows[0]["rf"]
+    assert len(rows) == 1 and rows[0]["protocol"] == "label-free-top1" and rows[0]["rf"]
+    assert rows[0]["weighted_as"] in ("sport", "space") and float(rows[0]["p"]) >= 0.5
 
 
 @pytest.mark.parametrize("argv,message", [

@@ -77,9 +77,14 @@ def test_document_vectors_are_normalised_sums(model):
     assert not vecs[1].any()
 
 
-def test_new_text_is_label_free_by_default(model):
-    kws = model.keywords_for_text("The rocket left the planet.", metric="rf", k=2, top=2)
+def test_new_text_is_weighted_with_its_predicted_category_by_default(model):
+    text = "The rocket left the planet."
+    kws = model.keywords_for_text(text, metric="rf", k=2, top=2)
     assert {kw.word for kw in kws} <= set(SPACE)
+    w = model.text_weighting(text)
+    assert w.category == model.categories[int(model.text_posteriors([text])[0].argmax())]
+    assert [kw.word for kw in kws] == [kw.word for kw in model.keywords_for_text(text, metric="rf", k=2, top=2,
+                                                                                  label=w.category)]
 
 
 @pytest.mark.parametrize("text,message", [
@@ -220,7 +225,7 @@ def test_a_neighbours_spec_is_used_for_corpus_documents_and_new_texts_alike(topi
     # a new text with a corpus document's words gets the same keywords as the cached document
     doc = model.corpus.test[0]
     cached = model.keywords(doc, metric="rf", k=3, top=3, protocol="label-free")
-    fresh = model.keywords_for_text(doc.text, metric="rf", k=3, top=3)
+    fresh = model.keywords_for_text(doc.text, metric="rf", k=3, top=3, protocol="label-free")
     assert [kw.word for kw in cached] == [kw.word for kw in fresh]
 
 

@@ -244,3 +244,35 @@ def test_top1_rank_arguments_give_the_keywords_of_one_hot_weights():
                               top_n(counts, scores, labels=None, use_tf=use_tf, top=4,
                                     weights=as_weights("label-free-top1", P)))
     assert rank_arguments("label-free-posterior", P)[0] is None
+
+
+def test_weighting_names_the_top_category_and_flags_an_unsure_posterior():
+    from dkw_core.keywords.posterior import UNSURE_BELOW, UNSURE_MARGIN, weighting_of
+
+    cats = ["a", "b", "c"]
+    sure = weighting_of([0.05, 0.9, 0.05], cats)
+    assert (sure.category, sure.runner_up, sure.unsure) == ("b", "a", False)
+    assert sure.describe() == "weighted as b, P = 0.90"
+    low = weighting_of([0.45, 0.2, 0.35], cats)  # below the threshold
+    assert low.probability < UNSURE_BELOW and low.unsure and "unsure: c, P = 0.35" in low.describe()
+    close = weighting_of([0.55, 0.4, 0.05], cats)  # above it, but the top two within the margin
+    assert close.probability >= UNSURE_BELOW and 0.55 - 0.4 < UNSURE_MARGIN and close.unsure
+    assert weighting_of([0.7, 0.3, 0.0], cats).unsure is False  # 0.7 - 0.3 = 0.4 > margin
+    assert close.to_dict() == {"weighted_as": "a", "p": 0.55, "runner_up": "b", "runner_up_p": 0.4, "unsure": True}
+    with pytest.raises(InputError):
+        weighting_of([1.0], cats)
+
+
+def test_a_new_text_does_not_wait_for_the_corpus_posteriors_and_gets_the_same_classifier(corpus, topic_vectors,
+                                                                                         monkeypatch):
+    from dkw_core.keywords import posterior as P
+
+    model = KeywordModel.prepare(corpus, topic_vectors, k_max=3, cache=False)
+    calls = []
+    monkeypatch.setattr(P, "out_of_fold_counts", lambda *a, **kw: calls.append(1) or np.zeros((10, 2)))
+    alone = model.posterior_model().predict(["The rocket and the moon.", "The coach."])
+    assert calls == []  # no out-of-fold fit for one new text
+    monkeypatch.undo()
+    fresh = KeywordModel.prepare(corpus, topic_vectors, k_max=3, cache=False)
+    fresh.posteriors("all")
+    assert np.allclose(alone, fresh.posterior_model().predict(["The rocket and the moon.", "The coach."]))

@@ -1,0 +1,57 @@
+"""A document with the phrases behind a keyword highlighted — built as escaped HTML.
+
+The document is untrusted: every character of it goes through :func:`html.escape` and the
+only markup in the result is the ``<mark>`` elements and the wrapper this module writes, so no
+tag, script, entity or markdown of the document can take effect. Pure functions (no
+Streamlit), tested in ``tests/app/test_highlight.py``.
+"""
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+
+MAX_PHRASES = 300  # a keyword reached through more phrases highlights its 300 most similar
+
+STYLE = ("max-height:480px;overflow:auto;white-space:pre-wrap;word-break:break-word;margin:0;padding:0.75rem;"
+         "font-family:'Source Code Pro',monospace;font-size:0.85rem;line-height:1.45;"
+         "background:rgba(128,128,128,0.08);border-radius:0.5rem")
+MARK = "background:#ffe066;color:#000;padding:0 1px;border-radius:2px"
+
+
+def _pattern(phrase: str) -> str:
+    """A phrase (tagger tokens joined by one space) as it may appear in the text: its tokens in
+    order, separated by any whitespace or none ("3D graphics", "3D-graphics" tokens), never
+    inside a longer word."""
+    tokens = [re.escape(t) for t in phrase.split(" ") if t]
+    body = r"\s*".join(tokens)
+    return rf"(?<![\w]){body}(?![\w])" if tokens else ""
+
+
+def phrase_spans(text: str, phrases: Iterable[str]) -> list[tuple[int, int]]:
+    """Non-overlapping ``(start, end)`` character spans of ``text`` where any of ``phrases``
+    occurs, overlapping occurrences merged, sorted."""
+    pats = {p for p in (_pattern(x) for x in list(phrases)[:MAX_PHRASES]) if p}
+    if not pats:
+        return []
+    spans = sorted((m.start(), m.end()) for pat in pats for m in re.finditer(pat, text) if m.end() > m.start())
+    merged: list[tuple[int, int]] = []
+    for a, b in spans:
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
+        else:
+            merged.append((a, b))
+    return merged
+
+
+def highlight_html(text: str, phrases: Iterable[str]) -> tuple[str, int]:
+    """``(html, number of highlighted spans)``: the whole ``text`` escaped, each occurrence of a
+    phrase wrapped in ``<mark>``."""
+    spans = phrase_spans(text, phrases)
+    out, pos = [], 0
+    for a, b in spans:
+        out.append(html.escape(text[pos:a]))
+        out.append(f'<mark style="{MARK}">{html.escape(text[a:b])}</mark>')
+        pos = b
+    out.append(html.escape(text[pos:]))
+    return f'<pre class="dkw-document" style="{STYLE}">{"".join(out)}</pre>', len(spans)

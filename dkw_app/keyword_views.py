@@ -1,0 +1,125 @@
+"""The Documents page's keyword views: a keyword table with named provenance, the phrases
+behind a chosen keyword highlighted in the (escaped) document, and the panel for a text the
+visitor brings (pasted or a file), weighted with its predicted category."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import streamlit as st
+
+from dkw_core.errors import DkwError
+
+from . import backend, tables, widgets
+from .highlight import highlight_html
+
+NONE = "— none —"
+
+
+def keyword_label(kw: Any) -> str:
+    """An expander label naming its keyword: ``rendering — score 1.194, tf 8`` (the word escaped:
+    a label is markdown)."""
+    word = widgets.escape_markdown(kw.word).replace("@", "\\@")
+    return f"{word} — score {float(kw.score):.4g}, tf {kw.tf}"
+
+
+def keyword_table(by_metric: Mapping[str, Sequence[Any]], *, top: int) -> None:
+    # st.table renders cells as markdown: escape them so every keyword shows exactly as stored
+    st.table(tables.keyword_table(by_metric, top=top).map(widgets.escape_markdown))
+
+
+def provenance(by_metric: Mapping[str, Sequence[Any]], *, key: str) -> None:
+    """One tab per metric, one expander per keyword, named by the keyword."""
+    st.markdown("**Provenance** — the phrases of the document that led to each keyword")
+    metrics = list(by_metric)
+    for tab, metric in zip(st.tabs(metrics), metrics):
+        with tab:
+            for kw in by_metric[metric]:
+                with st.expander(keyword_label(kw)):
+                    st.text(kw.word)  # the word itself, as plain text
+                    st.dataframe(tables.provenance_table(kw), hide_index=True)
+
+
+def highlight_choice(by_metric: Mapping[str, Sequence[Any]], box: Any, *, key: str) -> Any:
+    """A selectbox in ``box`` of every (metric, keyword); the chosen keyword or ``None``."""
+    options = [NONE] + [f"{m}: {kw.word}" for m, kws in by_metric.items() for kw in kws]
+    lookup = {f"{m}: {kw.word}": kw for m, kws in by_metric.items() for kw in kws}
+    choice = widgets.select("Highlight the phrases behind a keyword", options, key=key, default=NONE,
+                            help="Marks in the document every occurrence of the phrases whose K nearest "
+                                 "words include the keyword.")
+    return lookup.get(choice)
+
+
+def show_document(text: str, keyword: Any, box: Any) -> None:
+    """The document in ``box``: plain text, or with ``keyword``'s phrases marked (escaped HTML)."""
+    with box.container():
+        if keyword is None:
+            widgets.show_document(text)
+            return
+        markup, found = highlight_html(text, [p.phrase for p in keyword.provenance])
+        st.caption(f"{found} occurrence(s) of the {len(keyword.provenance)} phrase(s) behind "
+                   f"“{widgets.escape_markdown(keyword.word)}” marked.")
+        st.html(markup)
+
+
+# ------------------------------------------------------------------ a text the visitor brings
+
+def own_text_input() -> str | None:
+    """A text box and a file input; the text (file first), or ``None`` with nothing given."""
+    pasted = st.text_area("Paste a text", key="own_text", height=180,
+                          placeholder="Paste an article, an abstract, a post…")
+    upload = st.file_uploader("…or a UTF-8 text file", type=["txt", "md", "text"], key="own_file")
+    if upload is not None:
+        try:
+            return backend.decode_upload(upload.getvalue(), upload.name)
+        except DkwError as exc:
+            widgets.show_error(exc)
+            return None
+    return pasted if pasted and pasted.strip() else None
+
+
+def own_text_keywords(model: Any, text: str, *, metrics: Sequence[str], k: int, top: int, protocol: str,
+                      vectors: str, neighbours: str) -> None:
+    """Keywords of a new text, with the category its words are weighted with; when the
+    posterior is unsure, the keywords under each of the two most probable categories."""
+    try:
+        with st.spinner("Tagging the text and finding its keywords…"):
+            result = backend.text_keywords(model, text, metrics=metrics, k=k, top=top, protocol=protocol)
+    except DkwError as exc:
+        widgets.show_error(exc)
+        return
+    weighting = result["weighting"]
+    st.caption(f"protocol {protocol} · K={k} · N={top} · vectors {vectors} · nearest words by {neighbours} · "
+               "statistics from the training split")
+    left, right = st.columns([1, 1])
+    with left:
+        st.subheader("Your text")
+        pick = st.empty()
+        doc_box = st.empty()
+    with right:
+        by_metric = result["keywords"]
+        if weighting is None:
+            st.subheader("Top keywords per metric")
+            st.caption("label-free: each word scored by its best category")
+            keyword_table(by_metric, top=top)
+        elif not result["by_category"]:
+            st.subheader("Top keywords per metric")
+            st.markdown(f"**{widgets.escape_markdown(weighting.describe())}**")
+            keyword_table(by_metric, top=top)
+        else:
+            st.subheader("Two likely categories")
+            st.warning(widgets.escape_markdown(
+                f"The classifier is unsure ({weighting.describe()}): the keywords under each of the two most "
+                "probable categories, side by side."))
+            probs = {weighting.category: weighting.probability, weighting.runner_up: weighting.runner_up_probability}
+            for col, (cat, kws) in zip(st.columns(2), result["by_category"].items()):
+                with col:
+                    st.markdown(f"**{widgets.escape_markdown(f'weighted as {cat}, P = {probs[cat]:.2f}')}**")
+                    keyword_table(kws, top=top)
+        widgets.csv_download(tables.keywords_long(by_metric, doc_id="your text", protocol=protocol, k=k,
+                                                  vectors=vectors),
+                             label="Download keywords (CSV)", file_name="keywords-your-text.csv", key="own_csv")
+        provenance(by_metric, key="own")
+    with pick.container():
+        chosen = highlight_choice(by_metric, pick, key="own_highlight")
+    show_document(text, chosen, doc_box)

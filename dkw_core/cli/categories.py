@@ -1,0 +1,65 @@
+"""Sub-command ``categories``: each category's most discriminative words (training split)."""
+from __future__ import annotations
+
+import argparse
+
+from ..errors import InputError
+from ..types import DEFAULT_K, DEFAULT_TOP
+from . import options
+from .options import ProgressBar, print_json
+
+
+def cmd_categories(args) -> int:
+    from ..keywords import KeywordModel
+    from .corpus import _vectors, corpus_for
+
+    metrics = options.metrics_of(args)  # a one-line error before any heavy work
+    if len(metrics) != 1:
+        raise InputError("categories takes one --metric (the one that scores every (word, category) pair)")
+    args.metric = metrics[0]
+    corpus = corpus_for(args.dataset, sample=args.sample)
+    if args.category is not None and args.category not in corpus.categories:
+        raise InputError(f"unknown category {args.category!r} for corpus {corpus.key}; "
+                         f"one of {', '.join(corpus.categories)}")
+    with ProgressBar(f"preparing {corpus.key}") as progress:
+        model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=max(args.k, DEFAULT_K), progress=progress,
+                                     neighbours=args.neighbours)
+    cats = [args.category] if args.category else list(model.categories)
+    words = {c: model.category_keywords(c, metric=args.metric, k=args.k, top=args.top, phrases=args.phrases)
+             for c in cats}
+    about = {"dataset": corpus.key, "metric": args.metric, "k": args.k, "top": args.top,
+             "vectors": model.vectors.name, "neighbours": model.neighbours,
+             "statistics": "training split", "train_documents": {c: int((model.labels("train") ==
+                                                                         model.categories.index(c)).sum())
+                                                                 for c in cats}}
+    if args.json:
+        print_json({**about, "categories": {c: [w.to_dict() for w in ws] for c, ws in words.items()}})
+        return 0
+    print(f"{corpus.key}: the {args.top} most discriminative words per category [metric={args.metric}, K={args.k}, "
+          f"vectors={model.vectors.name}, neighbours={model.neighbours}, statistics from the training split]")
+    for c, ws in words.items():
+        print(f"\n{c} ({about['train_documents'][c]:,} training documents)")
+        for w in ws:
+            via = ", ".join(f"{p} ({n})" for p, n in w.phrases)
+            print(f"  {w.word:<16} {w.score:8.4g}   {w.documents:>5} docs ({100 * w.share:.0f} %, elsewhere "
+                  f"{100 * w.elsewhere:.0f} %)" + (f"   via {via}" if via else ""))
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("categories", help="each category's most discriminative words, from the training split "
+                                          "(one --metric; a tf- metric multiplies by the word's occurrences in "
+                                          "the category)")
+    options.add_dataset(p)
+    options.add_metric(p, required=True)
+    p.add_argument("--category", metavar="C", help="one category (default: every category)")
+    options.add_k(p)
+    options.add_top(p, default=DEFAULT_TOP)
+    p.add_argument("--phrases", type=int, default=3, metavar="P",
+                   help="phrases shown per word: those through which most of the category's documents reach it "
+                        "(default 3; 0 = none)")
+    options.add_sample(p)
+    options.add_vectors(p)
+    options.add_neighbours(p)
+    options.add_json(p)
+    p.set_defaults(handler=cmd_categories)

@@ -1,0 +1,81 @@
+"""pages/6_Categories.py through AppTest with the fake backend: a category's words as a bar
+chart with scores, two categories side by side, provenance and a formula-safe CSV."""
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+from streamlit.testing.v1 import AppTest
+
+from dkw_app import category_view
+from tests.app.conftest import page
+from tests.app.fakes import FakeBackend, FakeModel, make_corpus
+
+
+def run_page() -> AppTest:
+    return AppTest.from_file(page("pages/6_Categories.py"), default_timeout=30).run()
+
+
+def expected(category: str, metric: str, top: int) -> list[str]:
+    docs = [d.text for d in make_corpus().documents if d.split == "train" and d.label == category]
+    return FakeModel.expected(" ".join(docs), metric, top)
+
+
+def test_a_category_shows_its_words_as_a_bar_chart_with_scores(monkeypatch):
+    FakeBackend(monkeypatch)
+    at = run_page()
+    assert not at.exception
+    assert at.selectbox(key="cat_category").value == "comp.graphics"
+    at.selectbox(key="cat_metric").set_value("rf").run()
+    at.number_input(key="cat_top").set_value(4).run()
+    assert not at.exception
+    (chart,) = at.get("plotly_chart")
+    import json
+
+    fig = json.loads(chart.proto.spec)
+    bar = fig["data"][0]
+    assert bar["type"] == "bar" and bar["orientation"] == "h"
+    assert bar["y"][::-1] == expected("comp.graphics", "rf", 4)  # best word on top
+    assert bar["text"][::-1] == [f"{s:.3g}" for s in (4.0, 3.0, 2.0, 1.0)]
+    table = at.dataframe[0].value
+    assert list(table["word"]) == expected("comp.graphics", "rf", 4)
+    assert list(table["phrases"]) == [f"{w} phrase (1)" for w in table["word"]]
+    assert any("statistics from the training split" in c.value for c in at.caption)
+
+
+def test_two_categories_side_by_side_with_shared_and_distinct_words(monkeypatch):
+    from dkw_core.corpora import Corpus, Document
+
+    fake = FakeBackend(monkeypatch)
+    fake.corpus = Corpus("20ng", [*make_corpus().documents, Document(
+        "20ng/train/sci.space/9", "video frames of the orbit", "sci.space", "train")])
+    at = run_page()
+    at.selectbox(key="cat_other").set_value("sci.space").run()
+    assert not at.exception
+    assert len(at.get("plotly_chart")) == 2
+    table = at.dataframe[0].value
+    assert set(table["category"]) == {"comp.graphics", "sci.space"}
+    a = FakeModel.expected("video playback resolution frames graphics card", "rf", 15)
+    b = FakeModel.expected("orbit shuttle launch space station video frames of the orbit", "rf", 15)
+    only_a, shared, only_b = (t.value.split("\n") for t in at.text[-3:])
+    assert shared == [w for w in a if w in b] == ["frames", "video"]
+    assert only_a == [w for w in a if w not in b] and only_b == [w for w in b if w not in a]
+
+
+def test_csv_download_neutralises_formula_cells(monkeypatch):
+    FakeBackend(monkeypatch)
+    at = run_page()
+    (button,) = [b for b in at.get("download_button")]
+    assert "Download words (CSV)" in button.proto.label
+    frame = pd.DataFrame({"word": ["=cmd()", "+1", "-x", "@sum", "\tx", "plain"], "score": [1, 2, 3, 4, 5, 6]})
+    out = pd.read_csv(io.BytesIO(category_view.csv_bytes(frame)), keep_default_na=False)
+    assert list(out["word"]) == ["'=cmd()", "'+1", "'-x", "'@sum", "'\tx", "plain"]
+    assert list(out["score"]) == [1, 2, 3, 4, 5, 6]
+
+
+def test_unprepared_corpus_offers_preparation(monkeypatch):
+    fake = FakeBackend(monkeypatch, prepared=False)
+    at = run_page()
+    assert not at.exception and not at.get("plotly_chart")
+    at.button(key="cat_prepare").click().run()
+    assert not at.exception and fake.prepare_calls == 1 and at.get("plotly_chart")

@@ -1,0 +1,39 @@
+"""``python -m dkw_core categories``: each category's discriminative words, JSON and text."""
+import json
+
+from dkw_core.cli import main
+from dkw_core.keywords import KeywordModel
+from dkw_core.corpora import load_corpus
+from tests.cli.test_corpus import TEXTS, folder, run  # noqa: F401  (the mini corpus fixture)
+
+
+def test_categories_json_equals_the_library(folder, capsys):  # noqa: F811
+    code, out, err = run(capsys, "categories", "--dataset", str(folder), "--metric", "rf", "--k", "10",
+                         "--top", "4", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["metric"] == "rf" and data["k"] == 10 and data["statistics"] == "training split"
+    assert set(data["categories"]) == {"sport", "space"}
+    model = KeywordModel.prepare(load_corpus(str(folder)), k_max=90)
+    for cat, words in data["categories"].items():
+        want = model.category_keywords(cat, metric="rf", k=10, top=4, phrases=3)
+        assert [w["word"] for w in words] == [w.word for w in want]
+        assert [w["documents"] for w in words] == [w.documents for w in want]
+        assert all(w["phrases"] for w in words)
+    assert data["train_documents"] == {"sport": 2, "space": 2}
+
+
+def test_one_category_as_text(folder, capsys):  # noqa: F811
+    code, out, err = run(capsys, "categories", "--dataset", str(folder), "--metric", "ig", "--category", "space",
+                         "--k", "10", "--top", "3")
+    assert code == 0, err
+    assert "metric=ig, K=10" in out and "statistics from the training split" in out
+    assert "\nspace (2 training documents)" in out and "sport (" not in out
+    assert len([line for line in out.splitlines() if line.startswith("  ")]) == 3
+
+
+def test_unknown_category_and_metric_are_one_line_errors(folder, capsys):  # noqa: F811
+    code, out, err = run(capsys, "categories", "--dataset", str(folder), "--metric", "rf", "--category", "chess")
+    assert code == 2 and "unknown category 'chess'" in err and "Traceback" not in err
+    code, out, err = run(capsys, "categories", "--dataset", str(folder), "--metric", "nope")
+    assert code == 2 and "nope" in err

@@ -1,0 +1,59 @@
+"""dkw_core/types.py: the one protocol table, and the default protocol of every path a new text
+takes (label-free-top1; corpus documents keep the paper's label-aware)."""
+import inspect
+
+import pytest
+
+from dkw_core.types import (DEFAULT_PROTOCOL, NEW_TEXT_PROTOCOL, NEW_TEXT_PROTOCOLS, POSTERIOR_PROTOCOLS,
+                            PROTOCOL_INFO, PROTOCOLS, reads_labels)
+
+
+def test_one_table_names_every_protocol_once():
+    assert tuple(PROTOCOL_INFO) == PROTOCOLS
+    assert [p for p in PROTOCOLS if reads_labels(p)] == ["label-aware"]
+    assert set(POSTERIOR_PROTOCOLS) == {"label-free-posterior", "label-free-top1"}
+    assert "label-aware" not in NEW_TEXT_PROTOCOLS and NEW_TEXT_PROTOCOL in NEW_TEXT_PROTOCOLS
+    assert all(info.short and info.help and info.name in info.label for info in PROTOCOL_INFO.values())
+
+
+def test_every_reader_takes_its_protocol_text_from_the_table():
+    from dkw_app import backend
+    from dkw_core.cli import build_parser
+    from dkw_core.evaluation.protocols import PROTOCOL_LABELS
+
+    assert PROTOCOL_LABELS == {p: i.label for p, i in PROTOCOL_INFO.items()}
+    assert all(PROTOCOL_INFO[p].help in backend.PROTOCOL_HELP[p] for p in PROTOCOLS)
+    sub = next(a for a in build_parser()._actions if a.dest == "command").choices
+    helps = {a.dest: a.help for a in sub["evaluate"]._actions}
+    assert PROTOCOL_INFO["label-free-top1"].help in helps["protocol"]
+
+
+def _default(fn, name="protocol"):
+    return inspect.signature(fn).parameters[name].default
+
+
+def test_every_new_text_path_defaults_to_label_free_top1():
+    from dkw_core.cluster.batch import text_records_on_cluster
+    from dkw_core.evaluation.estimator import DiscriminativeKeywordVectorizer
+    from dkw_core.keywords import KeywordModel
+    from dkw_core.keywords.batch import text_records
+
+    assert NEW_TEXT_PROTOCOL == "label-free-top1" and DEFAULT_PROTOCOL == "label-aware"
+    assert _default(KeywordModel.keywords_for_text) == NEW_TEXT_PROTOCOL
+    assert _default(KeywordModel.rank_texts) == NEW_TEXT_PROTOCOL
+    assert _default(text_records) == NEW_TEXT_PROTOCOL
+    assert _default(text_records_on_cluster) == NEW_TEXT_PROTOCOL
+    assert DiscriminativeKeywordVectorizer().protocol == NEW_TEXT_PROTOCOL
+    assert _default(KeywordModel.keywords) == DEFAULT_PROTOCOL  # corpus documents: the paper's
+
+
+@pytest.mark.parametrize("argv,new_texts,want", [
+    ([], True, "label-free-top1"), ([], False, "label-aware"),
+    (["--protocol", "label-free"], True, "label-free"), (["--protocol", "label-free-top1"], False, "label-free-top1"),
+])
+def test_the_cli_resolves_the_protocol_by_what_it_weights(argv, new_texts, want):
+    from dkw_core.cli import build_parser
+    from dkw_core.cli.corpus import _protocol_of
+
+    args = build_parser().parse_args(["keywords", *argv])
+    assert _protocol_of(args, new_texts=new_texts) == want
