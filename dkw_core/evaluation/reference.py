@@ -24,7 +24,7 @@ import pandas as pd
 from ..errors import InputError
 from .protocols import dkw_version
 
-FORMAT = 1
+FORMAT = 2  # 2: per-document test predictions (runs[].predictions, test_labels)
 RUN_FIELDS = ["dataset", "protocol", "metric", "k", "top", "classifier", "split", "vectors", "kind", "sample",
               "micro_f1", "macro_f1", "seconds", "options", "label", "dkw_version", "settings_hash"]
 
@@ -40,6 +40,13 @@ def chosen_by(row) -> str:
     """How the K, metric and N of a stored run were chosen, in words."""
     kind = row.get("kind")
     options = row.get("options") if isinstance(row.get("options"), dict) else {}
+    if kind == "search" and options.get("selection") == "cv":
+        how = (f"stratified {options.get('folds')}-fold CV on the training split"
+               + (f" (at most {options['max_per_category']} documents per category)"
+                  if options.get("max_per_category") else "") + ", fold-local statistics")
+        if len(options.get("metrics", [])) > 1:
+            return f"K, metric and N chosen by {how}; chi2, tf-chi2 excluded as in the paper"
+        return f"K chosen per (metric, N) by {how}; metric and N fixed"
     if kind == "search":
         if len(options.get("metrics", [])) > 1:
             return ("K, metric and N chosen by Algorithm 2 over all setups on the training split "
@@ -98,9 +105,14 @@ def reference_payload(runs: pd.DataFrame, *, dataset: str, command: str, extra: 
 
     runs = runs[~runs["stale"].astype(bool)] if "stale" in runs.columns else runs
     records = []
+    test_labels: dict[str, str] = {}  # split fingerprint -> gold categories, once per file
     for _, row in runs.iterrows():
         rec = {f: _clean(row.get(f)) for f in RUN_FIELDS}
         rec["chosen_by"] = chosen_by(row)
+        pred = row.get("predictions")
+        if isinstance(pred, dict) and pred.get("pred"):
+            test_labels.setdefault(pred["split"], pred["gold"])
+            rec["test_split"], rec["predictions"] = pred["split"], pred["pred"]
         records.append(rec)
     significance = {}
     for proto in ("label-aware", "label-free"):
@@ -116,6 +128,7 @@ def reference_payload(runs: pd.DataFrame, *, dataset: str, command: str, extra: 
         "command": portable(command),
         "units": "F1 in percent on the test split",
         "runs": records,
+        "test_labels": test_labels,
         "significance": significance,
         **({k: _clean(v) for k, v in (extra or {}).items()}),
     }
@@ -162,6 +175,11 @@ def load_reference(folder: str | Path | None = None) -> pd.DataFrame:
         frame = pd.DataFrame.from_records(data["runs"])
         if frame.empty:
             continue
+        gold = data.get("test_labels") if isinstance(data.get("test_labels"), dict) else {}
+        frame["predictions"] = [
+            {"split": s, "gold": gold[s], "pred": p} if isinstance(p, str) and isinstance(s, str) and s in gold
+            else None
+            for s, p in zip(frame.get("test_split", [None] * len(frame)), frame.get("predictions", [None] * len(frame)))]
         version = str(data.get("dkw_version", "?"))
         frame["source"] = f"reference results of dkw {version}"
         frame["date"] = data.get("date")
