@@ -72,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
                          "training split per protocol; its choice over all setups and, per (metric, N), its K "
                          "(the F1-against-N curves), each scored on the test split")
     ap.add_argument("--cv-folds", type=int, default=5)
+    ap.add_argument("--k-choice", default="metric-n", choices=["metric-n", "metric"],
+                    help="the curves' K: per (metric, N) or once per metric (mean CV F1 over N)")
     ap.add_argument("--cv-max-per-category", type=int, default=None,
                     help="CV on at most this many training documents per category (default: all)")
     ap.add_argument("--no-metric-table", action="store_true",
@@ -130,11 +132,11 @@ def main(argv: list[str] | None = None) -> int:
                 t_cv = time.perf_counter()
                 out = run_cv(exp, protocol=p, ks=ks, metrics=metrics, tops=DEFAULT_N_GRID, folds=args.cv_folds,
                              seed=args.seed, max_per_category=args.cv_max_per_category, store=args.db,
-                             progress=cprog)
+                             k_choice=args.k_choice, progress=cprog)
                 cbar.close()
                 record(out["choice"], "CV over all setups")
                 for r in out["curves"]:
-                    record(r, "N curve, K chosen per (metric, N) by CV")
+                    record(r, f"N curve, K by CV ({args.k_choice})")
                 summary["cv_choice"][p] = {**out["choice"].details.get("chosen", {}),
                                            "seconds": round(time.perf_counter() - t_cv, 1)}
                 tqdm.write(f"CV {p}: {time.perf_counter() - t_cv:.0f} s")

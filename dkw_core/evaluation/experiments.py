@@ -396,6 +396,7 @@ def run_cv(
     seed: int = 0,
     max_per_category: int | None = None,
     curves: bool = True,
+    k_choice: str = "metric-n",
     store: ResultsStore | str | None = None,
     force: bool = False,
     progress: Progress | None = None,
@@ -431,7 +432,8 @@ def run_cv(
                     max_per_category=max_per_category)
     choice_key = _search_key(exp, protocol=protocol, classifier=classifier, grid=grid)
     curve_keys = {(m, n): _search_key(exp, protocol=protocol, classifier=classifier,
-                                      grid={**grid, "metrics": [m], "tops": [n]})
+                                      grid={**grid, "metrics": [m], "tops": [n], "k_choice": k_choice,
+                                            "cv_tops": grid["tops"]})
                   for m in metrics for n in tops} if curves else {}
     stored = {key: (None if force else st.get(c)) for key, c in [("choice", choice_key), *curve_keys.items()]}
     if all(v is not None for v in stored.values()):
@@ -444,7 +446,7 @@ def run_cv(
     excluded = [m for m in SEARCH_EXCLUDED if m in metrics] if len(metrics) > 1 else []
     wanted = {"choice": cv.best(exclude=excluded)}
     for (m, n) in curve_keys:
-        wanted[(m, n)] = cv.best_k(m, n)
+        wanted[(m, n)] = cv.best_k(m, n, k_choice=k_choice)
     # evaluate every distinct (metric, K) once, all its N from one ranking
     plan: dict[tuple[str, int], set[int]] = {}
     for key, setup in wanted.items():
@@ -463,7 +465,7 @@ def run_cv(
             continue
         scores, seconds, y_pred = tested[(setup.metric, setup.k, setup.top)]
         considered = [s for s in setups if key == "choice" and s.metric not in excluded
-                      or key != "choice" and s.metric == key[0] and s.top == key[1]]
+                      or key != "choice" and s.metric == key[0] and (s.top == key[1] or k_choice == "metric")]
         config = RunConfig(dataset=exp.dataset, corpus_key=exp.corpus.key, vectors=exp.vectors_name,
                            protocol=protocol, metric=setup.metric, k=setup.k, top=setup.top, classifier=classifier,
                            kind="search", sample=exp.sample, options=keys[key].options)

@@ -11,7 +11,8 @@ documents per category (recorded with the run) — with the same keyword predict
 ranking per (metric, K) sliced for every N). The scores of that single pass give
 
 * the choice over all setups (:meth:`CVResult.best`, chi2 and tf-chi2 left out as in the paper),
-* K for every fixed (metric, N) (:meth:`CVResult.best_k`): the F1-against-N curves.
+* K for every fixed (metric, N) (:meth:`CVResult.best_k`): the F1-against-N curves, with K
+  chosen per (metric, N) or once per metric (the best mean CV F1 over the N grid).
 
 Ties go to the setup listed first (smaller K, the grid's metric order, smaller N).
 """
@@ -33,6 +34,9 @@ SELECTION_LABELS = {
     "cv": "stratified k-fold CV on the training split",
 }
 DEFAULT_FOLDS = 5
+#: How the curves' K is chosen: per (metric, N), or once per metric over every N.
+K_CHOICES: tuple[str, ...] = ("metric-n", "metric")
+K_CHOICE_LABELS = {"metric-n": "K chosen per (metric, N)", "metric": "K chosen once per metric (mean CV F1 over N)"}
 
 
 @dataclass
@@ -56,8 +60,21 @@ class CVResult:
             raise InputError("no cross-validated setup matches")
         return max(pool, key=lambda s: self.scores[s])  # max keeps the first of equal scores
 
-    def best_k(self, metric: str, top: int) -> Setup:
-        return self.best(metrics=[metric], tops=[top])
+    def best_k(self, metric: str, top: int, *, k_choice: str = "metric-n") -> Setup:
+        """The setup of (``metric``, N = ``top``) with the K chosen per (metric, N)
+        (``k_choice="metric-n"``: best CV F1 at that N) or once per metric (``"metric"``: best
+        mean CV F1 over every N of the grid, the same K for the whole curve)."""
+        if k_choice == "metric-n":
+            return self.best(metrics=[metric], tops=[top])
+        if k_choice != "metric":
+            raise InputError(f"unknown K choice {k_choice!r}; one of {', '.join(K_CHOICES)}")
+        mine = [s for s in (self.order or list(self.scores)) if s.metric == metric]
+        if not mine:
+            raise InputError(f"no cross-validated setup of {metric}")
+        ks = list(dict.fromkeys(s.k for s in mine))
+        mean = {k: float(np.mean([self.scores[s] for s in mine if s.k == k])) for k in ks}
+        k = max(ks, key=lambda k: mean[k])
+        return Setup(k, metric, int(top))
 
     def describe(self) -> str:
         where = (f"at most {self.max_per_category} training documents per category ({self.documents} documents)"
