@@ -223,6 +223,18 @@ def significance_table(runs: pd.DataFrame, *, dataset: str, protocol: str) -> pd
     return square_significance(significance_long(runs, dataset=dataset, protocol=protocol))
 
 
+def curve_table(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: str = "cv",
+                classifier: str | None = None) -> pd.DataFrame:
+    """F1 against N with 95 % bootstrap intervals (``comparisons.curve_table``)."""
+    return comparisons.curve_table(runs, dataset=dataset, protocol=protocol, selection=selection,
+                                   classifier=classifier)
+
+
+def choices(runs: pd.DataFrame, *, dataset: str, classifier: str | None = None) -> pd.DataFrame:
+    """The setup each selection chose over all setups, per protocol (``comparisons.choices``)."""
+    return comparisons.choices(runs, dataset=dataset, classifier=classifier)
+
+
 def square_significance(table: pd.DataFrame, value: str = "p_wilcoxon_bonferroni", *,
                         antisymmetric: bool = False) -> pd.DataFrame:
     """A long comparison table as a metric × metric matrix (``comparisons.square``)."""

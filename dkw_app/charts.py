@@ -124,3 +124,84 @@ def significance_heatmap(square: pd.DataFrame, *, dataset: str, protocol: str,
         xaxis_title="metric", yaxis_title="metric", margin={"t": 60},
     )
     return fig
+
+
+K_CHOICE_TEXT = {"metric": "K chosen once per metric (best mean CV F1 over N) on the training split",
+                 "metric-n": "K chosen per (metric, N) on the training split"}
+
+
+def curve_chart(curves: pd.DataFrame, base: pd.DataFrame | None = None, *, dataset: str, protocol: str,
+                how: str) -> go.Figure:
+    """F1 against N (paper Figs. 8–10): one line per metric (micro-F1), its 95 % bootstrap
+    interval over the test documents as error bars; ``how`` says how K was chosen."""
+    fig = go.Figure()
+    for metric in list(dict.fromkeys(curves["metric"])) if not curves.empty else []:
+        part = curves[curves["metric"] == metric].sort_values("top")
+        y = part["micro_f1"].astype(float)
+        has_ci = part["ci_low"].notna().all()
+        fig.add_trace(go.Scatter(
+            x=[int(v) for v in part["top"]], y=y.tolist(), name=str(metric), mode="lines+markers",
+            error_y={"type": "data", "symmetric": False, "array": (part["ci_high"] - y).tolist(),
+                     "arrayminus": (y - part["ci_low"]).tolist(), "thickness": 1} if has_ci else None,
+            customdata=part[["k"]].astype(str).values.tolist(),
+            hovertemplate=f"{metric} N=%{{x}}: micro-F1 %{{y:.2f}} (K=%{{customdata[0]}})<extra></extra>",
+        ))
+    xs = sorted({int(v) for v in curves["top"]}) if not curves.empty else []
+    _add_baselines(fig, base, x=[xs[0], xs[-1]] if xs else [], score="micro_f1", label="micro-F1")
+    fig.update_layout(
+        title=(f"micro-F1 vs number of keywords N; {how}; error bars: 95 % bootstrap CI over test documents"
+               f"{_setup_line(curves, dataset=dataset, protocol=protocol)}"),
+        xaxis_title="number of keywords N", xaxis_type="log", yaxis_title="micro-F1 (%)", margin={"t": 90},
+        legend_title="metric",
+    )
+    return fig
+
+
+def difference_heatmap(table: pd.DataFrame, *, dataset: str, protocol: str, top: int, alpha: float = 0.05
+                       ) -> go.Figure:
+    """Per-document comparison of every metric pair: colour = micro-F1 difference row − column
+    (points), text = difference, 95 % CI and Holm-corrected McNemar p."""
+    names = list(dict.fromkeys([*table["metric_a"], *table["metric_b"]])) if not table.empty else []
+    pos = {m: i for i, m in enumerate(names)}
+    z = [[None] * len(names) for _ in names]
+    text = [[""] * len(names) for _ in names]
+    for r in table.itertuples(index=False):
+        i, j = pos[r.metric_a], pos[r.metric_b]
+        star = " *" if r.p_holm < alpha else ""
+        z[i][j], z[j][i] = float(r.diff), -float(r.diff)
+        text[i][j] = f"{r.diff:+.1f}{star}<br>[{r.ci_low:+.1f}, {r.ci_high:+.1f}]<br>p={r.p_holm:.2g}"
+        text[j][i] = f"{-r.diff:+.1f}{star}<br>[{-r.ci_high:+.1f}, {-r.ci_low:+.1f}]<br>p={r.p_holm:.2g}"
+    bound = max([abs(v) for row in z for v in row if v is not None] or [1.0])
+    fig = go.Figure(go.Heatmap(
+        z=z, x=names, y=names, text=text, texttemplate="%{text}", textfont={"size": 9}, colorscale="RdBu",
+        zmid=0, zmin=-bound, zmax=bound, colorbar={"title": "row − column<br>(points)"}, name="difference",
+        hovertemplate="%{y} − %{x}: %{text}<extra></extra>",
+    ))
+    fig.update_layout(
+        title=(f"micro-F1 difference row − column at N={top} with 95 % paired bootstrap CI and McNemar exact p, "
+               f"Holm-corrected over {len(table)} pairs (* p < {alpha})<br><sup>{dataset} · protocol {protocol} · "
+               f"test split · K each metric's own, chosen on the training split</sup>"),
+        xaxis_title="metric (column)", yaxis_title="metric (row)", margin={"t": 80}, height=max(450, 45 * len(names)),
+    )
+    return fig
+
+
+def choice_chart(choices: pd.DataFrame, base: pd.DataFrame | None = None, *, dataset: str) -> go.Figure:
+    """The setup each selection chose over all setups, per protocol: micro-F1 bars (one bar per
+    (protocol, selection), the chosen K, metric and N in the hover), baselines as lines."""
+    fig = go.Figure()
+    xs = list(dict.fromkeys(choices["protocol"])) if not choices.empty else []
+    for selection in list(dict.fromkeys(choices["selection"])) if not choices.empty else []:
+        part = choices[choices["selection"] == selection].drop_duplicates("protocol", keep="first")
+        fig.add_trace(go.Bar(
+            x=part["protocol"].tolist(), y=part["micro_f1"].astype(float).tolist(), name=str(selection),
+            text=[f"{m} K={k} N={n}" for m, k, n in zip(part["metric"], part["k"], part["top"])],
+            hovertemplate="%{x}: micro-F1 %{y:.2f} (%{text})<extra></extra>",
+        ))
+    _add_baselines(fig, base, x=xs, score="micro_f1", label="micro-F1")
+    fig.update_layout(
+        title=f"The setup chosen on the training split, scored on the test split<br><sup>{dataset}</sup>",
+        barmode="group", xaxis_title="protocol", yaxis_title="micro-F1 (%)", yaxis_range=[0, 100],
+        legend_title="selection", margin={"t": 70},
+    )
+    return fig

@@ -128,3 +128,61 @@ def square(table: pd.DataFrame, value: str, *, antisymmetric: bool = False) -> p
         out.loc[r["metric_b"], r["metric_a"]] = -v if antisymmetric else v
     out.index.name = out.columns.name = "metric"
     return out
+
+
+CURVE_COLUMNS = ["metric", "top", "k", "micro_f1", "macro_f1", "ci_low", "ci_high", "selection", "k_choice",
+                 "classifier", "vectors", "split", "sample", "dataset", "protocol", "kind"]
+
+
+def curve_table(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: str = "cv",
+                classifier: str | None = None, resamples: int = 1000, seed: int = DEFAULT_SEED) -> pd.DataFrame:
+    """F1 against N: one row per (metric, N) with K chosen on the training split by
+    ``selection``, and the 95 % percentile bootstrap interval of its micro-F1 over the test
+    documents (``ci_low``, ``ci_high``; empty when the run has no stored predictions).
+    ``k_choice`` says whether K was chosen per (metric, N) or once per metric."""
+    from .paired import bootstrap_f1
+
+    here = curve_runs(runs, dataset=dataset, protocol=protocol, selection=selection)
+    if classifier is not None and not here.empty:
+        here = here[here["classifier"] == classifier]
+    if here.empty:
+        return pd.DataFrame(columns=CURVE_COLUMNS)
+    here = here.dropna(subset=["micro_f1", "top"])
+    order = "id" if "id" in here.columns else None
+    here = (here.sort_values(order) if order else here).drop_duplicates(["metric", "top"], keep="last")
+    rows = []
+    for _, r in here.iterrows():
+        low = high = float("nan")
+        p = r.get("predictions") if "predictions" in here.columns else None
+        if isinstance(p, dict) and p.get("pred"):
+            correct = decode_labels(p["pred"]) == decode_labels(p["gold"])
+            low, high = bootstrap_f1(correct, resamples=resamples, seed=seed)
+        opts = _options(r)
+        rows.append({"metric": r["metric"], "top": int(r["top"]), "k": int(r["k"]),
+                     "micro_f1": float(r["micro_f1"]), "macro_f1": float(r["macro_f1"]), "ci_low": low,
+                     "ci_high": high, "selection": selection,
+                     "k_choice": opts.get("k_choice", "metric-n"), "classifier": r.get("classifier"),
+                     "vectors": r.get("vectors"), "split": r.get("split"), "sample": r.get("sample"),
+                     "dataset": dataset, "protocol": protocol, "kind": r.get("kind")})
+    return pd.DataFrame(rows, columns=CURVE_COLUMNS).sort_values(["metric", "top"]).reset_index(drop=True)
+
+
+def choices(runs: pd.DataFrame, *, dataset: str, classifier: str | None = None) -> pd.DataFrame:
+    """The setup each selection chose over all setups, per protocol, with its test F1."""
+    columns = ["protocol", "selection", "metric", "k", "top", "micro_f1", "macro_f1", "seed", "classifier",
+               "vectors"]
+    if runs.empty:
+        return pd.DataFrame(columns=columns)
+    here = runs[(runs["dataset"] == dataset) & (runs["kind"] == "search")]
+    if classifier is not None:
+        here = here[here["classifier"] == classifier]
+    rows = []
+    for _, r in here.iterrows():
+        opts = _options(r)
+        if len(opts.get("metrics", [])) < 2 or opts.get("decoding") or opts.get("train_protocol"):
+            continue
+        rows.append({"protocol": r["protocol"], "selection": selection_of(r), "metric": r["metric"],
+                     "k": int(r["k"]), "top": int(r["top"]), "micro_f1": float(r["micro_f1"]),
+                     "macro_f1": float(r["macro_f1"]), "seed": opts.get("seed"), "classifier": r.get("classifier"),
+                     "vectors": r.get("vectors")})
+    return pd.DataFrame(rows, columns=columns).sort_values(["protocol", "selection", "seed"]).reset_index(drop=True)

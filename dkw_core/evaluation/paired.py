@@ -181,3 +181,10 @@ def compare_all(gold: np.ndarray, predictions: dict[str, np.ndarray], *, resampl
     frame["significant"] = frame["p_holm"] < alpha
     frame["pairs"] = len(frame)
     return frame
+
+
+def bootstrap_f1(correct: np.ndarray, *, resamples: int = 1000, seed: int = DEFAULT_SEED,
+                 confidence: float = 0.95) -> tuple[float, float]:
+    """Percentile bootstrap interval of one run's micro-F1 (percent) over its test documents."""
+    c = np.asarray(correct, dtype=np.float64)
+    return bootstrap_diff(c, np.zeros_like(c), resamples=resamples, seed=seed, confidence=confidence)
