@@ -119,6 +119,17 @@ def reference_payload(runs: pd.DataFrame, *, dataset: str, command: str, extra: 
         table = significance_table(runs, proto)
         if table is not None and not table.empty:
             significance[proto] = [_clean(r) for r in table.to_dict(orient="records")]
+    # the per-document comparison of every metric pair at N = 10 (CV-chosen K), per protocol
+    from .comparisons import per_document
+
+    comparisons = {}
+    for proto in sorted({str(p) for p in runs.get("protocol", pd.Series(dtype=str)).dropna()}):
+        table = per_document(runs, dataset=dataset, protocol=proto, top=10)
+        if not table.empty:
+            comparisons[proto] = {"top": 10, "selection": "cv",
+                                  "method": "McNemar exact (binomial on discordant documents); paired bootstrap "
+                                            "95 % percentile CI of the micro-F1 difference; Holm over the pairs",
+                                  "pairs": [_clean(r) for r in table.to_dict(orient="records")]}
     return {
         "format": FORMAT,
         "dkw_version": dkw_version(),
@@ -130,6 +141,7 @@ def reference_payload(runs: pd.DataFrame, *, dataset: str, command: str, extra: 
         "runs": records,
         "test_labels": test_labels,
         "significance": significance,
+        "comparisons": comparisons,
         **({k: _clean(v) for k, v in (extra or {}).items()}),
     }
 
@@ -200,7 +212,8 @@ def load_reference_leakchecks(folder: str | Path | None = None) -> pd.DataFrame:
         for item in data.get("leakcheck") or []:
             if isinstance(item, dict):
                 rows.append({**item, "source": f"reference results of dkw {data.get('dkw_version', '?')}"})
-    columns = ["dataset", "metric", "k", "top", "follow_wrong_label_aware", "follow_wrong_label_free", "chance",
+    columns = ["dataset", "metric", "k", "top", "setup", "follow_wrong_label_aware", "follow_wrong_label_free",
+               "expected_no_leak", "chance",
                "source"]
     frame = pd.DataFrame.from_records(rows)
     return frame if not frame.empty else pd.DataFrame(columns=columns)
