@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         hit = " (cached)" if result.cached else ""
         tqdm.write(f"{s['micro_f1']:6.2f} {s['macro_f1']:6.2f}  {s['label']}{hit}")
 
-    bar = tqdm(total=1000, desc=f"prepare {args.dataset}", file=sys.stderr, disable=None)
+    bar = tqdm(total=1000, desc=f"prepare {args.dataset}", file=sys.stderr, disable=None, mininterval=20)
 
     def progress(f, msg):
         bar.n = int(1000 * max(0.0, min(1.0, f)))
@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.cv:
             summary["cv_choice"] = {}
             for p in protocols:
-                cbar = tqdm(total=1000, desc=f"CV all setups ({p})", file=sys.stderr, disable=None)
+                cbar = tqdm(total=1000, desc=f"CV all setups ({p})", file=sys.stderr, disable=None, mininterval=20)
 
                 def cprog(f, msg, cbar=cbar):
                     cbar.n = int(1000 * f)
@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
                                            "seconds": round(time.perf_counter() - t_cv, 1)}
                 tqdm.write(f"CV {p}: {time.perf_counter() - t_cv:.0f} s")
         jobs = [] if args.no_metric_table else [(m, p) for m in metrics for p in protocols]
-        for m, p in tqdm(jobs, desc="metrics at N=%d" % args.top, file=sys.stderr, disable=None):
+        for m, p in tqdm(jobs, desc="metrics at N=%d" % args.top, file=sys.stderr, disable=None, mininterval=20):
             r = run_search(exp, protocol=p, ks=ks, metrics=[m], tops=[args.top], sizes=sizes, seed=args.seed,
                            store=args.db)
             record(r, f"metric table N={args.top}, K by Algorithm 2")
@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         chosen: dict[str, dict] = {}
         if args.full_search or args.train_protocol_check or (args.n_curve and not args.curve_metrics):
             for p in protocols:
-                sbar = tqdm(total=1000, desc=f"Algorithm 2 all setups ({p})", file=sys.stderr, disable=None)
+                sbar = tqdm(total=1000, desc=f"Algorithm 2 all setups ({p})", file=sys.stderr, disable=None, mininterval=20)
 
                 def sprog(f, msg, sbar=sbar):
                     sbar.n = int(1000 * f)
@@ -178,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
                 curve = list(dict.fromkeys(c["metric"] for c in chosen.values() if c.get("metric")))
             summary["curve_metrics"] = curve
             jobs = [(m, n, p) for m in curve for n in DEFAULT_N_GRID for p in protocols]
-            for m, n, p in tqdm(jobs, desc="F1 against N", file=sys.stderr, disable=None):
+            for m, n, p in tqdm(jobs, desc="F1 against N", file=sys.stderr, disable=None, mininterval=20):
                 record(run_search(exp, protocol=p, ks=ks, metrics=[m], tops=[n], sizes=sizes, seed=args.seed,
                                   store=args.db), "N curve, K by Algorithm 2")
         if args.stability_seeds:
