@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
                     cbar.set_postfix_str(msg[:50])
                     cbar.refresh()
 
-                t_cv = time.perf_counter()
+                t_cv, c_cv = time.perf_counter(), time.process_time()
                 out = run_cv(exp, protocol=p, ks=ks, metrics=metrics, tops=DEFAULT_N_GRID, folds=args.cv_folds,
                              seed=args.seed, max_per_category=args.cv_max_per_category, store=args.db,
                              k_choice=args.k_choice, progress=cprog)
@@ -138,8 +138,9 @@ def main(argv: list[str] | None = None) -> int:
                 for r in out["curves"]:
                     record(r, f"N curve, K by CV ({args.k_choice})")
                 summary["cv_choice"][p] = {**out["choice"].details.get("chosen", {}),
-                                           "seconds": round(time.perf_counter() - t_cv, 1)}
-                tqdm.write(f"CV {p}: {time.perf_counter() - t_cv:.0f} s")
+                                           "seconds": round(time.perf_counter() - t_cv, 1),
+                                           "cpu_seconds": round(time.process_time() - c_cv, 1)}
+                tqdm.write(f"CV {p}: {time.perf_counter() - t_cv:.0f} s wall, {time.process_time() - c_cv:.0f} s CPU")
         jobs = [] if args.no_metric_table else [(m, p) for m in metrics for p in protocols]
         for m, p in tqdm(jobs, desc="metrics at N=%d" % args.top, file=sys.stderr, disable=None, mininterval=20):
             r = run_search(exp, protocol=p, ks=ks, metrics=[m], tops=[args.top], sizes=sizes, seed=args.seed,
@@ -186,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
             for p in [x for x in args.stability_protocols.split(",") if x]:
                 for seed in [int(x) for x in args.stability_seeds.split(",") if x]:
                     for sel in [x for x in args.stability_selections.split(",") if x]:
-                        t_s = time.perf_counter()
+                        t_s, c_s = time.perf_counter(), time.process_time()
                         if sel == "cv":
                             r = run_cv(exp, protocol=p, ks=ks, metrics=metrics, tops=DEFAULT_N_GRID,
                                        folds=args.cv_folds, seed=seed, max_per_category=args.cv_max_per_category,
@@ -200,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
                                                      "micro_f1": round(100 * r.micro_f1, 2),
                                                      "macro_f1": round(100 * r.macro_f1, 2),
                                                      "seconds": round(time.perf_counter() - t_s, 1),
+                                                     "cpu_seconds": round(time.process_time() - c_s, 1),
                                                      "cached": r.cached})
         if args.leakcheck:
             from dkw_core.evaluation.leakcheck import leak_check
@@ -226,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     summary["wall_seconds"] = time.perf_counter() - t_start
     summary["peak_rss_mib"] = peak_mib()
+    summary["cpu_seconds"] = round(time.process_time(), 1)
     out = Path(args.out) if args.out else ROOT / "data" / "bench" / (
         f"eval_{args.dataset}" + (f"_sample{args.sample}" if args.sample else "") + ".json")
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -235,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
 
         write_reference(args.reference, dataset=exp.dataset, sample=args.sample, db=args.db,
                         command=summary["command"], extra={k: summary.get(k) for k in (
-                            "documents", "vectors", "prepare_seconds", "wall_seconds", "peak_rss_mib",
+                            "documents", "vectors", "prepare_seconds", "wall_seconds", "cpu_seconds", "peak_rss_mib",
                             "algorithm2_choice", "cv_choice", "curve_metrics", "leakcheck", "stability")})
     print(json.dumps({k: summary.get(k) for k in ("dataset", "sample", "documents", "vectors", "prepare_seconds",
                                                   "wall_seconds", "peak_rss_mib", "algorithm2_choice", "cv_choice")},
