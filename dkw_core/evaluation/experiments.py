@@ -358,9 +358,16 @@ def search_summary(result: RunResult) -> dict:
     sample = f", sample={c.sample}/category" if c.sample else ""
     nbrs = c.options.get("neighbours", "cosine")
     summary["neighbours"] = nbrs
+    if c.options.get("selection") == "cv":
+        cap = c.options.get("max_per_category")
+        how = (f"stratified {c.options.get('folds')}-fold CV on the training split"
+               + (f" (at most {cap} per category)" if cap else "") + f", seed {c.options.get('seed')}")
+    else:
+        how = f"Algorithm 2, seed {c.options.get('seed')}"
+    summary["selection"] = c.options.get("selection", "algorithm2")
     summary["label"] = (f"[{c.protocol}] {c.dataset} test split{sample}, vectors={c.vectors}, neighbours={nbrs}, "
                         f"K={chosen.get('k')}, N={chosen.get('top')}, metric={chosen.get('metric')} (chosen by "
-                        f"Algorithm 2, seed {c.options.get('seed')}), classifier={CLASSIFIER_LABELS.get(c.classifier, c.classifier)}")
+                        f"{how}), classifier={CLASSIFIER_LABELS.get(c.classifier, c.classifier)}")
     stages = result.details.get("search", {}).get("stages", [])
     summary["search_rounds"] = [{"max_doc_count": s["max_doc_count"], "ratio": s["ratio"], "docs": s["n_docs"],
                                  "best_cv_micro_f1": round(100 * s["best_score"], 2), "kept": s["kept"]} for s in stages]
