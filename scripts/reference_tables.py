@@ -127,8 +127,10 @@ def comparisons(data, name) -> list[str]:
     for proto, block in (data.get("comparisons") or {}).items():
         pairs = block["pairs"]
         sig = sum(1 for p in pairs if p["significant"])
-        out += ["", f"Per-document comparison, {name}, {proto}, N = {block['top']} (K each metric's own, chosen by "
-                f"CV): {sig} of {len(pairs)} metric pairs differ at p < 0.05 after Holm. {block['method']}.", "",
+        chooser = "stratified k-fold CV" if block.get("selection") == "cv" else "Algorithm 2 (the paper's, seed 0)"
+        out += ["", f"Per-document comparison, {name}, {proto}, N = {block['top']} (K each metric's own, chosen on the "
+                f"training split by {chooser}): {sig} of {len(pairs)} metric pairs differ at p < 0.05 after Holm. "
+                f"{block['method']}.", "",
                 "| A | B | micro-F1 A − B (points) | 95 % CI | only A right / only B right | p (McNemar) | "
                 "p (Holm) |", "| --- | --- | --- | --- | --- | --- | --- |"]
         for p in pairs:

@@ -124,9 +124,12 @@ def reference_payload(runs: pd.DataFrame, *, dataset: str, command: str, extra: 
 
     comparisons = {}
     for proto in sorted({str(p) for p in runs.get("protocol", pd.Series(dtype=str)).dropna()}):
-        table = per_document(runs, dataset=dataset, protocol=proto, top=10)
+        for selection in ("cv", "algorithm2"):  # the robust choice's runs when there are, else the paper's
+            table = per_document(runs, dataset=dataset, protocol=proto, top=10, selection=selection)
+            if not table.empty:
+                break
         if not table.empty:
-            comparisons[proto] = {"top": 10, "selection": "cv",
+            comparisons[proto] = {"top": 10, "selection": selection,
                                   "method": "McNemar exact (binomial on discordant documents); paired bootstrap "
                                             "95 % percentile CI of the micro-F1 difference; Holm over the pairs",
                                   "pairs": [_clean(r) for r in table.to_dict(orient="records")]}
@@ -146,14 +149,45 @@ def reference_payload(runs: pd.DataFrame, *, dataset: str, command: str, extra: 
     }
 
 
+def _run_key(rec: dict) -> str:
+    opts = {k: v for k, v in (rec.get("options") or {}).items() if k != "k_max"}
+    return json.dumps([rec.get("kind"), rec.get("protocol"), rec.get("metric") if rec.get("kind") != "search"
+                       else None, rec.get("k") if rec.get("kind") == "method" else None,
+                       rec.get("top") if rec.get("kind") != "search" else None, rec.get("classifier"),
+                       rec.get("sample"), opts], sort_keys=True, default=str)
+
+
+def merge_kept(payload: dict, previous: dict) -> dict:
+    """``payload`` plus the runs (and extra entries) of an earlier reference file of the same dkw
+    version that ``payload`` does not recompute: a partial re-run keeps the rest of the shipped
+    results. Kept runs are marked ``"kept_from"`` (their date); runs of another version are
+    dropped, never mixed."""
+    if str(previous.get("dkw_version")) != str(payload["dkw_version"]):
+        return payload
+    fresh = {_run_key(r) for r in payload["runs"]}
+    kept = [{**r, "kept_from": r.get("kept_from") or previous.get("date")} for r in previous.get("runs", [])
+            if _run_key(r) not in fresh]
+    payload["runs"] = payload["runs"] + kept
+    for key, value in previous.items():
+        if key not in payload or payload[key] in (None, [], {}):
+            payload[key] = value
+    payload["test_labels"] = {**(previous.get("test_labels") or {}), **payload.get("test_labels", {})}
+    if kept:
+        payload["kept_runs"] = {"count": len(kept), "from": previous.get("date"), "command": previous.get("command")}
+    return payload
+
+
 def write_reference(path: str | Path, *, dataset: str, sample: int | None = None, db: str | None = None,
-                    command: str, extra: dict | None = None) -> Path:
-    """Write the reference JSON of ``dataset`` from the results store ``db``."""
+                    command: str, extra: dict | None = None, keep_previous: bool = True) -> Path:
+    """Write the reference JSON of ``dataset`` from the results store ``db`` (``keep_previous``:
+    keep the runs of the file already there that the store does not hold, :func:`merge_kept`)."""
     from .results import load_runs
 
     runs = load_runs(db, dataset=dataset, include_stale=False)
     runs = runs[runs["sample"].isna()] if sample is None else runs[runs["sample"] == sample]
     payload = reference_payload(runs, dataset=dataset, command=command, extra=extra)
+    if keep_previous and Path(path).is_file():
+        payload = merge_kept(payload, _read(Path(path)))
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
