@@ -120,7 +120,7 @@ def square(table: pd.DataFrame, value: str, *, antisymmetric: bool = False) -> p
     symmetric, or with ``antisymmetric`` the lower triangle negated (a difference A − B)."""
     if table is None or table.empty:
         return pd.DataFrame()
-    names = list(dict.fromkeys([*table["metric_a"], *table["metric_b"]]))
+    names = sorted(set(table["metric_a"]) | set(table["metric_b"]))
     out = pd.DataFrame(np.nan, index=names, columns=names)
     for _, r in table.iterrows():
         v = float(r[value])
