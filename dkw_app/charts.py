@@ -149,9 +149,9 @@ def curve_chart(curves: pd.DataFrame, base: pd.DataFrame | None = None, *, datas
     xs = sorted({int(v) for v in curves["top"]}) if not curves.empty else []
     _add_baselines(fig, base, x=[xs[0], xs[-1]] if xs else [], score="micro_f1", label="micro-F1")
     fig.update_layout(
-        title=(f"micro-F1 vs number of keywords N; {how}; error bars: 95 % bootstrap CI over test documents"
-               f"{_setup_line(curves, dataset=dataset, protocol=protocol)}"),
-        xaxis_title="number of keywords N", xaxis_type="log", yaxis_title="micro-F1 (%)", margin={"t": 90},
+        title=(f"micro-F1 vs number of keywords N<br><sup>{how}; error bars: 95 % bootstrap CI over the test "
+               f"documents</sup>{_setup_line(curves, dataset=dataset, protocol=protocol)}"),
+        xaxis_title="number of keywords N", xaxis_type="log", yaxis_title="micro-F1 (%)", margin={"t": 110},
         legend_title="metric",
     )
     return fig
@@ -165,23 +165,26 @@ def difference_heatmap(table: pd.DataFrame, *, dataset: str, protocol: str, top:
     pos = {m: i for i, m in enumerate(names)}
     z = [[None] * len(names) for _ in names]
     text = [[""] * len(names) for _ in names]
+    hover = [[""] * len(names) for _ in names]
     for r in table.itertuples(index=False):
         i, j = pos[r.metric_a], pos[r.metric_b]
         star = " *" if r.p_holm < alpha else ""
         z[i][j], z[j][i] = float(r.diff), -float(r.diff)
-        text[i][j] = f"{r.diff:+.1f}{star}<br>[{r.ci_low:+.1f}, {r.ci_high:+.1f}]<br>p={r.p_holm:.2g}"
-        text[j][i] = f"{-r.diff:+.1f}{star}<br>[{-r.ci_high:+.1f}, {-r.ci_low:+.1f}]<br>p={r.p_holm:.2g}"
+        text[i][j], text[j][i] = f"{r.diff:+.1f}{star}", f"{-r.diff:+.1f}{star}"
+        hover[i][j] = f"{r.diff:+.2f} points, 95 % CI [{r.ci_low:+.2f}, {r.ci_high:+.2f}], p (Holm) {r.p_holm:.2g}"
+        hover[j][i] = f"{-r.diff:+.2f} points, 95 % CI [{-r.ci_high:+.2f}, {-r.ci_low:+.2f}], p (Holm) {r.p_holm:.2g}"
     bound = max([abs(v) for row in z for v in row if v is not None] or [1.0])
     fig = go.Figure(go.Heatmap(
-        z=z, x=names, y=names, text=text, texttemplate="%{text}", textfont={"size": 9}, colorscale="RdBu",
-        zmid=0, zmin=-bound, zmax=bound, colorbar={"title": "row − column<br>(points)"}, name="difference",
-        hovertemplate="%{y} − %{x}: %{text}<extra></extra>",
+        z=z, x=names, y=names, text=text, texttemplate="%{text}", textfont={"size": 11}, customdata=hover,
+        colorscale="RdBu", zmid=0, zmin=-bound, zmax=bound, colorbar={"title": "row − column<br>(points)"},
+        name="difference", hovertemplate="%{y} − %{x}: %{customdata}<extra></extra>",
     ))
     fig.update_layout(
-        title=(f"micro-F1 difference row − column at N={top} with 95 % paired bootstrap CI and McNemar exact p, "
-               f"Holm-corrected over {len(table)} pairs (* p < {alpha})<br><sup>{dataset} · protocol {protocol} · "
-               f"test split · K each metric's own, chosen on the training split</sup>"),
-        xaxis_title="metric (column)", yaxis_title="metric (row)", margin={"t": 80}, height=max(450, 45 * len(names)),
+        title=(f"micro-F1 difference row − column at N={top} (points; * = McNemar exact p < {alpha} after Holm "
+               f"over {len(table)} pairs)<br><sup>{dataset} · protocol {protocol} · test split · K each metric's own, "
+               f"chosen on the training split · 95 % paired bootstrap CI and p in the hover and the table</sup>"),
+        xaxis_title="metric (column)", yaxis_title="metric (row)", margin={"t": 90},
+        height=max(500, 42 * len(names) + 150),
     )
     return fig
 
