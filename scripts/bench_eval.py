@@ -239,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         write_reference(args.reference, dataset=exp.dataset, sample=args.sample, db=args.db,
                         command=summary["command"], extra={k: summary.get(k) for k in (
                             "documents", "vectors", "prepare_seconds", "wall_seconds", "cpu_seconds", "peak_rss_mib",
-                            "algorithm2_choice", "cv_choice", "curve_metrics", "leakcheck", "stability")})
+                            "algorithm2_choice", "cv_choice", "curve_metrics", "leakcheck")})
     print(json.dumps({k: summary.get(k) for k in ("dataset", "sample", "documents", "vectors", "prepare_seconds",
                                                   "wall_seconds", "peak_rss_mib", "algorithm2_choice", "cv_choice")},
                      indent=2))

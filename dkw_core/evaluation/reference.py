@@ -133,8 +133,10 @@ def reference_payload(runs: pd.DataFrame, *, dataset: str, command: str, extra: 
                                   "method": "McNemar exact (binomial on discordant documents); paired bootstrap "
                                             "95 % percentile CI of the micro-F1 difference; Holm over the pairs",
                                   "pairs": [_clean(r) for r in table.to_dict(orient="records")]}
+    stability = seed_stability(records)
     return {
         "format": FORMAT,
+        **({"stability": stability} if stability else {}),
         "dkw_version": dkw_version(),
         "dataset": dataset,
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -145,7 +147,7 @@ def reference_payload(runs: pd.DataFrame, *, dataset: str, command: str, extra: 
         "test_labels": test_labels,
         "significance": significance,
         "comparisons": comparisons,
-        **({k: _clean(v) for k, v in (extra or {}).items()}),
+        **({k: _clean(v) for k, v in (extra or {}).items() if v is not None}),
     }
 
 
@@ -175,6 +177,25 @@ def merge_kept(payload: dict, previous: dict) -> dict:
     if kept:
         payload["kept_runs"] = {"count": len(kept), "from": previous.get("date"), "command": previous.get("command")}
     return payload
+
+
+def seed_stability(records: list[dict]) -> list[dict]:
+    """The runs that chose over all setups, one per (protocol, selection, seed), when a
+    (protocol, selection) was run with two seeds or more: the seed stability of the choice."""
+    rows = []
+    for r in records:
+        o = r.get("options") or {}
+        if r.get("kind") != "search" or len(o.get("metrics", [])) < 2 or o.get("decoding") or o.get("train_protocol"):
+            continue
+        rows.append({"protocol": r["protocol"], "selection": o.get("selection", "algorithm2"), "seed": o.get("seed", 0),
+                     "metric": r["metric"], "k": r["k"], "top": r["top"], "micro_f1": r["micro_f1"],
+                     "macro_f1": r["macro_f1"], "folds": o.get("folds"), "max_per_category": o.get("max_per_category")})
+    seeds: dict[tuple, set] = {}
+    for row in rows:
+        seeds.setdefault((row["protocol"], row["selection"]), set()).add(row["seed"])
+    keep = {key for key, s in seeds.items() if len(s) > 1}
+    return sorted([row for row in rows if (row["protocol"], row["selection"]) in keep],
+                  key=lambda row: (row["protocol"], row["selection"], row["seed"]))
 
 
 def write_reference(path: str | Path, *, dataset: str, sample: int | None = None, db: str | None = None,
