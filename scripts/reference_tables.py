@@ -3,6 +3,7 @@
 
     .venv/bin/python scripts/reference_tables.py [--folder docs/results]      # print them
     .venv/bin/python scripts/reference_tables.py --write BENCHMARKS.md         # refresh BENCHMARKS.md
+    .venv/bin/python scripts/reference_tables.py --report docs/results/report.md   # the report, from the same files
 
 ``--write`` replaces the text between ``<!-- reference-tables:begin -->`` and
 ``<!-- reference-tables:end -->`` in the file.
@@ -202,7 +203,14 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--folder", default=str(ROOT / "docs" / "results"))
     ap.add_argument("--write", default=None, metavar="FILE", help="replace the marked block of FILE")
+    ap.add_argument("--report", default=None, metavar="FILE",
+                    help="also write the Markdown report of the runs in the reference files (docs/results/report.md)")
     args = ap.parse_args(argv)
+    if args.report:
+        from dkw_core.evaluation.reference import load_reference
+        from dkw_core.evaluation.report import markdown_report
+
+        Path(args.report).write_text(markdown_report(load_reference(Path(args.folder))), encoding="utf-8")
     text = tables(load(Path(args.folder)))
     if not args.write:
         print(text)

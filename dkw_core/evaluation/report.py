@@ -174,6 +174,8 @@ def markdown_report(runs: pd.DataFrame, *, significance: bool = True) -> str:
 
     out[1:1] = ["", f"dkw {dkw_version()}."]
     runs = runs.copy()
+    if "id" not in runs.columns:  # runs read from the reference files: their order in the files
+        runs["id"] = range(len(runs))
     # runs with another neighbours spec (docs/method.md, step 3) are other vectors for every table
     runs["vectors"] = [v if _options(r, "neighbours") is None else f"{v} ({_options(r, 'neighbours')})"
                        for v, (_, r) in zip(runs["vectors"], runs.iterrows())]
