@@ -49,7 +49,7 @@ def _add_baselines(fig: go.Figure, base: pd.DataFrame, *, x: list, score: str, l
 
 
 def metric_bar_chart(bars: pd.DataFrame, base: pd.DataFrame | None = None, *, dataset: str,
-                     protocol: str, top: int | None = None, grid: bool = False) -> go.Figure:
+                     protocol: str, top: int | None = None, grid: bool = False, how: str | None = None) -> go.Figure:
     """Micro- and macro-F1 per metric as grouped bars (paper Figs. 2–7), baselines as lines.
 
     ``grid=False``: one bar per metric, K chosen by Algorithm 2 on the training split.
@@ -68,7 +68,7 @@ def metric_bar_chart(bars: pd.DataFrame, base: pd.DataFrame | None = None, *, da
     for column, label in F1_SERIES:
         _add_baselines(fig, base, x=xs, score=column, label=label)
     n_text = f"N={top}" if top is not None else f"N={describe_setup(bars, 'top')}"
-    how = GRID if grid else CHOSEN_K
+    how = GRID if grid else (how or CHOSEN_K)
     fig.update_layout(
         title=f"F1 per metric, {n_text}; {how}{_setup_line(bars, dataset=dataset, protocol=protocol)}",
         barmode="group", xaxis_title="metric" if not grid else "metric and K", yaxis_title="F1 (%)",

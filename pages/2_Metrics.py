@@ -142,7 +142,10 @@ with t_metric:
         if grid:
             bars = tables.metric_grid(proto_runs, dataset=dataset, protocol=protocol, top=top, classifier=classifier)
             st.caption(f"No run with K chosen on the training split at N={top}: the chart shows the {tables.GRID}.")
-        chart(charts.metric_bar_chart(bars, base, dataset=dataset, protocol=protocol, top=top, grid=grid),
+        bar_how = (f"K chosen per metric on the training split by {tables.SELECTION_LABELS[selection]}; metric and "
+                   "N fixed" if selection == "cv" else None)
+        chart(charts.metric_bar_chart(bars, base, dataset=dataset, protocol=protocol, top=top, grid=grid,
+                                      how=bar_how),
               key="chart_bars", file_name=f"f1-per-metric-{dataset}-{protocol}-N{top}")
         widgets.csv_download(pd.concat([bars, base], ignore_index=True), label="Download this chart's data (CSV)",
                              file_name=f"f1-per-metric-{dataset}-{protocol}-N{top}.csv", key="csv_bars")
