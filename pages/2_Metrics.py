@@ -83,7 +83,7 @@ with c4:
 
 present = tables.selections(here)
 if present:
-    selection = st.radio("Parameter choice", present, key="m_selection", horizontal=True,
+    selection = st.radio("Parameter choice", present, key=f"m_selection_{dataset}", horizontal=True,
                          format_func=lambda s: tables.SELECTION_LABELS.get(s, s),
                          help="How K (and, over all setups, the metric and N) was chosen on the training split: "
                               "the robust CV selection, or the paper's Algorithm 2. Never by a test score.")

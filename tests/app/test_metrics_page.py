@@ -153,7 +153,7 @@ def test_per_document_significance_and_no_lone_dot_in_any_chart(monkeypatch):
     FakeBackend(monkeypatch, runs=make_prediction_runs())
     at = run_metrics()
     assert not at.exception
-    assert at.radio(key="m_selection").value == "cv"
+    assert at.radio(key="m_selection_20ng").value == "cv"
     for fig in figures(at):
         for trace in fig["data"]:
             if trace.get("type") in ("scatter", None) and "dash" not in str(trace.get("line", {})):
