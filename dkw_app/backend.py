@@ -16,7 +16,7 @@ import pandas as pd
 from dkw_core.config import sample_per_category, vectors_path  # noqa: F401  (DKW_SAMPLE_PER_CATEGORY)
 from dkw_core.corpora import Corpus, load_corpus
 from dkw_core.errors import InputError
-from dkw_core.evaluation import leakcheck, protocols, reference, report, results, significance
+from dkw_core.evaluation import comparisons, experiments, leakcheck, protocols, reference, results
 from dkw_core.evaluation.classifiers import CLASSIFIER_LABELS, DEFAULT_CLASSIFIER
 from dkw_core.keywords import KeywordModel
 from dkw_core.metrics import METRICS, PAPER_METRICS
@@ -242,21 +242,20 @@ def run_variant(options: Any) -> str:
 
 
 def significance_long(runs: pd.DataFrame, *, dataset: str, protocol: str) -> pd.DataFrame:
-    """Pairwise metric comparison (paper appendix D) of one corpus and protocol: Wilcoxon
-    signed-rank with its direction (``higher``, signed z) and the sign test (one- and two-sided),
-    Bonferroni-corrected. Pairs per-metric Algorithm 2 runs over N (K each metric's own) when
-    there are any, else the grid of fixed runs over (K, N)."""
-    here = runs[(runs["dataset"] == dataset) & (runs["protocol"] == protocol)]
-    if "options" not in here.columns:
-        here = here.assign(options=[{}] * len(here))
-    chosen = report.significance_runs(here)
-    if not chosen.empty and (chosen["kind"] == "search").any():
-        table = report.significance_table(chosen, protocol)
-        return table if table is not None else pd.DataFrame()
-    method = here[here["kind"] == "method"]
-    if method["metric"].nunique() < 2:
-        return pd.DataFrame()
-    return significance.compare_metrics(method, score="micro_f1")
+    """The paper's appendix-D comparison (``dkw_core.evaluation.comparisons.appendix_d``)."""
+    return comparisons.appendix_d(runs, dataset=dataset, protocol=protocol)
+
+
+def appendix_d_power(table: pd.DataFrame) -> str:
+    """What the appendix-D test can detect with the pairs it has, in words."""
+    return comparisons.appendix_d_power(table)
+
+
+def per_document(runs: pd.DataFrame, *, dataset: str, protocol: str, top: int, selection: str = "cv"
+                 ) -> pd.DataFrame:
+    """Every pair of metrics at N = ``top`` compared per test document (McNemar exact, paired
+    bootstrap CI of the micro-F1 difference, Holm; ``comparisons.per_document``)."""
+    return comparisons.per_document(runs, dataset=dataset, protocol=protocol, top=top, selection=selection)
 
 
 def significance_table(runs: pd.DataFrame, *, dataset: str, protocol: str) -> pd.DataFrame:
@@ -264,18 +263,22 @@ def significance_table(runs: pd.DataFrame, *, dataset: str, protocol: str) -> pd
     return square_significance(significance_long(runs, dataset=dataset, protocol=protocol))
 
 
-def square_significance(table: pd.DataFrame) -> pd.DataFrame:
-    """``compare_metrics``'s long table (``metric_a``, ``metric_b``, ``p_wilcoxon_bonferroni``)
-    as a symmetric square matrix of p-values indexed by metric name."""
-    if table.empty:
-        return table
-    square = table.pivot_table(index="metric_a", columns="metric_b", values="p_wilcoxon_bonferroni",
-                               aggfunc="first", dropna=False)
-    names = sorted(set(square.index) | set(square.columns))
-    square = square.reindex(index=names, columns=names)
-    square = square.combine_first(square.T).reindex(index=names, columns=names)
-    square.index.name = square.columns.name = "metric"
-    return square
+def curve_table(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: str = "cv",
+                classifier: str | None = None) -> pd.DataFrame:
+    """F1 against N with 95 % bootstrap intervals (``comparisons.curve_table``)."""
+    return comparisons.curve_table(runs, dataset=dataset, protocol=protocol, selection=selection,
+                                   classifier=classifier)
+
+
+def choices(runs: pd.DataFrame, *, dataset: str, classifier: str | None = None) -> pd.DataFrame:
+    """The setup each selection chose over all setups, per protocol (``comparisons.choices``)."""
+    return comparisons.choices(runs, dataset=dataset, classifier=classifier)
+
+
+def square_significance(table: pd.DataFrame, value: str = "p_wilcoxon_bonferroni", *,
+                        antisymmetric: bool = False) -> pd.DataFrame:
+    """A long comparison table as a metric × metric matrix (``comparisons.square``)."""
+    return comparisons.square(table, value, antisymmetric=antisymmetric)
 
 
 def classifier_label(name: str) -> str:
@@ -287,29 +290,22 @@ def run_evaluation(model, *, dataset: str, sample: int | None, protocol: str, me
                    k: int, top: int, progress: Progress | None = None) -> list[protocols.RunResult]:
     """Evaluate one (K, N) setup per metric on a prepared model and store each run (the
     store; a configuration already stored is a cache hit). Default classifier (linear SVM
-    one-vs-rest, paper §4.2), train → test split. Reports ``progress(fraction, message)``."""
+    one-vs-rest, paper §4.2), train → test split. The run's configuration, hence its stored
+    key, is built by the same function as the CLI's (``experiments.method_config``).
+    Reports ``progress(fraction, message)``."""
     if not metrics:
         raise InputError("choose at least one metric to evaluate")
     from dkw_core.evaluation.classifiers import check_evaluable
 
     check_evaluable(model.categories, dataset)
     store = results.ResultsStore()
+    exp = experiments.model_experiment(model, dataset=dataset, sample=sample)
     out = []
     for i, metric in enumerate(metrics):
         if progress:
             progress(i / len(metrics), f"{metric}: K={k}, N={top}, protocol {protocol}")
-        spec = getattr(model, "neighbours", DEFAULT_NEIGHBOURS)
-        config = protocols.RunConfig(dataset=dataset, corpus_key=model.corpus.key, vectors=model.vectors.name,
-                                     protocol=protocol, metric=metric, k=k, top=top,
-                                     classifier=DEFAULT_CLASSIFIER, split="test", kind="method", sample=sample,
-                                     options={} if spec == "cosine" else {"neighbours": spec})
-
-        def compute(config=config):
-            scores, seconds, _ = protocols.evaluate_model(model, metric=config.metric, k=k, top=top,
-                                                          protocol=protocol, classifier=DEFAULT_CLASSIFIER)
-            return protocols.RunResult(config=config, scores=scores, seconds=seconds)
-
-        out.append(store.run(config, compute))
+        out.append(experiments.run_method(exp, metric=metric, k=int(k), top=int(top), protocol=protocol,
+                                          classifier=DEFAULT_CLASSIFIER, store=store))
     if progress:
         progress(1.0, f"{len(out)} run(s) stored")
     return out

@@ -124,6 +124,20 @@ def reference_leaks() -> pd.DataFrame:
     return backend.reference_leakchecks()
 
 
+@st.cache_data(show_spinner="Bootstrapping the F1 intervals…", max_entries=32)
+def curves(proto_runs: pd.DataFrame, dataset: str, protocol: str, selection: str, classifier: str | None
+           ) -> pd.DataFrame:
+    """F1 against N with bootstrap intervals (recomputed only when the runs change)."""
+    return backend.curve_table(proto_runs, dataset=dataset, protocol=protocol, selection=selection,
+                               classifier=classifier)
+
+
+@st.cache_data(show_spinner="Comparing every pair of metrics per document…", max_entries=32)
+def per_document(proto_runs: pd.DataFrame, dataset: str, protocol: str, top: int, selection: str) -> pd.DataFrame:
+    """Every metric pair at one N compared per test document (recomputed only when the runs change)."""
+    return backend.per_document(proto_runs, dataset=dataset, protocol=protocol, top=top, selection=selection)
+
+
 @st.cache_data(show_spinner=False, max_entries=32)
 def significance(method_runs: pd.DataFrame, dataset: str, protocol: str) -> pd.DataFrame:
     """Pairwise metric p-values of the given method runs (recomputed only when they change)."""

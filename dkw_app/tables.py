@@ -199,3 +199,43 @@ def for_sample(runs: pd.DataFrame, label: str) -> pd.DataFrame:
     if "sample" not in runs.columns:
         return runs
     return runs[runs["sample"].map(sample_label) == label]
+
+
+SELECTION_LABELS = {"cv": "stratified k-fold CV on the training split (robust)",
+                    "algorithm2": "Algorithm 2 (the paper's)"}
+
+
+def run_selection(runs: pd.DataFrame) -> pd.Series:
+    """Per run: ``"cv"``, ``"algorithm2"`` (how a search run chose its setup) or ``"fixed"``."""
+    def one(row) -> str:
+        if row.get("kind") != "search":
+            return "fixed"
+        options = row.get("options")
+        return "cv" if isinstance(options, dict) and options.get("selection") == "cv" else "algorithm2"
+
+    if runs.empty:
+        return pd.Series([], dtype=object, index=runs.index)
+    return runs.apply(one, axis=1)
+
+
+def selections(runs: pd.DataFrame) -> list[str]:
+    """The selections present among the search runs, the robust one first."""
+    present = set(run_selection(runs))
+    return [s for s in ("cv", "algorithm2") if s in present]
+
+
+def with_selection(runs: pd.DataFrame, selection: str | None) -> pd.DataFrame:
+    """The fixed runs and baselines, plus the search runs of one selection only (never mixed)."""
+    if selection is None or runs.empty:
+        return runs
+    chosen = run_selection(runs)
+    return runs[(chosen == "fixed") | (chosen == selection)]
+
+
+def connected(lines: pd.DataFrame, *, series: str = "series", x: str = "top") -> tuple[pd.DataFrame, list[str]]:
+    """The lines with at least two points (a line, not a lone dot) and the names left out."""
+    if lines.empty or series not in lines.columns:
+        return lines, []
+    counts = lines.groupby(series)[x].nunique()
+    lone = [str(s) for s, n in counts.items() if n < 2]
+    return lines[~lines[series].isin(lone)].reset_index(drop=True), lone

@@ -81,180 +81,263 @@ with c4:
     classifier = (widgets.select("Classifier", classifiers, key="m_classifier",
                                  format_func=backend.classifier_label) if classifiers else None)
 
+present = tables.selections(here)
+if present:
+    selection = st.radio("Parameter choice", present, key=f"m_selection_{dataset}", horizontal=True,
+                         format_func=lambda s: tables.SELECTION_LABELS.get(s, s),
+                         help="How K (and, over all setups, the metric and N) was chosen on the training split: "
+                              "the robust CV selection, or the paper's Algorithm 2. Never by a test score.")
+else:
+    selection = None
+here = tables.with_selection(here, selection)
 proto_runs = here[here["protocol"] == protocol]
 base = tables.baselines(here, dataset=dataset, protocol=protocol, classifier=classifier)
 chosen_lines = tables.f1_by_keywords(proto_runs, dataset=dataset, protocol=protocol, classifier=classifier)
 grid_lines = tables.f1_grid_by_keywords(proto_runs, dataset=dataset, protocol=protocol, classifier=classifier)
+how_chosen = (f"K chosen by {tables.SELECTION_LABELS[selection]}" if selection else "fixed runs")
+PNG = "PNG: the camera button at the chart's top right."
+
+
+def chart(fig, *, key: str, file_name: str) -> None:
+    """A chart with its PNG download in the mode bar (the CSV button sits under it)."""
+    st.plotly_chart(fig, key=key, config={"toImageButtonOptions": {"format": "png", "filename": file_name,
+                                                                   "scale": 2}, "displaylogo": False})
+
+
+(t_overview, t_metric, t_n, t_sig, t_leak, t_hub, t_yours) = st.tabs(
+    ["Overview", "Per metric", "Against N", "Significance", "Leak check", "Hubness", "Your runs"])
+
+# ------------------------------------------------------------------ overview
+with t_overview:
+    st.caption("The setup each parameter choice picked over all (K, metric, N) setups on the training split, "
+               "trained on the whole training split and scored once on the test split, per protocol; the "
+               "tf-idf baseline as a line. Robust CV choice beside the paper's Algorithm 2.")
+    everything = tables.for_sample(runs[runs["dataset"] == dataset], chosen)  # both selections
+    picks = backend.choices(everything, dataset=dataset, classifier=classifier)
+    if not picks.empty:  # one run per (protocol, selection): the smallest seed (the others: seed stability)
+        picks = picks.sort_values("seed", na_position="first").drop_duplicates(["protocol", "selection"])
+    if picks.empty:
+        st.info("No run chose over all setups on this corpus yet "
+                "(`python scripts/bench_eval.py --dataset … --cv --full-search`).")
+    else:
+        tfidf = base[base["kind"] == "baseline-tfidf"] if not base.empty else base
+        chart(charts.choice_chart(picks, tfidf, dataset=dataset), key="chart_choice",
+              file_name=f"choice-{dataset}")
+        st.dataframe(picks, hide_index=True, key="table_choice")
+        widgets.csv_download(picks, label="Download this chart's data (CSV)", file_name=f"choice-{dataset}.csv",
+                             key="csv_choice")
+        st.caption(PNG)
 
 # ------------------------------------------------------------------ bars per metric
-st.header("F1 per metric")
-tops = sorted({int(t) for t in pd.concat([chosen_lines["top"], grid_lines["top"]]).dropna()})
-if not tops:
-    st.info(f"No stored run of the method on {dataset} ({chosen}) under the {protocol} protocol.")
-else:
-    top = widgets.select("N — number of keywords", tops, key="m_top", default=10)
-    bars = tables.metric_bars(proto_runs, dataset=dataset, protocol=protocol, top=top, classifier=classifier)
-    grid = bars.empty
-    if grid:
-        bars = tables.metric_grid(proto_runs, dataset=dataset, protocol=protocol, top=top, classifier=classifier)
-        st.caption(f"No run with K chosen by Algorithm 2 at N={top}: the chart shows the {tables.GRID}.")
+with t_metric:
+    st.caption(f"micro- and macro-F1 of every metric at one N (paper Figs. 2–7) under the {protocol} protocol; "
+               f"{how_chosen}. Baselines as lines.")
+    tops = sorted({int(t) for t in pd.concat([chosen_lines["top"], grid_lines["top"]]).dropna()})
+    if not tops:
+        st.info(f"No stored run of the method on {dataset} ({chosen}) under the {protocol} protocol.")
     else:
-        st.caption(f"{tables.CHOSEN_K}.")
-    st.plotly_chart(charts.metric_bar_chart(bars, base, dataset=dataset, protocol=protocol, top=top, grid=grid),
-                    key="chart_bars")
-    widgets.csv_download(pd.concat([bars, base], ignore_index=True), label="Download this chart's data (CSV)",
-                         file_name=f"f1-per-metric-{dataset}-{protocol}-N{top}.csv", key="csv_bars")
+        top = widgets.select("N — number of keywords", tops, key="m_top", default=10)
+        bars = tables.metric_bars(proto_runs, dataset=dataset, protocol=protocol, top=top, classifier=classifier)
+        grid = bars.empty
+        if grid:
+            bars = tables.metric_grid(proto_runs, dataset=dataset, protocol=protocol, top=top, classifier=classifier)
+            st.caption(f"No run with K chosen on the training split at N={top}: the chart shows the {tables.GRID}.")
+        bar_how = (f"K chosen per metric on the training split by {tables.SELECTION_LABELS[selection]}; metric and "
+                   "N fixed" if selection == "cv" else None)
+        chart(charts.metric_bar_chart(bars, base, dataset=dataset, protocol=protocol, top=top, grid=grid,
+                                      how=bar_how),
+              key="chart_bars", file_name=f"f1-per-metric-{dataset}-{protocol}-N{top}")
+        widgets.csv_download(pd.concat([bars, base], ignore_index=True), label="Download this chart's data (CSV)",
+                             file_name=f"f1-per-metric-{dataset}-{protocol}-N{top}.csv", key="csv_bars")
+        st.caption(PNG)
 
 # ------------------------------------------------------------------ lines against N
-st.header("F1 against the number of keywords")
-lines, grid = (chosen_lines, False) if not chosen_lines.empty else (grid_lines, True)
-if lines.empty:
-    st.info(f"No stored run of the method on {dataset} ({chosen}) under the {protocol} protocol.")
-else:
-    st.plotly_chart(charts.keywords_line_chart(lines, base, dataset=dataset, protocol=protocol, grid=grid),
-                    key="chart_lines")
-    widgets.csv_download(pd.concat([lines, base], ignore_index=True), label="Download this chart's data (CSV)",
-                         file_name=f"f1-vs-N-{dataset}-{protocol}.csv", key="csv_lines")
-
-# ------------------------------------------------------------------ Algorithm 2's choice
-st.header("Algorithm 2's choice over all setups")
-choice = tables.algorithm2_choices(here, dataset=dataset, classifier=classifier)
-if choice.empty:
-    st.info("No run of Algorithm 2 over all (K, metric, N) setups for this corpus yet "
-            "(`python -m dkw_core search --dataset … --protocol both`).")
-else:
-    st.caption("The setup Algorithm 2 chose on the training split, trained on the whole training split and "
-               "scored once on the test split (F1 in percent).")
-    st.dataframe(choice, hide_index=True, key="table_choice")
+with t_n:
+    curves = widgets.guarded(lambda: resources.curves(proto_runs, dataset, protocol, selection or "cv", classifier))
+    curves = curves if curves is not None else pd.DataFrame()
+    if not curves.empty:
+        k_choice = ", ".join(sorted({str(v) for v in curves["k_choice"]}))
+        how = f"{charts.K_CHOICE_TEXT.get(k_choice, k_choice)} by {tables.SELECTION_LABELS.get(selection, selection)}"
+        curves = curves.assign(series=curves["metric"])
+        shown, lone = tables.connected(curves)
+        st.caption(f"micro-F1 against the number of keywords N (paper Figs. 8–10), one line per metric, under the "
+                   f"{protocol} protocol; {how}. Error bars: 95 % percentile bootstrap interval over the test "
+                   "documents (1,000 resamples, seed 0).")
+        if shown.empty:
+            st.info("Every metric has a single N here: no line to draw (" + ", ".join(lone) + ").")
+        else:
+            chart(charts.curve_chart(shown, base, dataset=dataset, protocol=protocol, how=how), key="chart_lines",
+                  file_name=f"f1-vs-N-{dataset}-{protocol}")
+            widgets.csv_download(shown, label="Download this chart's data (CSV)",
+                                 file_name=f"f1-vs-N-{dataset}-{protocol}.csv", key="csv_lines")
+            st.caption(PNG + (f" Left out (a single N, no line): {', '.join(lone)}." if lone else ""))
+    else:
+        lines, lone = tables.connected(grid_lines)
+        if lines.empty:
+            st.info(f"No metric of {dataset} ({chosen}) has runs at two N or more under the {protocol} protocol.")
+        else:
+            st.caption(f"No F1-against-N runs with K chosen on the training split: the {tables.GRID}.")
+            chart(charts.keywords_line_chart(lines, base, dataset=dataset, protocol=protocol, grid=True),
+                  key="chart_lines", file_name=f"f1-vs-N-{dataset}-{protocol}")
+            widgets.csv_download(pd.concat([lines, base], ignore_index=True), label="Download this chart's data (CSV)",
+                                 file_name=f"f1-vs-N-{dataset}-{protocol}.csv", key="csv_lines")
+            st.caption(PNG)
 
 # ------------------------------------------------------------------ significance
-st.header("Pairwise significance of metrics")
-st.caption("Wilcoxon signed-rank test of micro-F1 over configurations run with both metrics (K each metric's "
-           "own from Algorithm 2, paired over N; or the grid paired over K and N), Bonferroni-corrected. "
-           "The table gives the direction: which metric is higher, the signed z (positive: metric A higher) "
-           "and the sign test's one-sided p (direction read from the data, as in the paper) beside the "
-           "two-sided p.")
-long = widgets.guarded(lambda: backend.significance_long(proto_runs, dataset=dataset, protocol=protocol))
-if long is None or long.empty:
-    st.info("Not enough paired runs (two metrics or more) for a significance table yet.")
-else:
-    square = backend.square_significance(long)
-    st.plotly_chart(charts.significance_heatmap(square, dataset=dataset, protocol=protocol),
-                    key="chart_significance")
-    shown = long[["metric_a", "metric_b", "n", "higher", "mean_diff", "z_signed", "p_wilcoxon_bonferroni",
-                  "M", "p_sign_bonferroni", "p_sign_two_sided_bonferroni", "significant"]]
-    st.dataframe(shown, hide_index=True, key="table_significance")
-    widgets.csv_download(long, label="Download the tests (CSV)",
-                         file_name=f"significance-{dataset}-{protocol}.csv", key="csv_significance")
+with t_sig:
+    st.caption("Which metric is better, and by how much: every pair of metrics at one N compared document by "
+               "document on the same test split — McNemar's exact test on the documents only one of the two "
+               "classifies correctly, the micro-F1 difference with its 95 % paired bootstrap interval (2,000 "
+               f"resamples, seed 0), p Holm-corrected over all pairs. K each metric's own, {how_chosen}.")
+    sig_tops = sorted({int(t) for t in chosen_lines["top"].dropna()}) if not chosen_lines.empty else []
+    if not sig_tops:
+        st.info("No per-metric runs with stored test predictions here: nothing to compare per document.")
+    else:
+        s_top = widgets.select("N — number of keywords", sig_tops, key="m_sig_top", default=10)
+        pairs = widgets.guarded(lambda: resources.per_document(proto_runs, dataset, protocol, int(s_top),
+                                                               selection or "cv"))
+        if pairs is None or pairs.empty:
+            st.info("Fewer than two metrics with stored per-document predictions at this N.")
+        else:
+            chart(charts.difference_heatmap(pairs, dataset=dataset, protocol=protocol, top=int(s_top)),
+                  key="chart_significance", file_name=f"significance-{dataset}-{protocol}-N{s_top}")
+            st.dataframe(pairs, hide_index=True, key="table_significance")
+            widgets.csv_download(pairs, label="Download the tests (CSV)",
+                                 file_name=f"significance-{dataset}-{protocol}-N{s_top}.csv", key="csv_significance")
+            st.caption(PNG)
+    with st.expander("The paper's test (appendix D): Wilcoxon signed-rank and sign test over configurations"):
+        long = widgets.guarded(lambda: backend.significance_long(proto_runs, dataset=dataset, protocol=protocol))
+        if long is None or long.empty:
+            st.info("Not enough paired configurations for the paper's test.")
+        else:
+            st.caption("The paper's appendix-D comparison, kept as the paper's: micro-F1 of the two metrics paired "
+                       "over configurations (here the N values), Wilcoxon signed-rank (method per pair: exact "
+                       "without ties among |differences| and n ≤ 50, else normal approximation; zeros dropped) and "
+                       "the sign test, Bonferroni-corrected. " + backend.appendix_d_power(long))
+            st.dataframe(long, hide_index=True, key="table_appendix_d")
+            widgets.csv_download(long, label="Download the paper's tests (CSV)",
+                                 file_name=f"appendix-d-{dataset}-{protocol}.csv", key="csv_appendix_d")
 
 # ------------------------------------------------------------------ leak check
-st.header("Leak check")
-st.caption("Every test document gets a random wrong category. Under the label-aware (paper's) protocol its "
-           "keywords are ranked with that wrong category; the share of predictions that then follow the wrong "
-           "label shows how much of the label-aware F1 is the label read back. The label-free protocol reads no "
-           "label; chance = 100 / categories. Percent of the test documents.")
-leaks = widgets.guarded(resources.reference_leaks)
-if leaks is not None and not leaks.empty:
-    mine = leaks[leaks["dataset"] == dataset]
-    if not mine.empty:
-        cols = [c for c in ("dataset", "metric", "k", "top", "follow_wrong_label_aware", "follow_wrong_label_free",
-                            "chance", "gold_label_aware", "gold_label_free", "source") if c in mine.columns]
-        st.dataframe(mine[cols], hide_index=True, key="table_leaks_reference")
-available = dataset in known
-with st.form("leak_form"):
-    names = widgets.guarded(backend.paper_metric_names, default=[]) or []
-    l_metric = st.selectbox("Metric", names, index=names.index("rf") if "rf" in names else 0, key="m_leak_metric")
-    l_k = st.number_input("K — nearest words per phrase", 1, backend.DEFAULT_K_MAX, backend.DEFAULT_K_MAX,
-                          key="m_leak_k")
-    l_n = st.number_input("N — keywords per document", 1, 100, 10, key="m_leak_top")
-    leak_submitted = st.form_submit_button("Run the leak check", disabled=not available)
-if not available:
-    st.caption(f"Needs the {dataset} archive: set DKW_ARCHIVES to the folder holding it.")
-elif leak_submitted:
-    bar = st.progress(0.0, text="Preparing the corpus…")
-    try:
-        model = resources.model(dataset, sample, backend.DEFAULT_K_MAX, progress=widgets.progress_callback(bar))
-        bar.progress(0.9, text="Classifying with wrong labels…")
-        result = backend.leak_check(model, dataset=dataset, sample=sample, metric=l_metric, k=int(l_k),
-                                    top=int(l_n))
-    except DkwError as exc:
-        widgets.show_error(exc)
-    else:
-        bar.progress(1.0, text="Done")
-        st.session_state["m_leak_result"] = result
-if st.session_state.get("m_leak_result"):
-    r = st.session_state["m_leak_result"]
-    st.text(r["label"])
-    m1, m2, m3 = st.columns(3)
-    m1.metric("follow the wrong label, label-aware", f"{r['follow_wrong_label_aware']:.2f} %")
-    m2.metric("follow the wrong label, label-free", f"{r['follow_wrong_label_free']:.2f} %")
-    m3.metric("chance", f"{r['chance']:.2f} %")
+with t_leak:
+    st.caption("Every test document gets a random wrong category; under the label-aware (paper's) protocol its "
+               "keywords are ranked with it. A representation that ignores the injected label still lands on it "
+               "about (100 − accuracy) / (C − 1) % of the time: **no leak means a share near that expected "
+               "level**, not near chance (100 / C). Percent of the test documents; K and N as each row states.")
+    leaks = widgets.guarded(resources.reference_leaks)
+    if leaks is not None and not leaks.empty:
+        mine = leaks[leaks["dataset"] == dataset]
+        if not mine.empty:
+            cols = [c for c in ("dataset", "metric", "k", "top", "setup", "follow_wrong_label_aware",
+                                "follow_wrong_label_free", "expected_no_leak", "chance", "gold_label_aware",
+                                "gold_label_free", "source") if c in mine.columns]
+            st.dataframe(mine[cols], hide_index=True, key="table_leaks_reference")
+            widgets.csv_download(mine[cols], label="Download the leak checks (CSV)",
+                                 file_name=f"leakcheck-{dataset}.csv", key="csv_leaks")
+    available = dataset in known
+    with st.form("leak_form"):
+        names = widgets.guarded(backend.paper_metric_names, default=[]) or []
+        l_metric = st.selectbox("Metric", names, index=names.index("rf") if "rf" in names else 0,
+                                key="m_leak_metric")
+        l_k = st.number_input("K — nearest words per phrase", 1, backend.DEFAULT_K_MAX, backend.DEFAULT_K_MAX,
+                              key="m_leak_k")
+        l_n = st.number_input("N — keywords per document", 1, 100, 10, key="m_leak_top")
+        leak_submitted = st.form_submit_button("Run the leak check", disabled=not available)
+    if not available:
+        st.caption(f"Needs the {dataset} archive: set DKW_ARCHIVES to the folder holding it.")
+    elif leak_submitted:
+        bar = st.progress(0.0, text="Preparing the corpus…")
+        try:
+            backend.check_evaluable(resources.corpus(dataset, sample).categories, dataset)  # before any preparation
+            model = resources.model(dataset, sample, backend.DEFAULT_K_MAX, progress=widgets.progress_callback(bar))
+            bar.progress(0.9, text="Classifying with wrong labels…")
+            result = backend.leak_check(model, dataset=dataset, sample=sample, metric=l_metric, k=int(l_k),
+                                        top=int(l_n))
+        except DkwError as exc:
+            widgets.show_error(exc)
+        else:
+            bar.progress(1.0, text="Done")
+            st.session_state["m_leak_result"] = result
+    if st.session_state.get("m_leak_result"):
+        r = st.session_state["m_leak_result"]
+        st.text(r["label"])
+        m1, m2, m3, m4 = st.columns(4)
+        m1.metric("follow the wrong label, label-aware", f"{r['follow_wrong_label_aware']:.2f} %")
+        m2.metric("follow the wrong label, label-free", f"{r['follow_wrong_label_free']:.2f} %")
+        if r.get("expected_no_leak") is not None:
+            m3.metric("expected without a leak", f"{r['expected_no_leak']:.2f} %")
+        m4.metric("chance", f"{r['chance']:.2f} %")
 
 # ------------------------------------------------------------------ hubness of step 3
-st.header("Hubness of the nearest words")
-st.caption("k-occurrence of a word = how many unique phrase vectors of the corpus have it among their K "
-           "nearest words. A strongly right-skewed distribution means a few hub words are neighbours of "
-           "almost every phrase and swamp the tf- metrics.")
-h1, h2 = st.columns(2)
-with h1:
-    h_neighbours = widgets.select("Nearest words (step 3)", list(backend.NEIGHBOURS_CHOICES), key="m_hub_neighbours",
-                                  default=backend.DEFAULT_NEIGHBOURS,
-                                  format_func=lambda s: f"{s} — {backend.NEIGHBOURS_HELP.get(s, s)}")
-with h2:
-    h_k = st.number_input("K", 1, backend.DEFAULT_K_MAX, backend.DEFAULT_K_MAX, key="m_hub_k")
-prepared = dataset in known and widgets.guarded(
-    lambda: resources.is_prepared(dataset, sample, backend.DEFAULT_K_MAX, h_neighbours), default=False)
-if not prepared:
-    st.info(f"{dataset} is not prepared with {h_neighbours} neighbours: prepare it on the Documents page or "
-            f"with `python -m dkw_core prepare --dataset {dataset} --neighbours {h_neighbours}`.")
-elif st.button("Measure hubness", key="m_hub_run"):
-    try:
-        hub_model = resources.model(dataset, sample, backend.DEFAULT_K_MAX, neighbours=h_neighbours)
-        st.session_state["m_hub_report"] = backend.hubness(hub_model, k=int(h_k))
-    except DkwError as exc:
-        widgets.show_error(exc)
-report = st.session_state.get("m_hub_report")
-if prepared and report and report.get("neighbours") == h_neighbours and report.get("k") == int(h_k):
-    m1, m2, m3 = st.columns(3)
-    m1.metric("k-occurrence skewness", f"{report['skewness']:.2f}")
-    m2.metric("Neighbour slots held by the top 1 % of words", f"{100 * report['top1_share']:.1f} %")
-    m3.metric("Words nobody's neighbour", f"{100 * report['never_share']:.1f} %")
-    st.caption(f"{report['dataset']} · vectors {report['vectors']} · nearest words by {report['neighbours']} · "
-               f"K={report['k']} · {report['queries']:,} unique phrase vectors · {report['vocabulary']:,} words")
-    st.dataframe(pd.DataFrame([{"word": h["word"], "k-occurrence": h["k_occurrence"],
-                                "share of phrase vectors (%)": round(100 * h["query_share"], 1)}
-                               for h in report["hubs"]]), hide_index=True)
+with t_hub:
+    st.caption("k-occurrence of a word = how many unique phrase vectors of the corpus have it among their K "
+               "nearest words. A strongly right-skewed distribution means a few hub words are neighbours of "
+               "almost every phrase and swamp the tf- metrics. Measured on the prepared corpus; K as chosen here.")
+    h1, h2 = st.columns(2)
+    with h1:
+        h_neighbours = widgets.select("Nearest words (step 3)", list(backend.NEIGHBOURS_CHOICES),
+                                      key="m_hub_neighbours", default=backend.DEFAULT_NEIGHBOURS,
+                                      format_func=lambda s: f"{s} — {backend.NEIGHBOURS_HELP.get(s, s)}")
+    with h2:
+        h_k = st.number_input("K", 1, backend.DEFAULT_K_MAX, backend.DEFAULT_K_MAX, key="m_hub_k")
+    prepared = dataset in known and widgets.guarded(
+        lambda: resources.is_prepared(dataset, sample, backend.DEFAULT_K_MAX, h_neighbours), default=False)
+    if not prepared:
+        st.info(f"{dataset} is not prepared with {h_neighbours} neighbours: prepare it on the Documents page or "
+                f"with `python -m dkw_core prepare --dataset {dataset} --neighbours {h_neighbours}`.")
+    elif st.button("Measure hubness", key="m_hub_run"):
+        try:
+            hub_model = resources.model(dataset, sample, backend.DEFAULT_K_MAX, neighbours=h_neighbours)
+            st.session_state["m_hub_report"] = backend.hubness(hub_model, k=int(h_k))
+        except DkwError as exc:
+            widgets.show_error(exc)
+    report = st.session_state.get("m_hub_report")
+    if prepared and report and report.get("neighbours") == h_neighbours and report.get("k") == int(h_k):
+        m1, m2, m3 = st.columns(3)
+        m1.metric("k-occurrence skewness", f"{report['skewness']:.2f}")
+        m2.metric("Neighbour slots held by the top 1 % of words", f"{100 * report['top1_share']:.1f} %")
+        m3.metric("Words nobody's neighbour", f"{100 * report['never_share']:.1f} %")
+        st.caption(f"{report['dataset']} · vectors {report['vectors']} · nearest words by {report['neighbours']} · "
+                   f"K={report['k']} · {report['queries']:,} unique phrase vectors · {report['vocabulary']:,} words")
+        hubs = pd.DataFrame([{"word": h["word"], "k-occurrence": h["k_occurrence"],
+                              "share of phrase vectors (%)": round(100 * h["query_share"], 1)}
+                             for h in report["hubs"]])
+        st.dataframe(hubs, hide_index=True)
+        widgets.csv_download(hubs, label="Download the hubs (CSV)", file_name=f"hubs-{dataset}.csv", key="csv_hubs")
 
 # ------------------------------------------------------------------ run a missing evaluation
-st.header("Run a missing evaluation")
-with st.form("run_eval"):
-    names = widgets.guarded(backend.paper_metric_names, default=[]) or []
-    metrics = st.multiselect("Metrics", names, default=[m for m in ("rf", "tds", "ig") if m in names],
-                             key="m_run_metrics")
-    k = st.number_input("K — nearest words per phrase", 1, backend.DEFAULT_K_MAX, backend.DEFAULT_K_MAX,
-                        key="m_run_k")
-    n = st.number_input("N — keywords per document", 1, 100, 10, key="m_run_top")
-    st.caption(f"Corpus {dataset} ({tables.sample_label(sample)}), protocol {protocol}, "
-               f"{backend.classifier_label('svm-ovr')}, trained on the train split, scored on the test split. "
-               "A fixed (K, N) run is a grid point of your runs, not a choice.")
-    submitted = st.form_submit_button("Run evaluation", disabled=not available)
-if not available:
-    info = next((i for i in infos if i.get("name") == dataset), None)
-    if info is not None:
-        widgets.missing_corpus(info)
-    else:
-        st.caption(f"{dataset} is not a corpus the library can open here.")
-elif submitted:
-    bar = st.progress(0.0, text="Preparing the corpus…")
-    try:
-        backend.check_evaluable(resources.corpus(dataset, sample).categories, dataset)  # before any preparation
-        model = resources.model(dataset, sample, backend.DEFAULT_K_MAX,
-                                progress=widgets.progress_callback(bar))
-        backend.run_evaluation(model, dataset=dataset, sample=sample, protocol=protocol, metrics=metrics,
-                               k=int(k), top=int(n), progress=widgets.progress_callback(bar))
-    except DkwError as exc:
-        widgets.show_error(exc)
-    else:
-        resources.runs.clear()
-        st.success("Evaluation stored.")
-        st.rerun()
+with t_yours:
+    st.caption("Run a fixed (K, N) evaluation per metric on this corpus and store it in your results store "
+               "(switch *Results* above to your runs to chart it). A fixed (K, N) run is a grid point, not a "
+               "choice; the parameter choices run from the command line (`scripts/bench_eval.py --cv`).")
+    available = dataset in known
+    with st.form("run_eval"):
+        names = widgets.guarded(backend.paper_metric_names, default=[]) or []
+        metrics = st.multiselect("Metrics", names, default=[m for m in ("rf", "tds", "ig") if m in names],
+                                 key="m_run_metrics")
+        k = st.number_input("K — nearest words per phrase", 1, backend.DEFAULT_K_MAX, backend.DEFAULT_K_MAX,
+                            key="m_run_k")
+        n = st.number_input("N — keywords per document", 1, 100, 10, key="m_run_top")
+        st.caption(f"Corpus {dataset} ({tables.sample_label(sample)}), protocol {protocol}, "
+                   f"{backend.classifier_label('svm-ovr')}, trained on the train split, scored on the test split.")
+        submitted = st.form_submit_button("Run evaluation", disabled=not available)
+    if not available:
+        info = next((i for i in infos if i.get("name") == dataset), None)
+        if info is not None:
+            widgets.missing_corpus(info)
+        else:
+            st.caption(f"{dataset} is not a corpus the library can open here.")
+    elif submitted:
+        bar = st.progress(0.0, text="Preparing the corpus…")
+        try:
+            backend.check_evaluable(resources.corpus(dataset, sample).categories, dataset)  # before any preparation
+            model = resources.model(dataset, sample, backend.DEFAULT_K_MAX,
+                                    progress=widgets.progress_callback(bar))
+            backend.run_evaluation(model, dataset=dataset, sample=sample, protocol=protocol, metrics=metrics,
+                                   k=int(k), top=int(n), progress=widgets.progress_callback(bar))
+        except DkwError as exc:
+            widgets.show_error(exc)
+        else:
+            resources.runs.clear()
+            st.success("Evaluation stored.")
+            st.rerun()

@@ -40,7 +40,7 @@ def peak_mib() -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from dkw_core.evaluation.experiments import load_experiment, run_bow, run_search, run_tfidf
+    from dkw_core.evaluation.experiments import load_experiment, run_bow, run_cv, run_search, run_tfidf
     from dkw_core.evaluation.protocols import PROTOCOLS
     from dkw_core.evaluation.search import DEFAULT_K_GRID, DEFAULT_N_GRID, PAPER_SIZES
     from dkw_core.metrics import PAPER_METRICS
@@ -67,6 +67,22 @@ def main(argv: list[str] | None = None) -> int:
                     help="leak checks at N=--top, e.g. rf:90,tf-rf:10")
     ap.add_argument("--reference", default=None, metavar="FILE",
                     help="write the reference results of this corpus (JSON) to FILE")
+    ap.add_argument("--cv", action="store_true",
+                    help="the robust selection: one stratified k-fold CV of every (K, metric, N) setup on the "
+                         "training split per protocol; its choice over all setups and, per (metric, N), its K "
+                         "(the F1-against-N curves), each scored on the test split")
+    ap.add_argument("--cv-folds", type=int, default=5)
+    ap.add_argument("--k-choice", default="metric-n", choices=["metric-n", "metric"],
+                    help="the curves' K: per (metric, N) or once per metric (mean CV F1 over N)")
+    ap.add_argument("--cv-max-per-category", type=int, default=None,
+                    help="CV on at most this many training documents per category (default: all)")
+    ap.add_argument("--no-metric-table", action="store_true",
+                    help="skip the per-metric Algorithm 2 runs at N=--top (the CV curves cover every metric)")
+    ap.add_argument("--stability-seeds", default=None, metavar="S,S,...",
+                    help="seed stability: Algorithm 2 over all setups and the CV choice for each seed "
+                         "(protocols: --stability-protocols)")
+    ap.add_argument("--stability-protocols", default="label-free-top1")
+    ap.add_argument("--stability-selections", default="algorithm2,cv")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
@@ -87,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         hit = " (cached)" if result.cached else ""
         tqdm.write(f"{s['micro_f1']:6.2f} {s['macro_f1']:6.2f}  {s['label']}{hit}")
 
-    bar = tqdm(total=1000, desc=f"prepare {args.dataset}", file=sys.stderr, disable=None)
+    bar = tqdm(total=1000, desc=f"prepare {args.dataset}", file=sys.stderr, disable=None, mininterval=20)
 
     def progress(f, msg):
         bar.n = int(1000 * max(0.0, min(1.0, f)))
@@ -103,8 +119,30 @@ def main(argv: list[str] | None = None) -> int:
         summary["vectors"] = exp.vectors_name
 
         record(run_tfidf(exp, store=args.db), "baseline tf-idf + LinearSVC")
-        jobs = [(m, p) for m in metrics for p in protocols]
-        for m, p in tqdm(jobs, desc=f"metrics at N={args.top}", file=sys.stderr, disable=None):
+        if args.cv:
+            summary["cv_choice"] = {}
+            for p in protocols:
+                cbar = tqdm(total=1000, desc=f"CV all setups ({p})", file=sys.stderr, disable=None, mininterval=20)
+
+                def cprog(f, msg, cbar=cbar):
+                    cbar.n = int(1000 * f)
+                    cbar.set_postfix_str(msg[:50])
+                    cbar.refresh()
+
+                t_cv, c_cv = time.perf_counter(), time.process_time()
+                out = run_cv(exp, protocol=p, ks=ks, metrics=metrics, tops=DEFAULT_N_GRID, folds=args.cv_folds,
+                             seed=args.seed, max_per_category=args.cv_max_per_category, store=args.db,
+                             k_choice=args.k_choice, progress=cprog)
+                cbar.close()
+                record(out["choice"], "CV over all setups")
+                for r in out["curves"]:
+                    record(r, f"N curve, K by CV ({args.k_choice})")
+                summary["cv_choice"][p] = {**out["choice"].details.get("chosen", {}),
+                                           "seconds": round(time.perf_counter() - t_cv, 1),
+                                           "cpu_seconds": round(time.process_time() - c_cv, 1)}
+                tqdm.write(f"CV {p}: {time.perf_counter() - t_cv:.0f} s wall, {time.process_time() - c_cv:.0f} s CPU")
+        jobs = [] if args.no_metric_table else [(m, p) for m in metrics for p in protocols]
+        for m, p in tqdm(jobs, desc="metrics at N=%d" % args.top, file=sys.stderr, disable=None, mininterval=20):
             r = run_search(exp, protocol=p, ks=ks, metrics=[m], tops=[args.top], sizes=sizes, seed=args.seed,
                            store=args.db)
             record(r, f"metric table N={args.top}, K by Algorithm 2")
@@ -114,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         chosen: dict[str, dict] = {}
         if args.full_search or args.train_protocol_check or (args.n_curve and not args.curve_metrics):
             for p in protocols:
-                sbar = tqdm(total=1000, desc=f"Algorithm 2 all setups ({p})", file=sys.stderr, disable=None)
+                sbar = tqdm(total=1000, desc=f"Algorithm 2 all setups ({p})", file=sys.stderr, disable=None, mininterval=20)
 
                 def sprog(f, msg, sbar=sbar):
                     sbar.n = int(1000 * f)
@@ -141,26 +179,56 @@ def main(argv: list[str] | None = None) -> int:
                 curve = list(dict.fromkeys(c["metric"] for c in chosen.values() if c.get("metric")))
             summary["curve_metrics"] = curve
             jobs = [(m, n, p) for m in curve for n in DEFAULT_N_GRID for p in protocols]
-            for m, n, p in tqdm(jobs, desc="F1 against N", file=sys.stderr, disable=None):
+            for m, n, p in tqdm(jobs, desc="F1 against N", file=sys.stderr, disable=None, mininterval=20):
                 record(run_search(exp, protocol=p, ks=ks, metrics=[m], tops=[n], sizes=sizes, seed=args.seed,
                                   store=args.db), "N curve, K by Algorithm 2")
+        if args.stability_seeds:
+            summary["stability"] = []
+            for p in [x for x in args.stability_protocols.split(",") if x]:
+                for seed in [int(x) for x in args.stability_seeds.split(",") if x]:
+                    for sel in [x for x in args.stability_selections.split(",") if x]:
+                        t_s, c_s = time.perf_counter(), time.process_time()
+                        if sel == "cv":
+                            r = run_cv(exp, protocol=p, ks=ks, metrics=metrics, tops=DEFAULT_N_GRID,
+                                       folds=args.cv_folds, seed=seed, max_per_category=args.cv_max_per_category,
+                                       curves=False, store=args.db)["choice"]
+                        else:
+                            r = run_search(exp, protocol=p, ks=ks, metrics=metrics, tops=DEFAULT_N_GRID,
+                                           sizes=sizes, seed=seed, store=args.db)
+                        record(r, f"seed stability ({sel})")
+                        c = r.details.get("chosen", {})
+                        summary["stability"].append({"protocol": p, "selection": sel, "seed": seed, **c,
+                                                     "micro_f1": round(100 * r.micro_f1, 2),
+                                                     "macro_f1": round(100 * r.macro_f1, 2),
+                                                     "seconds": round(time.perf_counter() - t_s, 1),
+                                                     "cpu_seconds": round(time.process_time() - c_s, 1),
+                                                     "cached": r.cached})
         if args.leakcheck:
             from dkw_core.evaluation.leakcheck import leak_check
 
             summary["leakcheck"] = []
+            checks: list[tuple[str, int, int, str]] = []
             for item in [x for x in args.leakcheck.split(",") if x]:
-                m, _, k = item.partition(":")
-                res = leak_check(exp.model, metric=m, k=int(k), top=args.top, dataset=exp.dataset,
+                if item == "chosen":  # the setups the CV selection chose (the headline table's)
+                    for p, c in (summary.get("cv_choice") or {}).items():
+                        checks.append((c["metric"], int(c["k"]), int(c["top"]), f"CV choice under {p}"))
+                    continue
+                m, k, *n = item.split(":")
+                checks.append((m, int(k), int(n[0]) if n else args.top, "fixed"))
+            for m, k, n, why in dict.fromkeys(checks):
+                res = leak_check(exp.model, metric=m, k=k, top=n, dataset=exp.dataset,
                                  sample=args.sample, seed=args.seed).to_dict()
+                res["setup"] = why
                 summary["leakcheck"].append(res)
-                tqdm.write(f"leak check {m} K={k} N={args.top}: follows the wrong label label-aware "
+                tqdm.write(f"leak check {m} K={k} N={n} ({why}): follows the wrong label label-aware "
                            f"{res['follow_wrong_label_aware']:.2f} %, label-free {res['follow_wrong_label_free']:.2f} %, "
-                           f"chance {res['chance']:.2f} %")
+                           f"expected without a leak {res['expected_no_leak']:.2f} %, chance {res['chance']:.2f} %")
     except DkwError as exc:
-        print(f"error: {exc}", file=sys.stderr, disable=None)
+        print(f"error: {exc}", file=sys.stderr)
         return 2
     summary["wall_seconds"] = time.perf_counter() - t_start
     summary["peak_rss_mib"] = peak_mib()
+    summary["cpu_seconds"] = round(time.process_time(), 1)
     out = Path(args.out) if args.out else ROOT / "data" / "bench" / (
         f"eval_{args.dataset}" + (f"_sample{args.sample}" if args.sample else "") + ".json")
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -170,10 +238,11 @@ def main(argv: list[str] | None = None) -> int:
 
         write_reference(args.reference, dataset=exp.dataset, sample=args.sample, db=args.db,
                         command=summary["command"], extra={k: summary.get(k) for k in (
-                            "documents", "vectors", "prepare_seconds", "wall_seconds", "peak_rss_mib",
-                            "algorithm2_choice", "curve_metrics", "leakcheck")})
+                            "documents", "vectors", "prepare_seconds", "wall_seconds", "cpu_seconds", "peak_rss_mib",
+                            "algorithm2_choice", "cv_choice", "curve_metrics", "leakcheck")})
     print(json.dumps({k: summary.get(k) for k in ("dataset", "sample", "documents", "vectors", "prepare_seconds",
-                                                  "wall_seconds", "peak_rss_mib", "algorithm2_choice")}, indent=2))
+                                                  "wall_seconds", "peak_rss_mib", "algorithm2_choice", "cv_choice")},
+                     indent=2))
     return 0
 
 

@@ -1,19 +1,32 @@
-"""Markdown tables quoted in README.md and BENCHMARKS.md, printed from the reference results
-(``docs/results/<corpus>.json``), so the documents quote the shipped files and nothing else.
+"""The evaluation tables of BENCHMARKS.md, printed from the reference results
+(``docs/results/<corpus>.json``) and nothing else, so the document quotes the shipped files.
 
-    .venv/bin/python scripts/reference_tables.py [--folder docs/results]
+    .venv/bin/python scripts/reference_tables.py [--folder docs/results]      # print them
+    .venv/bin/python scripts/reference_tables.py --write BENCHMARKS.md         # refresh BENCHMARKS.md
+    .venv/bin/python scripts/reference_tables.py --report docs/results/report.md   # the report, from the same files
+
+``--write`` replaces the text between ``<!-- reference-tables:begin -->`` and
+``<!-- reference-tables:end -->`` in the file.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
 ORDER = ["20ng", "r52", "r8", "webkb"]
 METRICS = ["tf-idf", "tf-ig", "tf-rf", "tf-tds", "tf-tf-dcf", "tf-thd", "tf-dcf", "ig", "rf", "tds", "thd",
            "tf-chi2", "chi2"]
+PROTOCOLS = ["label-aware", "label-free-top1", "label-free", "label-free-posterior"]
+TOPS = [1, 2, 5, 10, 20, 50]
+BEGIN, END = "<!-- reference-tables:begin -->", "<!-- reference-tables:end -->"
+COMPARED = ["rf", "ig", "tds", "tf-idf"]
 
 
 def load(folder: Path) -> dict[str, dict]:
@@ -28,79 +41,188 @@ def runs(data, **equal):
     return [r for r in data["runs"] if all(r.get(k) == v for k, v in equal.items())]
 
 
-def full_search(data, protocol):
+def selection(r) -> str:
+    return "cv" if (r.get("options") or {}).get("selection") == "cv" else "algorithm2"
+
+
+def full_choice(data, protocol, sel, seed=0):
     for r in runs(data, kind="search", protocol=protocol):
-        if len((r.get("options") or {}).get("metrics", [])) > 1:
+        o = r.get("options") or {}
+        if len(o.get("metrics", [])) > 1 and selection(r) == sel and o.get("seed", 0) == seed \
+                and not o.get("train_protocol") and not o.get("decoding"):
             return r
     return None
 
 
-def per_metric(data, protocol, metric, top):
+def per_metric(data, protocol, metric, top, sel):
     for r in runs(data, kind="search", protocol=protocol, metric=metric, top=top):
-        if len((r.get("options") or {}).get("metrics", [])) == 1:
+        if len((r.get("options") or {}).get("metrics", [])) == 1 and selection(r) == sel:
             return r
     return None
-
-
-def f(r, key="micro_f1"):
-    return "" if r is None else f"{r[key]:.2f}"
 
 
 def mm(r):
     return "—" if r is None else f"{r['micro_f1']:.2f} / {r['macro_f1']:.2f}"
 
 
+def setup(r):
+    return "—" if r is None else f"{r['micro_f1']:.2f} ({r['metric']}, K {r['k']}, N {r['top']})"
+
+
+def protocols_of(data) -> list[str]:
+    present = {r.get("protocol") for r in data["runs"]}
+    return [p for p in PROTOCOLS if p in present]
+
+
+def how_cv(data, protocol) -> str:
+    r = full_choice(data, protocol, "cv") or next(
+        (x for x in runs(data, kind="search", protocol=protocol) if selection(x) == "cv"), None)
+    if r is None:
+        return ""
+    o = r["options"]
+    cap = f"at most {o['max_per_category']} training documents per category" if o.get("max_per_category") \
+        else "the whole training split"
+    return f"stratified {o.get('folds')}-fold CV on {cap}, fold-local statistics, seed {o.get('seed')}"
+
+
+def headline(ref: dict) -> list[str]:
+    out = ["### Headline (micro-F1 %, test split)", "",
+           "The setup chosen over all (K, metric, N) setups on the training split — by the robust CV "
+           "selection, and beside it by the paper's Algorithm 2 (seed 0) — trained on the whole training "
+           "split and scored once on the test split. GloVe 6B 50d, linear SVM one-vs-rest. "
+           "\"—\": not in the shipped results.", "",
+           "| corpus | tf-idf + LinearSVC | label-aware (paper's protocol): CV / Algorithm 2 | "
+           "label-free-top1 (deployable default): CV / Algorithm 2 | label-free: CV / Algorithm 2 |",
+           "| --- | --- | --- | --- | --- |"]
+    for name, data in ref.items():
+        base = next(iter(runs(data, kind="baseline-tfidf")), None)
+        cells = [f"{setup(full_choice(data, p, 'cv'))} / {setup(full_choice(data, p, 'algorithm2'))}"
+                 for p in ("label-aware", "label-free-top1", "label-free")]
+        base_f1 = "—" if base is None else f"{base['micro_f1']:.2f}"
+        out.append(f"| {name} | {base_f1} | " + " | ".join(cells) + " |")
+    return out
+
+
+def curves(data, name) -> list[str]:
+    out = []
+    for proto in protocols_of(data):
+        for sel in ("cv", "algorithm2"):
+            rows = {m: [per_metric(data, proto, m, n, sel) for n in TOPS] for m in METRICS}
+            rows = {m: cells for m, cells in rows.items() if any(cells)}
+            if not rows:
+                continue
+            k_choice = {(c.get("options") or {}).get("k_choice", "metric-n")
+                        for cells in rows.values() for c in cells if c}
+            how = (how_cv(data, proto) if sel == "cv" else "Algorithm 2 (the paper's), seed 0")
+            per = "once per metric (best mean CV F1 over N)" if k_choice == {"metric"} else "per (metric, N)"
+            out += ["", f"F1 against N, {name}, {proto}: micro / macro-F1, K chosen {per} by {how}.", "",
+                    "| metric | " + " | ".join(f"N = {n}" for n in TOPS) + " |",
+                    "| --- |" + " --- |" * len(TOPS)]
+            for m, cells in rows.items():
+                out.append(f"| {m} | " + " | ".join(f"{mm(c)} (K {c['k']})" if c else "—" for c in cells) + " |")
+    return out
+
+
+def comparisons(data, name) -> list[str]:
+    out = []
+    for proto, block in (data.get("comparisons") or {}).items():
+        pairs = block["pairs"]
+        sig = sum(1 for p in pairs if p["significant"])
+        chooser = "stratified k-fold CV" if block.get("selection") == "cv" else "Algorithm 2 (the paper's, seed 0)"
+        out += ["", f"Per-document comparison, {name}, {proto}, N = {block['top']} (K each metric's own, chosen on the "
+                f"training split by {chooser}): {sig} of {len(pairs)} metric pairs differ at p < 0.05 after Holm. "
+                f"{block['method']}.", "",
+                "| A | B | micro-F1 A − B (points) | 95 % CI | only A right / only B right | p (McNemar) | "
+                "p (Holm) |", "| --- | --- | --- | --- | --- | --- | --- |"]
+        for p in pairs:
+            if p["metric_a"] in COMPARED and p["metric_b"] in COMPARED:
+                out.append(f"| {p['metric_a']} | {p['metric_b']} | {p['diff']:+.2f} | [{p['ci_low']:+.2f}, "
+                           f"{p['ci_high']:+.2f}] | {p['only_a_right']} / {p['only_b_right']} | "
+                           f"{p['p_mcnemar']:.2g} | {p['p_holm']:.2g} |")
+    return out
+
+
+def stability(data, name) -> list[str]:
+    items = data.get("stability") or []
+    out = []
+    groups: dict[tuple, list] = {}
+    for it in items:
+        groups.setdefault((it["protocol"], it["selection"]), []).append(it)
+    if groups:
+        out += ["", f"Seed stability, {name}: the chosen setup's test micro-F1 over seeds (Algorithm 2's seed "
+                "draws its subsamples and folds; the CV's its folds).", "",
+                "| protocol | selection | seeds | mean | sd | min–max | setups chosen (times) |",
+                "| --- | --- | --- | --- | --- | --- | --- |"]
+        for (proto, sel), its in sorted(groups.items()):
+            f1 = [i["micro_f1"] for i in its]
+            sd = statistics.stdev(f1) if len(f1) > 1 else float("nan")
+            chosen = Counter(f"{i['metric']} K {i['k']} N {i['top']}" for i in its)
+            out.append(f"| {proto} | {sel} | {', '.join(str(i['seed']) for i in its)} | {statistics.mean(f1):.2f} | "
+                       f"{sd:.2f} | {min(f1):.2f}–{max(f1):.2f} | "
+                       + "; ".join(f"{k} ({v})" for k, v in chosen.most_common()) + " |")
+    return out
+
+
+def leaks(data, name) -> list[str]:
+    items = data.get("leakcheck") or []
+    if not items:
+        return []
+    out = ["", f"Leak check, {name} (percent of test documents predicted as the injected wrong label; no leak = "
+           "near the expected level (100 − label-free accuracy) / (C − 1), not near chance 100 / C):", "",
+           "| metric, K, N | setup | label-aware | label-free | expected without a leak | chance |",
+           "| --- | --- | --- | --- | --- | --- |"]
+    for it in items:
+        exp = it.get("expected_no_leak")
+        exp_text = "—" if exp is None else f"{exp:.2f}"
+        out.append(f"| {it['metric']}, K {it['k']}, N {it['top']} | {it.get('setup', 'fixed')} | "
+                   f"{it['follow_wrong_label_aware']:.2f} | {it['follow_wrong_label_free']:.2f} | "
+                   f"{exp_text} | {it['chance']:.2f} |")
+    return out
+
+
+def tables(ref: dict) -> str:
+    out = headline(ref)
+    for name, data in ref.items():
+        wall = (data.get("wall_seconds") or 0) / 60
+        out += ["", f"### {name}", "",
+                f"dkw {data['dkw_version']} (reference format {data.get('format')}), {data['date']}, "
+                f"{wall:.1f} min wall, peak RSS {(data.get('peak_rss_mib') or 0) / 1024:.2f} GiB; command: "
+                f"`{data['command']}`", ""]
+        base = next(iter(runs(data, kind="baseline-tfidf")), None)
+        bows = {r["protocol"]: r for r in runs(data, kind="baseline-bow", top=10)}
+        out.append(f"tf-idf + LinearSVC {mm(base)}; bag-of-words tf-rf keyword sets, N = 10: "
+                   + "; ".join(f"{p} {mm(r)}" for p, r in bows.items()))
+        if data.get("format", 1) < 2:
+            out += ["", "*No per-document predictions in this file (format 1, dkw "
+                    f"{data['dkw_version']}): no CV selection and no per-document comparison yet.*"]
+        out += curves(data, name) + comparisons(data, name) + stability(data, name) + leaks(data, name)
+    return "\n".join(out) + "\n"
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--folder", default=str(ROOT / "docs" / "results"))
+    ap.add_argument("--write", default=None, metavar="FILE", help="replace the marked block of FILE")
+    ap.add_argument("--report", default=None, metavar="FILE",
+                    help="also write the Markdown report of the runs in the reference files (docs/results/report.md)")
     args = ap.parse_args(argv)
-    ref = load(Path(args.folder))
-    print("## Headline (micro-F1 %, test split)\n")
-    print("| corpus | tf-idf + LinearSVC (full text) | paper protocol (label-aware), Algorithm 2 | "
-          "deployable (label-free), Algorithm 2 |")
-    print("| --- | --- | --- | --- |")
-    for name, data in ref.items():
-        base = next(iter(runs(data, kind="baseline-tfidf")), None)
-        cells = []
-        for proto in ("label-aware", "label-free"):
-            r = full_search(data, proto)
-            cells.append("—" if r is None else f"{r['micro_f1']:.2f} ({r['metric']}, K {r['k']}, N {r['top']})")
-        print(f"| {name} | {f(base)} | {cells[0]} | {cells[1]} |")
-    for name, data in ref.items():
-        print(f"\n## {name} (dkw {data['dkw_version']}, {data['date']}, {data.get('wall_seconds', 0) / 60:.1f} min "
-              f"wall, peak RSS {data.get('peak_rss_mib', 0) / 1024:.2f} GiB)\n")
-        print(f"command: `{data['command']}`\n")
-        base = next(iter(runs(data, kind="baseline-tfidf")), None)
-        bows = {r["protocol"]: r for r in runs(data, kind="baseline-bow", top=10)}
-        print(f"tf-idf + LinearSVC {mm(base)}; bag-of-words tf-rf keyword sets N = 10: paper protocol "
-              f"{mm(bows.get('label-aware'))}, label-free {mm(bows.get('label-free'))}\n")
-        print("| metric | paper protocol | label-free |\n| --- | --- | --- |")
-        for m in METRICS:
-            cells = []
-            for proto in ("label-aware", "label-free"):
-                r = per_metric(data, proto, m, 10)
-                cells.append("—" if r is None else f"{mm(r)} (K {r['k']})")
-            print(f"| {m} | {cells[0]} | {cells[1]} |")
-        for proto in ("label-aware", "label-free"):
-            r = full_search(data, proto)
-            print(f"\nAlgorithm 2 over all setups, {proto}: "
-                  + ("—" if r is None else f"{r['metric']}, K = {r['k']}, N = {r['top']} → **{mm(r)}**"))
-        curve = data.get("curve_metrics") or []
-        if curve:
-            tops = [1, 2, 5, 10, 20, 50]
-            print("\n| metric, protocol | " + " | ".join(f"N = {n}" for n in tops) + " |")
-            print("| --- |" + " --- |" * len(tops))
-            for m in curve:
-                for proto in ("label-aware", "label-free"):
-                    cells = [per_metric(data, proto, m, n) for n in tops]
-                    print(f"| {m}, {'paper' if proto == 'label-aware' else 'label-free'} | "
-                          + " | ".join(f"{mm(c)} (K {c['k']})" if c else "—" for c in cells) + " |")
-        for item in data.get("leakcheck") or []:
-            print(f"\nleak check {item['metric']} K = {item['k']} N = {item['top']}: follows the wrong label "
-                  f"label-aware {item['follow_wrong_label_aware']:.2f} %, label-free "
-                  f"{item['follow_wrong_label_free']:.2f} %, chance {item['chance']:.2f} % "
-                  f"(gold kept: label-aware {item.get('gold_label_aware', float('nan')):.2f} %, "
-                  f"label-free {item.get('gold_label_free', float('nan')):.2f} %)")
+    if args.report:
+        from dkw_core.evaluation.reference import load_reference
+        from dkw_core.evaluation.report import markdown_report
+
+        Path(args.report).write_text(markdown_report(load_reference(Path(args.folder))), encoding="utf-8")
+    text = tables(load(Path(args.folder)))
+    if not args.write:
+        print(text)
+        return 0
+    path = Path(args.write)
+    doc = path.read_text(encoding="utf-8")
+    if BEGIN not in doc or END not in doc:
+        print(f"error: {path} has no {BEGIN} … {END} block", file=sys.stderr)
+        return 2
+    head, rest = doc.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    path.write_text(f"{head}{BEGIN}\n{text}{END}{tail}", encoding="utf-8")
     return 0
 
 

@@ -75,6 +75,10 @@ def _check_early(args, *, metrics=(), ks=()) -> None:
         raise InputError(f"--sample must be a positive number of documents per category, got {args.sample}")
     if getattr(args, "top", None) is not None and args.top < 1:
         raise InputError(f"--top must be at least 1, got {args.top}")
+    if getattr(args, "selection", None) == "cv" and args.cv_folds < 2:
+        raise InputError(f"--cv-folds must be at least 2, got {args.cv_folds}")
+    if getattr(args, "cv_max_per_category", None) is not None and args.cv_max_per_category < 1:
+        raise InputError(f"--cv-max-per-category must be positive, got {args.cv_max_per_category}")
 
 
 def cmd_evaluate(args) -> int:
@@ -121,11 +125,20 @@ def _search(args, metrics: list[str] | None) -> int:
     summaries = []
     protocols = BOTH if args.protocol == "both" else (args.protocol,)
     for proto in protocols:
-        progress = _progress_bar(f"Algorithm 2 ({proto})")
+        cv = getattr(args, "selection", "algorithm2") == "cv"
+        progress = _progress_bar(f"{'CV' if cv else 'Algorithm 2'} ({proto})")
         try:
-            result = run_search(exp, protocol=proto, ks=_ints(args.ks), metrics=metrics, tops=_ints(args.tops),
-                                classifier=args.classifier, sizes=_ints(args.sizes), seed=args.seed, store=args.db,
-                                force=args.force, progress=progress)
+            if cv:
+                from ..evaluation.experiments import run_cv
+
+                result = run_cv(exp, protocol=proto, ks=_ints(args.ks), metrics=metrics, tops=_ints(args.tops),
+                                classifier=args.classifier, folds=args.cv_folds, seed=args.seed,
+                                max_per_category=args.cv_max_per_category, curves=False, store=args.db,
+                                force=args.force, progress=progress)["choice"]
+            else:
+                result = run_search(exp, protocol=proto, ks=_ints(args.ks), metrics=metrics, tops=_ints(args.tops),
+                                    classifier=args.classifier, sizes=_ints(args.sizes), seed=args.seed,
+                                    store=args.db, force=args.force, progress=progress)
         finally:
             progress.close()
         summaries.append(search_summary(result))
@@ -136,7 +149,7 @@ def _search(args, metrics: list[str] | None) -> int:
     else:
         for s in summaries:
             _print_result(s, False)
-            for r in s["search_rounds"]:
+            for r in s.get("search_rounds", []):
                 print(f"    max_doc_count={r['max_doc_count']:>4} {r['ratio']}-fold on {r['docs']} docs: "
                       f"best CV micro-F1 {r['best_cv_micro_f1']:.2f}, {r['kept']} setups kept")
     return 0
@@ -207,8 +220,15 @@ def register(subparsers) -> None:
     options.add_scheduler(p)
     p.set_defaults(handler=cmd_evaluate)
 
-    p = subparsers.add_parser("search", help="Algorithm 2: choose K, metric and N on the training split, score the test split")
+    p = subparsers.add_parser("search", help="Algorithm 2 (or --selection cv): choose K, metric and N on the training "
+                                             "split, score the test split")
     _common(p)
+    p.add_argument("--selection", default="algorithm2", choices=["algorithm2", "cv"],
+                   help="algorithm2: the paper's Algorithm 2 (default); cv: stratified k-fold CV of every setup on "
+                        "the training split, fold-local statistics (robust to the seed)")
+    p.add_argument("--cv-folds", type=int, default=5, help="folds of --selection cv (default 5)")
+    p.add_argument("--cv-max-per-category", type=int, default=None,
+                   help="--selection cv on at most this many training documents per category (default: all)")
     options.add_protocol(p, both=True)
     p.add_argument("--ks", default=",".join(map(str, DEFAULT_K_GRID)), help="K grid (default 10,30,50,70,90)")
     options.add_metric(p)  # default: the paper's 13 (chi2/tf-chi2 are excluded)

@@ -129,17 +129,44 @@ def _store(store: ResultsStore | str | None) -> ResultsStore:
     return store if isinstance(store, ResultsStore) else ResultsStore(store)
 
 
-def method_config(exp: Experiment, *, metric: str, k: int, top: int, protocol: str,
-                  classifier: str = DEFAULT_CLASSIFIER, train_protocol: str | None = None,
-                  decoding: str = "max") -> RunConfig:
-    options = {"k_max": exp.k_max, **exp.retrieval_options}
+def method_run_config(*, dataset: str, corpus_key: str, vectors: str, sample: int | None, k_max: int,
+                      neighbours: str = "cosine", metric: str, k: int, top: int, protocol: str,
+                      classifier: str = DEFAULT_CLASSIFIER, train_protocol: str | None = None,
+                      decoding: str = "max") -> RunConfig:
+    """The one builder of a method run's configuration (hence its stored key), used by the CLI
+    (:func:`method_config`) and the app (``dkw_app.backend.run_evaluation``) alike."""
+    options: dict = {"k_max": int(k_max)}
+    if neighbours and neighbours != "cosine":
+        options["neighbours"] = neighbours
     if decoding != "max":
         options["decoding"] = decoding
     if train_protocol and train_protocol != protocol:
         options["train_protocol"] = train_protocol
-    return RunConfig(dataset=exp.dataset, corpus_key=exp.corpus.key, vectors=exp.vectors_name, protocol=protocol,
+    return RunConfig(dataset=dataset, corpus_key=corpus_key, vectors=vectors, protocol=protocol,
                      metric=metric, k=int(k), top=int(top), classifier=classifier, kind="method",
-                     sample=exp.sample, options=options)
+                     sample=sample, options=options)
+
+
+def method_config(exp: Experiment, *, metric: str, k: int, top: int, protocol: str,
+                  classifier: str = DEFAULT_CLASSIFIER, train_protocol: str | None = None,
+                  decoding: str = "max") -> RunConfig:
+    return method_run_config(dataset=exp.dataset, corpus_key=exp.corpus.key, vectors=exp.vectors_name,
+                             sample=exp.sample, k_max=exp.k_max, neighbours=exp.neighbours, metric=metric, k=k,
+                             top=top, protocol=protocol, classifier=classifier, train_protocol=train_protocol,
+                             decoding=decoding)
+
+
+def model_experiment(model, *, dataset: str, sample: int | None) -> Experiment:
+    """An :class:`Experiment` around a model prepared elsewhere (the app's cached model)."""
+    return Experiment(corpus=model.corpus, vectors=model.vectors, model=model, dataset=dataset, sample=sample,
+                      k_max=int(model.k_max), neighbours=getattr(model, "neighbours", None) or "cosine")
+
+
+def test_predictions(model, y_pred) -> dict:
+    """The compact per-document record of a run's test predictions (:mod:`.paired`)."""
+    from .paired import prediction_record
+
+    return prediction_record(model.doc_ids("test"), model.labels("test"), y_pred)
 
 
 def run_method(
@@ -167,9 +194,11 @@ def run_method(
                            train_protocol=train_protocol, decoding=decoding)
 
     def compute() -> RunResult:
-        scores, seconds, _ = evaluate_model(exp.model, metric=metric, k=k, top=top, protocol=protocol,
-                                            classifier=classifier, train_protocol=train_protocol, decoding=decoding)
-        return RunResult(config=config, scores=scores, seconds=seconds)
+        scores, seconds, y_pred = evaluate_model(exp.model, metric=metric, k=k, top=top, protocol=protocol,
+                                                 classifier=classifier, train_protocol=train_protocol,
+                                                 decoding=decoding)
+        return RunResult(config=config, scores=scores, seconds=seconds,
+                         details={"predictions": test_predictions(exp.model, y_pred)})
 
     return _store(store).run(config, compute, force=force)
 
@@ -200,8 +229,8 @@ def run_methods(exp: Experiment, runs: Sequence[dict], *, classifier: str = DEFA
     out = []
     for i, config in enumerate(configs):
         if i in fresh:
-            scores, seconds = fresh[i]
-            out.append(st.run(config, _stored(config, scores, seconds), force=force))
+            scores, seconds, record = fresh[i]
+            out.append(st.run(config, _stored(config, scores, seconds, record), force=force))
         else:
             stored = st.get(config)
             assert stored is not None  # checked above: only missing configurations are computed
@@ -209,8 +238,8 @@ def run_methods(exp: Experiment, runs: Sequence[dict], *, classifier: str = DEFA
     return out
 
 
-def _stored(config: RunConfig, scores, seconds) -> Callable[[], RunResult]:
-    return lambda: RunResult(config=config, scores=scores, seconds=seconds)
+def _stored(config: RunConfig, scores, seconds, predictions) -> Callable[[], RunResult]:
+    return lambda: RunResult(config=config, scores=scores, seconds=seconds, details={"predictions": predictions})
 
 
 def _train_labels(ref):
@@ -218,8 +247,9 @@ def _train_labels(ref):
 
 
 def _evaluate_on_worker(ref, run: dict, classifier: str):
-    scores, seconds, _ = evaluate_model(ref.load(), **run, classifier=classifier)
-    return scores, seconds
+    model = ref.load()
+    scores, seconds, y_pred = evaluate_model(model, **run, classifier=classifier)
+    return scores, seconds, test_predictions(model, y_pred)
 
 
 def run_tfidf(exp: Experiment, *, classifier: str = DEFAULT_CLASSIFIER, store: ResultsStore | str | None = None,
@@ -316,14 +346,16 @@ def run_search(
     best = result.best
     chosen_run: dict[str, Any] = dict(metric=best.metric, k=best.k, top=best.top, protocol=protocol)
     if exp.model is None:
-        scores, seconds = client.submit(_evaluate_on_worker, ref, chosen_run, classifier, pure=False).result()
+        scores, seconds, record = client.submit(_evaluate_on_worker, ref, chosen_run, classifier, pure=False).result()
     else:
-        scores, seconds, _ = evaluate_model(exp.model, **chosen_run, classifier=classifier)
+        scores, seconds, y_pred = evaluate_model(exp.model, **chosen_run, classifier=classifier)
+        record = test_predictions(exp.model, y_pred)
     chosen = RunConfig(dataset=exp.dataset, corpus_key=exp.corpus.key, vectors=exp.vectors_name, protocol=protocol,
                        metric=best.metric, k=best.k, top=best.top, classifier=classifier, kind="search",
                        sample=exp.sample, options=grid)
     final = RunResult(config=chosen, key=key, scores=scores, seconds={"search": t1 - t0, **seconds},
-                      details={"chosen": {"k": best.k, "metric": best.metric, "top": best.top}, "search": result.to_dict()})
+                      details={"chosen": {"k": best.k, "metric": best.metric, "top": best.top}, "search": result.to_dict(),
+                               "predictions": record})
     if force:
         st.delete(key)
     return st.save(final)
@@ -338,11 +370,129 @@ def search_summary(result: RunResult) -> dict:
     sample = f", sample={c.sample}/category" if c.sample else ""
     nbrs = c.options.get("neighbours", "cosine")
     summary["neighbours"] = nbrs
+    if c.options.get("selection") == "cv":
+        cap = c.options.get("max_per_category")
+        how = (f"stratified {c.options.get('folds')}-fold CV on the training split"
+               + (f" (at most {cap} per category)" if cap else "") + f", seed {c.options.get('seed')}")
+    else:
+        how = f"Algorithm 2, seed {c.options.get('seed')}"
+    summary["selection"] = c.options.get("selection", "algorithm2")
     summary["label"] = (f"[{c.protocol}] {c.dataset} test split{sample}, vectors={c.vectors}, neighbours={nbrs}, "
                         f"K={chosen.get('k')}, N={chosen.get('top')}, metric={chosen.get('metric')} (chosen by "
-                        f"Algorithm 2, seed {c.options.get('seed')}), "
-                        f"classifier={CLASSIFIER_LABELS.get(c.classifier, c.classifier)}")
+                        f"{how}), classifier={CLASSIFIER_LABELS.get(c.classifier, c.classifier)}")
     stages = result.details.get("search", {}).get("stages", [])
     summary["search_rounds"] = [{"max_doc_count": s["max_doc_count"], "ratio": s["ratio"], "docs": s["n_docs"],
                                  "best_cv_micro_f1": round(100 * s["best_score"], 2), "kept": s["kept"]} for s in stages]
     return summary
+
+
+def _cv_grid(exp: Experiment, *, protocol: str, ks, metrics, tops, seed: int, folds: int,
+             max_per_category: int | None) -> dict:
+    grid = {"ks": [int(k) for k in ks], "metrics": list(metrics), "tops": [int(n) for n in tops], "seed": int(seed),
+            "k_max": exp.k_max, "selection": "cv", "folds": int(folds), "max_per_category": max_per_category,
+            **exp.retrieval_options}
+    if protocol in POSTERIOR_PROTOCOLS:
+        from ..keywords.posterior import FOLD_SCHEME
+
+        grid["fold_posteriors"] = FOLD_SCHEME
+    return grid
+
+
+def _search_key(exp: Experiment, *, protocol: str, classifier: str, grid: dict) -> RunConfig:
+    return RunConfig(dataset=exp.dataset, corpus_key=exp.corpus.key, vectors=exp.vectors_name, protocol=protocol,
+                     metric="*", k=0, top=0, classifier=classifier, kind="search", sample=exp.sample, options=grid)
+
+
+def run_cv(
+    exp: Experiment,
+    *,
+    protocol: str,
+    ks: Sequence[int] = DEFAULT_K_GRID,
+    metrics: Sequence[str] | None = None,
+    tops: Sequence[int] = DEFAULT_N_GRID,
+    classifier: str = DEFAULT_CLASSIFIER,
+    folds: int = 5,
+    seed: int = 0,
+    max_per_category: int | None = None,
+    curves: bool = True,
+    k_choice: str = "metric-n",
+    store: ResultsStore | str | None = None,
+    force: bool = False,
+    progress: Progress | None = None,
+) -> dict[str, object]:
+    """The robust selection (``--selection cv``, :mod:`.selection`): one stratified k-fold CV of
+    every (K, metric, N) setup on the training split, then
+
+    * ``"choice"``: the best setup over all metrics (chi2, tf-chi2 excluded as in the paper),
+      trained on the whole training split and scored once on the test split;
+    * ``"curves"`` (when ``curves``): for every metric and every N, the best K of that (metric, N)
+      on the same CV, trained and scored the same way — the F1-against-N curves.
+
+    Each is stored as a ``search`` run (options ``selection="cv"``, the grids, folds, seed) with
+    its CV scores and its per-document test predictions; stored runs are cache hits, and the CV
+    runs only when a run is missing."""
+    from ..metrics import PAPER_METRICS, SEARCH_EXCLUDED
+    from .predictor import ModelPredictor
+    from .protocols import evaluate_tops
+    from .search import make_setups
+    from .selection import cv_search
+
+    check_protocol(protocol)
+    check_classifier(classifier)
+    if exp.model is None:
+        raise InputError("the CV selection needs the prepared model on this machine (no --scheduler)")
+    metrics = list(dict.fromkeys(metrics or PAPER_METRICS))
+    ks = [int(k) for k in ks]
+    tops = [int(n) for n in tops]
+    if max(ks) > exp.k_max:
+        raise InputError(f"K grid {ks} exceeds the prepared k_max={exp.k_max}")
+    st = _store(store)
+    grid = _cv_grid(exp, protocol=protocol, ks=ks, metrics=metrics, tops=tops, seed=seed, folds=folds,
+                    max_per_category=max_per_category)
+    choice_key = _search_key(exp, protocol=protocol, classifier=classifier, grid=grid)
+    curve_keys = {(m, n): _search_key(exp, protocol=protocol, classifier=classifier,
+                                      grid={**grid, "metrics": [m], "tops": [n], "k_choice": k_choice,
+                                            "cv_tops": grid["tops"]})
+                  for m in metrics for n in tops} if curves else {}
+    stored = {key: (None if force else st.get(c)) for key, c in [("choice", choice_key), *curve_keys.items()]}
+    if all(v is not None for v in stored.values()):
+        return {"choice": stored["choice"], "curves": [stored[k] for k in curve_keys], "cv": None}
+
+    setups = make_setups(ks, metrics, tops, exclude=())
+    predictor = ModelPredictor(exp.model, protocol=protocol, classifier=classifier, max_top=max(tops))
+    cv = cv_search(setups, predictor.labels, predictor, folds=folds, seed=seed, max_per_category=max_per_category,
+                   progress=progress)
+    excluded = [m for m in SEARCH_EXCLUDED if m in metrics] if len(metrics) > 1 else []
+    wanted = {"choice": cv.best(exclude=excluded)}
+    for (m, n) in curve_keys:
+        wanted[(m, n)] = cv.best_k(m, n, k_choice=k_choice)
+    # evaluate every distinct (metric, K) once, all its N from one ranking
+    plan: dict[tuple[str, int], set[int]] = {}
+    for key, setup in wanted.items():
+        if stored[key] is None:
+            plan.setdefault((setup.metric, setup.k), set()).add(setup.top)
+    tested = {}
+    for (metric, k), ns in plan.items():
+        for n, result in evaluate_tops(exp.model, metric=metric, k=k, tops=ns, protocol=protocol,
+                                       classifier=classifier).items():
+            tested[(metric, k, n)] = result
+    keys = {"choice": choice_key, **curve_keys}
+    out: dict = {}
+    for key, setup in wanted.items():
+        if stored[key] is not None:
+            out[key] = stored[key]
+            continue
+        scores, seconds, y_pred = tested[(setup.metric, setup.k, setup.top)]
+        considered = [s for s in setups if key == "choice" and s.metric not in excluded
+                      or key != "choice" and s.metric == key[0] and (s.top == key[1] or k_choice == "metric")]
+        config = RunConfig(dataset=exp.dataset, corpus_key=exp.corpus.key, vectors=exp.vectors_name,
+                           protocol=protocol, metric=setup.metric, k=setup.k, top=setup.top, classifier=classifier,
+                           kind="search", sample=exp.sample, options=keys[key].options)
+        result = RunResult(config=config, key=keys[key], scores=scores,
+                           seconds={"cv": cv.seconds, **seconds},
+                           details={"chosen": {"k": setup.k, "metric": setup.metric, "top": setup.top},
+                                    "cv": cv.to_dict(considered), "predictions": test_predictions(exp.model, y_pred)})
+        if force:
+            st.delete(keys[key])
+        out[key] = st.save(result)
+    return {"choice": out["choice"], "curves": [out[k] for k in curve_keys], "cv": cv}

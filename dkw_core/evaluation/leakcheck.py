@@ -9,9 +9,14 @@ much of the label-aware F1 is the label read back: a representation that carried
 text would follow a random wrong label about as often as chance.
 
 Beside it: the same share for the label-free protocol (its test vectors never read a label,
-so it can only follow the wrong label by coincidence), and the chance level, ``100 / C`` for
-C categories (a prediction drawn uniformly at random). Figures are percentages of the test
-documents. See docs/method.md (evaluation protocols).
+so it can only follow the wrong label by coincidence), the **expected share without a leak**
+and the chance level. A classifier that ignores the injected label is right on the gold
+category ``accuracy`` % of the time and otherwise spread over the C − 1 other categories, of
+which the injected one is a uniform draw: it lands on the injected label about
+``(100 − accuracy) / (C − 1)`` % of the time (:func:`expected_no_leak`, with the label-free
+accuracy, since that representation reads no label). "No leak" means a share near that
+level, not near chance ``100 / C`` (a uniformly random prediction). Figures are percentages of
+the test documents. See docs/method.md (evaluation protocols).
 """
 from __future__ import annotations
 
@@ -33,6 +38,7 @@ class LeakCheck:
     follow_wrong_label_aware: float   # % of test documents predicted as the injected wrong category
     follow_wrong_label_free: float    # same share for label-free vectors (no label read)
     chance: float                     # 100 / categories
+    expected_no_leak: float           # (100 - label-free accuracy) / (categories - 1)
     gold_label_aware: float           # % still predicted as the gold category despite the wrong label
     gold_label_free: float            # label-free accuracy (% predicted as gold)
     categories: int
@@ -44,13 +50,21 @@ class LeakCheck:
 
     def to_dict(self) -> dict:
         out = asdict(self)
-        for key in ("follow_wrong_label_aware", "follow_wrong_label_free", "chance", "gold_label_aware",
-                    "gold_label_free"):
+        for key in ("follow_wrong_label_aware", "follow_wrong_label_free", "chance", "expected_no_leak",
+                    "gold_label_aware", "gold_label_free"):
             out[key] = round(float(out[key]), 2)
         out["label"] = (f"{self.dataset} test split{f', sample={self.sample}/category' if self.sample else ''}, "
                         f"vectors={self.vectors}, K={self.k}, N={self.top}, metric={self.metric}, "
                         f"classifier={self.classifier}: random wrong category injected into every test document")
         return out
+
+
+def expected_no_leak(accuracy: float, categories: int) -> float:
+    """Percent of test documents a classifier that ignores the injected wrong label still
+    predicts as that label: ``(100 − accuracy) / (C − 1)`` (``accuracy`` in percent)."""
+    if categories < 2:
+        raise InputError("a leak check needs at least two categories")
+    return (100.0 - float(accuracy)) / (categories - 1)
 
 
 def wrong_labels(gold: np.ndarray, n_categories: int, *, seed: int = 0) -> np.ndarray:
@@ -96,6 +110,7 @@ def leak_check(model, *, metric: str, k: int, top: int, classifier: str = DEFAUL
         follow_wrong_label_aware=100 * float(np.mean(pred_aware == wrong)),
         follow_wrong_label_free=100 * float(np.mean(pred_free == wrong)),
         chance=100 / n_cat,
+        expected_no_leak=expected_no_leak(100 * float(np.mean(pred_free == gold)), n_cat),
         gold_label_aware=100 * float(np.mean(pred_aware == gold)),
         gold_label_free=100 * float(np.mean(pred_free == gold)),
         categories=n_cat, test_documents=n_test, classifier=classifier, vectors=str(vectors), sample=sample,

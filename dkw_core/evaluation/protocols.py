@@ -263,3 +263,28 @@ def run_variant(options: Any, *, neighbours: bool = True) -> str:
     if neighbours and options.get("neighbours"):
         parts.append(f"neighbours {options['neighbours']}")
     return ", ".join(parts) or STANDARD
+
+
+def evaluate_tops(model, *, metric: str, k: int, tops, protocol: str, classifier: str = DEFAULT_CLASSIFIER
+                  ) -> dict[int, tuple[Scores, dict[str, float], np.ndarray]]:
+    """:func:`evaluate_model` for several N at one (metric, K): the training and test splits are
+    ranked once with ``top = max(tops)`` and every N takes the first N keywords of that ranking
+    (the same keywords as ranking with ``top = N``)."""
+    check_protocol(protocol)
+    check_classifier(classifier)
+    tops = sorted({int(n) for n in tops})
+    if not tops or tops[0] < 1:
+        raise InputError("N must be a positive number of keywords")
+    t0 = time.perf_counter()
+    idx_train = model.rank("train", metric=metric, k=k, top=tops[-1], protocol=protocol)
+    idx_test = model.rank("test", metric=metric, k=k, top=tops[-1], protocol=protocol)
+    ranked = time.perf_counter() - t0
+    out = {}
+    for n in tops:
+        t1 = time.perf_counter()
+        X_train = np.asarray(model.document_vectors(np.ascontiguousarray(idx_train[:, :n])))
+        X_test = np.asarray(model.document_vectors(np.ascontiguousarray(idx_test[:, :n])))
+        y_pred = fit_predict(X_train, model.labels("train"), X_test, classifier=classifier)
+        scores = score_predictions(model.labels("test"), y_pred, list(model.categories))
+        out[n] = (scores, {"keywords": ranked / len(tops), "classify": time.perf_counter() - t1}, y_pred)
+    return out

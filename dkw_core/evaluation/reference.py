@@ -24,7 +24,7 @@ import pandas as pd
 from ..errors import InputError
 from .protocols import dkw_version
 
-FORMAT = 1
+FORMAT = 2  # 2: per-document test predictions (runs[].predictions, test_labels)
 RUN_FIELDS = ["dataset", "protocol", "metric", "k", "top", "classifier", "split", "vectors", "kind", "sample",
               "micro_f1", "macro_f1", "seconds", "options", "label", "dkw_version", "settings_hash"]
 
@@ -40,6 +40,13 @@ def chosen_by(row) -> str:
     """How the K, metric and N of a stored run were chosen, in words."""
     kind = row.get("kind")
     options = row.get("options") if isinstance(row.get("options"), dict) else {}
+    if kind == "search" and options.get("selection") == "cv":
+        how = (f"stratified {options.get('folds')}-fold CV on the training split"
+               + (f" (at most {options['max_per_category']} documents per category)"
+                  if options.get("max_per_category") else "") + ", fold-local statistics")
+        if len(options.get("metrics", [])) > 1:
+            return f"K, metric and N chosen by {how}; chi2, tf-chi2 excluded as in the paper"
+        return f"K chosen per (metric, N) by {how}; metric and N fixed"
     if kind == "search":
         if len(options.get("metrics", [])) > 1:
             return ("K, metric and N chosen by Algorithm 2 over all setups on the training split "
@@ -98,17 +105,38 @@ def reference_payload(runs: pd.DataFrame, *, dataset: str, command: str, extra: 
 
     runs = runs[~runs["stale"].astype(bool)] if "stale" in runs.columns else runs
     records = []
+    test_labels: dict[str, str] = {}  # split fingerprint -> gold categories, once per file
     for _, row in runs.iterrows():
         rec = {f: _clean(row.get(f)) for f in RUN_FIELDS}
         rec["chosen_by"] = chosen_by(row)
+        pred = row.get("predictions")
+        if isinstance(pred, dict) and pred.get("pred"):
+            test_labels.setdefault(pred["split"], pred["gold"])
+            rec["test_split"], rec["predictions"] = pred["split"], pred["pred"]
         records.append(rec)
     significance = {}
     for proto in ("label-aware", "label-free"):
         table = significance_table(runs, proto)
         if table is not None and not table.empty:
             significance[proto] = [_clean(r) for r in table.to_dict(orient="records")]
+    # the per-document comparison of every metric pair at N = 10 (CV-chosen K), per protocol
+    from .comparisons import per_document
+
+    comparisons = {}
+    for proto in sorted({str(p) for p in runs.get("protocol", pd.Series(dtype=str)).dropna()}):
+        for selection in ("cv", "algorithm2"):  # the robust choice's runs when there are, else the paper's
+            table = per_document(runs, dataset=dataset, protocol=proto, top=10, selection=selection)
+            if not table.empty:
+                break
+        if not table.empty:
+            comparisons[proto] = {"top": 10, "selection": selection,
+                                  "method": "McNemar exact (binomial on discordant documents); paired bootstrap "
+                                            "95 % percentile CI of the micro-F1 difference; Holm over the pairs",
+                                  "pairs": [_clean(r) for r in table.to_dict(orient="records")]}
+    stability = seed_stability(records)
     return {
         "format": FORMAT,
+        **({"stability": stability} if stability else {}),
         "dkw_version": dkw_version(),
         "dataset": dataset,
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -116,19 +144,71 @@ def reference_payload(runs: pd.DataFrame, *, dataset: str, command: str, extra: 
         "command": portable(command),
         "units": "F1 in percent on the test split",
         "runs": records,
+        "test_labels": test_labels,
         "significance": significance,
-        **({k: _clean(v) for k, v in (extra or {}).items()}),
+        "comparisons": comparisons,
+        **({k: _clean(v) for k, v in (extra or {}).items() if v is not None}),
     }
 
 
+def _run_key(rec: dict) -> str:
+    opts = {k: v for k, v in (rec.get("options") or {}).items() if k != "k_max"}
+    return json.dumps([rec.get("kind"), rec.get("protocol"), rec.get("metric") if rec.get("kind") != "search"
+                       else None, rec.get("k") if rec.get("kind") == "method" else None,
+                       rec.get("top") if rec.get("kind") != "search" else None, rec.get("classifier"),
+                       rec.get("sample"), opts], sort_keys=True, default=str)
+
+
+def merge_kept(payload: dict, previous: dict) -> dict:
+    """``payload`` plus the runs (and extra entries) of an earlier reference file of the same dkw
+    version that ``payload`` does not recompute: a partial re-run keeps the rest of the shipped
+    results. Kept runs are marked ``"kept_from"`` (their date); runs of another version are
+    dropped, never mixed."""
+    if str(previous.get("dkw_version")) != str(payload["dkw_version"]):
+        return payload
+    fresh = {_run_key(r) for r in payload["runs"]}
+    kept = [{**r, "kept_from": r.get("kept_from") or previous.get("date")} for r in previous.get("runs", [])
+            if _run_key(r) not in fresh]
+    payload["runs"] = payload["runs"] + kept
+    for key, value in previous.items():
+        if key not in payload or payload[key] in (None, [], {}):
+            payload[key] = value
+    payload["test_labels"] = {**(previous.get("test_labels") or {}), **payload.get("test_labels", {})}
+    if kept:
+        payload["kept_runs"] = {"count": len(kept), "from": previous.get("date"), "command": previous.get("command")}
+    return payload
+
+
+def seed_stability(records: list[dict]) -> list[dict]:
+    """The runs that chose over all setups, one per (protocol, selection, seed), when a
+    (protocol, selection) was run with two seeds or more: the seed stability of the choice."""
+    rows = []
+    for r in records:
+        o = r.get("options") or {}
+        if r.get("kind") != "search" or len(o.get("metrics", [])) < 2 or o.get("decoding") or o.get("train_protocol"):
+            continue
+        rows.append({"protocol": r["protocol"], "selection": o.get("selection", "algorithm2"), "seed": o.get("seed", 0),
+                     "metric": r["metric"], "k": r["k"], "top": r["top"], "micro_f1": r["micro_f1"],
+                     "macro_f1": r["macro_f1"], "folds": o.get("folds"), "max_per_category": o.get("max_per_category")})
+    seeds: dict[tuple, set] = {}
+    for row in rows:
+        seeds.setdefault((row["protocol"], row["selection"]), set()).add(row["seed"])
+    keep = {key for key, s in seeds.items() if len(s) > 1}
+    return sorted([row for row in rows if (row["protocol"], row["selection"]) in keep],
+                  key=lambda row: (row["protocol"], row["selection"], row["seed"]))
+
+
 def write_reference(path: str | Path, *, dataset: str, sample: int | None = None, db: str | None = None,
-                    command: str, extra: dict | None = None) -> Path:
-    """Write the reference JSON of ``dataset`` from the results store ``db``."""
+                    command: str, extra: dict | None = None, keep_previous: bool = True) -> Path:
+    """Write the reference JSON of ``dataset`` from the results store ``db`` (``keep_previous``:
+    keep the runs of the file already there that the store does not hold, :func:`merge_kept`)."""
     from .results import load_runs
 
     runs = load_runs(db, dataset=dataset, include_stale=False)
     runs = runs[runs["sample"].isna()] if sample is None else runs[runs["sample"] == sample]
     payload = reference_payload(runs, dataset=dataset, command=command, extra=extra)
+    if keep_previous and Path(path).is_file():
+        payload = merge_kept(payload, _read(Path(path)))
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
@@ -162,6 +242,11 @@ def load_reference(folder: str | Path | None = None) -> pd.DataFrame:
         frame = pd.DataFrame.from_records(data["runs"])
         if frame.empty:
             continue
+        gold = data.get("test_labels") if isinstance(data.get("test_labels"), dict) else {}
+        frame["predictions"] = [
+            {"split": s, "gold": gold[s], "pred": p} if isinstance(p, str) and isinstance(s, str) and s in gold
+            else None
+            for s, p in zip(frame.get("test_split", [None] * len(frame)), frame.get("predictions", [None] * len(frame)))]
         version = str(data.get("dkw_version", "?"))
         frame["source"] = f"reference results of dkw {version}"
         frame["date"] = data.get("date")
@@ -182,7 +267,8 @@ def load_reference_leakchecks(folder: str | Path | None = None) -> pd.DataFrame:
         for item in data.get("leakcheck") or []:
             if isinstance(item, dict):
                 rows.append({**item, "source": f"reference results of dkw {data.get('dkw_version', '?')}"})
-    columns = ["dataset", "metric", "k", "top", "follow_wrong_label_aware", "follow_wrong_label_free", "chance",
+    columns = ["dataset", "metric", "k", "top", "setup", "follow_wrong_label_aware", "follow_wrong_label_free",
+               "expected_no_leak", "chance",
                "source"]
     frame = pd.DataFrame.from_records(rows)
     return frame if not frame.empty else pd.DataFrame(columns=columns)

@@ -82,8 +82,11 @@ def significance_runs(runs: pd.DataFrame) -> pd.DataFrame:
     if method.empty:
         return method
     method = method[method.apply(lambda r: not _options(r, "decoding") and not _options(r, "train_protocol"), axis=1)]
-    if (method["kind"] == "search").any():  # K from Algorithm 2 when available; ad-hoc fixed-K runs left out
+    if (method["kind"] == "search").any():  # K chosen on the training split when available; fixed-K runs left out
         method = method[method["kind"] == "search"]
+        cv = method.apply(lambda r: _options(r, "selection") == "cv", axis=1).astype(bool)
+        if cv.any():  # one selection only, never the two mixed: the robust CV when present
+            method = method[cv]
     return method
 
 
@@ -117,11 +120,36 @@ def significance_sections(runs: pd.DataFrame) -> list[str]:
                 f"the signed z = (R+ − n(n+1)/4) / σ (positive: metric A higher) and the direction; sign test: "
                 f"M = (n+ − n−)/2 with the paper's one-sided p (direction taken from the data, as the paper "
                 f"does) and the two-sided p beside it. p Bonferroni-corrected over the {len(sig)} pairs.", "",
-                _table(sig, ["metric_a", "metric_b", "n", "mean_diff", "higher", "T", "z_signed",
+                _table(sig, ["metric_a", "metric_b", "n", "mean_diff", "higher", "T", "z_signed", "wilcoxon_method",
                              "p_wilcoxon_bonferroni", "M", "p_sign_bonferroni", "p_sign_two_sided_bonferroni",
                              "significant"],
-                       ["metric A", "metric B", "pairs", "mean A−B", "higher", "T", "z (signed)", "p (Bonf.)", "M",
-                        "p sign one-sided (Bonf.)", "p sign two-sided (Bonf.)", "significant"]), ""]
+                       ["metric A", "metric B", "pairs", "mean A−B", "higher", "T", "z (signed)", "Wilcoxon method",
+                        "p (Bonf.)", "M", "p sign one-sided (Bonf.)", "p sign two-sided (Bonf.)", "significant"]), ""]
+    out += per_document_sections(runs)
+    return out
+
+
+def per_document_sections(runs: pd.DataFrame, *, top: int = 10) -> list[str]:
+    """Every pair of metrics at N = ``top`` compared per test document (McNemar exact, paired
+    bootstrap CI, Holm), per (dataset, protocol) with CV-chosen per-metric runs."""
+    from .comparisons import per_document
+
+    out: list[str] = []
+    if runs.empty or "predictions" not in runs.columns:
+        return out
+    for (dataset, proto), _ in runs.groupby(["dataset", "protocol"], sort=True):
+        table = per_document(runs, dataset=dataset, protocol=proto, top=top)
+        if table.empty:
+            continue
+        out += [f"## Per-document comparison of metrics, {dataset}, {proto}, N = {top}", "",
+                "K each metric's own, chosen by stratified k-fold CV on the training split. McNemar's exact test on "
+                "the documents only one of the two metrics classifies correctly, the micro-F1 difference A − B "
+                f"(points) with its 95 % paired bootstrap interval ({int(table['resamples'].iloc[0])} resamples, "
+                f"seed {int(table['seed'].iloc[0])}), p Holm-corrected over the {len(table)} pairs.", "",
+                _table(table, ["metric_a", "metric_b", "diff", "ci_low", "ci_high", "only_a_right", "only_b_right",
+                               "p_mcnemar", "p_holm", "significant"],
+                       ["metric A", "metric B", "A − B", "CI low", "CI high", "only A right", "only B right",
+                        "p McNemar", "p (Holm)", "significant"]), ""]
     return out
 
 
@@ -145,6 +173,8 @@ def markdown_report(runs: pd.DataFrame, *, significance: bool = True) -> str:
 
     out[1:1] = ["", f"dkw {dkw_version()}."]
     runs = runs.copy()
+    if "id" not in runs.columns:  # runs read from the reference files: their order in the files
+        runs["id"] = range(len(runs))
     # runs with another neighbours spec (docs/method.md, step 3) are other vectors for every table
     runs["vectors"] = [v if _options(r, "neighbours") is None else f"{v} ({_options(r, 'neighbours')})"
                        for v, (_, r) in zip(runs["vectors"], runs.iterrows())]

@@ -182,12 +182,13 @@ class ResultsStore:
                     "label": _config_of(r).label(),
                     "dkw_version": r.dkw_version, "settings_hash": r.settings_hash,
                     "stale": r.dkw_version != current,
+                    "predictions": (r.details or {}).get("predictions"),
                 }
                 for r in rows
             ]
         columns = ["id", "dataset", "corpus_key", "vectors", "protocol", "metric", "k", "top", "classifier",
                    "split", "kind", "sample", "micro_f1", "macro_f1", "seconds", "options", "created_at",
-                   "config_hash", "label", "dkw_version", "settings_hash", "stale"]
+                   "config_hash", "label", "dkw_version", "settings_hash", "stale", "predictions"]
         return pd.DataFrame.from_records(records, columns=columns)
 
 

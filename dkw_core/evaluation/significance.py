@@ -14,6 +14,14 @@ dataset, protocol, K, N, classifier, split, vectors, sample by default):
 
 both Bonferroni-corrected for the number of metric pairs tested (p × pairs, capped at 1).
 Zero differences are dropped (``zero_method="wilcox"``; the sign test ignores ties too).
+
+The p-value is deterministic: F1 values are first rounded to :data:`RESOLUTION` decimals (the
+shipped reference results store percentages with 4 decimals, the database full floats; rounded
+the same way, both give the same differences and ties), and the method is chosen explicitly
+(:func:`wilcoxon_method`): the **exact** null distribution when n ≤ 50 non-zero differences
+and no two absolute differences are tied, otherwise the **normal approximation** with the
+tie-corrected variance and no continuity correction. Each table names the method per pair
+(column ``wilcoxon_method``).
 """
 from __future__ import annotations
 
@@ -27,10 +35,15 @@ from scipy import stats
 from ..errors import InputError
 from ..expected_warnings import wilcoxon_warnings_expected
 
+#: Decimals (of F1 in percent) every score is rounded to before a difference is taken.
+RESOLUTION = 4
+#: Largest number of non-zero differences for the exact Wilcoxon distribution.
+EXACT_MAX_N = 50
+
 DEFAULT_PAIR_ON: tuple[str, ...] = ("dataset", "protocol", "k", "top", "classifier", "split", "vectors", "sample")
 
 COLUMNS = ["metric_a", "metric_b", "n", "mean_diff", "higher", "R_plus", "R_minus", "T", "z", "z_signed",
-           "p_wilcoxon", "p_wilcoxon_bonferroni", "M", "p_sign", "p_sign_bonferroni", "p_sign_two_sided",
+           "p_wilcoxon", "wilcoxon_method", "p_wilcoxon_bonferroni", "M", "p_sign", "p_sign_bonferroni", "p_sign_two_sided",
            "p_sign_two_sided_bonferroni", "significant"]
 _CORRECTED = ("p_wilcoxon_bonferroni", "p_sign_bonferroni", "p_sign_two_sided_bonferroni", "significant")
 
@@ -40,7 +53,7 @@ def signed_rank_direction(a: Sequence[float], b: Sequence[float]) -> tuple[float
 
     ``z = (R+ - n(n+1)/4) / sqrt(n(n+1)(2n+1)/24 - sum(t^3 - t)/48)``: positive when ``a`` is
     higher, negative when ``b`` is; 0 without non-zero differences."""
-    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    d = _differences(a, b)
     d = d[d != 0]
     n = d.size
     if n == 0:
@@ -53,17 +66,35 @@ def signed_rank_direction(a: Sequence[float], b: Sequence[float]) -> tuple[float
     return r_plus, r_minus, float(z)
 
 
-def wilcoxon_signed_rank(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float, int]:
-    """(T, z, two-sided p, n non-zero pairs) for paired samples ``a``, ``b``."""
-    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+def _differences(a: Sequence[float], b: Sequence[float]) -> np.ndarray:
+    """a − b of the scores rounded to :data:`RESOLUTION` decimals (zeros kept)."""
+    a = np.round(np.asarray(a, dtype=float), RESOLUTION)
+    b = np.round(np.asarray(b, dtype=float), RESOLUTION)
+    return np.round(a - b, RESOLUTION)
+
+
+def wilcoxon_method(d: np.ndarray) -> str:
+    """``"exact"`` for at most :data:`EXACT_MAX_N` non-zero differences without tied absolute
+    values, else ``"approx"`` (normal approximation, tie-corrected, no continuity correction)."""
+    d = np.asarray(d, dtype=float)
+    d = d[d != 0]
+    return "exact" if d.size <= EXACT_MAX_N and np.unique(np.abs(d)).size == d.size else "approx"
+
+
+def wilcoxon_signed_rank(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float, int, str]:
+    """(T, z, two-sided p, n non-zero pairs, method) for paired samples ``a``, ``b``: scores
+    rounded to :data:`RESOLUTION` decimals, zeros dropped (``zero_method="wilcox"``), method
+    from :func:`wilcoxon_method`; z always from the normal approximation."""
+    d = _differences(a, b)
     d = d[d != 0]
     n = int(d.size)
     if n == 0:
-        return float("nan"), 0.0, 1.0, 0
+        return float("nan"), 0.0, 1.0, 0, "none"
+    method = wilcoxon_method(d)
     with wilcoxon_warnings_expected():
-        approx = stats.wilcoxon(d, method="approx")
-        res = stats.wilcoxon(d)
-    return float(res.statistic), float(approx.zstatistic), float(res.pvalue), n
+        approx = stats.wilcoxon(d, zero_method="wilcox", correction=False, method="approx")
+        res = approx if method == "approx" else stats.wilcoxon(d, zero_method="wilcox", method="exact")
+    return float(res.statistic), float(approx.zstatistic), float(res.pvalue), n, method
 
 
 def sign_test(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, int]:
@@ -71,7 +102,7 @@ def sign_test(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, int
 
     The direction of the one-sided test is chosen after seeing the data (the paper's
     practice); :func:`sign_test_two_sided` gives the p-value that does not."""
-    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    d = _differences(a, b)
     pos, neg = int((d > 0).sum()), int((d < 0).sum())
     n = pos + neg
     if n == 0:
@@ -82,7 +113,7 @@ def sign_test(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, int
 
 def sign_test_two_sided(a: Sequence[float], b: Sequence[float]) -> float:
     """Two-sided binomial p-value of the sign test (ties dropped)."""
-    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    d = _differences(a, b)
     pos, neg = int((d > 0).sum()), int((d < 0).sum())
     if pos + neg == 0:
         return 1.0
@@ -121,7 +152,7 @@ def compare_metrics(
     rows = []
     for a, b in pairs:
         both = table[[a, b]].dropna()
-        T, z, p_w, n = wilcoxon_signed_rank(both[a], both[b])
+        T, z, p_w, _, w_method = wilcoxon_signed_rank(both[a], both[b])
         M, p_s, _ = sign_test(both[a], both[b])
         r_plus, r_minus, z_signed = signed_rank_direction(both[a], both[b])
         higher = a if r_plus > r_minus else b if r_minus > r_plus else "tie"
@@ -129,7 +160,8 @@ def compare_metrics(
             "metric_a": a, "metric_b": b, "n": int(len(both)),
             "mean_diff": float((both[a] - both[b]).mean()) if len(both) else float("nan"),
             "higher": higher, "R_plus": r_plus, "R_minus": r_minus,
-            "T": T, "z": z, "z_signed": z_signed, "p_wilcoxon": p_w, "M": M, "p_sign": p_s,
+            "T": T, "z": z, "z_signed": z_signed, "p_wilcoxon": p_w, "wilcoxon_method": w_method, "M": M,
+            "p_sign": p_s,
             "p_sign_two_sided": sign_test_two_sided(both[a], both[b]),
         })
     out = pd.DataFrame(rows, columns=[c for c in COLUMNS if c not in _CORRECTED])

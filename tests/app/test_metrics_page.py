@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
@@ -33,6 +34,11 @@ def make_runs() -> pd.DataFrame:
 
 def figures(at: AppTest) -> list[dict]:
     return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def titled(at: AppTest, words: str) -> dict:
+    """The first chart whose title holds ``words``."""
+    return next(f for f in figures(at) if words in f["layout"]["title"]["text"])
 
 
 def by_name(fig: dict) -> dict[str, dict]:
@@ -70,7 +76,7 @@ def test_grid_of_fixed_runs_is_labelled_a_grid_never_a_best(monkeypatch):
     assert not at.exception
     assert at.radio(key="m_protocol").value == "label-aware"
     assert at.selectbox(key="m_top").value == 10
-    fig = figures(at)[0]
+    fig = titled(at, "F1 per metric")
     bars = by_name(fig)
     # every stored (metric, K) at N=10, label-aware, in metric and K order: no run picked by its test score
     assert bars["micro-F1"]["x"] == ["ig K=10", "ig K=90", "rf K=10", "rf K=90", "tds K=10", "tds K=90"]
@@ -87,16 +93,16 @@ def test_algorithm2_choice_is_charted_not_the_best_test_score(monkeypatch):
     at = run_metrics()
     at.radio(key="m_protocol").set_value("label-free").run()
     assert not at.exception
-    fig = figures(at)[0]
+    fig = titled(at, "F1 per metric")
     bars = by_name(fig)
     assert bars["micro-F1"]["x"] == ["rf", "tds", "ig"]
     assert bars["micro-F1"]["y"] == pytest_approx([60, 70, 50])  # K=30 chosen on training data, not the 99s
     assert "Algorithm 2" in fig["layout"]["title"]["text"]
-    lines = by_name(figures(at)[1])
-    assert lines["tds micro-F1"]["x"] == [1, 10] and lines["tds micro-F1"]["y"] == pytest_approx([61, 70])
-    choice = frame_with(at, "chosen by")
+    lines = by_name(titled(at, "vs number of keywords"))
+    assert lines["tds"]["x"] == [1, 10] and lines["tds"]["y"] == pytest_approx([61, 70])
+    choice = frame_with(at, "selection")
     assert list(choice["metric"]) == ["ig"] and list(choice["top"]) == [5]
-    assert "Algorithm 2" in choice["chosen by"].iloc[0]
+    assert list(choice["selection"]) == ["algorithm2"]
 
 
 def test_protocol_and_n_change_the_charts(monkeypatch):
@@ -105,27 +111,66 @@ def test_protocol_and_n_change_the_charts(monkeypatch):
     at.radio(key="m_protocol").set_value("label-free").run()
     at.selectbox(key="m_top").set_value(1).run()
     assert not at.exception
-    bars = by_name(figures(at)[0])
+    bars = by_name(titled(at, "F1 per metric"))
     assert bars["micro-F1"]["y"] == pytest_approx([50, 51, 70, 71, 60, 61])
-    lines = by_name(figures(at)[1])
+    lines = by_name(titled(at, "vs number of keywords"))
     assert lines["rf K=90 micro-F1"]["x"] == [1, 10]
     assert lines["rf K=90 micro-F1"]["y"] == pytest_approx([71, 76])
 
 
-def test_heatmap_direction_table_and_csv_downloads(monkeypatch):
+def test_papers_test_keeps_its_direction_table_and_states_its_power(monkeypatch):
     FakeBackend(monkeypatch, runs=make_runs())
     at = run_metrics()
-    heat = figures(at)[2]["data"][0]
-    assert heat["type"] == "heatmap"
-    assert heat["x"] == ["ig", "rf", "tds"]
-    z = heat["z"]
-    assert z[1][2] == z[2][1]  # symmetric
     table = frame_with(at, "z_signed")
     row = table[(table.metric_a == "rf") & (table.metric_b == "tds")].iloc[0]
     assert row["higher"] == "rf" and row["z_signed"] > 0
-    assert {"p_sign_bonferroni", "p_sign_two_sided_bonferroni"} <= set(table.columns)
-    downloads = at.get("download_button")
-    assert len(downloads) == 3
+    assert {"p_sign_bonferroni", "p_sign_two_sided_bonferroni", "wilcoxon_method"} <= set(table.columns)
+    assert any("smallest two-sided p" in c.value for c in at.caption)
+
+
+def make_prediction_runs() -> pd.DataFrame:
+    """CV-chosen per-(metric, N) runs with per-document predictions: rf right on 95 of 100
+    test documents, tf-idf on 40, ig on 93; tds only at N=10 (a lone point)."""
+    from dkw_core.evaluation.paired import encode_labels
+
+    rng = np.random.default_rng(0)
+    gold = rng.integers(0, 4, 100)
+    rows = []
+    for metric, right in (("rf", 95), ("tf-idf", 40), ("ig", 93), ("tds", 80)):
+        for top in ((1, 10) if metric != "tds" else (10,)):
+            pred = gold.copy()
+            wrong = rng.choice(100, 100 - right, replace=False)
+            pred[wrong] = (gold[wrong] + 1) % 4
+            rows.append({"dataset": "20ng", "split": "test", "vectors": "glove-6b-50d", "classifier": "svm-ovr",
+                         "protocol": "label-aware", "sample": None, "metric": metric, "k": 30, "top": top,
+                         "micro_f1": float(right), "macro_f1": float(right) - 1, "kind": "search",
+                         "options": {"metrics": [metric], "tops": [top], "selection": "cv", "k_choice": "metric"},
+                         "predictions": {"split": "s1", "gold": encode_labels(gold), "pred": encode_labels(pred)}})
+    return pd.DataFrame(rows)
+
+
+def test_per_document_significance_and_no_lone_dot_in_any_chart(monkeypatch):
+    FakeBackend(monkeypatch, runs=make_prediction_runs())
+    at = run_metrics()
+    assert not at.exception
+    assert at.radio(key="m_selection_20ng").value == "cv"
+    for fig in figures(at):
+        for trace in fig["data"]:
+            if trace.get("type") in ("scatter", None) and "dash" not in str(trace.get("line", {})):
+                assert len(trace["x"]) >= 2, trace.get("name")  # a line, never a lone dot
+    lines = by_name(titled(at, "vs number of keywords"))
+    assert set(lines) >= {"rf", "ig", "tf-idf"} and "tds" not in lines
+    assert lines["rf"]["error_y"]["array"]  # the bootstrap interval is drawn
+    assert "once per metric" in titled(at, "vs number of keywords")["layout"]["title"]["text"]
+    heat = titled(at, "McNemar")["data"][0]
+    assert heat["type"] == "heatmap"
+    pairs = frame_with(at, "p_holm")
+    rf = pairs[(pairs.metric_a == "rf") & (pairs.metric_b == "tf-idf")].iloc[0]
+    assert rf["diff"] == pytest_approx(55.0) and rf["ci_low"] > 40 and rf["p_holm"] < 1e-6 and rf["significant"]
+    assert (pairs["p_holm"] >= pairs["p_mcnemar"]).all()
+    assert any("Left out" in c.value and "tds" in c.value for c in at.caption)
+    labels = {b.label for b in at.get("download_button")}
+    assert {"Download this chart's data (CSV)", "Download the tests (CSV)"} <= labels
 
 
 def test_reference_results_shown_first_and_never_mixed_with_your_runs(monkeypatch):
@@ -143,12 +188,12 @@ def test_reference_results_shown_first_and_never_mixed_with_your_runs(monkeypatc
     source = at.radio(key="m_source")
     assert source.value == "reference results of dkw 9.9.9" and len(source.options) == 2
     at.radio(key="m_protocol").set_value("label-free").run()
-    assert by_name(figures(at)[0])["micro-F1"]["y"] == pytest_approx([60, 70, 50])
+    assert by_name(titled(at, "F1 per metric"))["micro-F1"]["y"] == pytest_approx([60, 70, 50])
     assert list(frame_with(at, "follow_wrong_label_aware")["follow_wrong_label_aware"]) == [88.0]
     assert any("1 stale run" in e.label for e in at.expander)
     source.set_value("your runs (results store)").run()
     assert not at.exception
-    ys = by_name(figures(at)[0])["micro-F1"]["y"]
+    ys = by_name(titled(at, "F1 per metric"))["micro-F1"]["y"]
     assert 60 not in ys and len(ys) == 6  # your grid only; the stale run is not charted twice
     assert sum(1 for y in ys if y == pytest_approx(76)) == 1
 
@@ -197,10 +242,10 @@ def test_variants_are_charted_apart(monkeypatch):
     at = run_metrics()
     at.radio(key="m_protocol").set_value("label-free").run()
     assert at.selectbox(key="m_variant").value == "standard"
-    assert 99.0 not in by_name(figures(at)[0])["micro-F1"]["y"]
+    assert 99.0 not in by_name(titled(at, "F1 per metric"))["micro-F1"]["y"]
     at.selectbox(key="m_variant").set_value("decoding hypotheses").run()
     assert not at.exception
-    assert by_name(figures(at)[0])["micro-F1"]["y"] == pytest_approx([99] * 6)
+    assert by_name(titled(at, "F1 per metric"))["micro-F1"]["y"] == pytest_approx([99] * 6)
 
 
 def test_the_shipped_reference_results_render_from_the_first_start(monkeypatch):
@@ -214,8 +259,8 @@ def test_the_shipped_reference_results_render_from_the_first_start(monkeypatch):
     if not reference_files():
         return  # a checkout without docs/results
     assert at.radio(key="m_source").value.startswith("reference results of dkw ")
-    assert figures(at) and "Algorithm 2" in figures(at)[0]["layout"]["title"]["text"]
-    assert "chosen by" in frame_with(at, "chosen by").columns
+    assert figures(at) and titled(at, "chosen on the training split")
+    assert "selection" in frame_with(at, "selection").columns
 
 
 def test_hubness_section_measures_the_chosen_neighbours(monkeypatch):

@@ -14,9 +14,9 @@ GRID = dict(ks=(10, 50), metrics=("rf", "tf-idf", "ig"), tops=(1, 5, 10), sizes=
 
 def _worker_predictors(client) -> int:
     def count():
-        from dkw_core.evaluation import search
+        from dkw_core.evaluation import predictor
 
-        return len(search._PREDICTORS)
+        return len(predictor._PREDICTORS)
 
     return sum(client.run(count).values())
 

@@ -41,3 +41,23 @@ def test_reference_file_round_trip_with_provenance(tmp_path, monkeypatch):
     leaks = load_reference_leakchecks(tmp_path / "out")
     assert list(leaks["follow_wrong_label_aware"]) == [90.0]
     assert load_reference(tmp_path / "empty").empty
+
+
+def test_a_partial_rerun_keeps_the_other_runs_of_the_same_version():
+    from dkw_core.evaluation.reference import merge_kept
+
+    old = {"dkw_version": "1.0", "date": "d0", "command": "old", "leakcheck": [{"metric": "rf"}],
+           "test_labels": {"s": "01"},
+           "runs": [{"kind": "search", "protocol": "label-aware", "metric": "rf", "k": 10, "top": 10,
+                     "classifier": "svm-ovr", "sample": None, "options": {"metrics": ["rf"], "tops": [10]}},
+                    {"kind": "baseline-tfidf", "protocol": "none", "metric": "tf-idf-sublinear", "k": 0, "top": 0,
+                     "classifier": "svm-ovr", "sample": None, "options": {}}]}
+    new = {"dkw_version": "1.0", "date": "d1", "leakcheck": None, "test_labels": {},
+           "runs": [{"kind": "search", "protocol": "label-aware", "metric": "rf", "k": 30, "top": 10,
+                     "classifier": "svm-ovr", "sample": None, "options": {"metrics": ["rf"], "tops": [10]},
+                     "predictions": "01", "test_split": "s"}]}
+    merged = merge_kept(dict(new), old)
+    assert len(merged["runs"]) == 2  # the re-run replaces its old record, the baseline is kept
+    assert merged["runs"][0]["k"] == 30 and merged["runs"][1]["kept_from"] == "d0"
+    assert merged["leakcheck"] == [{"metric": "rf"}] and merged["test_labels"] == {"s": "01"}
+    assert merge_kept(dict(new), {**old, "dkw_version": "0.9"})["runs"] == new["runs"]  # never mixed

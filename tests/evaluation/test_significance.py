@@ -21,8 +21,11 @@ def test_wilcoxon_hand_computed_mixed_signs():
     # differences 1, -2, 3, 4, -5: ranks 1..5, R+ = 1+3+4 = 8, R- = 2+5 = 7 -> T = 7
     a = [11, 8, 13, 14, 5]
     b = [10, 10, 10, 10, 10]
-    T, z, p, n = wilcoxon_signed_rank(a, b)
-    assert (T, n) == (7, 5)
+    T, z, p, n, method = wilcoxon_signed_rank(a, b)
+    assert (T, n, method) == (7, 5, "exact")
+    # exact two-sided p: P(T <= 7) * 2 over the 32 equally likely sign patterns of ranks 1..5
+    sums = [sum(r for r, keep in zip(range(1, 6), format(i, "05b")) if keep == "1") for i in range(32)]
+    assert p == pytest.approx(2 * sum(s <= 7 for s in sums) / 32)
     # normal approximation: mean n(n+1)/4 = 7.5, sd sqrt(5*6*11/24) = sqrt(13.75)
     assert z == pytest.approx((7 - 7.5) / math.sqrt(13.75), abs=1e-9)
     assert p > 0.5
@@ -77,3 +80,29 @@ def test_direction_and_signed_z_and_two_sided_sign_test():
     assert row.z_signed == pytest.approx(-27.5 / math.sqrt(10 * 11 * 21 / 24)) and row.z <= 0
     assert row.p_sign_two_sided == pytest.approx(2 / 2**10) and row.p_sign == pytest.approx(1 / 2**10)
     assert row.p_sign_two_sided_bonferroni == pytest.approx(2 / 2**10)
+
+
+def test_wilcoxon_p_is_the_same_from_rounded_json_and_full_database_floats():
+    """The reference JSON stores F1 percentages with 4 decimals, the database full floats:
+    the p-value and its method must not depend on which one it is computed from."""
+    from dkw_core.evaluation.significance import RESOLUTION
+
+    rng = np.random.default_rng(5)
+    a = 90 + rng.random(6) * 5
+    b = a - np.array([0.5, 0.25, 0.5, 1.0, -0.125, 2.0])  # two differences tied at 0.5
+    full_a, full_b = a + 1e-9, b - 1e-9  # what the database holds (the JSON is rounded)
+    json_a, json_b = np.round(a, RESOLUTION), np.round(b, RESOLUTION)
+    from_db = wilcoxon_signed_rank(full_a, full_b)
+    from_json = wilcoxon_signed_rank(json_a, json_b)
+    assert from_db[4] == from_json[4] == "approx"  # a tie among |d| rules the exact method out
+    assert from_db[2] == from_json[2]
+    untied = wilcoxon_signed_rank(json_a, json_b - np.array([0, 0, 0.01, 0, 0, 0]))
+    assert untied[4] == "exact"
+
+
+def test_compare_metrics_names_the_wilcoxon_method():
+    runs = _runs({"rf": [0.9, 0.8, 0.85, 0.7], "ig": [0.8, 0.81, 0.7, 0.6]})
+    table = compare_metrics(runs)
+    assert set(table["wilcoxon_method"]) <= {"exact", "approx", "none"}
+    noisy = runs.assign(micro_f1=runs["micro_f1"] + 1e-10)
+    assert compare_metrics(noisy)["p_wilcoxon"].tolist() == table["p_wilcoxon"].tolist()

@@ -1,6 +1,6 @@
 """Peak memory and time of ``python -m dkw_core keywords --text-file`` on long texts.
 
-    .venv/bin/python scripts/bench_longtext.py --mb 1 5 50 --dataset 20ng --sample 20
+    .venv/bin/python benchmarks/bench_longtext.py --mb 1 5 50 --dataset 20ng --sample 20
 
 Builds each text from real 20 Newsgroups documents (train then test, concatenated with blank
 lines, cycling when the corpus is shorter than the text), then runs the command in a fresh
@@ -17,35 +17,12 @@ import json
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-
-def tree_pss_peak(proc: subprocess.Popen, out: dict) -> None:
-    import psutil
-
-    peak = 0.0
-    try:
-        root = psutil.Process(proc.pid)
-    except psutil.Error:
-        return
-    while proc.poll() is None:
-        total = 0
-        try:
-            procs = [root, *root.children(recursive=True)]
-        except psutil.Error:
-            break
-        for p in procs:
-            try:
-                total += p.memory_full_info().pss
-            except (psutil.Error, OSError):
-                pass
-        peak = max(peak, total / 1e9)
-        out["peak_gb"] = peak
-        time.sleep(0.2)
+from measure import TreeSampler  # noqa: E402  (benchmarks/measure.py)
 
 
 def build_text(mb: float, folder: Path) -> Path:
@@ -79,15 +56,13 @@ def main() -> None:
             path = build_text(mb, Path(tmp))
             cmd = [*base, "keywords", "--text-file", str(path), "--dataset", args.dataset, *slice_,
                    "--metric", args.metric, "--json"]
-            stats: dict = {}
             t = time.perf_counter()
             proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            watcher = threading.Thread(target=tree_pss_peak, args=(proc, stats), daemon=True)
-            watcher.start()
+            tree = TreeSampler(proc.pid)
             out, err = proc.communicate()
-            watcher.join()
+            tree.stop()
             row = {"mb": mb, "bytes": path.stat().st_size, "seconds": round(time.perf_counter() - t, 1),
-                   "peak_pss_gb": round(stats.get("peak_gb", 0.0), 2), "exit": proc.returncode}
+                   "peak_pss_gb": round(tree.peak_pss_mb * 2**20 / 1e9, 2), "exit": proc.returncode}
             if proc.returncode == 0:
                 row["keywords"] = json.loads(out)["keywords"][args.metric]
             else:

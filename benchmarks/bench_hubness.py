@@ -1,6 +1,6 @@
 """Hubness-aware nearest words (docs/method.md, step 3) against plain cosine, on one corpus.
 
-    nice .venv/bin/python scripts/bench_hubness.py --dataset 20ng \
+    nice .venv/bin/python benchmarks/bench_hubness.py --dataset 20ng \
         [--neighbours cosine,csls-k10,abtt-d3] [--k 90] [--top 10] [--example 20ng/test/comp.graphics/38758] \
         [--time-prepare] [--search] [--db URL] [--out FILE]
 

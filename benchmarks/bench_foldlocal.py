@@ -5,7 +5,7 @@ documents per category), once with fold-local statistics (what ``dkw_core.evalua
 does: A, B, C, D, idf from the fold's training part only) and once with statistics of the whole
 training split (validation folds included: the leak). Prints a Markdown table and writes JSON.
 
-    .venv/bin/python scripts/bench_foldlocal.py --dataset 20ng --sample 20 --k 10 --top 10 --folds 5
+    .venv/bin/python benchmarks/bench_foldlocal.py --dataset 20ng --sample 20 --k 10 --top 10 --folds 5
 """
 from __future__ import annotations
 

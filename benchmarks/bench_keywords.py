@@ -1,7 +1,7 @@
 """Benchmark keyword extraction: cold (nothing cached) and warm (tagging and neighbours cached)
 time and peak memory for the keywords of every document of a corpus with one metric.
 
-    .venv/bin/python scripts/bench_keywords.py --dataset 20ng --metric tf-rf --k 90 --top 10
+    .venv/bin/python benchmarks/bench_keywords.py --dataset 20ng --metric tf-rf --k 90 --top 10
 
 Runs each phase in a fresh subprocess; the cold phase uses an empty DKW_DATA_DIR (the parsed
 corpus cache is copied in, corpus parsing is not what is measured). Prints a JSON summary.
@@ -21,37 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-
-class TreeMemory:
-    """Samples the proportional set size (PSS: shared pages split between processes) of this
-    process and its children every 0.2 s; ``peak`` is the largest sum seen, in MB."""
-
-    def __init__(self) -> None:
-        import threading
-
-        self.peak = 0.0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        import psutil
-
-        me = psutil.Process()
-        while not self._stop.is_set():
-            total = 0
-            for p in [me, *me.children(recursive=True)]:
-                try:
-                    total += p.memory_full_info().pss
-                except (psutil.Error, OSError):
-                    pass
-            self.peak = max(self.peak, total / 2**20)
-            self._stop.wait(0.2)
-
-    def stop(self) -> float:
-        self._stop.set()
-        self._thread.join()
-        return self.peak
+from measure import TreeSampler  # noqa: E402  (benchmarks/measure.py)
 
 
 def phase(args) -> dict:
@@ -61,7 +31,7 @@ def phase(args) -> dict:
     from dkw_core.vectors import load_vectors
 
     corpus = load_corpus(args.dataset)
-    memory = TreeMemory()
+    memory = TreeSampler()  # this process and its tagging children
     t0 = time.perf_counter()
     vectors = load_vectors()
     model = KeywordModel.prepare(corpus, vectors, k_max=args.k)
@@ -69,7 +39,7 @@ def phase(args) -> dict:
     idx = model.rank("all", metric=args.metric, k=args.k, top=args.top, protocol=args.protocol)
     words = model.words(idx)
     total = time.perf_counter() - t0
-    peak_pss = memory.stop()
+    peak_pss = memory.stop().peak_pss_mb
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     return {"documents": len(words), "seconds": round(total, 1), "prepare_seconds": round(t_prep, 1),

@@ -10,7 +10,7 @@ training documents, fitted on the training split for test documents):
 - slots: the top-1 keyword vector, scaled by P(top | d), placed in its category's block of a
   (categories × dimensions) vector, so the classifier rather than the weighting decides.
 
-    python scripts/posterior_variants.py --dataset r52 --metric ig --k 90 --top 10
+    python benchmarks/posterior_variants.py --dataset r52 --metric ig --k 90 --top 10
 """
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Preparation on one machine and on a Dask cluster: wall time and peak memory, client and workers.
 
-    python scripts/bench_cluster.py --dataset 20ng --mode single --mode local:1 --mode local:2 \\
+    python benchmarks/bench_cluster.py --dataset 20ng --mode single --mode local:1 --mode local:2 \\
         --data-dir ../bench-cluster --out cluster_20ng.json
-    python scripts/bench_cluster.py --dataset 20ng --synthetic 5 --mode local:2 \\
+    python benchmarks/bench_cluster.py --dataset 20ng --synthetic 5 --mode local:2 \\
         --data-dir ../bench-cluster --out cluster_20ng_x5.json
 
 Run it under ``nice -n -10`` (as root) when other work shares the machine. Each mode runs
@@ -26,9 +26,10 @@ import sys
 import time
 from pathlib import Path
 
-import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
+
+from measure import TreeSampler  # noqa: E402  (benchmarks/measure.py)
 
 
 def synthetic_corpus(dataset: str, copies: int, folder: Path) -> Path:
@@ -49,21 +50,6 @@ def synthetic_corpus(dataset: str, copies: int, folder: Path) -> Path:
     return path
 
 
-def _rss(proc: psutil.Process) -> int:
-    try:
-        return proc.memory_info().rss
-    except (psutil.NoSuchProcess, psutil.AccessDenied):
-        return 0
-
-
-def _cpu(proc: psutil.Process) -> float:
-    try:
-        t = proc.cpu_times()
-        return t.user + t.system
-    except (psutil.NoSuchProcess, psutil.AccessDenied):
-        return 0.0
-
-
 def measure(argv: list[str], env: dict[str, str]) -> dict:
     """Wall time, peak resident memory and CPU seconds of a command and of its descendants.
 
@@ -71,31 +57,16 @@ def measure(argv: list[str], env: dict[str, str]) -> dict:
     much: the scaling model is built on them."""
     start = time.perf_counter()
     child = subprocess.Popen(argv, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    proc = psutil.Process(child.pid)
-    peak_client = peak_total = peak_workers = 0
-    cpu: dict[int, float] = {}
-    client_cpu = 0.0
-    while child.poll() is None:
-        client = _rss(proc)
-        client_cpu = max(client_cpu, _cpu(proc))
-        try:
-            kids = proc.children(recursive=True)
-        except psutil.NoSuchProcess:
-            kids = []
-        others = sum(_rss(p) for p in kids)
-        for p in kids:
-            cpu[p.pid] = max(cpu.get(p.pid, 0.0), _cpu(p))
-        peak_client = max(peak_client, client)
-        peak_workers = max(peak_workers, others)
-        peak_total = max(peak_total, client + others)
-        time.sleep(0.25)
+    tree = TreeSampler(child.pid, interval=0.25)
     out, err = child.communicate()
+    tree.stop()
     seconds = time.perf_counter() - start
     if child.returncode:
         raise SystemExit(f"{' '.join(argv)} failed ({child.returncode}):\n{err[-2000:]}")
-    return {"seconds": round(seconds, 1), "peak_client_mb": round(peak_client / 2**20),
-            "peak_descendants_mb": round(peak_workers / 2**20), "peak_total_mb": round(peak_total / 2**20),
-            "cpu_client_s": round(client_cpu, 1), "cpu_descendants_s": round(sum(cpu.values()), 1),
+    return {"seconds": round(seconds, 1), "peak_client_mb": round(tree.peak_root_rss_mb),
+            "peak_descendants_mb": round(tree.peak_descendants_rss_mb), "peak_total_mb": round(tree.peak_rss_mb),
+            "cpu_client_s": round(tree.root_cpu_seconds, 1),
+            "cpu_descendants_s": round(tree.cpu_seconds - tree.root_cpu_seconds, 1),
             "output": out.strip().splitlines()[-1] if out.strip() else ""}
 
 

@@ -1,6 +1,6 @@
 """Study database under concurrent judges, on SQLite and on PostgreSQL.
 
-    .venv/bin/python scripts/bench_study_concurrency.py [--threads 50] [--processes 4] [--kills 5]
+    .venv/bin/python benchmarks/bench_study_concurrency.py [--threads 50] [--processes 4] [--kills 5]
 
 For each backend (a SQLite file; a throw-away PostgreSQL server started from Debian's
 ``postgresql`` package as in the tests, skipped when its binaries are missing): 16 concurrent

@@ -1,6 +1,6 @@
 """Keyword extraction speed: dkw against the tools people use instead (YAKE, KeyBERT).
 
-    .venv/bin/python scripts/bench_alternatives.py --docs 500 --alt-python ../altvenv/bin/python
+    .venv/bin/python benchmarks/bench_alternatives.py --docs 500 --alt-python ../altvenv/bin/python
 
 The alternatives are not project dependencies: install them in a separate environment
 (``python -m venv ../altvenv && ../altvenv/bin/pip install yake keybert

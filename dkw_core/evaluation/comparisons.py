@@ -1,0 +1,188 @@
+"""Which metric is better, and by how much: the comparison tables of the Metrics page and the
+reference results, from runs as :func:`dkw_core.evaluation.results.load_runs` or
+:func:`dkw_core.evaluation.reference.load_reference` give them (F1 in percent).
+
+* :func:`per_document` — the test this project recommends: every pair of metrics at one N
+  (K each metric's own, chosen on the training split), compared document by document on the
+  same test split (McNemar exact, paired bootstrap CI of the micro-F1 difference,
+  Holm-corrected over the pairs; :mod:`.paired`).
+* :func:`appendix_d` — the paper's appendix-D test (Wilcoxon signed-rank and sign test over
+  paired configurations, Bonferroni-corrected; :mod:`.significance`), kept as the paper's,
+  with its power stated by :func:`appendix_d_power`.
+* :func:`square` — a long table as a symmetric metric × metric matrix for a heatmap.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .paired import DEFAULT_RESAMPLES, DEFAULT_SEED, compare_all, decode_labels
+
+PER_DOCUMENT_COLUMNS = ["metric_a", "metric_b", "higher", "f1_a", "f1_b", "diff", "ci_low", "ci_high",
+                        "only_a_right", "only_b_right", "p_mcnemar", "p_holm", "significant", "k_a", "k_b",
+                        "documents", "resamples", "seed", "pairs"]
+
+
+def _options(row) -> dict:
+    o = row.get("options") if hasattr(row, "get") else None
+    return o if isinstance(o, dict) else {}
+
+
+def selection_of(row) -> str:
+    """How a stored run's setup was chosen: ``"cv"``, ``"algorithm2"`` or ``"fixed"``."""
+    if row.get("kind") != "search":
+        return "fixed"
+    return "cv" if _options(row).get("selection") == "cv" else "algorithm2"
+
+
+def curve_runs(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: str = "cv") -> pd.DataFrame:
+    """The per-(metric, N) runs of one corpus and protocol whose K was chosen by ``selection``
+    (one metric and one N in their grid; variants and slices of other options left out)."""
+    if runs.empty:
+        return runs
+    here = runs[(runs["dataset"] == dataset) & (runs["protocol"] == protocol) & (runs["kind"] == "search")]
+    if here.empty:
+        return here
+    keep = here.apply(lambda r: len(_options(r).get("metrics", [])) == 1 and selection_of(r) == selection
+                      and not _options(r).get("decoding") and not _options(r).get("train_protocol"), axis=1)
+    return here[keep.astype(bool)]
+
+
+def per_document(runs: pd.DataFrame, *, dataset: str, protocol: str, top: int, selection: str = "cv",
+                 metrics: list[str] | None = None, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+                 alpha: float = 0.05) -> pd.DataFrame:
+    """Every pair of metrics at N = ``top`` compared per document (McNemar exact, paired
+    bootstrap CI of the micro-F1 difference in points, Holm over the pairs). Only runs with
+    stored predictions on one and the same test split take part."""
+    here = curve_runs(runs, dataset=dataset, protocol=protocol, selection=selection)
+    if here.empty or "predictions" not in here.columns:
+        return pd.DataFrame(columns=PER_DOCUMENT_COLUMNS)
+    here = here[here["top"].astype(int) == int(top)]
+    if metrics is not None:
+        here = here[here["metric"].isin(metrics)]
+    preds, ks, gold, split = {}, {}, None, None
+    for _, row in here.iterrows():
+        p = row.get("predictions")
+        if not isinstance(p, dict) or not p.get("pred") or row["metric"] in preds:
+            continue
+        if split is None:
+            split, gold = p["split"], decode_labels(p["gold"])
+        if p["split"] != split:
+            continue  # another test split (another corpus version): never paired
+        preds[str(row["metric"])] = decode_labels(p["pred"])
+        ks[str(row["metric"])] = int(row["k"])
+    if len(preds) < 2:
+        return pd.DataFrame(columns=PER_DOCUMENT_COLUMNS)
+    table = compare_all(gold, preds, resamples=resamples, seed=seed, alpha=alpha)
+    table = table.rename(columns={"a": "metric_a", "b": "metric_b"})
+    table["k_a"] = table["metric_a"].map(ks)
+    table["k_b"] = table["metric_b"].map(ks)
+    return table[PER_DOCUMENT_COLUMNS]
+
+
+def appendix_d(runs: pd.DataFrame, *, dataset: str, protocol: str) -> pd.DataFrame:
+    """The paper's appendix-D comparison of one corpus and protocol: Wilcoxon signed-rank (with
+    its direction) and the sign test over configurations run with both metrics, Bonferroni-
+    corrected. Pairs the per-metric runs with K chosen on the training split over N when there
+    are any, else the grid of fixed runs over (K, N)."""
+    from . import report, significance
+
+    here = runs[(runs["dataset"] == dataset) & (runs["protocol"] == protocol)]
+    if "options" not in here.columns:
+        here = here.assign(options=[{}] * len(here))
+    chosen = report.significance_runs(here)
+    if not chosen.empty and (chosen["kind"] == "search").any():
+        table = report.significance_table(chosen, protocol)
+        return table if table is not None else pd.DataFrame()
+    method = here[here["kind"] == "method"]
+    if method["metric"].nunique() < 2:
+        return pd.DataFrame()
+    return significance.compare_metrics(method, score="micro_f1")
+
+
+def appendix_d_power(table: pd.DataFrame) -> str:
+    """What the appendix-D test can detect here: the smallest two-sided p its exact Wilcoxon
+    test can reach with the pairs it has, before and after the Bonferroni correction."""
+    if table is None or table.empty:
+        return ""
+    n = int(table["n"].max())
+    pairs = len(table)
+    smallest = 2.0 / 2 ** n if n else 1.0
+    corrected = min(1.0, smallest * pairs)
+    verdict = ("so no difference can come out significant at 0.05 (power 0)" if corrected >= 0.05
+               else "so only differences consistent over nearly every configuration can come out significant")
+    return (f"With at most n = {n} paired configurations per pair, the exact Wilcoxon test's smallest two-sided "
+            f"p is {smallest:.3g}; Bonferroni over {pairs} pairs makes it {corrected:.3g}, {verdict}.")
+
+
+def square(table: pd.DataFrame, value: str, *, antisymmetric: bool = False) -> pd.DataFrame:
+    """A long table (``metric_a``, ``metric_b``, ``value``) as a metric × metric matrix:
+    symmetric, or with ``antisymmetric`` the lower triangle negated (a difference A − B)."""
+    if table is None or table.empty:
+        return pd.DataFrame()
+    names = sorted(set(table["metric_a"]) | set(table["metric_b"]))
+    out = pd.DataFrame(np.nan, index=names, columns=names)
+    for _, r in table.iterrows():
+        v = float(r[value])
+        out.loc[r["metric_a"], r["metric_b"]] = v
+        out.loc[r["metric_b"], r["metric_a"]] = -v if antisymmetric else v
+    out.index.name = out.columns.name = "metric"
+    return out
+
+
+CURVE_COLUMNS = ["metric", "top", "k", "micro_f1", "macro_f1", "ci_low", "ci_high", "selection", "k_choice",
+                 "classifier", "vectors", "split", "sample", "dataset", "protocol", "kind"]
+
+
+def curve_table(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: str = "cv",
+                classifier: str | None = None, resamples: int = 1000, seed: int = DEFAULT_SEED) -> pd.DataFrame:
+    """F1 against N: one row per (metric, N) with K chosen on the training split by
+    ``selection``, and the 95 % percentile bootstrap interval of its micro-F1 over the test
+    documents (``ci_low``, ``ci_high``; empty when the run has no stored predictions).
+    ``k_choice`` says whether K was chosen per (metric, N) or once per metric."""
+    from .paired import bootstrap_f1
+
+    here = curve_runs(runs, dataset=dataset, protocol=protocol, selection=selection)
+    if classifier is not None and not here.empty:
+        here = here[here["classifier"] == classifier]
+    if here.empty:
+        return pd.DataFrame(columns=CURVE_COLUMNS)
+    here = here.dropna(subset=["micro_f1", "top"])
+    order = "id" if "id" in here.columns else None
+    here = (here.sort_values(order) if order else here).drop_duplicates(["metric", "top"], keep="last")
+    rows = []
+    for _, r in here.iterrows():
+        low = high = float("nan")
+        p = r.get("predictions") if "predictions" in here.columns else None
+        if isinstance(p, dict) and p.get("pred"):
+            correct = decode_labels(p["pred"]) == decode_labels(p["gold"])
+            low, high = bootstrap_f1(correct, resamples=resamples, seed=seed)
+        opts = _options(r)
+        rows.append({"metric": r["metric"], "top": int(r["top"]), "k": int(r["k"]),
+                     "micro_f1": float(r["micro_f1"]), "macro_f1": float(r["macro_f1"]), "ci_low": low,
+                     "ci_high": high, "selection": selection,
+                     "k_choice": opts.get("k_choice", "metric-n"), "classifier": r.get("classifier"),
+                     "vectors": r.get("vectors"), "split": r.get("split"), "sample": r.get("sample"),
+                     "dataset": dataset, "protocol": protocol, "kind": r.get("kind")})
+    return pd.DataFrame(rows, columns=CURVE_COLUMNS).sort_values(["metric", "top"]).reset_index(drop=True)
+
+
+def choices(runs: pd.DataFrame, *, dataset: str, classifier: str | None = None) -> pd.DataFrame:
+    """The setup each selection chose over all setups, per protocol, with its test F1."""
+    columns = ["protocol", "selection", "metric", "k", "top", "micro_f1", "macro_f1", "seed", "classifier",
+               "vectors"]
+    if runs.empty:
+        return pd.DataFrame(columns=columns)
+    here = runs[(runs["dataset"] == dataset) & (runs["kind"] == "search")]
+    if classifier is not None:
+        here = here[here["classifier"] == classifier]
+    rows = []
+    for _, r in here.iterrows():
+        opts = _options(r)
+        if len(opts.get("metrics", [])) < 2 or opts.get("decoding") or opts.get("train_protocol"):
+            continue
+        rows.append({"protocol": r["protocol"], "selection": selection_of(r), "metric": r["metric"],
+                     "k": int(r["k"]), "top": int(r["top"]), "micro_f1": float(r["micro_f1"]),
+                     "macro_f1": float(r["macro_f1"]), "seed": opts.get("seed"), "classifier": r.get("classifier"),
+                     "vectors": r.get("vectors")})
+    return pd.DataFrame(rows, columns=columns).sort_values(["protocol", "selection", "seed"]).reset_index(drop=True)
