@@ -17,6 +17,7 @@ from dkw_core.config import sample_per_category, vectors_path  # noqa: F401  (DK
 from dkw_core.corpora import Corpus, load_corpus
 from dkw_core.errors import InputError
 from dkw_core.evaluation import comparisons, experiments, leakcheck, protocols, reference, results
+from dkw_core.evaluation.protocols import STANDARD, run_variant  # noqa: F401  (the variant label the report uses too)
 from dkw_core.evaluation.classifiers import CLASSIFIER_LABELS, DEFAULT_CLASSIFIER
 from dkw_core.keywords import KeywordModel
 from dkw_core.metrics import METRICS, PAPER_METRICS
@@ -221,24 +222,6 @@ def leak_check(model, *, dataset: str, sample: int | None, metric: str, k: int, 
     beside the label-free share and chance, in percent."""
     return leakcheck.leak_check(model, metric=metric, k=int(k), top=int(top), dataset=dataset,
                                 sample=sample).to_dict()
-
-
-STANDARD = "standard"
-
-
-def run_variant(options: Any) -> str:
-    """A run's non-default evaluation options as one label (``"standard"`` when none), so that
-    variants (hypothesis decoding, other training protocol) are charted apart, never mixed."""
-    if not isinstance(options, dict):
-        return STANDARD
-    parts = []
-    if options.get("decoding"):
-        parts.append(f"decoding {options['decoding']}")
-    if options.get("train_protocol"):
-        parts.append(f"training documents {options['train_protocol']}")
-    if options.get("neighbours"):
-        parts.append(f"neighbours {options['neighbours']}")
-    return ", ".join(parts) or STANDARD
 
 
 def significance_long(runs: pd.DataFrame, *, dataset: str, protocol: str) -> pd.DataFrame:

@@ -43,6 +43,7 @@ from sklearn.metrics import f1_score
 from sklearn.model_selection import KFold, StratifiedKFold
 
 from ..errors import InputError
+from ..expected_warnings import fit_warnings_expected
 from ..types import Progress
 from .classifiers import DEFAULT_CLASSIFIER
 # the keyword predictor and the fold statistics live in their own modules (re-exported here)
