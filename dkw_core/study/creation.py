@@ -75,8 +75,12 @@ def _union(a: list[str], b: list[str]) -> list[tuple[str, dict[str, int]]]:
     return keyword_union({"A": a, "B": b})
 
 
+#: The default study settings (frozen, so one shared instance is safe as a default argument).
+_DEFAULT_CONFIG = StudyConfig()
+
+
 def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categories: Sequence[str],
-                 provider: KeywordProvider, config: StudyConfig = StudyConfig(),
+                 provider: KeywordProvider, config: StudyConfig = _DEFAULT_CONFIG,
                  progress: Progress | None = None, cancel: Callable[[], bool] | None = None) -> int:
     """Draw the articles, fetch every method's keywords and store the study; returns its id.
 
