@@ -147,7 +147,9 @@ class Tagger:
         yield from self._pieces(pieces, n_process, batch_size)
 
     def _pieces(self, pieces: list[tuple[int, str]], n_process: int, batch_size: int) -> Iterator[TaggedDoc]:
-        current, words, tags = 0, [], []
+        current = 0
+        words: list[str] = []
+        tags: list[str] = []
         stream = self.nlp.pipe((c for _, c in pieces), n_process=n_process, batch_size=batch_size)
         n_docs = pieces[-1][0] + 1
         for (i, _), doc in zip(pieces, stream):
