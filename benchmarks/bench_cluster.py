@@ -26,7 +26,6 @@ import sys
 import time
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parents[1]
 
 from measure import TreeSampler  # noqa: E402  (benchmarks/measure.py)

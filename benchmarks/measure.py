@@ -76,12 +76,12 @@ class TreeSampler:
             self.sample()
             self._stop.wait(self.interval)
 
-    def stop(self) -> "TreeSampler":
+    def stop(self) -> TreeSampler:
         self._stop.set()
         self._thread.join()
         return self
 
-    def __enter__(self) -> "TreeSampler":
+    def __enter__(self) -> TreeSampler:
         return self
 
     def __exit__(self, *exc) -> None:

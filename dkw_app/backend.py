@@ -9,33 +9,44 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from importlib.util import find_spec
-from typing import Any
 
 import pandas as pd
 
+# Besides the wrappers below, library calls the pages make unchanged are re-exported here
+# (each marked noqa: F401) so that tests can replace them.
+from dkw_core.cache import CacheWarning  # noqa: F401  (a damaged cache entry rebuilt, or nothing could be saved)
 from dkw_core.config import sample_per_category, vectors_path  # noqa: F401  (DKW_SAMPLE_PER_CATEGORY)
-from dkw_core.corpora import Corpus, load_corpus
+from dkw_core.corpora import Corpus, corpus_key, dataset_info, load_corpus  # noqa: F401  (corpus_key, dataset_info)
+from dkw_core.corpora import list_corpora as list_datasets  # noqa: F401  (built-in, then the user's corpora)
+from dkw_core.csvsafe import frame_to_csv  # noqa: F401  (every CSV download: spreadsheet formulas neutralised)
 from dkw_core.errors import InputError
 from dkw_core.evaluation import comparisons, experiments, leakcheck, protocols, reference, results
+from dkw_core.evaluation.classifiers import (
+    CLASSIFIER_LABELS,
+    DEFAULT_CLASSIFIER,
+    check_evaluable,  # noqa: F401  (one category: nothing to evaluate)
+)
 from dkw_core.evaluation.protocols import STANDARD, run_variant  # noqa: F401  (the variant label the report uses too)
-from dkw_core.evaluation.classifiers import CLASSIFIER_LABELS, DEFAULT_CLASSIFIER
 from dkw_core.keywords import KeywordModel
 from dkw_core.metrics import METRICS, PAPER_METRICS
 from dkw_core.neighbours import DEFAULT_NEIGHBOURS, NEIGHBOURS_CHOICES, parse_neighbours  # noqa: F401
 from dkw_core.phrases import TAGGER_MODELS
-from dkw_core.types import DEFAULT_K, DEFAULT_PROTOCOL, PROTOCOLS, Progress, check_protocol  # noqa: F401
-from dkw_core.types import NEW_TEXT_PROTOCOL, NEW_TEXT_PROTOCOLS, PROTOCOL_INFO  # noqa: F401
-from dkw_core.vectors import describe_default
-
-# Library calls the pages make unchanged, re-exported so that tests can replace them here.
-from dkw_core.corpora import corpus_key, dataset_info  # noqa: F401
-from dkw_core.corpora import list_corpora as list_datasets  # noqa: F401  (built-in, then the user's corpora)
 from dkw_core.phrases import get_tagger as open_tagger  # noqa: F401  (spaCy, loaded once per process)
+from dkw_core.types import (  # noqa: F401  # noqa: F401
+    DEFAULT_K,
+    DEFAULT_PROTOCOL,
+    NEW_TEXT_PROTOCOL,
+    NEW_TEXT_PROTOCOLS,
+    PROTOCOL_INFO,
+    PROTOCOLS,
+    Progress,
+    check_protocol,
+)
+from dkw_core.vectors import (
+    describe_default,
+    vectors_name,  # noqa: F401  (their cache key, without loading them)
+)
 from dkw_core.vectors import load_vectors as open_vectors  # noqa: F401  (DKW_VECTORS, else GloVe 6B 50d)
-from dkw_core.vectors import vectors_name  # noqa: F401  (their cache key, without loading them)
-from dkw_core.csvsafe import frame_to_csv  # noqa: F401  (every CSV download: spreadsheet formulas neutralised)
-from dkw_core.cache import CacheWarning  # noqa: F401  (a damaged cache entry rebuilt, or nothing could be saved)
-from dkw_core.evaluation.classifiers import check_evaluable  # noqa: F401  (one category: nothing to evaluate)
 
 #: The paper's worked example (Sajgalik et al. 2017, §4.3, Tables 3–6): the first
 #: comp.graphics test article of 20 Newsgroups.
@@ -278,8 +289,6 @@ def run_evaluation(model, *, dataset: str, sample: int | None, protocol: str, me
     Reports ``progress(fraction, message)``."""
     if not metrics:
         raise InputError("choose at least one metric to evaluate")
-    from dkw_core.evaluation.classifiers import check_evaluable
-
     check_evaluable(model.categories, dataset)
     store = results.ResultsStore()
     exp = experiments.model_experiment(model, dataset=dataset, sample=sample)
@@ -352,14 +361,14 @@ def max_upload_mb() -> float:
 # The study pages (admin, judge, results) go through these names too; the judge page uses
 # only the judge calls, which carry no method names, protocols or provenance.
 
+from dkw_app import study_charts  # noqa: E402  (plotly: app side)
 from dkw_core.config import app_mode  # noqa: E402,F401  (DKW_MODE: explorer | study)
 from dkw_core.study import access as study_access  # noqa: E402
-from dkw_app import study_charts  # noqa: E402  (plotly: app side)
 from dkw_core.study.analysis import analyze as analyze_study  # noqa: E402,F401
 from dkw_core.study.analysis import simulated_note  # noqa: E402,F401
 from dkw_core.study.demo import DEMO_CORPUS, FAKE_ENV  # noqa: E402,F401
 from dkw_core.study.export import export as export_study  # noqa: E402,F401
-from dkw_core.study.models import ANSWERS, DEFAULT_PROTOCOL, QUESTIONS, STATUSES  # noqa: E402,F401
+from dkw_core.study.models import ANSWERS, QUESTIONS, STATUSES  # noqa: E402,F401
 from dkw_core.study.models import PROTOCOLS as STUDY_PROTOCOLS  # noqa: E402,F401
 from dkw_core.study.providers import corpus_choices as study_corpus_choices  # noqa: E402,F401
 from dkw_core.study.service import (  # noqa: E402,F401
@@ -374,11 +383,11 @@ from dkw_core.study.service import (  # noqa: E402,F401
     next_task,
     reissue_code,
     revoke_judge,
-    set_status as set_study_status,
     study_events,
     study_settings,
-    submit as submit_answers,
 )
+from dkw_core.study.service import set_status as set_study_status  # noqa: E402,F401
+from dkw_core.study.service import submit as submit_answers  # noqa: E402,F401
 from dkw_core.study.simulate import simulate as simulate_judges  # noqa: E402,F401
 
 MIN_PASSWORD_LENGTH = study_access.MIN_PASSWORD_LENGTH

@@ -15,7 +15,7 @@ import math
 import re
 import sys
 import threading
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import streamlit as st
@@ -111,7 +111,7 @@ def require_admin(key: str) -> None:
     retry_at = float(st.session_state.get("_admin_retry_at") or 0.0)
     left = retry_at - gate.clock()
     if left > 0:
-        at = datetime.now(timezone.utc) + timedelta(seconds=left)
+        at = datetime.now(UTC) + timedelta(seconds=left)
         message += f" (at {at:%H:%M:%S} UTC)"
         if st.session_state["_admin_tried"][2] is not None:
             message += "; your entry is checked again then, without a reload"

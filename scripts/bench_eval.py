@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
                                            "cpu_seconds": round(time.process_time() - c_cv, 1)}
                 tqdm.write(f"CV {p}: {time.perf_counter() - t_cv:.0f} s wall, {time.process_time() - c_cv:.0f} s CPU")
         jobs = [] if args.no_metric_table else [(m, p) for m in metrics for p in protocols]
-        for m, p in tqdm(jobs, desc="metrics at N=%d" % args.top, file=sys.stderr, disable=None, mininterval=20):
+        for m, p in tqdm(jobs, desc=f"metrics at N={args.top}", file=sys.stderr, disable=None, mininterval=20):
             r = run_search(exp, protocol=p, ks=ks, metrics=[m], tops=[args.top], sizes=sizes, seed=args.seed,
                            store=args.db)
             record(r, f"metric table N={args.top}, K by Algorithm 2")

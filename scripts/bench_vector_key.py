@@ -73,9 +73,9 @@ def main() -> None:
         print("| --- | ---: | ---: | ---: | ---: |")
         for label, path in files.items():
             size = path.stat().st_size
-            fp = _time(lambda: fingerprint(path), repeat=5)
-            b2 = _time(lambda: _full(path, "blake2b"))
-            sha = _time(lambda: _full(path, "sha256"))
+            fp = _time(lambda p=path: fingerprint(p), repeat=5)
+            b2 = _time(lambda p=path: _full(p, "blake2b"))
+            sha = _time(lambda p=path: _full(p, "sha256"))
             print(f"| {label} | {size / 1e6:,.0f} MB | {fp * 1e3:.2f} ms | {b2:.2f} s | {sha:.2f} s |", flush=True)
     finally:
         for f in folder.iterdir():

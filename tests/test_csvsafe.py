@@ -72,10 +72,11 @@ def test_study_export_csv_is_neutralised_json_exact(tmp_path, monkeypatch, capsy
     assert main(["study", "invite", "--db", db, "--study", "1", "--name", "=evil()", "--name", "@judge"]) == 0
     assert main(["study", "simulate", "--db", db, "--study", "1", "--judges", "3"]) == 0
     capsys.readouterr()
-    from dkw_core.db import open_db
     from sqlalchemy import update
-    from dkw_core.study.models import Judge
     from sqlalchemy.orm import Session
+
+    from dkw_core.db import open_db
+    from dkw_core.study.models import Judge
 
     engine = open_db(db)
     with Session(engine) as s:  # simulated judges answered: give them hostile names

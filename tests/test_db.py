@@ -53,7 +53,6 @@ def test_locked_database_gives_a_clear_message(tmp_path):
 
 # ---------------------------------------------------------------- faults: no password shown, the right cause named
 import logging  # noqa: E402
-import shutil  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from dkw_core.cli import main  # noqa: E402

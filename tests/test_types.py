@@ -4,8 +4,15 @@ import inspect
 
 import pytest
 
-from dkw_core.types import (DEFAULT_PROTOCOL, NEW_TEXT_PROTOCOL, NEW_TEXT_PROTOCOLS, POSTERIOR_PROTOCOLS,
-                            PROTOCOL_INFO, PROTOCOLS, reads_labels)
+from dkw_core.types import (
+    DEFAULT_PROTOCOL,
+    NEW_TEXT_PROTOCOL,
+    NEW_TEXT_PROTOCOLS,
+    POSTERIOR_PROTOCOLS,
+    PROTOCOL_INFO,
+    PROTOCOLS,
+    reads_labels,
+)
 
 
 def test_one_table_names_every_protocol_once():

@@ -221,6 +221,7 @@ def test_truncated_word2vec_binary_is_named_as_such(tmp_path, capsys):
         for label in ("a", "b"):
             (tmp_path / "c" / split / label).mkdir(parents=True)
             (tmp_path / "c" / split / label / "0.txt").write_text("The rocket reached orbit.")
-    assert main(["keywords", "--dataset", str(tmp_path / "c"), "--vectors", str(cut), "--text-file", str(txt), "--metric", "rf"]) == 2
+    args = ["keywords", "--dataset", str(tmp_path / "c"), "--vectors", str(cut), "--text-file", str(txt), "--metric", "rf"]
+    assert main(args) == 2
     err = capsys.readouterr().err
     assert "truncated" in err and "Supervised" not in err and err.count("\n") == 1

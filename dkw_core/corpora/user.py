@@ -19,6 +19,7 @@ from ..types import Progress, report
 from .model import _SPLIT_RANK, Corpus, Document, content_key, doc_sort_key, safe_id_part
 from .webkb import hidden
 
+
 def _corpus_name(path: Path) -> str:
     name = re.sub(r"[^\w.-]+", "_", path.stem if path.is_file() else path.name).strip("_")
     return name or "corpus"

@@ -141,11 +141,11 @@ class ModelPredictor:
             self._post_counts = count_features([docs[i].text for i in self.model.rows("train")])
         return self._post_counts
 
-    def fold_vectors(self, setup: "Setup", train_pos: np.ndarray, val_pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def fold_vectors(self, setup: Setup, train_pos: np.ndarray, val_pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         tr, va = self.fold_ranks(setup.metric, setup.k, train_pos, val_pos)
         return tuple(np.asarray(self.model.document_vectors(idx[:, : setup.top].astype(np.int64))) for idx in (tr, va))
 
-    def __call__(self, setup: "Setup", train_pos: np.ndarray, val_pos: np.ndarray) -> np.ndarray:
+    def __call__(self, setup: Setup, train_pos: np.ndarray, val_pos: np.ndarray) -> np.ndarray:
         X_tr, X_va = self.fold_vectors(setup, train_pos, val_pos)
         return fit_predict(X_tr, self.labels[train_pos], X_va, classifier=self.classifier)
 

@@ -25,7 +25,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from ..types import POSTERIOR_PROTOCOLS, PROTOCOL_INFO, PROTOCOLS, check_protocol  # one definition of the protocols, re-exported here
+from ..types import (  # one definition of the protocols, re-exported here
+    POSTERIOR_PROTOCOLS,
+    PROTOCOL_INFO,
+    PROTOCOLS,
+    check_protocol,
+)
 from .classifiers import CLASSIFIER_LABELS, CLASSIFIERS, DEFAULT_CLASSIFIER, Scores, fit_predict, score_predictions
 
 #: ``name (short: help)`` of every protocol, from the one protocol table (``dkw_core.types.PROTOCOL_INFO``).

@@ -36,7 +36,6 @@ import itertools
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
 
 import numpy as np
 from sklearn.metrics import f1_score
@@ -46,6 +45,7 @@ from ..errors import InputError
 from ..expected_warnings import fit_warnings_expected
 from ..types import Progress
 from .classifiers import DEFAULT_CLASSIFIER
+
 # the keyword predictor and the fold statistics live in their own modules (re-exported here)
 from .foldstats import fold_scores, rank_rows, training_counts  # noqa: F401
 from .predictor import ModelPredictor, _predictor_on_worker  # noqa: F401

@@ -19,8 +19,8 @@ Ties go to the setup listed first (smaller K, the grid's metric order, smaller N
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 

@@ -18,15 +18,33 @@ import scipy.sparse as sp
 from ..errors import InputError
 from ..metrics import get_metric
 from ..neighbours import neighbours_spec
-from ..phrases import get_tagger, tag_corpus
-from ..types import (DEFAULT_K, DEFAULT_PROTOCOL, DEFAULT_TOP, NEW_TEXT_PROTOCOL, POSTERIOR_PROTOCOLS, Progress,
-                     check_protocol, report, scaled)
+from ..phrases import tag_corpus
+from ..types import (
+    DEFAULT_K,
+    DEFAULT_PROTOCOL,
+    DEFAULT_TOP,
+    NEW_TEXT_PROTOCOL,
+    POSTERIOR_PROTOCOLS,
+    Progress,
+    check_protocol,
+    report,
+    scaled,
+)
 from ..vectors import Vectors, load_vectors
 from .base import TermModel
-from .index import (DamagedIndex, NeighbourIndex, build_index, document_problems, index_path, load_index, read_meta,
-                    save_index, verify_index)
+from .index import (
+    DamagedIndex,
+    NeighbourIndex,
+    build_index,
+    document_problems,
+    index_path,
+    load_index,
+    read_meta,
+    save_index,
+    verify_index,
+)
 from .ranking import Keyword, document_vectors, top_n
-from .units import DocUnits, keywords_from_units, raise_unusable, tagged_units, text_units
+from .units import DocUnits, keywords_from_units, raise_unusable, text_units
 
 
 class KeywordModel(TermModel):
@@ -67,7 +85,7 @@ class KeywordModel(TermModel):
     @classmethod
     def prepare(cls, corpus, vectors: Vectors | None = None, *, k_max: int = DEFAULT_K, n_process: int | None = None,
                 progress: Progress | None = None, cache: bool = True,
-                neighbours: str | None = None) -> "KeywordModel":
+                neighbours: str | None = None) -> KeywordModel:
         """Tag, extract phrases, build phrase vectors and their ``k_max`` nearest words under
         the ``neighbours`` spec (default plain cosine) — or load all of that from the cache."""
         vectors = vectors or load_vectors()
@@ -99,7 +117,7 @@ class KeywordModel(TermModel):
         return model
 
     @classmethod
-    def _load(cls, corpus, vectors: Vectors, path: Path, neighbours: str = "cosine") -> "KeywordModel | None":
+    def _load(cls, corpus, vectors: Vectors, path: Path, neighbours: str = "cosine") -> KeywordModel | None:
         meta = read_meta(path)
         if meta is None:
             return None
@@ -135,7 +153,8 @@ class KeywordModel(TermModel):
 
         path = self._posterior_path()
         data = cache.read_pickle(path) if path is not None else None
-        if isinstance(data, tuple) and len(data) == 2 and getattr(data[0], "shape", None) == (len(self._ids), len(self.categories)):
+        shape = (len(self._ids), len(self.categories))
+        if isinstance(data, tuple) and len(data) == 2 and getattr(data[0], "shape", None) == shape:
             return data
         return None
 
@@ -151,7 +170,7 @@ class KeywordModel(TermModel):
 
     @classmethod
     def from_texts(cls, texts: Sequence[str], labels: Sequence[str], *, vectors: Vectors | None = None,
-                   k_max: int = DEFAULT_K, name: str = "texts", neighbours: str | None = None) -> "KeywordModel":
+                   k_max: int = DEFAULT_K, name: str = "texts", neighbours: str | None = None) -> KeywordModel:
         """A model whose training split is the given texts (not cached on disk)."""
         from ..corpora import Corpus, Document
 

@@ -197,13 +197,13 @@ def analyze(engine: Engine, study_id: int, *, include_simulated: bool = False) -
             raise StudyError(f"no study with id {study_id}")
         methods = [{"label": m.label, "name": m.name, "protocol": m.protocol, "kind": m.kind, "top": m.top,
                     "source": m.source} for m in study.methods]
-        info = {"id": study.id, "name": study.name, "corpus": study.corpus, "split": study.split,
-                "method_a": study.method_a, "method_b": study.method_b,
-                "protocol_a": study.protocol_a, "protocol_b": study.protocol_b, "methods": methods,
-                "status": study.status,
-                "keywords_per_method": study.keywords_per_method,
-                "judges_per_article": study.judges_per_article, "seed": study.seed,
-                "articles": len(study.articles)}
+        info: dict[str, Any] = {"id": study.id, "name": study.name, "corpus": study.corpus, "split": study.split,
+                               "method_a": study.method_a, "method_b": study.method_b,
+                               "protocol_a": study.protocol_a, "protocol_b": study.protocol_b, "methods": methods,
+                               "status": study.status,
+                               "keywords_per_method": study.keywords_per_method,
+                               "judges_per_article": study.judges_per_article, "seed": study.seed,
+                               "articles": len(study.articles)}
         simulated = session.scalar(
             select(func.count(Judgement.id)).join(Judge, Judgement.judge_id == Judge.id)
             .where(Judge.study_id == study_id, Judge.simulated.is_(True), Judgement.submitted_at.is_not(None))) or 0

@@ -8,6 +8,7 @@ there are more than two methods; mean differences with bootstrap CIs (the Table 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
@@ -46,12 +47,12 @@ def _f(x: Any) -> float | None:
 def holm(pvalues: list[float | None]) -> list[float | None]:
     """Holm-adjusted p-values (step-down, made monotone, capped at 1); None stays None and is
     not counted in the family."""
-    idx = [i for i, p in enumerate(pvalues) if p is not None]
-    m = len(idx)
+    present = [(p, i) for i, p in enumerate(pvalues) if p is not None]
+    m = len(present)
     out: list[float | None] = [None] * len(pvalues)
     running = 0.0
-    for rank, i in enumerate(sorted(idx, key=lambda i: pvalues[i])):
-        running = max(running, min(1.0, (m - rank) * float(pvalues[i])))
+    for rank, (p, i) in enumerate(sorted(present, key=lambda pi: pi[0])):
+        running = max(running, min(1.0, (m - rank) * float(p)))
         out[i] = running
     return out
 
@@ -87,7 +88,7 @@ def article_means(frame: pd.DataFrame, question: str, x: str = "A", y: str = "B"
     return a_vals, b_vals
 
 
-def paired_tests(a: list[float], b: list[float], x: str = "A", y: str = "B") -> dict[str, Any]:
+def paired_tests(a: Sequence[float], b: Sequence[float], x: str = "A", y: str = "B") -> dict[str, Any]:
     """Wilcoxon signed-rank (with direction and signed z) and sign test (one- and two-sided) of
     method x's ratings ``a`` against method y's ``b``; see :data:`WILCOXON_NOTE` and :data:`SIGN_NOTE`."""
     d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
@@ -138,12 +139,14 @@ def significance(frame: pd.DataFrame, keywords_per_method: int,
                         else article_means(frame, q, x, y))
                 family.append({"level": level, "question": q, "method_x": x, "method_y": y,
                                "name_x": names[x], "name_y": names[y], **paired_tests(a, b, x, y)})
-            corrected = len(family) > 1
-            p_holm = holm([r["wilcoxon_p_two_sided"] for r in family]) if corrected else None
-            s_holm = holm([r["sign_p_two_sided"] for r in family]) if corrected else None
-            for i, row in enumerate(family):
-                row["p_holm"] = p_holm[i] if corrected else row["wilcoxon_p_two_sided"]
-                row["sign_p_holm"] = s_holm[i] if corrected else row["sign_p_two_sided"]
+            if len(family) > 1:  # corrected within the family
+                p_holm = holm([r["wilcoxon_p_two_sided"] for r in family])
+                s_holm = holm([r["sign_p_two_sided"] for r in family])
+                for row, p, s in zip(family, p_holm, s_holm):
+                    row["p_holm"], row["sign_p_holm"] = p, s
+            else:
+                for row in family:
+                    row["p_holm"], row["sign_p_holm"] = row["wilcoxon_p_two_sided"], row["sign_p_two_sided"]
             out.extend(family)
     return out
 

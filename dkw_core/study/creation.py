@@ -75,8 +75,12 @@ def _union(a: list[str], b: list[str]) -> list[tuple[str, dict[str, int]]]:
     return keyword_union({"A": a, "B": b})
 
 
+#: The default study settings (frozen, so one shared instance is safe as a default argument).
+_DEFAULT_CONFIG = StudyConfig()
+
+
 def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categories: Sequence[str],
-                 provider: KeywordProvider, config: StudyConfig = StudyConfig(),
+                 provider: KeywordProvider, config: StudyConfig = _DEFAULT_CONFIG,
                  progress: Progress | None = None, cancel: Callable[[], bool] | None = None) -> int:
     """Draw the articles, fetch every method's keywords and store the study; returns its id.
 
@@ -103,8 +107,11 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
     for i, (label, spec, kind) in enumerate(zip(labels, specs, kinds, strict=True)):
         top = spec.top or config.keywords_per_method
         report(0.05 + share * i, f"keywords of method {label} ({kind})")
-        result = method_keywords(spec, documents=by_id, top=top, provider=provider,
-                                 progress=lambda m, i=i: report(0.05 + share * i, m))
+
+        def method_progress(message: str, i: int = i) -> None:
+            report(0.05 + share * i, message)
+
+        result = method_keywords(spec, documents=by_id, top=top, provider=provider, progress=method_progress)
         missing = [d for d in by_id if not result.get(d)]
         if missing:
             what = "has no keywords" if spec.imported else "gave no keywords"

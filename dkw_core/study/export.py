@@ -3,7 +3,8 @@
 One row per (judgement, keyword, question). ``in_a``/``rank_a``, ``in_b``/``rank_b`` (and
 ``in_c``/``rank_c``… for every further method) give which method produced the keyword and at
 which 1-based rank; ``method_a``/``method_b``… name the methods and ``protocol_a``/``protocol_b``…
-give the keyword protocol each was computed with. Judges appear by id and name only (access codes are stored hashed and never exported).
+give the keyword protocol each was computed with. Judges appear by id and name only (access
+codes are stored hashed and never exported).
 """
 from __future__ import annotations
 

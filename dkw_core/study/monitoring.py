@@ -19,7 +19,7 @@ def monitoring(engine: Engine, study_id: int) -> dict[str, list[dict[str, Any]]]
         need = study.judges_per_article
         arts = session.scalars(select(Article).where(Article.study_id == study_id)
                                .options(selectinload(Article.judgements)).order_by(Article.position)).all()
-        per_article = []
+        per_article: list[dict[str, Any]] = []
         for a in arts:
             sub = [j for j in a.judgements if j.submitted_at is not None]
             per_article.append({"article": a.doc_id, "category": a.category, "batch": a.batch + 1,
@@ -44,5 +44,6 @@ def monitoring(engine: Engine, study_id: int) -> dict[str, list[dict[str, Any]]]
                               "draft_answers": sum(len(j.drafts) for j in judge.judgements if j.submitted_at is None),
                               "total_minutes": round(sum(secs) / 60, 2),
                               "median_seconds_per_article": (round(sorted(secs)[len(secs) // 2], 1) if secs else None),
-                              "last_submission": max((j.submitted_at for j in sub), default=None)})
+                              "last_submission": max((j.submitted_at for j in sub if j.submitted_at is not None),
+                                                     default=None)})
         return {"articles": per_article, "batches": list(per_batch.values()), "judges": per_judge}

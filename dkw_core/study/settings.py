@@ -22,10 +22,17 @@ KeywordProvider = Callable[..., dict[str, list[str]]]
 
 
 class DocumentLike(Protocol):
-    id: str
-    text: str
-    label: str
-    split: str
+    """A labelled document as a study reads it (read-only, so frozen dataclasses such as
+    ``dkw_core.corpora.Document`` match)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def split(self) -> str: ...
 
 
 @dataclass(frozen=True)

@@ -200,6 +200,8 @@ def _article_states(session: Session, study: Study, judge: Judge) -> list[Articl
 
 def _next_task_locked(session: Session, judge_id: int) -> JudgeState:
     judge = session.get(Judge, judge_id)
+    if judge is None:  # removed since next_task looked it up
+        raise AccessError("unknown judge")
     study = judge.study
     if judge.revoked_at is not None:
         raise AccessError(REVOKED)

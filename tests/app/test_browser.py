@@ -152,7 +152,7 @@ def nav(page, title: str) -> None:
 def open_select(page, label: str) -> None:
     """Open a selectbox by its label (its help button carries the label too, so not get_by_label)."""
     box = page.locator(f"[data-testid='stSelectbox'] input[aria-label='{label}']").last
-    for attempt in range(4):  # a click landing while the page re-renders opens nothing: try again
+    for _attempt in range(4):  # a click landing while the page re-renders opens nothing: try again
         wait_idle(page)
         box.click()
         try:
@@ -179,7 +179,8 @@ def _full_20ng_ready() -> Path:
 def _judge_code(db_url: str) -> str:
     """A one-article-per-category study of 20ng's test split (the paper's methods) and a judge's code."""
     from dkw_core.db import make_engine
-    from dkw_core.study import providers, service as S
+    from dkw_core.study import providers
+    from dkw_core.study import service as S
     from dkw_core.study.models import init_db
 
     engine = make_engine(db_url, default_file="unused.sqlite")

@@ -1,9 +1,8 @@
 """``python -m dkw_core categories``: each category's discriminative words, JSON and text."""
 import json
 
-from dkw_core.cli import main
-from dkw_core.keywords import KeywordModel
 from dkw_core.corpora import load_corpus
+from dkw_core.keywords import KeywordModel
 from tests.cli.test_corpus import TEXTS, folder, run  # noqa: F401  (the mini corpus fixture)
 
 

@@ -73,8 +73,8 @@ def one_category(tmp_path_factory):
     return root
 
 
-@pytest.mark.parametrize("command", [["evaluate", "--metric", "rf", "--k", "10", "--top", "3"], ["search", "--metric", "rf"], ["baseline"],
-                                     ["leakcheck", "--metric", "rf", "--k", "10", "--top", "3"]])
+@pytest.mark.parametrize("command", [["evaluate", "--metric", "rf", "--k", "10", "--top", "3"], ["search", "--metric", "rf"],
+                                     ["baseline"], ["leakcheck", "--metric", "rf", "--k", "10", "--top", "3"]])
 def test_one_category_corpus_is_refused_by_every_evaluation_command(one_category, command, capsys):
     from dkw_core.cli import main
 

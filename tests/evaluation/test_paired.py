@@ -5,8 +5,16 @@ import numpy as np
 import pytest
 
 from dkw_core.errors import InputError
-from dkw_core.evaluation.paired import (bootstrap_diff, compare, compare_all, decode_labels, encode_labels, holm,
-                                        mcnemar_exact, split_fingerprint)
+from dkw_core.evaluation.paired import (
+    bootstrap_diff,
+    compare,
+    compare_all,
+    decode_labels,
+    encode_labels,
+    holm,
+    mcnemar_exact,
+    split_fingerprint,
+)
 
 
 def test_labels_round_trip_compactly():

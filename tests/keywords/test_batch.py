@@ -60,7 +60,7 @@ def test_text_records_equal_keywords_for_text(model, block):
 def test_text_records_follow_the_protocol_of_keywords_for_text(model, protocol):
     usable = [(i, t) for i, t in NEW if i in ("a", "e")]
     recs = list(text_records(model, usable, metrics=["rf"], k=3, top=3, n_process=1, protocol=protocol))
-    for (doc_id, text), r in zip(usable, recs):
+    for (_doc_id, text), r in zip(usable, recs):
         assert r["protocol"] == protocol
         assert r["keywords"]["rf"] == [kw.word for kw in model.keywords_for_text(text, metric="rf", k=3, top=3,
                                                                                   protocol=protocol)]

@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import re
-import threading
-import time
 from datetime import timedelta
 
 import pytest
@@ -12,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from dkw_core.errors import InputError
 from dkw_core.study import service as S
-from dkw_core.study.models import QUESTIONS, Answer, Article, Judge, Judgement, KeywordSource, StudyKeyword, utcnow
+from dkw_core.study.models import QUESTIONS, Answer, Article, Judge, Judgement, StudyKeyword, utcnow
 from dkw_core.study.simulate import all_answers, take_turns
 
 from .fakes import CATS, disjoint_provider, make_docs, overlap_provider
