@@ -71,7 +71,7 @@ def per_document(runs: pd.DataFrame, *, dataset: str, protocol: str, top: int, s
             continue  # another test split (another corpus version): never paired
         preds[str(row["metric"])] = decode_labels(p["pred"])
         ks[str(row["metric"])] = int(row["k"])
-    if len(preds) < 2:
+    if len(preds) < 2 or gold is None:
         return pd.DataFrame(columns=PER_DOCUMENT_COLUMNS)
     table = compare_all(gold, preds, resamples=resamples, seed=seed, alpha=alpha)
     table = table.rename(columns={"a": "metric_a", "b": "metric_b"})

@@ -21,8 +21,11 @@ from .results import ResultsStore
 from .search import DEFAULT_K_GRID, DEFAULT_N_GRID, PAPER_SIZES, search_model
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..corpora import Corpus
     from ..keywords import KeywordModel
+    from .search import Setup
 
 
 
@@ -419,7 +422,7 @@ def run_cv(
     store: ResultsStore | str | None = None,
     force: bool = False,
     progress: Progress | None = None,
-) -> dict[str, object]:
+) -> dict[str, Any]:
     """The robust selection (``--selection cv``, :mod:`.selection`): one stratified k-fold CV of
     every (K, metric, N) setup on the training split, then
 
@@ -463,7 +466,7 @@ def run_cv(
     cv = cv_search(setups, predictor.labels, predictor, folds=folds, seed=seed, max_per_category=max_per_category,
                    progress=progress)
     excluded = [m for m in SEARCH_EXCLUDED if m in metrics] if len(metrics) > 1 else []
-    wanted = {"choice": cv.best(exclude=excluded)}
+    wanted: dict[Any, Setup] = {"choice": cv.best(exclude=excluded)}
     for (m, n) in curve_keys:
         wanted[(m, n)] = cv.best_k(m, n, k_choice=k_choice)
     # evaluate every distinct (metric, K) once, all its N from one ranking
@@ -471,16 +474,17 @@ def run_cv(
     for key, setup in wanted.items():
         if stored[key] is None:
             plan.setdefault((setup.metric, setup.k), set()).add(setup.top)
-    tested = {}
+    tested: dict[tuple[str, int, int], tuple[Any, dict[str, float], np.ndarray]] = {}
     for (metric, k), ns in plan.items():
         for n, result in evaluate_tops(exp.model, metric=metric, k=k, tops=ns, protocol=protocol,
                                        classifier=classifier).items():
             tested[(metric, k, n)] = result
-    keys = {"choice": choice_key, **curve_keys}
-    out: dict = {}
+    keys: dict[Any, RunConfig] = {"choice": choice_key, **curve_keys}
+    out: dict[Any, RunResult] = {}
     for key, setup in wanted.items():
-        if stored[key] is not None:
-            out[key] = stored[key]
+        kept = stored[key]
+        if kept is not None:
+            out[key] = kept
             continue
         scores, seconds, y_pred = tested[(setup.metric, setup.k, setup.top)]
         considered = [s for s in setups if key == "choice" and s.metric not in excluded
@@ -488,11 +492,11 @@ def run_cv(
         config = RunConfig(dataset=exp.dataset, corpus_key=exp.corpus.key, vectors=exp.vectors_name,
                            protocol=protocol, metric=setup.metric, k=setup.k, top=setup.top, classifier=classifier,
                            kind="search", sample=exp.sample, options=keys[key].options)
-        result = RunResult(config=config, key=keys[key], scores=scores,
+        run = RunResult(config=config, key=keys[key], scores=scores,
                            seconds={"cv": cv.seconds, **seconds},
                            details={"chosen": {"k": setup.k, "metric": setup.metric, "top": setup.top},
                                     "cv": cv.to_dict(considered), "predictions": test_predictions(exp.model, y_pred)})
         if force:
             st.delete(keys[key])
-        out[key] = st.save(result)
+        out[key] = st.save(run)
     return {"choice": out["choice"], "curves": [out[k] for k in curve_keys], "cv": cv}

@@ -4,7 +4,7 @@ Dask worker rebuilds it from the model's reference."""
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -46,8 +46,9 @@ class ModelPredictor:
         self.labels = np.asarray(model.labels("train") if labels is None else labels)
         self._folds: dict[bytes, dict] = {}
         self.fold_count = 0  # distinct folds whose statistics were counted
-        self._counts_key = None
-        self._counts = self._counts_pos = None
+        self._counts_key: tuple[int, bytes] | None = None
+        self._counts: Any = None  # (documents x vocabulary) counts of the current round
+        self._counts_pos: np.ndarray | None = None
         self._post_counts = None  # label-free-posterior: term counts of the training texts
 
     def __reduce__(self):
@@ -82,6 +83,7 @@ class ModelPredictor:
             self._counts = training_counts(self.model, union, k)
             self._counts_pos = union
         counts, where = self._counts, self._counts_pos
+        assert where is not None  # set just above
         return lambda pos: counts[np.searchsorted(where, np.asarray(pos))]
 
     def fold_ranks(self, metric: str, k: int, train_pos: np.ndarray, val_pos: np.ndarray
@@ -143,7 +145,10 @@ class ModelPredictor:
 
     def fold_vectors(self, setup: Setup, train_pos: np.ndarray, val_pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         tr, va = self.fold_ranks(setup.metric, setup.k, train_pos, val_pos)
-        return tuple(np.asarray(self.model.document_vectors(idx[:, : setup.top].astype(np.int64))) for idx in (tr, va))
+        def vectors(idx: np.ndarray) -> np.ndarray:
+            return np.asarray(self.model.document_vectors(idx[:, : setup.top].astype(np.int64)))
+
+        return vectors(tr), vectors(va)
 
     def __call__(self, setup: Setup, train_pos: np.ndarray, val_pos: np.ndarray) -> np.ndarray:
         X_tr, X_va = self.fold_vectors(setup, train_pos, val_pos)

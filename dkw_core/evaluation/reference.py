@@ -124,6 +124,7 @@ def reference_payload(runs: pd.DataFrame, *, dataset: str, command: str, extra: 
 
     comparisons = {}
     for proto in sorted({str(p) for p in runs.get("protocol", pd.Series(dtype=str)).dropna()}):
+        table = pd.DataFrame()
         for selection in ("cv", "algorithm2"):  # the robust choice's runs when there are, else the paper's
             table = per_document(runs, dataset=dataset, protocol=proto, top=10, selection=selection)
             if not table.empty:
@@ -242,7 +243,8 @@ def load_reference(folder: str | Path | None = None) -> pd.DataFrame:
         frame = pd.DataFrame.from_records(data["runs"])
         if frame.empty:
             continue
-        gold = data.get("test_labels") if isinstance(data.get("test_labels"), dict) else {}
+        labels = data.get("test_labels")
+        gold: dict = labels if isinstance(labels, dict) else {}
         frame["predictions"] = [
             {"split": s, "gold": gold[s], "pred": p} if isinstance(p, str) and isinstance(s, str) and s in gold
             else None

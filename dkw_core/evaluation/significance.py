@@ -68,9 +68,9 @@ def signed_rank_direction(a: Sequence[float], b: Sequence[float]) -> tuple[float
 
 def _differences(a: Sequence[float], b: Sequence[float]) -> np.ndarray:
     """a − b of the scores rounded to :data:`RESOLUTION` decimals (zeros kept)."""
-    a = np.round(np.asarray(a, dtype=float), RESOLUTION)
-    b = np.round(np.asarray(b, dtype=float), RESOLUTION)
-    return np.round(a - b, RESOLUTION)
+    x = np.round(np.asarray(a, dtype=float), RESOLUTION)
+    y = np.round(np.asarray(b, dtype=float), RESOLUTION)
+    return np.asarray(np.round(x - y, RESOLUTION))
 
 
 def wilcoxon_method(d: np.ndarray) -> str:

@@ -141,8 +141,9 @@ def test_baseline_scores_the_documents_own_words(topic_corpus):
 
 
 def test_method_specs():
-    assert parse_method("latent-5word-knn90-rf") == {"kind": "latent", "k": 90, "metric": "rf"}
-    assert parse_method("tf-rf") == {"kind": "baseline", "k": None, "metric": "tf-rf"}
+    assert parse_method("latent-5word-knn90-rf") == {"kind": "latent", "k": 90, "metric": "rf", "neighbours": None}
+    assert parse_method("latent-5word-knn90-rf:csls-k10")["neighbours"] == "csls-k10"
+    assert parse_method("tf-rf") == {"kind": "baseline", "k": None, "metric": "tf-rf", "neighbours": None}
     with pytest.raises(InputError):
         parse_method("latent-5word-knn90-magic")
 
