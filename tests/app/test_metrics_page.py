@@ -285,3 +285,23 @@ def test_hubness_section_explains_an_unprepared_corpus(monkeypatch):
     at = run_metrics()
     assert not at.exception
     assert any("not prepared with cosine neighbours" in i.value for i in at.info)
+
+
+def test_metrics_page_refuses_to_evaluate_a_one_category_corpus(monkeypatch, tmp_path):
+    from streamlit.testing.v1 import AppTest
+
+    from dkw_core.corpora import Corpus, Document
+    from tests.app.fakes import FakeBackend, FakeModel
+
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    fake = FakeBackend(monkeypatch)
+    fake.corpus = Corpus("20ng", [Document("20ng/train/a/1", "team game", "a", "train"),
+                                  Document("20ng/test/a/2", "coach league", "a", "test")])
+    monkeypatch.setattr(FakeModel, "categories", property(lambda self: self.corpus.categories), raising=False)
+    at = AppTest.from_file(page("pages/2_Metrics.py"), default_timeout=60).run()
+    assert not at.exception
+    next(b for b in at.button if b.label == "Run evaluation").click().run()
+    assert not at.exception
+    assert any("needs at least two" in e.value for e in at.error) and not at.success
+    assert not (tmp_path / "results.sqlite").exists()
+    assert fake.prepare_calls == 0  # refused before any preparation

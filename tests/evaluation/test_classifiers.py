@@ -91,24 +91,3 @@ def test_one_category_corpus_still_gives_keywords(one_category, capsys):
     assert main(["keywords", "--dataset", str(one_category), "--doc", "solo/test/sport/0.txt", "--metric", "rf",
                  "--k", "10", "--top", "3", "--json"]) == 0
     assert len(json.loads(capsys.readouterr().out)["keywords"]["rf"]) == 3
-
-
-def test_metrics_page_refuses_to_evaluate_a_one_category_corpus(monkeypatch, tmp_path):
-    from streamlit.testing.v1 import AppTest
-
-    from dkw_core.corpora import Corpus, Document
-    from tests.app.conftest import page
-    from tests.app.fakes import FakeBackend, FakeModel
-
-    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
-    fake = FakeBackend(monkeypatch)
-    fake.corpus = Corpus("20ng", [Document("20ng/train/a/1", "team game", "a", "train"),
-                                  Document("20ng/test/a/2", "coach league", "a", "test")])
-    monkeypatch.setattr(FakeModel, "categories", property(lambda self: self.corpus.categories), raising=False)
-    at = AppTest.from_file(page("pages/2_Metrics.py"), default_timeout=60).run()
-    assert not at.exception
-    next(b for b in at.button if b.label == "Run evaluation").click().run()
-    assert not at.exception
-    assert any("needs at least two" in e.value for e in at.error) and not at.success
-    assert not (tmp_path / "results.sqlite").exists()
-    assert fake.prepare_calls == 0  # refused before any preparation
