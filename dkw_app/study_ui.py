@@ -11,6 +11,7 @@ on first use and prints it on its console. Failed attempts are throttled per ser
 """
 from __future__ import annotations
 
+import logging
 import math
 import re
 import sys
@@ -28,6 +29,7 @@ from dkw_core.errors import DkwError
 ADMIN_ENV = "DKW_ADMIN_PASSWORD"
 TOKEN_ENV = "DKW_ADMIN_TOKEN"
 DB_ENV = "DKW_STUDY_DB"
+_log = logging.getLogger(__name__)
 
 _token_lock = threading.Lock()
 _process_token: str | None = None
@@ -38,7 +40,11 @@ def study_engine() -> Engine | None:
     try:
         return resources.study_store(config.study_db_url(), str(config.data_dir()))
     except DkwError as exc:
-        widgets.show_error(exc)
+        if st.session_state.get("study_admin_ok"):
+            widgets.show_error(exc)  # the organiser: what failed and where (password hidden)
+        else:  # a judge or a visitor learns nothing of the server, its user or its files
+            _log.error("study database unavailable: %s", exc)
+            st.error("The study is not available right now. Please try again later or tell the study's organiser.")
         return None
 
 

@@ -189,6 +189,8 @@ def test_no_study_page_shows_the_password(url, mode, tmp_path, monkeypatch, capl
             at.text_input[0].input("s3cret-s3cret").run()
         text_all = _page_text(at)
         assert PASSWORD not in text_all, page
+        if page == "pages/4_Judge.py":  # a judge learns nothing of the server or its user
+            assert "judge:" not in text_all and "not available" in text_all, text_all
         assert not at.exception, (page, [e.value for e in at.exception])
         shown.append(text_all)
     assert any("judge:***@" in t and "cannot" in t for t in shown)
