@@ -49,7 +49,8 @@ def test_admin_creates_study_judge_answers_everything_and_submits(tmp_path):
             box.press("Tab")
         page.get_by_role("button", name="Create study").click()
         wait_idle(page)
-        page.get_by_text("Study 1 created.").wait_for()
+        page.get_by_text("Study 1 is ready").first.wait_for(timeout=60_000)  # created in the background
+        wait_idle(page)
         page.get_by_role("tab", name="Judges").click()
         page.get_by_label("Judge name or pseudonym").fill("ann")
         page.get_by_label("Judge name or pseudonym").press("Tab")
