@@ -72,6 +72,20 @@ with st.sidebar:
                                      "prepared and cached separately.")
 
 
+def ready_model():
+    """The prepared model of the chosen corpus (a Prepare button until it is), or stop the page."""
+    if not widgets.prepare_panel(name, sample, k_max, key="doc_prepare", neighbours=neighbours):
+        st.stop()
+    if not metrics:
+        st.info("Choose at least one metric in the sidebar.")
+        st.stop()
+    try:
+        return resources.model(name, sample, k_max, neighbours=neighbours)
+    except DkwError as exc:
+        widgets.show_error(exc)
+        st.stop()
+
+
 if source == OWN_TEXT:
     text = keyword_views.own_text_input()
     if text is None:
@@ -79,16 +93,7 @@ if source == OWN_TEXT:
                 f"training split, weighted by default with the category a classifier predicts for it "
                 f"({backend.NEW_TEXT_PROTOCOL}).")
         st.stop()
-    if not widgets.prepare_panel(name, sample, k_max, key="doc_prepare", neighbours=neighbours):
-        st.stop()
-    if not metrics:
-        st.info("Choose at least one metric in the sidebar.")
-        st.stop()
-    try:
-        model = resources.model(name, sample, k_max, neighbours=neighbours)
-    except DkwError as exc:
-        widgets.show_error(exc)
-        st.stop()
+    model = ready_model()
     keyword_views.own_text_keywords(model, text, metrics=metrics, k=int(k), top=int(top), protocol=protocol,
                                     vectors=str(getattr(resources.vectors(), "name", "vectors")),
                                     neighbours=neighbours)
@@ -136,13 +141,8 @@ with left:
 
 with right:
     st.subheader("Top keywords per metric")
-    if not widgets.prepare_panel(name, sample, k_max, key="doc_prepare", neighbours=neighbours):
-        st.stop()
-    if not metrics:
-        st.info("Choose at least one metric in the sidebar.")
-        st.stop()
+    model = ready_model()
     try:
-        model = resources.model(name, sample, k_max, neighbours=neighbours)
         by_metric = {m: backend.keywords(model, doc.id, metric=m, k=int(k), top=int(top), protocol=protocol)
                      for m in metrics}
     except DkwError as exc:
