@@ -160,11 +160,16 @@ def _run_key(rec: dict) -> str:
                        rec.get("sample"), opts], sort_keys=True, default=str)
 
 
+def _check_key(check: dict) -> tuple:
+    return tuple(check.get(k) for k in ("metric", "k", "top", "setup"))
+
+
 def merge_kept(payload: dict, previous: dict) -> dict:
     """``payload`` plus the runs (and extra entries) of an earlier reference file of the same dkw
     version that ``payload`` does not recompute: a partial re-run keeps the rest of the shipped
     results. Kept runs are marked ``"kept_from"`` (their date); runs of another version are
-    dropped, never mixed."""
+    dropped, never mixed. The CV choices (one per protocol) and the leak checks (one per setup)
+    of the earlier file are kept where the new run did not redo them."""
     if str(previous.get("dkw_version")) != str(payload["dkw_version"]):
         return payload
     fresh = {_run_key(r) for r in payload["runs"]}
@@ -174,6 +179,11 @@ def merge_kept(payload: dict, previous: dict) -> dict:
     for key, value in previous.items():
         if key not in payload or payload[key] in (None, [], {}):
             payload[key] = value
+        elif key == "cv_choice" and isinstance(value, dict) and isinstance(payload[key], dict):
+            payload[key] = {**value, **payload[key]}  # one entry per protocol: a re-run of one keeps the others
+        elif key == "leakcheck" and isinstance(value, list) and isinstance(payload[key], list):
+            fresh_checks = {_check_key(c) for c in payload[key] if isinstance(c, dict)}
+            payload[key] = payload[key] + [c for c in value if isinstance(c, dict) and _check_key(c) not in fresh_checks]
     payload["test_labels"] = {**(previous.get("test_labels") or {}), **payload.get("test_labels", {})}
     if kept:
         payload["kept_runs"] = {"count": len(kept), "from": previous.get("date"), "command": previous.get("command")}

@@ -61,3 +61,19 @@ def test_a_partial_rerun_keeps_the_other_runs_of_the_same_version():
     assert merged["runs"][0]["k"] == 30 and merged["runs"][1]["kept_from"] == "d0"
     assert merged["leakcheck"] == [{"metric": "rf"}] and merged["test_labels"] == {"s": "01"}
     assert merge_kept(dict(new), {**old, "dkw_version": "0.9"})["runs"] == new["runs"]  # never mixed
+
+
+def test_a_rerun_of_one_protocol_keeps_the_cv_choices_and_leak_checks_of_the_others():
+    from dkw_core.evaluation.reference import merge_kept
+
+    old = {"dkw_version": "1.0", "date": "d0", "runs": [],
+           "cv_choice": {"label-aware": {"metric": "ig", "k": 90}, "label-free-top1": {"metric": "rf", "k": 10}},
+           "leakcheck": [{"metric": "ig", "k": 90, "top": 5, "setup": "CV choice under label-aware", "v": 1},
+                         {"metric": "rf", "k": 10, "top": 5, "setup": "CV choice under label-free-top1", "v": 1}]}
+    new = {"dkw_version": "1.0", "date": "d1", "runs": [],
+           "cv_choice": {"label-free-top1": {"metric": "tds", "k": 50}},
+           "leakcheck": [{"metric": "rf", "k": 10, "top": 5, "setup": "CV choice under label-free-top1", "v": 2}]}
+    merged = merge_kept(dict(new), old)
+    assert merged["cv_choice"] == {"label-aware": {"metric": "ig", "k": 90}, "label-free-top1": {"metric": "tds", "k": 50}}
+    assert sorted((c["setup"], c["v"]) for c in merged["leakcheck"]) == [
+        ("CV choice under label-aware", 1), ("CV choice under label-free-top1", 2)]
