@@ -269,6 +269,11 @@ def choices(runs: pd.DataFrame, *, dataset: str, classifier: str | None = None) 
     return comparisons.choices(runs, dataset=dataset, classifier=classifier)
 
 
+def seed_stability(picks: pd.DataFrame) -> pd.DataFrame:
+    """Mean, sd and the setups chosen over the seeds of each selection (``comparisons.seed_stability``)."""
+    return comparisons.seed_stability(picks)
+
+
 def square_significance(table: pd.DataFrame, value: str = "p_wilcoxon_bonferroni", *,
                         antisymmetric: bool = False) -> pd.DataFrame:
     """A long comparison table as a metric × metric matrix (``comparisons.square``)."""

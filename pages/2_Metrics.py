@@ -114,6 +114,7 @@ with t_overview:
                "tf-idf baseline as a line. Robust CV choice beside the paper's Algorithm 2.")
     everything = tables.for_sample(runs[runs["dataset"] == dataset], chosen)  # both selections
     picks = backend.choices(everything, dataset=dataset, classifier=classifier)
+    stability = backend.seed_stability(picks)
     if not picks.empty:  # one run per (protocol, selection): the smallest seed (the others: seed stability)
         picks = picks.sort_values("seed", na_position="first").drop_duplicates(["protocol", "selection"])
     if picks.empty:
@@ -127,6 +128,15 @@ with t_overview:
         widgets.csv_download(picks, label="Download this chart's data (CSV)", file_name=f"choice-{dataset}.csv",
                              key="csv_choice")
         st.caption(PNG)
+    if not stability.empty:
+        st.markdown("**Seed stability**")
+        st.caption("The same choice repeated with other seeds (Algorithm 2's seed draws its growing subsamples "
+                   "and folds, the CV's its subsample and folds): the chosen setup's test micro-F1, mean and "
+                   "sample sd over the seeds, and how often each setup was chosen.")
+        st.dataframe(stability, hide_index=True, key="table_stability",
+                     column_config={c: st.column_config.NumberColumn(format="%.2f") for c in ("mean", "sd", "min", "max")})
+        widgets.csv_download(stability, label="Download the seed stability (CSV)",
+                             file_name=f"seed-stability-{dataset}.csv", key="csv_stability")
 
 # ------------------------------------------------------------------ bars per metric
 with t_metric:

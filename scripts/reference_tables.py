@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from dkw_core.evaluation.comparisons import seed_stability  # noqa: E402
 
 ORDER = ["20ng", "r52", "r8", "webkb"]
 METRICS = ["tf-idf", "tf-ig", "tf-rf", "tf-tds", "tf-tf-dcf", "tf-thd", "tf-dcf", "ig", "rf", "tds", "thd",
@@ -143,23 +143,23 @@ def comparisons(data, name) -> list[str]:
 
 
 def stability(data, name) -> list[str]:
-    items = data.get("stability") or []
-    out = []
-    groups: dict[tuple, list] = {}
-    for it in items:
-        groups.setdefault((it["protocol"], it["selection"]), []).append(it)
-    if groups:
-        out += ["", f"Seed stability, {name}: the chosen setup's test micro-F1 over seeds (Algorithm 2's seed "
-                "draws its subsamples and folds; the CV's its folds).", "",
-                "| protocol | selection | seeds | mean | sd | min–max | setups chosen (times) |",
-                "| --- | --- | --- | --- | --- | --- | --- |"]
-        for (proto, sel), its in sorted(groups.items()):
-            f1 = [i["micro_f1"] for i in its]
-            sd = statistics.stdev(f1) if len(f1) > 1 else float("nan")
-            chosen = Counter(f"{i['metric']} K {i['k']} N {i['top']}" for i in its)
-            out.append(f"| {proto} | {sel} | {', '.join(str(i['seed']) for i in its)} | {statistics.mean(f1):.2f} | "
-                       f"{sd:.2f} | {min(f1):.2f}–{max(f1):.2f} | "
-                       + "; ".join(f"{k} ({v})" for k, v in chosen.most_common()) + " |")
+    table = seed_stability(data.get("stability") or [])
+    if table.empty:
+        return []
+    out = ["", f"Seed stability, {name}: the chosen setup's test micro-F1 over seeds (sample sd, n − 1). Algorithm "
+           "2's seed draws its growing subsamples and its folds; the CV's seed draws its subsample (when capped) "
+           "and its folds.", "",
+           "| protocol | selection | seeds | mean | sd | min–max | setups chosen (times) |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+    for _, r in table.iterrows():
+        sel = r["selection"]
+        if sel == "cv":
+            cap = f"≤ {int(r['max_per_category'])}/category" if r["max_per_category"] else "whole training split"
+            sel = f"CV, {int(r['folds'])} folds, {cap}" if r["folds"] else "CV"
+        else:
+            sel = "Algorithm 2"
+        out.append(f"| {r['protocol']} | {sel} | {r['seeds']} | {r['mean']:.2f} | {r['sd']:.2f} | "
+                   f"{r['min']:.2f}–{r['max']:.2f} | {r['chosen']} |")
     return out
 
 

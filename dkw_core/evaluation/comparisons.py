@@ -170,7 +170,7 @@ def curve_table(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: s
 def choices(runs: pd.DataFrame, *, dataset: str, classifier: str | None = None) -> pd.DataFrame:
     """The setup each selection chose over all setups, per protocol, with its test F1."""
     columns = ["protocol", "selection", "metric", "k", "top", "micro_f1", "macro_f1", "seed", "classifier",
-               "vectors"]
+               "vectors", "folds", "max_per_category"]
     if runs.empty:
         return pd.DataFrame(columns=columns)
     here = runs[(runs["dataset"] == dataset) & (runs["kind"] == "search")]
@@ -184,5 +184,38 @@ def choices(runs: pd.DataFrame, *, dataset: str, classifier: str | None = None) 
         rows.append({"protocol": r["protocol"], "selection": selection_of(r), "metric": r["metric"],
                      "k": int(r["k"]), "top": int(r["top"]), "micro_f1": float(r["micro_f1"]),
                      "macro_f1": float(r["macro_f1"]), "seed": opts.get("seed"), "classifier": r.get("classifier"),
-                     "vectors": r.get("vectors")})
+                     "vectors": r.get("vectors"), "folds": opts.get("folds"),
+                     "max_per_category": opts.get("max_per_category")})
     return pd.DataFrame(rows, columns=columns).sort_values(["protocol", "selection", "seed"]).reset_index(drop=True)
+
+
+STABILITY_COLUMNS = ["protocol", "selection", "folds", "max_per_category", "seeds", "mean", "sd", "min", "max",
+                     "chosen"]
+
+
+def seed_stability(picks: pd.DataFrame | list[dict]) -> pd.DataFrame:
+    """How much the chosen setup's test micro-F1 moves with the selection's seed: per (protocol,
+    selection, folds, subsample cap) run with two seeds or more, the seeds, mean, sample sd
+    (n − 1), min, max, and how often each setup was chosen ("ig K 90 N 5 (3); …", most often
+    first). ``picks`` are rows as :func:`choices` gives them (F1 in percent)."""
+    frame = pd.DataFrame(picks)
+    if frame.empty or "seed" not in frame.columns:
+        return pd.DataFrame(columns=STABILITY_COLUMNS)
+    frame = frame.assign(seed=frame["seed"].fillna(0).astype(int),
+                         folds=frame.get("folds", pd.Series(index=frame.index, dtype=object)),
+                         max_per_category=frame.get("max_per_category", pd.Series(index=frame.index, dtype=object)))
+    rows = []
+    keys = ["protocol", "selection", "folds", "max_per_category"]
+    for key, group in frame.astype({"folds": object, "max_per_category": object}).groupby(keys, dropna=False, sort=True):
+        group = group.drop_duplicates("seed").sort_values("seed")
+        if len(group) < 2:
+            continue
+        f1 = group["micro_f1"].astype(float)
+        setups = (group["metric"].astype(str) + " K " + group["k"].astype(int).astype(str) + " N "
+                  + group["top"].astype(int).astype(str)).value_counts(sort=False)
+        setups = setups.sort_values(ascending=False, kind="stable")
+        rows.append({**dict(zip(keys, key)), "seeds": ", ".join(str(s) for s in group["seed"]),
+                     "mean": float(f1.mean()), "sd": float(f1.std(ddof=1)), "min": float(f1.min()),
+                     "max": float(f1.max()), "chosen": "; ".join(f"{s} ({n})" for s, n in setups.items())})
+    out = pd.DataFrame(rows, columns=STABILITY_COLUMNS)
+    return out.replace({np.nan: None}) if not out.empty else out

@@ -305,3 +305,26 @@ def test_metrics_page_refuses_to_evaluate_a_one_category_corpus(monkeypatch, tmp
     assert any("needs at least two" in e.value for e in at.error) and not at.success
     assert not (tmp_path / "results.sqlite").exists()
     assert fake.prepare_calls == 0  # refused before any preparation
+
+
+def test_overview_charts_the_seed_0_choice_and_tables_the_seed_stability(monkeypatch):
+    rows = []
+    common = {"dataset": "20ng", "split": "test", "vectors": "glove-6b-50d", "classifier": "svm-ovr",
+              "protocol": "label-free-top1", "sample": None, "kind": "search"}
+    for seed, (metric, k, top, micro) in enumerate((("ig", 90, 20, 85.1), ("ig", 70, 20, 84.5), ("rf", 90, 5, 83.0))):
+        for selection in ("cv", "algorithm2"):
+            options = {"metrics": ["rf", "ig", "tds"], "tops": [1, 5, 20], "seed": seed}
+            if selection == "cv":
+                options.update(selection="cv", folds=3, max_per_category=50)
+            rows.append({**common, "metric": metric, "k": k, "top": top, "micro_f1": micro - (selection != "cv"),
+                         "macro_f1": micro - 2, "options": options})
+    FakeBackend(monkeypatch, runs=pd.DataFrame(rows))
+    at = run_metrics()
+    assert not at.exception
+    picks = frame_with(at, "selection")
+    assert len(picks) == 2 and set(picks["seed"]) == {0}  # the chart shows one choice per selection
+    table = frame_with(at, "chosen")
+    cv = table[table["selection"] == "cv"].iloc[0]
+    assert cv["seeds"] == "0, 1, 2" and cv["mean"] == pytest_approx((85.1 + 84.5 + 83.0) / 3)
+    assert cv["chosen"].startswith("ig K 90 N 20 (1)") and cv["max_per_category"] == 50
+    assert "Download the seed stability (CSV)" in {b.label for b in at.get("download_button")}

@@ -1,0 +1,43 @@
+"""dkw_core/evaluation/comparisons.py: the choice of each selection and its seed stability."""
+from __future__ import annotations
+
+import statistics
+
+import pandas as pd
+
+from dkw_core.evaluation.comparisons import choices, seed_stability
+
+
+def search_run(protocol, selection, seed, metric, k, top, micro, *, cap=50):
+    options = {"metrics": ["rf", "ig", "tds"], "seed": seed}
+    if selection == "cv":
+        options.update(selection="cv", folds=3, max_per_category=cap)
+    return {"dataset": "r8", "kind": "search", "protocol": protocol, "metric": metric, "k": k, "top": top,
+            "micro_f1": micro, "macro_f1": micro - 3, "classifier": "svm-ovr", "vectors": "v", "options": options}
+
+
+def test_seed_stability_equals_a_direct_computation_and_counts_the_setups():
+    runs = pd.DataFrame([
+        search_run("label-free-top1", "algorithm2", 0, "ig", 30, 20, 96.89),
+        search_run("label-free-top1", "algorithm2", 1, "ig", 30, 20, 97.44),
+        search_run("label-free-top1", "algorithm2", 2, "tf-dcf", 90, 5, 92.37),
+        search_run("label-free-top1", "cv", 0, "ig", 50, 10, 97.17),
+        search_run("label-free-top1", "cv", 1, "ig", 50, 10, 96.93),
+        search_run("label-free-top1", "cv", 0, "rf", 90, 10, 95.00, cap=200),  # another cap: its own group
+        search_run("label-aware", "cv", 0, "ig", 90, 5, 99.68),  # one seed: no stability row
+    ])
+    table = seed_stability(choices(runs, dataset="r8"))
+    assert list(zip(table["selection"], table["seeds"])) == [("algorithm2", "0, 1, 2"), ("cv", "0, 1")]
+    a2 = table.iloc[0]
+    assert abs(a2["mean"] - statistics.mean([96.89, 97.44, 92.37])) < 1e-9
+    assert abs(a2["sd"] - statistics.stdev([96.89, 97.44, 92.37])) < 1e-9
+    assert a2["min"] == 92.37 and a2["max"] == 97.44
+    assert a2["chosen"] == "ig K 30 N 20 (2); tf-dcf K 90 N 5 (1)"
+    cv = table.iloc[1]
+    assert cv["folds"] == 3 and cv["max_per_category"] == 50 and cv["chosen"] == "ig K 50 N 10 (2)"
+
+
+def test_seed_stability_of_nothing_is_an_empty_table():
+    assert seed_stability([]).empty
+    assert seed_stability(choices(pd.DataFrame([search_run("label-aware", "cv", 0, "ig", 90, 5, 99.0)]),
+                                  dataset="r8")).empty
