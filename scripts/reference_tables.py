@@ -2,7 +2,7 @@
 (``docs/results/<corpus>.json``) and nothing else, so the document quotes the shipped files.
 
     .venv/bin/python scripts/reference_tables.py [--folder docs/results]      # print them
-    .venv/bin/python scripts/reference_tables.py --write BENCHMARKS.md         # refresh BENCHMARKS.md
+    .venv/bin/python scripts/reference_tables.py --write BENCHMARKS.md --readme README.md  # refresh both
     .venv/bin/python scripts/reference_tables.py --report docs/results/report.md   # the report, from the same files
 
 ``--write`` replaces the text between ``<!-- reference-tables:begin -->`` and
@@ -26,6 +26,7 @@ METRICS = ["tf-idf", "tf-ig", "tf-rf", "tf-tds", "tf-tf-dcf", "tf-thd", "tf-dcf"
 PROTOCOLS = ["label-aware", "label-free-top1", "label-free", "label-free-posterior"]
 TOPS = [1, 2, 5, 10, 20, 50]
 BEGIN, END = "<!-- reference-tables:begin -->", "<!-- reference-tables:end -->"
+HEADLINE_BEGIN, HEADLINE_END = "<!-- headline:begin -->", "<!-- headline:end -->"
 COMPARED = ["rf", "ig", "tds", "tf-idf"]
 
 
@@ -86,12 +87,16 @@ def how_cv(data, protocol) -> str:
 
 
 def headline(ref: dict) -> list[str]:
-    out = ["### Headline (micro-F1 %, test split)", "",
-           "The setup chosen over all (K, metric, N) setups on the training split — by the robust CV "
-           "selection, and beside it by the paper's Algorithm 2 (seed 0) — trained on the whole training "
-           "split and scored once on the test split. GloVe 6B 50d, linear SVM one-vs-rest. "
-           "\"—\": not in the shipped results.", "",
-           "| corpus | tf-idf + LinearSVC | label-aware (paper's protocol): CV / Algorithm 2 | "
+    return ["### Headline (micro-F1 %, test split)", "",
+            "The setup chosen over all (K, metric, N) setups on the training split — by the robust CV "
+            "selection, and beside it by the paper's Algorithm 2 (seed 0) — trained on the whole training "
+            "split and scored once on the test split. GloVe 6B 50d, linear SVM one-vs-rest. "
+            "\"—\": not in the shipped results.", "", *headline_table(ref)]
+
+
+def headline_table(ref: dict) -> list[str]:
+    """The headline table alone (BENCHMARKS.md and the README's first screen)."""
+    out = ["| corpus | tf-idf + LinearSVC | label-aware (paper's protocol): CV / Algorithm 2 | "
            "label-free-top1 (deployable default): CV / Algorithm 2 | label-free: CV / Algorithm 2 |",
            "| --- | --- | --- | --- | --- |"]
     for name, data in ref.items():
@@ -203,6 +208,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--folder", default=str(ROOT / "docs" / "results"))
     ap.add_argument("--write", default=None, metavar="FILE", help="replace the marked block of FILE")
+    ap.add_argument("--readme", default=None, metavar="FILE",
+                    help="replace the headline table between the <!-- headline --> markers of FILE (README.md)")
     ap.add_argument("--report", default=None, metavar="FILE",
                     help="also write the Markdown report of the runs in the reference files (docs/results/report.md)")
     args = ap.parse_args(argv)
@@ -211,20 +218,28 @@ def main(argv=None) -> int:
         from dkw_core.evaluation.report import markdown_report
 
         Path(args.report).write_text(markdown_report(load_reference(Path(args.folder))), encoding="utf-8")
-    text = tables(load(Path(args.folder)))
-    if not args.write:
+    ref = load(Path(args.folder))
+    text = tables(ref)
+    if not args.write and not args.readme:
         print(text)
         return 0
-    path = Path(args.write)
-    doc = path.read_text(encoding="utf-8")
-    if BEGIN not in doc or END not in doc:
-        print(f"error: {path} has no {BEGIN} … {END} block", file=sys.stderr)
-        return 2
-    head, rest = doc.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    path.write_text(f"{head}{BEGIN}\n{text}{END}{tail}", encoding="utf-8")
+    for target, begin, end, block in ((args.write, BEGIN, END, text),
+                                      (args.readme, HEADLINE_BEGIN, HEADLINE_END, "\n".join(headline_table(ref)) + "\n")):
+        if target and not replace_block(Path(target), begin, end, block):
+            return 2
     return 0
 
+
+def replace_block(path: Path, begin: str, end: str, block: str) -> bool:
+    """Replace the text between the markers ``begin`` and ``end`` of ``path`` with ``block``."""
+    doc = path.read_text(encoding="utf-8")
+    if begin not in doc or end not in doc:
+        print(f"error: {path} has no {begin} … {end} block", file=sys.stderr)
+        return False
+    head, rest = doc.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    path.write_text(f"{head}{begin}\n{block}{end}{tail}", encoding="utf-8")
+    return True
 
 if __name__ == "__main__":
     sys.exit(main())
