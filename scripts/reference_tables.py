@@ -125,7 +125,21 @@ def curves(data, name) -> list[str]:
                     "| --- |" + " --- |" * len(TOPS)]
             for m, cells in rows.items():
                 out.append(f"| {m} | " + " | ".join(f"{mm(c)} (K {c['k']})" if c else "—" for c in cells) + " |")
+            out += ["", smoothness(rows)]
     return out
+
+
+def smoothness(rows: dict[str, list]) -> str:
+    """The largest fall of micro-F1 from one N of the grid to the next, over the table's curves."""
+    drops = [(c[i]["micro_f1"] - c[i + 1]["micro_f1"], m, TOPS[i], TOPS[i + 1])
+             for m, c in rows.items() for i in range(len(TOPS) - 1) if c[i] and c[i + 1]]
+    if not drops:
+        return "No metric has two N here: no curve."
+    drop, metric, a, b = max(drops)
+    if drop <= 0:
+        return "Smoothness: every curve rises or stays level from one N to the next."
+    return (f"Smoothness: the largest fall of micro-F1 from one N to the next is {drop:.2f} points "
+            f"({metric}, N {a} → {b}).")
 
 
 def comparisons(data, name) -> list[str]:
