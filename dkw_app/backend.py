@@ -269,6 +269,11 @@ def choices(runs: pd.DataFrame, *, dataset: str, classifier: str | None = None) 
     return comparisons.choices(runs, dataset=dataset, classifier=classifier)
 
 
+def main_choices(picks: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
+    """The choice per (protocol, selection) the headline shows (``comparisons.main_choices``)."""
+    return comparisons.main_choices(picks, runs)
+
+
 def seed_stability(picks: pd.DataFrame) -> pd.DataFrame:
     """Mean, sd and the setups chosen over the seeds of each selection (``comparisons.seed_stability``)."""
     return comparisons.seed_stability(picks)

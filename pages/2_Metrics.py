@@ -115,8 +115,7 @@ with t_overview:
     everything = tables.for_sample(runs[runs["dataset"] == dataset], chosen)  # both selections
     picks = backend.choices(everything, dataset=dataset, classifier=classifier)
     stability = backend.seed_stability(picks)
-    if not picks.empty:  # one run per (protocol, selection): the smallest seed (the others: seed stability)
-        picks = picks.sort_values("seed", na_position="first").drop_duplicates(["protocol", "selection"])
+    picks = backend.main_choices(picks, everything)  # one per (protocol, selection); the others: seed stability
     if picks.empty:
         st.info("No run chose over all setups on this corpus yet "
                 "(`python scripts/bench_eval.py --dataset … --cv --full-search`).")

@@ -18,7 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from dkw_core.evaluation.comparisons import seed_stability  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from dkw_core.evaluation.comparisons import choices, main_choices, seed_stability  # noqa: E402
 
 ORDER = ["20ng", "r52", "r8", "webkb"]
 METRICS = ["tf-idf", "tf-ig", "tf-rf", "tf-tds", "tf-tf-dcf", "tf-thd", "tf-dcf", "ig", "rf", "tds", "thd",
@@ -46,13 +48,15 @@ def selection(r) -> str:
     return "cv" if (r.get("options") or {}).get("selection") == "cv" else "algorithm2"
 
 
-def full_choice(data, protocol, sel, seed=0):
-    for r in runs(data, kind="search", protocol=protocol):
-        o = r.get("options") or {}
-        if len(o.get("metrics", [])) > 1 and selection(r) == sel and o.get("seed", 0) == seed \
-                and not o.get("train_protocol") and not o.get("decoding"):
-            return r
-    return None
+def full_choice(data, protocol, sel):
+    """The run the headline shows: ``comparisons.main_choices`` over the file's runs."""
+    frame = pd.DataFrame(data["runs"])
+    if frame.empty:
+        return None
+    frame["dataset"] = data.get("dataset")
+    main = main_choices(choices(frame, dataset=data.get("dataset")), frame)
+    hit = main[(main["protocol"] == protocol) & (main["selection"] == sel)]
+    return None if hit.empty else hit.iloc[0].to_dict()
 
 
 def per_metric(data, protocol, metric, top, sel):
@@ -76,8 +80,8 @@ def protocols_of(data) -> list[str]:
 
 
 def how_cv(data, protocol) -> str:
-    r = full_choice(data, protocol, "cv") or next(
-        (x for x in runs(data, kind="search", protocol=protocol) if selection(x) == "cv"), None)
+    cv = [x for x in runs(data, kind="search", protocol=protocol) if selection(x) == "cv"]
+    r = next((x for x in cv if len(x["options"].get("metrics", [])) == 1), cv[0] if cv else None)  # the curves' CV
     if r is None:
         return ""
     o = r["options"]

@@ -189,6 +189,31 @@ def choices(runs: pd.DataFrame, *, dataset: str, classifier: str | None = None) 
     return pd.DataFrame(rows, columns=columns).sort_values(["protocol", "selection", "seed"]).reset_index(drop=True)
 
 
+def main_choices(picks: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
+    """One choice per (protocol, selection) out of :func:`choices`' rows: the one shown in the
+    headline. Where a selection ran in several configurations (a CV on a capped subsample and
+    on the whole training split, say) it is the configuration whose F1-against-N curves were
+    stored (so the headline and the curves come from the same CV), then the smallest seed."""
+    if picks.empty:
+        return picks
+    curved = set()
+    if not runs.empty:
+        for _, r in runs[runs["kind"] == "search"].iterrows():
+            opts = _options(r)
+            if len(opts.get("metrics", [])) == 1 and selection_of(r) == "cv":
+                curved.add((r["protocol"], opts.get("folds"), opts.get("max_per_category"), opts.get("seed", 0)))
+    def plain(v, default=None):  # pandas turns None into NaN in a numeric column
+        return default if v is None or (isinstance(v, float) and np.isnan(v)) else int(v)
+
+    curved = {(p, plain(f), plain(m), plain(s, 0)) for p, f, m, s in curved}
+    key = [(p, plain(f), plain(m), plain(s, 0)) in curved
+           for p, f, m, s in zip(picks["protocol"], picks["folds"], picks["max_per_category"], picks["seed"])]
+    ordered = picks.assign(_curved=key, _seed=picks["seed"].fillna(0))
+    ordered = ordered.sort_values(["_curved", "_seed"], ascending=[False, True], kind="stable")
+    out = ordered.drop_duplicates(["protocol", "selection"]).drop(columns=["_curved", "_seed"])
+    return out.sort_values(["protocol", "selection"]).reset_index(drop=True)
+
+
 STABILITY_COLUMNS = ["protocol", "selection", "folds", "max_per_category", "seeds", "mean", "sd", "min", "max",
                      "chosen"]
 

@@ -41,3 +41,20 @@ def test_seed_stability_of_nothing_is_an_empty_table():
     assert seed_stability([]).empty
     assert seed_stability(choices(pd.DataFrame([search_run("label-aware", "cv", 0, "ig", 90, 5, 99.0)]),
                                   dataset="r8")).empty
+
+
+def test_the_headline_choice_is_the_cv_whose_curves_are_shipped_then_the_smallest_seed():
+    from dkw_core.evaluation.comparisons import main_choices
+
+    whole = search_run("label-free-top1", "cv", 0, "rf", 90, 50, 97.35, cap=None)
+    capped = search_run("label-free-top1", "cv", 0, "ig", 50, 10, 97.17)
+    capped_seed1 = search_run("label-free-top1", "cv", 1, "ig", 70, 10, 96.0)
+    curve = {**capped, "metric": "ig", "top": 5, "options": {**capped["options"], "metrics": ["ig"]}}
+    a2 = [search_run("label-free-top1", "algorithm2", s, "ig", 30, 20, 96.0 + s) for s in (2, 1)]
+    runs = pd.DataFrame([whole, capped_seed1, capped, curve, *a2])
+    main = main_choices(choices(runs, dataset="r8"), runs)
+    assert list(zip(main["selection"], main["metric"], main["seed"])) == [("algorithm2", "ig", 1), ("cv", "ig", 0)]
+    assert main.iloc[1]["max_per_category"] == 50
+    no_curves = runs.drop(index=3)  # without the curve run: the smallest seed, whatever its configuration
+    main = main_choices(choices(no_curves, dataset="r8"), no_curves)
+    assert main.iloc[1]["seed"] == 0 and len(main) == 2
