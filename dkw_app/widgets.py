@@ -48,6 +48,17 @@ def csv_download(frame: pd.DataFrame, *, label: str, file_name: str, key: str) -
                        mime="text/csv", key=key, disabled=frame.empty)
 
 
+def number_table(frame: pd.DataFrame, *, key: str) -> None:
+    """A results table with readable numbers: p-values (``p_…`` columns) in scientific notation
+    (``1.23e-45``, never a row of zeros), other decimals with two places; CSV keeps full precision."""
+    config = {}
+    for column in frame.columns:
+        if pd.api.types.is_float_dtype(frame[column]):
+            fmt = "%.2e" if str(column).startswith("p_") else "%.2f"
+            config[column] = st.column_config.NumberColumn(format=fmt)
+    st.dataframe(frame, hide_index=True, key=key, column_config=config)
+
+
 def progress_callback(bar: Any) -> backend.Progress:
     """Adapt an ``st.progress`` bar to the library's ``progress(fraction, message)``."""
     def update(fraction: float, message: str = "") -> None:

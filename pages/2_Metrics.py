@@ -123,7 +123,7 @@ with t_overview:
         tfidf = base[base["kind"] == "baseline-tfidf"] if not base.empty else base
         chart(charts.choice_chart(picks, tfidf, dataset=dataset), key="chart_choice",
               file_name=f"choice-{dataset}")
-        st.dataframe(picks, hide_index=True, key="table_choice")
+        widgets.number_table(picks, key="table_choice")
         widgets.csv_download(picks, label="Download this chart's data (CSV)", file_name=f"choice-{dataset}.csv",
                              key="csv_choice")
         st.caption(PNG)
@@ -132,8 +132,7 @@ with t_overview:
         st.caption("The same choice repeated with other seeds (Algorithm 2's seed draws its growing subsamples "
                    "and folds, the CV's its subsample and folds): the chosen setup's test micro-F1, mean and "
                    "sample sd over the seeds, and how often each setup was chosen.")
-        st.dataframe(stability, hide_index=True, key="table_stability",
-                     column_config={c: st.column_config.NumberColumn(format="%.2f") for c in ("mean", "sd", "min", "max")})
+        widgets.number_table(stability, key="table_stability")
         widgets.csv_download(stability, label="Download the seed stability (CSV)",
                              file_name=f"seed-stability-{dataset}.csv", key="csv_stability")
 
@@ -210,7 +209,7 @@ with t_sig:
         else:
             chart(charts.difference_heatmap(pairs, dataset=dataset, protocol=protocol, top=int(s_top)),
                   key="chart_significance", file_name=f"significance-{dataset}-{protocol}-N{s_top}")
-            st.dataframe(pairs, hide_index=True, key="table_significance")
+            widgets.number_table(pairs, key="table_significance")
             widgets.csv_download(pairs, label="Download the tests (CSV)",
                                  file_name=f"significance-{dataset}-{protocol}-N{s_top}.csv", key="csv_significance")
             st.caption(PNG)
@@ -223,7 +222,7 @@ with t_sig:
                        "over configurations (here the N values), Wilcoxon signed-rank (method per pair: exact "
                        "without ties among |differences| and n ≤ 50, else normal approximation; zeros dropped) and "
                        "the sign test, Bonferroni-corrected. " + backend.appendix_d_power(long))
-            st.dataframe(long, hide_index=True, key="table_appendix_d")
+            widgets.number_table(long, key="table_appendix_d")
             widgets.csv_download(long, label="Download the paper's tests (CSV)",
                                  file_name=f"appendix-d-{dataset}-{protocol}.csv", key="csv_appendix_d")
 
