@@ -152,7 +152,7 @@ def curve_chart(curves: pd.DataFrame, base: pd.DataFrame | None = None, *, datas
         title=(f"micro-F1 vs number of keywords N<br><sup>{how}; error bars: 95 % bootstrap CI over the test "
                f"documents</sup>{_setup_line(curves, dataset=dataset, protocol=protocol)}"),
         xaxis_title="number of keywords N", xaxis_type="log", yaxis_title="micro-F1 (%)", margin={"t": 110},
-        legend_title="metric", height=max(450, 160 + 22 * len(fig.data)),  # every metric's legend entry shows
+        legend_title="metric", height=max(450, 260 + 24 * len(fig.data)),  # every metric's legend entry shows
     )
     fig.update_xaxes(tickvals=xs, ticktext=[str(x) for x in xs], minor_showgrid=False)  # the grid's N, not 3, 4, 6…
     return fig
