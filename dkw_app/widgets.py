@@ -1,11 +1,13 @@
 """Shared Streamlit widgets: plain-text documents, CSV downloads, progress, errors."""
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -53,9 +55,14 @@ def number_table(frame: pd.DataFrame, *, key: str) -> None:
     (``1.23e-45``, never a row of zeros), other decimals with two places; CSV keeps full precision."""
     config = {}
     for column in frame.columns:
-        if pd.api.types.is_float_dtype(frame[column]):
+        values = frame[column].dropna()
+        if values.empty or not all(isinstance(v, numbers.Real) and not isinstance(v, bool | np.bool_) for v in values):
+            continue  # text, flags, or nothing to format
+        if all(float(v).is_integer() for v in values) and not str(column).startswith("p_"):
+            fmt = "%d"  # counts, K, N, folds: never "3.00"
+        else:
             fmt = "%.2e" if str(column).startswith("p_") else "%.2f"
-            config[column] = st.column_config.NumberColumn(format=fmt)
+        config[column] = st.column_config.NumberColumn(format=fmt)
     st.dataframe(frame, hide_index=True, key=key, column_config=config)
 
 

@@ -328,3 +328,18 @@ def test_overview_charts_the_seed_0_choice_and_tables_the_seed_stability(monkeyp
     assert cv["seeds"] == "0, 1, 2" and cv["mean"] == pytest_approx((85.1 + 84.5 + 83.0) / 3)
     assert cv["chosen"].startswith("ig K 90 N 20 (1)") and cv["max_per_category"] == 50
     assert "Download the seed stability (CSV)" in {b.label for b in at.get("download_button")}
+
+
+def test_number_tables_format_p_values_counts_and_decimals(monkeypatch):
+    from dkw_app import widgets
+
+    seen = {}
+    monkeypatch.setattr(widgets.st, "dataframe", lambda frame, **kw: seen.update(kw["column_config"]))
+    frame = pd.DataFrame({"metric": ["rf", "ig"], "p_holm": [1e-160, 0.5], "diff": [1.234, -2.0],
+                          "folds": [3.0, None], "k": [90, 10], "mean": pd.Series([82.8279, None], dtype=object),
+                          "significant": [True, False]})
+    widgets.number_table(frame, key="t")
+    formats = {c: str(cfg) for c, cfg in seen.items()}  # each column's config, its format inside
+    assert "%.2e" in formats["p_holm"] and "%.2f" in formats["diff"] and "%.2f" in formats["mean"]
+    assert "%d" in formats["folds"] and "%d" in formats["k"]
+    assert "metric" not in formats and "significant" not in formats
