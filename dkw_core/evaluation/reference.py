@@ -12,9 +12,11 @@ score.
 """
 from __future__ import annotations
 
+import base64
 import json
 import os
 import platform
+import zlib
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -24,9 +26,28 @@ import pandas as pd
 from ..errors import InputError
 from .protocols import dkw_version
 
-FORMAT = 2  # 2: per-document test predictions (runs[].predictions, test_labels)
+FORMAT = 3  # 2: per-document test predictions (runs[].predictions, test_labels); 3: predictions packed
+PACKED = "zlib:"  # runs[].predictions = "zlib:" + base64(zlib(one character per test document))
 RUN_FIELDS = ["dataset", "protocol", "metric", "k", "top", "classifier", "split", "vectors", "kind", "sample",
               "micro_f1", "macro_f1", "seconds", "options", "label", "dkw_version", "settings_hash"]
+
+
+def pack_predictions(text: str) -> str:
+    """A run's prediction string (:func:`.paired.encode_labels`) as stored in a reference file:
+    zlib-compressed and base64-encoded, about 2.4× smaller (a 20ng run: 7,532 → ~3,200 characters)."""
+    if text.startswith(PACKED):
+        return text
+    return PACKED + base64.b64encode(zlib.compress(text.encode("ascii"), 9)).decode("ascii")
+
+
+def unpack_predictions(text):
+    """Inverse of :func:`pack_predictions`; a plain (format 2) string is returned as it is."""
+    if not isinstance(text, str) or not text.startswith(PACKED):
+        return text
+    try:
+        return zlib.decompress(base64.b64decode(text[len(PACKED):], validate=True)).decode("ascii")
+    except (ValueError, zlib.error) as exc:
+        raise InputError(f"stored predictions are not valid packed predictions ({exc})") from None
 
 
 def default_folder() -> Path:
@@ -112,7 +133,7 @@ def reference_payload(runs: pd.DataFrame, *, dataset: str, command: str, extra: 
         pred = row.get("predictions")
         if isinstance(pred, dict) and pred.get("pred"):
             test_labels.setdefault(pred["split"], pred["gold"])
-            rec["test_split"], rec["predictions"] = pred["split"], pred["pred"]
+            rec["test_split"], rec["predictions"] = pred["split"], pack_predictions(pred["pred"])
         records.append(rec)
     significance = {}
     for proto in ("label-aware", "label-free"):
@@ -173,8 +194,9 @@ def merge_kept(payload: dict, previous: dict) -> dict:
     if str(previous.get("dkw_version")) != str(payload["dkw_version"]):
         return payload
     fresh = {_run_key(r) for r in payload["runs"]}
-    kept = [{**r, "kept_from": r.get("kept_from") or previous.get("date")} for r in previous.get("runs", [])
-            if _run_key(r) not in fresh]
+    kept = [{**r, "kept_from": r.get("kept_from") or previous.get("date"),
+             **({"predictions": pack_predictions(r["predictions"])} if isinstance(r.get("predictions"), str) else {})}
+            for r in previous.get("runs", []) if _run_key(r) not in fresh]
     payload["runs"] = payload["runs"] + kept
     for key, value in previous.items():
         if key not in payload or payload[key] in (None, [], {}):
@@ -256,7 +278,8 @@ def load_reference(folder: str | Path | None = None) -> pd.DataFrame:
         labels = data.get("test_labels")
         gold: dict = labels if isinstance(labels, dict) else {}
         frame["predictions"] = [
-            {"split": s, "gold": gold[s], "pred": p} if isinstance(p, str) and isinstance(s, str) and s in gold
+            {"split": s, "gold": gold[s], "pred": unpack_predictions(p)}
+            if isinstance(p, str) and isinstance(s, str) and s in gold
             else None
             for s, p in zip(frame.get("test_split", [None] * len(frame)), frame.get("predictions", [None] * len(frame)))]
         version = str(data.get("dkw_version", "?"))

@@ -1,7 +1,9 @@
 import json
 
 import numpy as np
+import pytest
 
+from dkw_core.errors import InputError
 from dkw_core.evaluation.classifiers import score_predictions
 from dkw_core.evaluation.protocols import RunConfig, RunResult
 from dkw_core.evaluation.reference import load_reference, load_reference_leakchecks, write_reference
@@ -77,3 +79,20 @@ def test_a_rerun_of_one_protocol_keeps_the_cv_choices_and_leak_checks_of_the_oth
     assert merged["cv_choice"] == {"label-aware": {"metric": "ig", "k": 90}, "label-free-top1": {"metric": "tds", "k": 50}}
     assert sorted((c["setup"], c["v"]) for c in merged["leakcheck"]) == [
         ("CV choice under label-aware", 1), ("CV choice under label-free-top1", 2)]
+
+
+def test_predictions_are_packed_in_the_file_and_read_back_exactly():
+    from dkw_core.evaluation.paired import encode_labels
+    from dkw_core.evaluation.reference import pack_predictions, unpack_predictions
+
+    rng = np.random.default_rng(0)
+    pred = np.repeat(np.arange(20), 377)[:7532]  # a test split in category order, 5 % of it wrong
+    wrong = rng.choice(pred.size, pred.size // 20, replace=False)
+    pred[wrong] = rng.integers(0, 20, wrong.size)
+    plain = encode_labels(pred)
+    packed = pack_predictions(plain)
+    assert packed.startswith("zlib:") and len(packed) < len(plain) / 1.5
+    assert unpack_predictions(packed) == plain and pack_predictions(packed) == packed
+    assert unpack_predictions(plain) == plain  # a format-2 file's plain string still reads
+    with pytest.raises(InputError, match="not valid packed predictions"):
+        unpack_predictions("zlib:not base64!")
