@@ -28,6 +28,11 @@ def vectors() -> Any:
     return backend.open_vectors()
 
 
+def loaded_vectors_name() -> str:
+    """The name of the loaded word-vector model, as the captions show it."""
+    return str(getattr(vectors(), "name", "vectors"))
+
+
 @st.cache_resource(show_spinner="Loading the spaCy tagger…")
 def tagger() -> Any:
     """The spaCy tagger of ``dkw_core.phrases`` (loaded once per server)."""

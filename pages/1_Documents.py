@@ -95,7 +95,7 @@ if source == OWN_TEXT:
         st.stop()
     model = ready_model()
     keyword_views.own_text_keywords(model, text, metrics=metrics, k=int(k), top=int(top), protocol=protocol,
-                                    vectors=str(getattr(resources.vectors(), "name", "vectors")),
+                                    vectors=resources.loaded_vectors_name(),
                                     neighbours=neighbours)
     st.stop()
 example = None
@@ -148,7 +148,7 @@ with right:
     except DkwError as exc:
         widgets.show_error(exc)
         st.stop()
-    vectors_name = str(getattr(resources.vectors(), "name", "vectors"))
+    vectors_name = resources.loaded_vectors_name()
     st.caption(f"protocol {protocol} · K={k} · N={top} · vectors {vectors_name} · nearest words by {neighbours} · "
                f"statistics from the training split")
     if neighbours != backend.DEFAULT_NEIGHBOURS:

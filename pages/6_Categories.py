@@ -77,7 +77,7 @@ try:
 except DkwError as exc:
     widgets.show_error(exc)
     st.stop()
-vectors_name = str(getattr(resources.vectors(), "name", "vectors"))
+vectors_name = resources.loaded_vectors_name()
 st.caption(f"{name} · metric {metric} · K={k} · N={top} · vectors {vectors_name} · statistics from the training "
            f"split · computed in {seconds:.2f} s")
 
