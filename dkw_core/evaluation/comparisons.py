@@ -243,4 +243,6 @@ def seed_stability(picks: pd.DataFrame | list[dict]) -> pd.DataFrame:
                      "mean": float(f1.mean()), "sd": float(f1.std(ddof=1)), "min": float(f1.min()),
                      "max": float(f1.max()), "chosen": "; ".join(f"{s} ({n})" for s, n in setups.items())})
     out = pd.DataFrame(rows, columns=STABILITY_COLUMNS)
-    return out.replace({np.nan: None}) if not out.empty else out
+    for column in ("folds", "max_per_category"):  # Algorithm 2 has none, the whole split no cap: None, not NaN
+        out[column] = out[column].astype(object).where(out[column].notna(), None)
+    return out
