@@ -48,15 +48,14 @@ def selection(r) -> str:
     return "cv" if (r.get("options") or {}).get("selection") == "cv" else "algorithm2"
 
 
-def full_choice(data, protocol, sel):
-    """The run the headline shows: ``comparisons.main_choices`` over the file's runs."""
+def headline_choices(data) -> dict[tuple[str, str], dict]:
+    """The runs the headline shows, by (protocol, selection): ``comparisons.main_choices``."""
     frame = pd.DataFrame(data["runs"])
     if frame.empty:
-        return None
+        return {}
     frame["dataset"] = data.get("dataset")
     main = main_choices(choices(frame, dataset=data.get("dataset")), frame)
-    hit = main[(main["protocol"] == protocol) & (main["selection"] == sel)]
-    return None if hit.empty else hit.iloc[0].to_dict()
+    return {(r["protocol"], r["selection"]): r for r in main.to_dict(orient="records")}
 
 
 def per_metric(data, protocol, metric, top, sel):
@@ -105,7 +104,8 @@ def headline_table(ref: dict) -> list[str]:
            "| --- | --- | --- | --- | --- |"]
     for name, data in ref.items():
         base = next(iter(runs(data, kind="baseline-tfidf")), None)
-        cells = [f"{setup(full_choice(data, p, 'cv'))} / {setup(full_choice(data, p, 'algorithm2'))}"
+        picked = headline_choices(data)
+        cells = [f"{setup(picked.get((p, 'cv')))} / {setup(picked.get((p, 'algorithm2')))}"
                  for p in ("label-aware", "label-free-top1", "label-free")]
         base_f1 = "—" if base is None else f"{base['micro_f1']:.2f}"
         out.append(f"| {name} | {base_f1} | " + " | ".join(cells) + " |")
