@@ -15,13 +15,20 @@ def _method_label(row: dict[str, Any]) -> str:
     return f"{row['method']}: {row['method_name']}"
 
 
+def _labelled(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """An analysis table with the methods' and questions' display names."""
+    frame = pd.DataFrame(rows)
+    if not frame.empty:
+        frame["method"] = frame.apply(_method_label, axis=1)
+        frame["question"] = frame["question"].map(QUESTIONS)
+    return frame
+
+
 def distribution_figure(result: dict[str, Any]) -> go.Figure:
     """Share of each answer per method, one panel per question (Fig. 11)."""
-    frame = pd.DataFrame(result["distribution"])
+    frame = _labelled(result["distribution"])
     if frame.empty:
         return go.Figure()
-    frame["method"] = frame.apply(_method_label, axis=1)
-    frame["question"] = frame["question"].map(QUESTIONS)
     frame["share"] = frame["share"].fillna(0.0)
     fig = px.bar(frame, x="answer", y="share", color="method", barmode="group", facet_col="question",
                  category_orders={"answer": list(ANSWERS.values())}, hover_data=["count"],
@@ -34,11 +41,9 @@ def distribution_figure(result: dict[str, Any]) -> go.Figure:
 
 def agreement_figure(result: dict[str, Any]) -> go.Figure:
     """Spearman's rho between judges per method and question (Fig. 12); 'Do not know' left out."""
-    frame = pd.DataFrame(result["agreement"])
+    frame = _labelled(result["agreement"])
     if frame.empty:
         return go.Figure()
-    frame["method"] = frame.apply(_method_label, axis=1)
-    frame["question"] = frame["question"].map(QUESTIONS)
     fig = px.bar(frame, x="question", y="spearman_rho", color="method", barmode="group",
                  hover_data=["pairs", "spearman_p", "krippendorff_alpha_ordinal"],
                  labels={"spearman_rho": "Spearman rho between judges", "question": ""},
