@@ -11,7 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dkw_app import backend
-from dkw_app.study_ui import escape_markdown, focus_style, scroll_to_top, show_error, show_plain, study_engine
+from dkw_app.study_ui import focus_style, scroll_to_top, show_error, show_plain, study_engine
 from dkw_core.errors import DkwError
 
 st.set_page_config(page_title="Judge", layout="wide")
@@ -196,10 +196,11 @@ with st.container(key="judge_answers"):
 missing = [(pos, q) for (pos, q), v in given.items() if v is None]
 complete = not missing
 words = dict(task.keywords)
-st.caption(f"{answered} of {len(keys)} answers given" + (
-    "" if complete else " — answer every question to submit. Still open: " + "; ".join(
-        f"{escape_markdown(words[pos])} ({'topic' if q == 'topic' else 'category'})" for pos, q in missing[:6])
-    + (f"; and {len(missing) - 6} more" if len(missing) > 6 else "")))
+st.caption(f"{answered} of {len(keys)} answers given"
+           + ("" if complete else " — answer every question to submit. Still open:"))
+if not complete:  # keywords as plain text: markdown would turn a URL inside one into a link, escaped or not
+    st.text("; ".join(f"{words[pos]} ({'topic' if q == 'topic' else 'category'})" for pos, q in missing[:6])
+            + (f"; and {len(missing) - 6} more" if len(missing) > 6 else ""))
 st.caption("Your answers are saved as you give them: you can reload or come back later.")
 if st.button("Submit", type="primary", disabled=not complete, key="judge_submit"):
     try:
