@@ -424,9 +424,9 @@ from dkw_core.study.service import (  # noqa: E402,F401
 def open_study_store(url: str | None):
     """The study database (``url`` or ``sqlite:///<DKW_DATA_DIR>/study.sqlite``), its schema
     created or upgraded (Alembic, under a lock)."""
-    from dkw_core.db import open_db
+    from dkw_core.study.schema import open_study_db
 
-    return open_db(url)
+    return open_study_db(url)
 
 
 def create_study(engine, *, corpus: str, config, sample: int | None = None, progress: Progress | None = None,

@@ -1,17 +1,22 @@
 """One way to open a database: SQLAlchemy 2.0 engines with SQLite made safe for concurrent use.
 
-:func:`open_db` opens the study database (or, with ``schema=None``, any dkw database) and
-brings its schema up to date; :func:`make_engine` is the engine alone. SQLite gets WAL
-journaling (when the file is writable), foreign keys and a busy timeout; any other SQLAlchemy
-URL (PostgreSQL, ...) is used as given. A failure raises :class:`StoreError` with one line that
-says which of read-only, locked, unreachable server or not-a-database it is. A URL is only
-ever shown through :func:`safe_url`: its password never reaches a message, a log or a page.
+:func:`open_db` opens a dkw database and hands it to its owner's schema step (the study opens
+its own through :func:`dkw_core.study.schema.open_study_db`); :func:`make_engine` is the engine
+alone. SQLite gets WAL journaling (when the file is writable), foreign keys and a busy timeout;
+any other SQLAlchemy URL (PostgreSQL, ...) is used as given, unless it cannot be read
+unambiguously (an unencoded ``@`` in its password), which is refused before connecting. A
+failure raises :class:`StoreError` with one line that says which of read-only, locked,
+unreachable server or not-a-database it is. A URL is only ever shown through :func:`safe_url`
+and a driver's message through :func:`scrub`: no credential the URL carries (password,
+credential query parameters) reaches a message, a log or a page.
 """
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import quote, quote_plus, unquote, urlencode
 
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import URL, Engine, make_url
@@ -20,28 +25,106 @@ from sqlalchemy.exc import DatabaseError, OperationalError
 from .config import data_dir, db_timeout
 from .errors import StoreError
 
-STUDY_FILE = "study.sqlite"
-
 
 def default_url(filename: str) -> str:
     return f"sqlite:///{data_dir() / filename}"
 
 
-def safe_url(url: str | URL) -> str:
-    """``url`` for messages: the password replaced by ``***`` (a malformed URL by its scheme)."""
+#: Query parameters that carry a credential: any name holding one of these words
+#: (``password``, ``sslpassword``, ``passfile``, ``api_key``, ``sslkey``, ``token``, ``secret``...).
+_CREDENTIAL_PARAM = re.compile(r"pass|pwd|secret|key|token|credential", re.IGNORECASE)
+_DIALECT = re.compile(r"([A-Za-z][A-Za-z0-9+._-]*)://")
+HIDDEN = "***"
+
+
+def _dialect_only(url: str | URL) -> str:
+    m = _DIALECT.match(str(url)) if not isinstance(url, URL) else None
+    name = url.drivername if isinstance(url, URL) else (m.group(1) if m else None)
+    return f"{name}://…" if name else "(a database URL that cannot be read)"
+
+
+def _parse_cleanly(url: str | URL) -> URL | None:
+    """``url`` parsed, or None when SQLAlchemy cannot parse it or would misread it: an ``@``
+    left unencoded in a password (``judge:P@ssw0rd@host``) makes SQLAlchemy cut the password at
+    the first ``@`` and take the rest for the host, so more than one ``@`` before the query of a
+    URL with a user or password is not clean."""
     try:
-        return make_url(url).render_as_string(hide_password=True)
-    except Exception:  # noqa: BLE001 - unparsable: show no more than the scheme
-        return f"{str(url).split(':', 1)[0]}://…"
+        parsed = make_url(url)
+    except Exception:  # noqa: BLE001 - not a URL SQLAlchemy reads
+        return None
+    if parsed.username is None and parsed.password is None:
+        return parsed  # no user info: an '@' is part of a file path or database name
+    if "@" in (parsed.host or ""):
+        return None
+    if not isinstance(url, URL):
+        rest = str(url).split("://", 1)[-1].split("?", 1)[0]
+        if rest.count("@") > 1:
+            return None
+    return parsed
+
+
+def is_ambiguous(url: str | URL) -> bool:
+    """Whether ``url`` has user info that SQLAlchemy cannot read unambiguously (see :func:`safe_url`)."""
+    try:
+        make_url(url)
+    except Exception:  # noqa: BLE001 - unparsable is another failure, reported by create_engine
+        return False
+    return _parse_cleanly(url) is None
+
+
+def safe_url(url: str | URL) -> str:
+    """``url`` for messages: every credential it can carry hidden as ``***`` (the password, and
+    the value of every query parameter named like a password, secret, key or token). A URL that
+    cannot be parsed cleanly (unparsable, or an unencoded ``@`` in its user info) shows only its
+    dialect: ``postgresql+psycopg://…``."""
+    parsed = _parse_cleanly(url)
+    if parsed is None:
+        return _dialect_only(url)
+    query = [(k, HIDDEN if _CREDENTIAL_PARAM.search(k) else v)
+             for k, vs in parsed.query.items() for v in ((vs,) if isinstance(vs, str) else vs)]
+    shown = parsed.set(query={}).render_as_string(hide_password=True)
+    return f"{shown}?{urlencode(query, safe='*')}" if query else shown
+
+
+def _secrets(url: str | URL) -> set[str]:
+    """Every credential-bearing fragment of ``url``, as given and percent-decoded."""
+    found: set[str] = set()
+    try:
+        parsed: URL | None = make_url(url)
+    except Exception:  # noqa: BLE001
+        parsed = None
+    if parsed is not None:
+        if parsed.password:
+            found.add(str(parsed.password))
+        for k, vs in parsed.query.items():
+            if _CREDENTIAL_PARAM.search(k):
+                found.update((vs,) if isinstance(vs, str) else vs)
+        if "@" in (parsed.host or ""):  # a misread password's tail, e.g. 'Tail99@host'
+            found.update(str(parsed.host).split("@")[:-1])
+    if not isinstance(url, URL) and (parsed is None or parsed.username is not None or parsed.password is not None):
+        raw = str(url)
+        rest = raw.split("://", 1)[1] if "://" in raw else raw
+        userinfo = rest.split("?", 1)[0].rpartition("@")[0]
+        if userinfo:  # everything a user or password written without encoding may hold
+            password = userinfo.split(":", 1)[1] if ":" in userinfo else ""
+            found.add(password)
+            found.update(re.split(r"[@:/]", password))
+        elif _DIALECT.match(raw) is None:
+            found.add(raw)  # not even a URL: all of it may be a secret
+    found |= {unquote(f) for f in found} | {quote(f, safe="") for f in found} | {quote_plus(f) for f in found}
+    return {f for f in found if len(f) >= 3}
 
 
 def scrub(message: str, url: str | URL | None) -> str:
-    """``message`` with the password of ``url`` (if any) replaced by ``***``."""
-    try:
-        password = make_url(url).password if url is not None else None
-    except Exception:  # noqa: BLE001
-        password = None
-    return message.replace(str(password), "***") if password else message
+    """``message`` (a driver's error, say) with every credential-bearing fragment of ``url``
+    replaced by ``***``: its password (also percent-encoded or decoded), credential query
+    values, and for a URL with an unencoded ``@`` every piece of what may be the password —
+    so neither "failed to resolve host 'Tail99@…'" nor anything else shows part of it."""
+    if url is None:
+        return message
+    for fragment in sorted(_secrets(url), key=len, reverse=True):
+        message = message.replace(fragment, HIDDEN)
+    return message
 
 
 def _first_line(exc: BaseException) -> str:
@@ -79,6 +162,9 @@ def make_engine(url: str | None, *, default_file: str, timeout: float | None = N
         timeout = db_timeout()
     url = url or default_url(default_file)
     shown = safe_url(url)
+    if is_ambiguous(url):  # SQLAlchemy would send part of the password to a wrong host name
+        raise StoreError(f"cannot open database {shown}: the URL holds more than one '@' before the host "
+                         f"(write an '@' inside the user name or password as %40)")
     if url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
         try:
             Path(url[len("sqlite:///"):].split("?", 1)[0]).parent.mkdir(parents=True, exist_ok=True)
@@ -114,23 +200,12 @@ def make_engine(url: str | None, *, default_file: str, timeout: float | None = N
     return engine
 
 
-def _study_schema(engine: Engine) -> object:
-    from .study.schema import upgrade
-
-    return upgrade(engine)
-
-
-def open_db(url: str | None = None, *, default_file: str = STUDY_FILE,
-            schema: Callable[[Engine], object] | None = _study_schema, timeout: float | None = None) -> Engine:
-    """The one way dkw opens its study or results database: ``url`` (any SQLAlchemy URL) or
-    ``sqlite:///<DKW_DATA_DIR>/<default_file>``, then ``schema(engine)`` — by default the study
-    schema brought to the newest revision (which writes nothing when it is already current, so
-    a read-only copy still reads). Without ``url`` the study database is ``DKW_STUDY_DB`` if set.
-    Failures raise :class:`StoreError` without the password."""
-    if url is None and schema is _study_schema:
-        from .config import study_db_url
-
-        url = study_db_url()
+def open_db(url: str | None = None, *, default_file: str,
+            schema: Callable[[Engine], object] | None = None, timeout: float | None = None) -> Engine:
+    """The one way dkw opens a database of its own: ``url`` (any SQLAlchemy URL) or
+    ``sqlite:///<DKW_DATA_DIR>/<default_file>``, then ``schema(engine)`` if given — the owner's
+    own schema step (the study's Alembic upgrade, the results tables), which this layer does not
+    know. Failures raise :class:`StoreError` without the password."""
     engine = make_engine(url, default_file=default_file, timeout=timeout)
     if schema is not None:
         try:

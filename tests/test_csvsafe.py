@@ -75,10 +75,10 @@ def test_study_export_csv_is_neutralised_json_exact(tmp_path, monkeypatch, capsy
     from sqlalchemy import update
     from sqlalchemy.orm import Session
 
-    from dkw_core.db import open_db
     from dkw_core.study.models import Judge
+    from dkw_core.study.schema import open_study_db
 
-    engine = open_db(db)
+    engine = open_study_db(db)
     with Session(engine) as s:  # simulated judges answered: give them hostile names
         s.execute(update(Judge).values(name="=HYPERLINK(\"http://evil\")"))
         s.commit()

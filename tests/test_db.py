@@ -56,7 +56,8 @@ import logging  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from dkw_core.cli import main  # noqa: E402
-from dkw_core.db import open_db, safe_url  # noqa: E402
+from dkw_core.db import safe_url, scrub  # noqa: E402
+from dkw_core.study.schema import open_study_db  # noqa: E402
 from tests.support.readonly import read_only  # noqa: E402
 
 PASSWORD = "Pw-9f3c1e-Zq"
@@ -97,20 +98,83 @@ def test_no_study_command_prints_the_password(url, how, capsys, caplog, monkeypa
             assert "cannot open database" in err, err
 
 
+#: The password as a query parameter, and one with an unencoded '@' (SQLAlchemy would cut it at
+#: the first '@' and take 'Tail99@127.0.0.1' for the host).
+QUERY_SECRET = "Qs-4b7e-Secret"
+IN_QUERY = f"postgresql+psycopg://judge@127.0.0.1:1/study?sslmode=disable&password={QUERY_SECRET}"
+AT_PASSWORD = "P@ssw0rd-Tail99"
+AT_SIGN = f"postgresql+psycopg://judge:{AT_PASSWORD}@127.0.0.1:1/study"
+PIECES = (QUERY_SECRET, "ssw0rd", "Tail99")
+
+
+def test_safe_url_hides_credential_query_parameters_and_shows_only_the_dialect_of_an_ambiguous_url():
+    assert safe_url(IN_QUERY) == "postgresql+psycopg://judge@127.0.0.1:1/study?sslmode=disable&password=***"
+    assert safe_url(IN_QUERY + "&sslkey=k.pem&api_token=t0k3n").endswith("&sslkey=***&api_token=***")
+    assert safe_url(AT_SIGN) == "postgresql+psycopg://…"
+    assert safe_url("not-a-url-but-a-secret") == "(a database URL that cannot be read)"
+    assert scrub("failed to resolve host 'ssw0rd-Tail99@127.0.0.1'", AT_SIGN) == "failed to resolve host '***@127.0.0.1'"
+
+
+@pytest.mark.parametrize("how", ["--db", "env"])
+@pytest.mark.parametrize("url", [IN_QUERY, AT_SIGN], ids=["query-password", "at-sign"])
+def test_no_study_command_prints_a_query_password_or_part_of_one_with_an_at_sign(url, how, capsys, caplog,
+                                                                                 monkeypatch, tmp_path):
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("DKW_STUDY_FAKE_KEYWORDS", "1")
+    caplog.set_level(logging.DEBUG)
+    for command in STUDY_COMMANDS:
+        argv = ["study", *command]
+        if how == "env":
+            monkeypatch.setenv("DKW_STUDY_DB", url)
+        else:
+            argv[2:2] = ["--db", url]
+        assert main(argv) == 2, command
+        out, err = capsys.readouterr()
+        assert not any(p in out + err + caplog.text for p in PIECES), (command, err)
+        assert err.startswith("error: ") and err.count("\n") == 1, (command, err)
+        if url == IN_QUERY:
+            assert "password=***" in err and "cannot be reached" in err, err
+        else:
+            assert "postgresql+psycopg://…" in err and "more than one '@'" in err, err
+
+
+@pytest.mark.parametrize("url", [IN_QUERY, AT_SIGN], ids=["query-password", "at-sign"])
+def test_study_results_error_box_shows_no_query_password_nor_part_of_one_with_an_at_sign(url, tmp_path,
+                                                                                        monkeypatch, caplog):
+    from streamlit.testing.v1 import AppTest
+
+    from dkw_app import resources
+
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("DKW_STUDY_DB", url)
+    monkeypatch.setenv("DKW_ADMIN_PASSWORD", "s3cret-s3cret")
+    caplog.set_level(logging.DEBUG)
+    resources.clear_all()
+    at = AppTest.from_file(str(ROOT / "pages/5_Study_results.py"), default_timeout=60).run()
+    at.text_input[0].input("s3cret-s3cret").run()
+    assert not at.exception and len(at.error) == 1, [e.value for e in at.error]
+    box = at.error[0].value
+    assert not any(p in _page_text(at) + caplog.text for p in PIECES), box
+    if url == IN_QUERY:
+        assert "password=***" in box and "cannot be reached" in box, box
+    else:
+        assert "postgresql+psycopg://…" in box and "more than one '@'" in box, box
+
+
 def test_each_database_fault_is_named_for_what_it_is(tmp_path):
     bad = tmp_path / "bad.sqlite"
     bad.write_bytes(b"not a database " * 500)
     with pytest.raises(StoreError, match="corrupted or not a database") as info:
-        open_db(f"sqlite:///{bad}")
+        open_study_db(f"sqlite:///{bad}")
     assert "locked" not in str(info.value)
     with pytest.raises(StoreError, match="cannot be reached") as info:
-        open_db(UNREACHABLE)
+        open_study_db(UNREACHABLE)
     assert "corrupted" not in str(info.value) and PASSWORD not in str(info.value)
     good = tmp_path / "ro" / "study.sqlite"
-    open_db(f"sqlite:///{good}").dispose()
+    open_study_db(f"sqlite:///{good}").dispose()
     _not_wal(good)
     with read_only(good, good.parent):
-        engine = open_db(f"sqlite:///{good}")
+        engine = open_study_db(f"sqlite:///{good}")
         with pytest.raises(Exception) as write:
             with engine.begin() as conn:
                 conn.execute(text("CREATE TABLE t (x INTEGER)"))

@@ -151,11 +151,11 @@ def _export(args) -> int:
 
 
 def _init(args) -> int:
-    from ..db import open_db, safe_url
-    from ..study.schema import upgrade
+    from ..db import safe_url
+    from ..study.schema import open_study_db, revision
 
-    engine = open_db(args.db or config.study_db_url(), schema=None)
-    print(f"study schema at revision {upgrade(engine)} ({safe_url(engine.url)})")
+    engine = open_study_db(args.db or config.study_db_url())
+    print(f"study schema at revision {revision(engine)} ({safe_url(engine.url)})")
     return 0
 
 

@@ -6,6 +6,6 @@ from .. import config
 
 def engine_for(url: str | None):
     """The study database engine (schema created/checked)."""
-    from ..db import open_db
+    from ..study.schema import open_study_db
 
-    return open_db(url or config.study_db_url())
+    return open_study_db(url or config.study_db_url())

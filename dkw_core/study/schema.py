@@ -1,7 +1,9 @@
 """Versioned study schema: Alembic migrations applied under a lock.
 
-:func:`upgrade` brings a database to the newest revision of ``migrations/versions``. It is
-called by ``python -m dkw_core study init``, by every study command and at app start, so
+:func:`upgrade` brings a database to the newest revision of ``migrations/versions``;
+:func:`open_study_db` opens the study database and calls it (the ground layer,
+:mod:`dkw_core.db`, knows nothing of the study). It is called by ``python -m dkw_core study
+init``, by every study command and at app start, so
 several processes (app workers, CLI) may call it at the same moment on a fresh database. The
 first one takes a lock and migrates; the others wait for the lock, find the schema current
 and return. Locks: SQLite ``BEGIN IMMEDIATE`` (the database write lock, held until the
@@ -23,6 +25,9 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..errors import StoreError
+
+#: The study database's file in ``DKW_DATA_DIR`` when no URL is given.
+STUDY_FILE = "study.sqlite"
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 #: ``pg_advisory_xact_lock`` key of the study schema (any constant shared by every process).
@@ -115,3 +120,14 @@ def _upgrade_locked(engine: Engine) -> None:
             command.stamp(cfg, LEGACY_REVISION)  # first release: tables without a version
         command.upgrade(cfg, "head")
         conn.commit()
+
+
+def open_study_db(url: str | None = None, *, timeout: float | None = None) -> Engine:
+    """The study database — ``url``, else ``DKW_STUDY_DB``, else
+    ``sqlite:///<DKW_DATA_DIR>/study.sqlite`` — opened with :func:`dkw_core.db.open_db` and its
+    schema brought to the newest revision (nothing written when it is current, so a read-only
+    copy still reads). Failures raise :class:`StoreError` without any credential of the URL."""
+    from ..config import study_db_url
+    from ..db import open_db
+
+    return open_db(url or study_db_url(), default_file=STUDY_FILE, schema=upgrade, timeout=timeout)

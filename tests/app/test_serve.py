@@ -44,3 +44,24 @@ def test_unknown_mode_is_a_one_line_error(launched, monkeypatch, capsys):
     monkeypatch.setenv("DKW_MODE", "kiosk")
     assert serve.main([]) == 2 and not launched
     assert capsys.readouterr().err.strip() == "error: DKW_MODE must be one of explorer, study, got 'kiosk'"
+
+
+# ------------------------------------------------------------------ the server log never holds a credential
+
+@pytest.mark.browser
+@pytest.mark.parametrize("url, shown", [
+    ("postgresql+psycopg://judge@127.0.0.1:1/study?password=Qs-4b7e-Secret", "password=***"),
+    ("postgresql+psycopg://judge:P@ssw0rd-Tail99@127.0.0.1:1/study", "postgresql+psycopg://…"),
+], ids=["query-password", "at-sign"])
+def test_the_server_log_shows_no_query_password_nor_part_of_one_with_an_at_sign(url, shown, tmp_path):
+    from tests.support.browser import browser_page, wait_idle
+    from tests.support.serve import served
+
+    env = {"DKW_MODE": "study", "DKW_STUDY_DB": url, "DKW_ADMIN_PASSWORD": "s3cret-s3cret"}
+    with served(tmp_path, env) as base, browser_page() as page:
+        page.goto(base + "/")  # a judge's first page: the study database is opened and fails
+        wait_idle(page)
+        assert "not available" in page.inner_text("body")
+    log = "\n".join(p.read_text(encoding="utf-8") for p in tmp_path.glob("serve-*.log"))
+    assert "study database unavailable" in log and shown in log, log
+    assert not any(piece in log for piece in ("Qs-4b7e-Secret", "ssw0rd", "Tail99")), log
