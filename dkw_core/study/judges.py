@@ -54,6 +54,13 @@ def unsent(judgement) -> int:
     return len(judgement.drafts)
 
 
+def unsent_note(judgement, fate: str) -> str:
+    """``"; your 2 unsent answer(s) <fate>"`` for a notice, or nothing when she had given none
+    (a judge who had only been handed the article is not told about "0 unsent answer(s)")."""
+    n = unsent(judgement)
+    return f"; your {n} unsent answer(s) {fate}" if n else ""
+
+
 def notify(session: Session, judge_id: int, reason: str, message: str) -> None:
     session.add(Notice(judge_id=judge_id, at=utcnow(), reason=reason, message=message))
 
@@ -70,8 +77,8 @@ def revoke_judge(engine: Engine, study_id: int, judge_id: int) -> int:
         open_j = [j for j in judge.judgements if j.submitted_at is None]
         for j in open_j:
             notify(session, judge_id, "revoked",
-                   f"The article you were judging was given back when your access code was revoked; "
-                   f"your {unsent(j)} unsent answer(s) to it were discarded.")
+                   f"The article you were judging was given back when your access code was revoked"
+                   f"{unsent_note(j, 'to it were discarded')}.")
             session.delete(j)
         log_event(session, study_id, "code revoked", f"judge {judge_id}; {len(open_j)} open reservation(s) released")
         return len(open_j)

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from ..errors import StoreError
 from .assignment import ArticleState, choose
 from .errors import AccessError, StudyError
-from .judges import REVOKED, notify, unsent
+from .judges import REVOKED, notify, unsent_note
 from .models import ANSWERS, QUESTIONS, Article, Judge, Judgement, Notice, Study, StudyKeyword, init_db, utcnow
 from .store import write_session
 
@@ -92,8 +92,7 @@ def release_expired(session: Session, study: Study, now: datetime) -> int:
     for j in stale:
         notify(session, j.judge_id, "expired",
                f"The article you were judging was given back after {study.reservation_minutes} minutes without "
-               f"activity, so that another judge could take it; your {unsent(j)} unsent answer(s) to it were "
-               f"discarded.")
+               f"activity, so that another judge could take it{unsent_note(j, 'to it were discarded')}.")
         session.delete(j)
     if stale:
         session.flush()

@@ -442,3 +442,23 @@ def test_submit_while_paused_says_saved_and_paused_never_next_article(env):
     saved = " ".join(s.value for s in at.success)
     assert "Saved" in saved and "paused" in saved and "next article" not in saved
     assert any("paused" in i.value for i in at.info) and not at.radio
+
+
+def test_after_close_and_reopen_the_judge_is_no_longer_told_the_study_was_closed(env):
+    sid = _demo_study(env)
+    _jid, code = S.invite_judge(env, sid, name="ann")
+    judge = _run(JUDGE, code=code)
+    judge.button(key="judge_start").click().run()
+    assert judge.radio and not judge.warning  # she was given an article and has answered nothing yet
+    admin = _admin()
+    for status in ("closed", "open"):
+        admin.selectbox(key="new_status").select(status).run()
+        admin.button(key="status_go").click().run()
+        assert not admin.exception and S.study_settings(env, sid)["status"] == status
+        judge.run()
+        warnings = [w.value for w in judge.warning]
+        if status == "closed":
+            assert len(warnings) == 1 and "The study was closed while you were judging" in warnings[0]
+            assert "unsent answer(s)" not in warnings[0] and "the article stays yours" in warnings[0], warnings
+        else:  # reopened: the same article again, and no word of a closed study above it
+            assert judge.radio and not any("closed" in w for w in warnings), warnings
