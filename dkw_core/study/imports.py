@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import re
+import unicodedata
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,24 @@ MAX_IMPORT_BYTES = 50 * 1024 * 1024
 #: Longest keyword stored (the database column's width).
 MAX_KEYWORD_CHARS = 300
 IMPORT_FORMATS = ("csv", "jsonl")
+#: Characters no keyword may hold: control characters (NUL, which PostgreSQL's text type
+#: refuses, tab, line breaks, ...) and the Unicode line and paragraph separators.
+_FORBIDDEN_CATEGORIES = ("Cc", "Zl", "Zp")
+
+
+def same_keyword(word: str) -> str:
+    """What two keywords a judge would read as one compare by: case and Unicode compatibility
+    forms folded (``OK`` and ``ok``; a composed and a decomposed ``é``)."""
+    return unicodedata.normalize("NFKC", word).casefold()
+
+
+def _differs(first: str, word: str) -> str:
+    """How ``word`` differs from the keyword ``first`` it repeats (empty when identical)."""
+    if first == word:
+        return ""
+    how = "but for case" if first.casefold() == word.casefold() else "in another Unicode form"
+    return f"the same as {first!r} {how}"
+
 
 def _format_of(filename: str) -> str:
     suffix = Path(filename).suffix.lower().lstrip(".")
@@ -40,7 +59,9 @@ def read_imported(source: bytes | str | Path, *, filename: str | None = None,
 
     Checked, with a one-line :class:`InputError` naming the file and line: malformed lines,
     missing columns, unknown document ids (when ``doc_ids`` is given), empty keyword lists,
-    a document given twice for a method, a keyword repeated in a list, a repeated rank."""
+    a document given twice for a method, a keyword repeated in a list (also when only its case
+    differs, ``OK`` and ``ok``), a keyword holding a control character (NUL, a line break, a
+    tab), a repeated rank."""
     if isinstance(source, (str, Path)):
         path = Path(source)
         filename = filename or path.name
@@ -101,6 +122,10 @@ class _Builder:
             raise self.error(line, "empty keyword")
         if len(w) > MAX_KEYWORD_CHARS:
             raise self.error(line, f"keyword longer than {MAX_KEYWORD_CHARS} characters")
+        bad = next((c for c in w if unicodedata.category(c) in _FORBIDDEN_CATEGORIES), None)
+        if bad is not None:
+            what = {"\x00": "NUL", "\n": "a line break", "\r": "a line break", "\t": "a tab"}.get(bad, f"U+{ord(bad):04X}")
+            raise self.error(line, f"keyword {w!r} holds a control character ({what}); a keyword is one line of text")
         return w
 
     def add_list(self, line: int, doc_id: Any, method: Any, words: Sequence[Any]) -> None:
@@ -112,9 +137,14 @@ class _Builder:
         cleaned = [self._word(line, w) for w in words]
         if not cleaned:
             raise self.error(line, f"empty keyword list for document {doc!r} of method {name!r}")
-        dup = next((w for i, w in enumerate(cleaned) if w in cleaned[:i]), None)
-        if dup is not None:
-            raise self.error(line, f"duplicate keyword {dup!r} for document {doc!r} of method {name!r}")
+        seen: dict[str, str] = {}
+        for w in cleaned:
+            earlier = seen.get(same_keyword(w))
+            seen.setdefault(same_keyword(w), w)
+            if earlier is not None:
+                also = _differs(earlier, w)
+                raise self.error(line, f"duplicate keyword {w!r}{f' ({also})' if also else ''} for document "
+                                       f"{doc!r} of method {name!r}")
         self.lists[key] = cleaned
         self.where[key] = line
 
@@ -135,10 +165,11 @@ class _Builder:
         if r in ranks:
             raise self.error(line, f"duplicate: rank {r} of document {doc!r} of method {name!r} already given on "
                                    f"line {ranks[r][1]}")
-        other = next((ln for ww, ln in ranks.values() if ww == w), None)
+        other = next(((ww, ln) for ww, ln in ranks.values() if same_keyword(ww) == same_keyword(w)), None)
         if other is not None:
+            also = _differs(other[0], w)
             raise self.error(line, f"duplicate keyword {w!r} for document {doc!r} of method {name!r} "
-                                   f"(also on line {other})")
+                                   f"({also + ', ' if also else ''}also on line {other[1]})")
         ranks[r] = (w, line)
 
     def result(self) -> dict[str, dict[str, list[str]]]:

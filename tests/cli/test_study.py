@@ -100,3 +100,24 @@ def test_create_refuses_bad_keyword_files_and_method_mixes_with_one_line(db, tmp
     assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--method", "tf-rf",
                  "--method-b", "x"]) == 2
     assert "not both" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt, content, says", [
+    ("jsonl", json.dumps({"doc_id": "space/0", "method": "mine", "keywords": ["orbit", "nul\u0000byte"]}),
+     r"mine.jsonl line 1: keyword 'nul\x00byte' holds a control character (NUL)"),
+    ("csv", 'doc_id,method,keywords\nspace/0,mine,"orbit;two\nlines"\n',
+     r"mine.csv line 3: keyword 'two\nlines' holds a control character (a line break)"),
+    ("jsonl", json.dumps({"doc_id": "space/0", "method": "mine", "keywords": ["OK", "orbit", "ok"]}),
+     "mine.jsonl line 1: duplicate keyword 'ok' (the same as 'OK' but for case)"),
+    ("csv", "doc_id,method,rank,keyword\nspace/0,mine,1,Orbit\nspace/0,mine,2,ORBIT\n",
+     "mine.csv line 3: duplicate keyword 'ORBIT' for document 'space/0' of method 'mine' (the same as 'Orbit' "
+     "but for case, also on line 2)"),
+], ids=["nul", "newline", "case-list", "case-ranked"])
+def test_create_refuses_imported_keywords_with_a_nul_a_line_break_or_a_case_variant_duplicate(fmt, content, says, db,
+                                                                                             tmp_path, capsys):
+    path = tmp_path / f"mine.{fmt}"
+    path.write_text(content, encoding="utf-8")
+    assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--import", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and says in err and err.count("\n") == 1, err
+    assert main(["study", "list", "--db", db]) == 0 and capsys.readouterr().out == ""  # nothing stored
