@@ -7,7 +7,8 @@ Admin access: ``DKW_ADMIN_PASSWORD`` (or ``admin_password`` in ``.streamlit/secr
 at least ``backend.MIN_PASSWORD_LENGTH`` characters. Without one, the server's one-time token
 is the admin secret: ``python -m dkw_app.serve`` (``make run``) generates and prints it at
 start and hands it to the app as ``DKW_ADMIN_TOKEN``; a server started otherwise generates it
-on first use and prints it on its console. Failed attempts are throttled per server.
+on first use and prints it on its console. Failed attempts are throttled with one count in the
+study database, shared by every app process (``dkw_core.study.access``).
 """
 from __future__ import annotations
 
@@ -45,6 +46,15 @@ def study_engine() -> Engine | None:
         else:  # a judge or a visitor learns nothing of the server, its user or its files
             _log.error("study database unavailable: %s", exc)
             st.error("The study is not available right now. Please try again later or tell the study's organiser.")
+        return None
+
+
+def _throttle_store() -> Engine | None:
+    """The study database the admin gate counts failed attempts in; None (counted in this
+    process) when it cannot be opened — the organiser must still be able to log in and read why."""
+    try:
+        return resources.study_store(config.study_db_url(), str(config.data_dir()))
+    except DkwError:
         return None
 
 
@@ -101,7 +111,7 @@ def require_admin(key: str) -> None:
     if not given:
         st.caption(f"Enter {what}.")
         st.stop()
-    gate = backend.admin_gate(secret)
+    gate = backend.admin_gate(secret, _throttle_store())
     tried = st.session_state.get("_admin_tried")  # (page, input, gate time it may be checked again)
     retry = tried is not None and tried[2] is not None and gate.clock() >= tried[2]
     if tried is None or tried[:2] != (key, given) or retry:  # a rerun with the same input is no new attempt,

@@ -24,6 +24,7 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -36,7 +37,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 #: Kept in ``study_meta`` for programs that predate the Alembic migrations (they refuse a
 #: database whose version is newer than theirs); the schema itself is versioned by Alembic.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 #: Ordinal answer scale (paper §4.6): 0 means "Do not know" and is left out of statistics.
 ANSWERS: dict[int, str] = {0: "Do not know", 1: "Irrelevant", 2: "Partially", 3: "Relevant"}
@@ -295,6 +296,19 @@ class Notice(Base):
     dismissed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
     judge: Mapped[Judge] = relationship(back_populates="notices")
+
+
+class AdminThrottle(Base):
+    """The admin gate's count of failed attempts (:mod:`.access`), one row per scope (``admin``),
+    kept in the study database so that every app process shares it. Times are the gate clock's
+    seconds (Unix time)."""
+
+    __tablename__ = "study_admin_throttle"
+    scope: Mapped[str] = mapped_column(String(32), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    last_failure: Mapped[float | None] = mapped_column(Float, nullable=True)
+    blocked_until: Mapped[float] = mapped_column(Float, default=0.0)
+    __table_args__ = (CheckConstraint("failures >= 0", name="ck_throttle_failures"),)
 
 
 def init_db(engine: Engine) -> None:

@@ -51,3 +51,33 @@ def test_a_refusal_during_the_wait_is_marked_unchecked_and_says_when_to_retry():
     assert early.blocked and early.retry_at == 102.0 and "accepted in 2 s" in early.message  # 1.5 s rounded up
     now[0] = 102.0
     assert gate.attempt("right-password").ok
+
+
+def test_gates_of_several_processes_on_one_database_count_every_failure_once(db_url):
+    """Two engines on one database (as two app processes), four threads each: no failure lost
+    or counted twice, on SQLite and on PostgreSQL."""
+    import itertools
+    import threading
+
+    from dkw_core.db import make_engine
+    from dkw_core.study.models import init_db
+
+    engines = [make_engine(db_url, default_file="unused.sqlite") for _ in range(2)]
+    init_db(engines[0])
+    ticks = itertools.count(0, 1000)  # every attempt comes after the previous one's wait
+    gates = [AdminGate("right-password", engine=e, clock=lambda: float(next(ticks)), reset_after=1e12)
+             for e in engines]
+
+    def fail(gate):
+        for _ in range(5):
+            assert not gate.attempt("wrong").ok
+
+    threads = [threading.Thread(target=fail, args=(gates[i % 2],)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert gates[0].failures == gates[1].failures == 40
+    assert gates[1].attempt("right-password").ok and gates[0].failures == 0
+    for e in engines:
+        e.dispose()

@@ -74,7 +74,7 @@ def test_admin_without_configured_password_asks_for_the_printed_token(env, monke
     assert token and len(token) >= 32 and token in printed  # on the server's console
     at.text_input(key="admin-password").input("guess-guess-guess").run()
     assert not at.tabs and "wrong password" in at.error[0].value
-    backend.admin_gate(token).clock = lambda: 10.0**9  # past any delay
+    backend.admin_gate(token, env).clock = lambda: 10.0**10  # past any delay (the gate clock is Unix time)
     at.text_input(key="admin-password").input(token).run()
     assert not at.exception and len(at.tabs) == 5
 
@@ -98,7 +98,7 @@ def test_failed_attempts_delay_the_next_attempt_even_with_the_right_password(env
     pw = "throttle-" + uuid.uuid4().hex
     monkeypatch.setenv("DKW_ADMIN_PASSWORD", pw)
     now = [1000.0]
-    gate = backend.admin_gate(pw)
+    gate = backend.admin_gate(pw, env)
     gate.clock = lambda: now[0]
     at = _run(ADMIN)
     for i, wait in enumerate((1, 2, 4), start=1):
@@ -120,7 +120,7 @@ def test_failed_attempts_delay_the_next_attempt_even_with_the_right_password(env
 def test_admin_wrong_password_shows_nothing_right_password_creates_and_invites(env):
     at = _run(ADMIN)
     now = [10.0**9]
-    backend.admin_gate("s3cret-s3cret").clock = lambda: now[0]
+    backend.admin_gate("s3cret-s3cret", env).clock = lambda: now[0]
     at.text_input(key="admin-password").input("wrong").run()
     assert at.error and "wrong password" in at.error[0].value and not at.tabs
     now[0] += 10
@@ -359,22 +359,22 @@ def test_the_right_password_refused_during_the_wait_is_accepted_when_it_is_over_
     pw = "throttle-" + uuid.uuid4().hex
     monkeypatch.setenv("DKW_ADMIN_PASSWORD", pw)
     now = [5000.0]
-    backend.admin_gate(pw).clock = lambda: now[0]
+    backend.admin_gate(pw, env).clock = lambda: now[0]
     at = _run(ADMIN)
     for i in range(6):
         at.text_input(key="admin-password").input(f"wrong-{i}").run()
-        now[0] += 2 ** i  # each wrong attempt after the previous wait
-    now[0] -= 32
-    assert "accepted in 32 s" in at.error[0].value and " UTC)" in at.error[0].value
-    now[0] += 30
+        now[0] += min(2 ** i, 30)  # each wrong attempt after the previous wait (at most 30 s)
+    now[0] -= 30
+    assert "accepted in 30 s" in at.error[0].value and " UTC)" in at.error[0].value
+    now[0] += 28
     at.text_input(key="admin-password").input(pw).run()  # 2 s too early: refused unchecked
     assert "too many wrong attempts" in at.error[0].value and "checked again then" in at.error[0].value
     assert any("Next attempt accepted in 2 s" in c.value for c in at.caption) and not at.tabs
     at.run()  # same input, still waiting: no new attempt, no change
-    assert not at.tabs and backend.admin_gate(pw).failures == 6
+    assert not at.tabs and backend.admin_gate(pw, env).failures == 6
     now[0] += 2.5
     at.run()  # the countdown's rerun once the wait is over: the same entry is checked now
-    assert not at.exception and len(at.tabs) == 5 and backend.admin_gate(pw).failures == 0
+    assert not at.exception and len(at.tabs) == 5 and backend.admin_gate(pw, env).failures == 0
 
 
 def test_study_mode_opens_on_the_judge_page_with_no_navigation_until_the_organiser_logs_in(env, monkeypatch):
@@ -462,3 +462,60 @@ def test_after_close_and_reopen_the_judge_is_no_longer_told_the_study_was_closed
             assert "unsent answer(s)" not in warnings[0] and "the article stays yours" in warnings[0], warnings
         else:  # reopened: the same article again, and no word of a closed study above it
             assert judge.radio and not any("closed" in w for w in warnings), warnings
+
+
+# ------------------------------------------------------------------ the admin throttle: one count in the database
+
+_OTHER_PROCESS = """
+import sys
+from streamlit.testing.v1 import AppTest
+from dkw_app import backend
+from dkw_core.study.schema import open_study_db
+
+url, password, now, path = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+backend.admin_gate(password, open_study_db(url)).clock = lambda: now
+at = AppTest.from_file(path, default_timeout=60).run()
+at.text_input(key="admin-password").input("wrong-from-another-process").run()
+print(at.error[0].value)
+"""
+
+
+def test_a_second_app_process_shares_the_count_of_failed_admin_attempts(env, monkeypatch):
+    import os
+    import subprocess
+    import sys
+
+    pw = "throttle-" + uuid.uuid4().hex
+    monkeypatch.setenv("DKW_ADMIN_PASSWORD", pw)
+    now = [1000.0]
+    backend.admin_gate(pw, env).clock = lambda: now[0]
+    at = _run(ADMIN)
+    at.text_input(key="admin-password").input("wrong-1").run()
+    assert "wrong password (attempt 1)" in at.error[0].value
+    other = subprocess.run([sys.executable, "-c", _OTHER_PROCESS, str(env.url), pw, "1001.5", ADMIN], cwd=ROOT,
+                           capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert "wrong password (attempt 2)" in other.stdout, other.stdout + other.stderr  # not a count of its own
+    now[0] = 1002.0  # within the other process's 2 s: this one refuses unchecked, even the right password
+    at.text_input(key="admin-password").input(pw).run()
+    assert "too many wrong attempts" in at.error[0].value and not at.tabs
+    now[0] = 1004.0
+    at.text_input(key="admin-password").input("wrong-3").run()
+    assert "wrong password (attempt 3)" in at.error[0].value and "accepted in 4 s" in at.error[0].value
+
+
+def test_the_wait_after_failed_admin_attempts_is_bounded(env, monkeypatch):
+    from dkw_core.study.access import MAX_DELAY
+
+    pw = "throttle-" + uuid.uuid4().hex
+    monkeypatch.setenv("DKW_ADMIN_PASSWORD", pw)
+    now = [2000.0]
+    backend.admin_gate(pw, env).clock = lambda: now[0]
+    at = _run(ADMIN)
+    waits = []
+    for i in range(1, 13):  # twelve wrong attempts, each as soon as it is accepted
+        at.text_input(key="admin-password").input(f"wrong-{i}").run()
+        waits.append(int(at.error[0].value.split("accepted in ")[1].split(" s")[0]))
+        now[0] += waits[-1]
+    assert MAX_DELAY == 30 and waits == [1, 2, 4, 8, 16] + [30] * 7
+    at.text_input(key="admin-password").input(pw).run()
+    assert not at.exception and len(at.tabs) == 5
