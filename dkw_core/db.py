@@ -64,11 +64,13 @@ def _parse_cleanly(url: str | URL) -> URL | None:
 
 
 def is_ambiguous(url: str | URL) -> bool:
-    """Whether ``url`` has user info that SQLAlchemy cannot read unambiguously (see :func:`safe_url`)."""
+    """Whether ``url`` has user info that SQLAlchemy cannot read unambiguously (see :func:`safe_url`):
+    more than one ``@`` before its query, unless it parses with no user info at all (a file path)."""
     try:
         make_url(url)
-    except Exception:  # noqa: BLE001 - unparsable is another failure, reported by create_engine
-        return False
+    except Exception:  # noqa: BLE001 - unparsable: ambiguous if an '@' in the password broke it
+        raw = str(url)
+        return "://" in raw and raw.split("://", 1)[1].split("?", 1)[0].count("@") > 1
     return _parse_cleanly(url) is None
 
 

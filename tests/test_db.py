@@ -104,7 +104,9 @@ QUERY_SECRET = "Qs-4b7e-Secret"
 IN_QUERY = f"postgresql+psycopg://judge@127.0.0.1:1/study?sslmode=disable&password={QUERY_SECRET}"
 AT_PASSWORD = "P@ssw0rd-Tail99"
 AT_SIGN = f"postgresql+psycopg://judge:{AT_PASSWORD}@127.0.0.1:1/study"
-PIECES = (QUERY_SECRET, "ssw0rd", "Tail99")
+#: An '@' and a ':' in the password: SQLAlchemy cannot parse it at all (port 'w0rd-Tail99@…').
+AT_COLON = "postgresql+psycopg://judge:P@ss:w0rd-Tail99@127.0.0.1:1/study"
+PIECES = (QUERY_SECRET, "ssw0rd", "Tail99", "w0rd")
 
 
 def test_safe_url_hides_credential_query_parameters_and_shows_only_the_dialect_of_an_ambiguous_url():
@@ -116,7 +118,7 @@ def test_safe_url_hides_credential_query_parameters_and_shows_only_the_dialect_o
 
 
 @pytest.mark.parametrize("how", ["--db", "env"])
-@pytest.mark.parametrize("url", [IN_QUERY, AT_SIGN], ids=["query-password", "at-sign"])
+@pytest.mark.parametrize("url", [IN_QUERY, AT_SIGN, AT_COLON], ids=["query-password", "at-sign", "at-colon"])
 def test_no_study_command_prints_a_query_password_or_part_of_one_with_an_at_sign(url, how, capsys, caplog,
                                                                                  monkeypatch, tmp_path):
     monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
