@@ -68,7 +68,12 @@ def own_text_input() -> str | None:
     """A text box and a file input; the text (file first), or ``None`` with nothing given."""
     pasted = st.text_area("Paste a text", key="own_text", height=180,
                           placeholder="Paste an article, an abstract, a post…")
-    upload = st.file_uploader("…or a UTF-8 text file", type=["txt", "md", "text"], key="own_file")
+    limit = widgets.guarded(backend.max_text_mb, default=None)
+    if limit is None:
+        return None
+    upload = st.file_uploader("…or a UTF-8 text file", type=["txt", "md", "text"], key="own_file",
+                              max_upload_size=widgets.upload_limit(limit),
+                              help=f"at most {limit:g} MB (DKW_MAX_TEXT_MB)")
     if upload is not None:
         try:
             return backend.decode_upload(upload.getvalue(), upload.name)
