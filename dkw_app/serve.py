@@ -92,7 +92,8 @@ def _run(cmd: list[str], env: dict[str, str]) -> int:
         except subprocess.TimeoutExpired:
             pass
         family.update(_descendants(child.pid))
-        if stop_at and time.monotonic() > stop_at[0]:
+        if len(stop_at) == 1 and time.monotonic() > stop_at[0]:
+            stop_at.append(time.monotonic())  # killed once, said once: a dying server may take a while to go
             print(f"dkw: the server did not stop within {GRACE:g} s; killing it", flush=True)
             family.update(_descendants(child.pid))
             _signal(child, signal.SIGKILL)
