@@ -115,12 +115,13 @@ def own_text_keywords(model: Any, text: str, *, metrics: Sequence[str], k: int, 
             st.subheader("Two likely categories")
             st.warning(widgets.escape_markdown(
                 f"The classifier is unsure ({weighting.describe()}): the keywords under each of the two most "
-                "probable categories, side by side."))
+                "probable categories, one above the other."))
             probs = {weighting.category: weighting.probability, weighting.runner_up: weighting.runner_up_probability}
-            for col, (cat, kws) in zip(st.columns(2), result["by_category"].items()):
-                with col:
-                    st.markdown(f"**{widgets.escape_markdown(f'weighted as {cat}, P = {probs[cat]:.2f}')}**")
-                    keyword_table(kws, top=top)
+            # one under the other, each table as wide as the single-category one: side by side, two
+            # tables of several metrics cut words off and hid a metric below ~1400 px
+            for cat, kws in result["by_category"].items():
+                st.markdown(f"**{widgets.escape_markdown(f'weighted as {cat}, P = {probs[cat]:.2f}')}**")
+                keyword_table(kws, top=top)
         widgets.csv_download(tables.keywords_long(by_metric, doc_id="your text", protocol=protocol, k=k,
                                                   vectors=vectors),
                              label="Download keywords (CSV)", file_name="keywords-your-text.csv", key="own_csv")
