@@ -442,3 +442,10 @@ def test_submit_while_paused_says_saved_and_paused_never_next_article(env):
     saved = " ".join(s.value for s in at.success)
     assert "Saved" in saved and "paused" in saved and "next article" not in saved
     assert any("paused" in i.value for i in at.info) and not at.radio
+
+
+def test_the_keyword_import_states_its_own_limit(env, monkeypatch):
+    monkeypatch.setenv("DKW_MAX_UPLOAD_MB", "12")
+    at = _admin()
+    (upload,) = [u.proto for u in at.get("file_uploader") if u.proto.label.startswith("Imported keywords")]
+    assert upload.max_upload_size_mb == 12 and "12 MB" in upload.help  # never Streamlit's 200
