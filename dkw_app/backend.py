@@ -367,6 +367,13 @@ def max_upload_mb() -> float:
     return _limit_bytes() / 1e6
 
 
+def max_text_mb() -> float:
+    """``DKW_MAX_TEXT_MB`` (default 10): the largest text file the app accepts."""
+    from dkw_core.config import max_text_mb as limit
+
+    return limit()
+
+
 # --------------------------------------------------------------------------- study (paper §4.6)
 # The study pages (admin, judge, results) go through these names too; the judge page uses
 # only the judge calls, which carry no method names, protocols or provenance.

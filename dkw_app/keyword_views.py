@@ -68,7 +68,12 @@ def own_text_input() -> str | None:
     """A text box and a file input; the text (file first), or ``None`` with nothing given."""
     pasted = st.text_area("Paste a text", key="own_text", height=180,
                           placeholder="Paste an article, an abstract, a post…")
-    upload = st.file_uploader("…or a UTF-8 text file", type=["txt", "md", "text"], key="own_file")
+    limit = widgets.guarded(backend.max_text_mb, default=None)
+    if limit is None:
+        return None
+    upload = st.file_uploader("…or a UTF-8 text file", type=["txt", "md", "text"], key="own_file",
+                              max_upload_size=widgets.upload_limit(limit),
+                              help=f"at most {limit:g} MB (DKW_MAX_TEXT_MB)")
     if upload is not None:
         try:
             return backend.decode_upload(upload.getvalue(), upload.name)
@@ -110,12 +115,13 @@ def own_text_keywords(model: Any, text: str, *, metrics: Sequence[str], k: int, 
             st.subheader("Two likely categories")
             st.warning(widgets.escape_markdown(
                 f"The classifier is unsure ({weighting.describe()}): the keywords under each of the two most "
-                "probable categories, side by side."))
+                "probable categories, one above the other."))
             probs = {weighting.category: weighting.probability, weighting.runner_up: weighting.runner_up_probability}
-            for col, (cat, kws) in zip(st.columns(2), result["by_category"].items()):
-                with col:
-                    st.markdown(f"**{widgets.escape_markdown(f'weighted as {cat}, P = {probs[cat]:.2f}')}**")
-                    keyword_table(kws, top=top)
+            # one under the other, each table as wide as the single-category one: side by side, two
+            # tables of several metrics cut words off and hid a metric below ~1400 px
+            for cat, kws in result["by_category"].items():
+                st.markdown(f"**{widgets.escape_markdown(f'weighted as {cat}, P = {probs[cat]:.2f}')}**")
+                keyword_table(kws, top=top)
         widgets.csv_download(tables.keywords_long(by_metric, doc_id="your text", protocol=protocol, k=k,
                                                   vectors=vectors),
                              label="Download keywords (CSV)", file_name="keywords-your-text.csv", key="own_csv")

@@ -5,7 +5,10 @@ interface) and ``PORT`` (default 8501). When no study admin password is configur
 (``DKW_ADMIN_PASSWORD`` or ``admin_password`` in ``.streamlit/secrets.toml``), a one-time admin
 token is generated, printed here and handed to the app, valid until the server stops.
 ``DKW_MODE=study`` serves a study: every page but the judge page asks for the admin secret,
-and Streamlit's toolbar shows no Deploy button or developer menu.
+and Streamlit's toolbar menu is hidden. In every mode the toolbar has no Deploy button or
+developer options (``client.toolbarMode``), and the server accepts uploads up to the largest
+of dkw's limits (``server.maxUploadSize``: ``DKW_MAX_UPLOAD_MB``, ``DKW_MAX_TEXT_MB``); each
+file uploader states and enforces its own limit.
 
 Stopping: this launcher runs the Streamlit server as its child in a session of its own and
 turns SIGTERM, SIGINT (Ctrl-C) and SIGHUP into one SIGTERM for it. The server stops, its
@@ -15,6 +18,7 @@ process it left behind is killed too, so that a process manager's stop leaves no
 """
 from __future__ import annotations
 
+import math
 import os
 import signal
 import subprocess
@@ -40,13 +44,14 @@ def _secrets_password() -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from dkw_core.config import admin_password, app_host, app_mode, app_port
+    from dkw_core.config import admin_password, app_host, app_mode, app_port, max_text_mb, max_upload_mb
     from dkw_core.errors import DkwError
     from dkw_core.study.access import generate_token
 
     host, port = app_host(), app_port()
     try:
         mode = app_mode()
+        upload_cap = math.ceil(max(max_text_mb(), max_upload_mb()))
     except DkwError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -57,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"dkw: no DKW_ADMIN_PASSWORD set; study admin token for this run:\n\n    {token}\n", flush=True)
     cmd = [sys.executable, "-m", "dkw_app.streamlit_main", "run", str(ROOT / "app.py"), "--server.address", host,
            "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
-           *(["--client.toolbarMode", "minimal"] if mode == "study" else []), *(argv or [])]
+           "--server.maxUploadSize", str(upload_cap),
+           "--client.toolbarMode", "minimal" if mode == "study" else "viewer", *(argv or [])]
     os.chdir(ROOT)
     sys.stdout.flush()
     return _run(cmd, env)
@@ -86,7 +92,8 @@ def _run(cmd: list[str], env: dict[str, str]) -> int:
         except subprocess.TimeoutExpired:
             pass
         family.update(_descendants(child.pid))
-        if stop_at and time.monotonic() > stop_at[0]:
+        if len(stop_at) == 1 and time.monotonic() > stop_at[0]:
+            stop_at.append(time.monotonic())  # killed once, said once: a dying server may take a while to go
             print(f"dkw: the server did not stop within {GRACE:g} s; killing it", flush=True)
             family.update(_descendants(child.pid))
             _signal(child, signal.SIGKILL)

@@ -1,6 +1,7 @@
 """Shared Streamlit widgets: plain-text documents, CSV downloads, progress, errors."""
 from __future__ import annotations
 
+import math
 import numbers
 import re
 from collections.abc import Callable, Sequence
@@ -199,6 +200,13 @@ def split_download(name: str, sample: int | None, k_max: int, *, split: str, met
                            mime="text/csv" if fmt == "csv" else "application/jsonl", key="split_download")
 
 
+def upload_limit(megabytes: float) -> int:
+    """A file uploader's own limit (whole MB, as Streamlit takes it) for a dkw limit in MB; the
+    server's cap (``server.maxUploadSize``, set by :mod:`dkw_app.serve`) is the largest of them,
+    and dkw checks the exact limit with a one-line error."""
+    return max(1, math.ceil(megabytes))
+
+
 def upload_corpus() -> None:
     """Upload a CSV (text,label[,split]) or a zip of <split>/<category>/<file>; validated and
     stored by the library, then listed with the built-in corpora on every page."""
@@ -213,7 +221,8 @@ def upload_corpus() -> None:
     with st.form("upload_corpus", clear_on_submit=False):
         name = st.text_input("Name", key="upload_name", placeholder="e.g. my-news",
                              help="lower-case letters, digits, - and _")
-        upload = st.file_uploader("CSV or zip", type=["csv", "zip"], key="upload_file")
+        upload = st.file_uploader("CSV or zip", type=["csv", "zip"], key="upload_file",
+                                  max_upload_size=upload_limit(limit))
         submitted = st.form_submit_button("Import corpus")
     if not submitted:
         return

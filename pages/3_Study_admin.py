@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from dkw_app import backend, jobs
+from dkw_app import backend, jobs, widgets
 from dkw_app.study_ui import base_url, flash, progress_callback, require_admin, show_error, show_flash, study_engine
 from dkw_core.errors import DkwError
 
@@ -88,10 +88,11 @@ def create_tab() -> None:
         top = cols[2].number_input(f"Keywords of {spec}", 1, 50, int(DEFAULTS["keywords_per_method"]),
                                    key=f"new_top_{spec}")
         methods.append(backend.MethodSpec(name=spec, protocol=protocol, top=int(top)))
+    limit = backend.max_upload_mb()
     upload = st.file_uploader("Imported keywords (optional): CSV doc_id,method,keywords (separated by ; or |) "
                               "or JSONL {\"doc_id\", \"method\", \"keywords\": [...]}", type=["csv", "jsonl"],
-                              key="new_import")
-    limit = backend.max_upload_mb()
+                              key="new_import", max_upload_size=widgets.upload_limit(limit),
+                              help=f"at most {limit:g} MB (DKW_MAX_UPLOAD_MB)")
     if upload is not None and upload.size > limit * 1e6:
         problems.append(f"{upload.name}: {upload.size / 1e6:.1f} MB is above the upload limit of {limit:g} MB "
                         "(DKW_MAX_UPLOAD_MB).")

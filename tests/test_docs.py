@@ -77,3 +77,35 @@ def test_every_package_declares_its_api(package):
     assert mod.__all__, package
     for name in mod.__all__:
         assert hasattr(mod, name) or importlib.import_module(f"{package}.{name}"), f"{package}.{name}"
+
+
+_EXECUTED = re.compile(r"<!-- executed by tests/test_docs\.py[^>]*-->\n```python\n(.*?)```", re.S)
+
+
+def test_getting_started_has_an_executed_pipeline_example():
+    blocks = _EXECUTED.findall((ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8"))
+    assert any("GridSearchCV" in block and "Pipeline" in block for block in blocks)
+
+
+@pytest.mark.parametrize("block", _EXECUTED.findall((ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")))
+def test_marked_examples_run(block, tmp_path, monkeypatch, capsys):
+    """The marked example runs as printed, on a tiny vector model (``DKW_VECTORS``) that knows
+    every word of its texts (random directions: the example's output is not what is tested)."""
+    import numpy as np
+
+    from tests.conftest import make_kv
+
+    words = sorted({w.lower() for node in ast.walk(ast.parse(block))
+                    if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    for w in re.findall(r"[A-Za-z]+", node.value)})
+    rng = np.random.default_rng(0)
+    path = tmp_path / "tiny.kv"
+    make_kv({w: rng.normal(size=8) for w in words}).save(str(path))
+    monkeypatch.setenv("DKW_VECTORS", str(path))
+    namespace: dict = {}
+    exec(compile(block, "docs/getting-started.md", "exec"), namespace)  # noqa: S102
+    assert capsys.readouterr().out.strip()
+    grid = namespace.get("grid")
+    if grid is not None:
+        assert set(grid.best_params_) == {"dkw__metric", "dkw__top"}
+        assert grid.best_estimator_.named_steps["dkw"].model_.vectors.dim == 8

@@ -13,6 +13,7 @@ import argparse
 import sys
 import warnings
 
+from .. import __version__
 from ..errors import DkwError
 from ..types import DEFAULT_PROTOCOL
 from . import categories, corpus, download, evaluation, hubness, study
@@ -28,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m dkw_core", description="Discriminative keywords in word-vector space.",
         epilog=f"Every command that weights documents takes --protocol; the default is {DEFAULT_PROTOCOL} "
                "(the paper's protocol). Every F1 printed names its protocol.")
+    parser.add_argument("--version", action="version", version=f"dkw {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for group in _GROUPS:
         group.register(sub)

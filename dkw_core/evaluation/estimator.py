@@ -44,16 +44,23 @@ class DiscriminativeKeywordVectorizer(TransformerMixin, BaseEstimator):
 
     Parameters
     ----------
-    metric : word-weighting metric (``dkw_core.metrics.METRICS``), default ``"rf"``.
-    k : K nearest cropped-vocabulary words substituted for each phrase (paper §3.2).
-    top : N keywords per document.
-    vectors : None (default GloVe 6B 50d / ``DKW_VECTORS``), a path to a vector file, or a
+    metric : str
+        Word-weighting metric (``dkw_core.metrics.METRICS``), default ``"rf"``.
+    k : int
+        K nearest cropped-vocabulary words substituted for each phrase (paper §3.2).
+    top : int
+        N keywords per document.
+    vectors : None, str, Path or Vectors
+        None (default GloVe 6B 50d / ``DKW_VECTORS``), a path to a vector file, or a
         loaded :class:`dkw_core.vectors.Vectors`.
-    k_max : neighbours prepared per phrase (>= k; default 90 so a grid over k reuses them).
-    protocol : ``"label-free-top1"`` (default: words weighted with the text's most probable
+    k_max : int
+        Neighbours prepared per phrase (>= k; default 90 so a grid over k reuses them).
+    protocol : str
+        ``"label-free-top1"`` (default: words weighted with the text's most probable
         category, as the paper weights with the gold one), ``"label-free-posterior"`` (by its
         category posterior) or ``"label-free"`` (maximum over categories); docs/method.md §3.
-    neighbours : how step 3 scores "nearest" (:mod:`dkw_core.neighbours`): ``"cosine"``
+    neighbours : str
+        How step 3 scores "nearest" (:mod:`dkw_core.neighbours`): ``"cosine"``
         (default, the paper's), ``"csls-k<k>"`` or ``"abtt-d<D>"``.
     """
 

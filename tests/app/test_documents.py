@@ -217,10 +217,13 @@ def test_own_text_label_free_stays_selectable(monkeypatch):
     assert not any(w.replace("\\", "").startswith(("graphics-", "space-")) for w in frame.iloc[:, 0])
 
 
-def test_unsure_posterior_shows_the_two_likely_categories_side_by_side(monkeypatch):
+def test_unsure_posterior_shows_the_two_likely_categories_one_above_the_other(monkeypatch):
     at = run_own_text(monkeypatch, "unsure orbit video card")
     assert any("unsure" in w.value for w in at.warning)
     first, second = keyword_tables(at)
+    # both tables in the keywords column, neither in a column of its own (side by side, two
+    # tables of four metrics cut words off at 1280 px)
+    assert [len(col.table) for col in at.columns if len(col.table)] == [2]
     assert all(w.replace("\\", "").startswith("graphics-") for w in first.iloc[:, 0] if w)
     assert all(w.replace("\\", "").startswith("space-") for w in second.iloc[:, 0] if w)
     labels = {c["label"] for c in FakeModel.text_calls}

@@ -65,3 +65,27 @@ def test_the_server_log_shows_no_query_password_nor_part_of_one_with_an_at_sign(
     log = "\n".join(p.read_text(encoding="utf-8") for p in tmp_path.glob("serve-*.log"))
     assert "study database unavailable" in log and shown in log, log
     assert not any(piece in log for piece in ("Qs-4b7e-Secret", "ssw0rd", "Tail99")), log
+
+
+@pytest.mark.parametrize(("mode", "toolbar"), [("explorer", "viewer"), ("study", "minimal")])
+def test_no_deploy_button_in_any_mode(launched, monkeypatch, mode, toolbar):
+    monkeypatch.setenv("DKW_MODE", mode)
+    assert serve.main([]) == 0
+    assert _flag(launched[0][0], "--client.toolbarMode") == toolbar  # both hide Deploy and the developer menu
+
+
+@pytest.mark.parametrize(("text_mb", "upload_mb", "cap"), [(None, None, "50"), ("80", None, "80"), ("2", "7.5", "8")])
+def test_server_upload_cap_is_the_largest_dkw_limit(launched, monkeypatch, text_mb, upload_mb, cap):
+    for name, value in (("DKW_MAX_TEXT_MB", text_mb), ("DKW_MAX_UPLOAD_MB", upload_mb)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    assert serve.main([]) == 0
+    assert _flag(launched[0][0], "--server.maxUploadSize") == cap  # not Streamlit's 200
+
+
+def test_malformed_limit_is_a_one_line_error(launched, monkeypatch, capsys):
+    monkeypatch.setenv("DKW_MAX_TEXT_MB", "lots")
+    assert serve.main([]) == 2 and not launched
+    assert capsys.readouterr().err.strip().startswith("error: DKW_MAX_TEXT_MB must be a positive number")

@@ -93,3 +93,25 @@ def test_failed_upload_leaves_no_file_and_keeps_the_previous_corpus(uploading, t
     at = submit(AppTest.from_file(page("app.py"), default_timeout=60).run(), "other")
     assert len(at.error) == 1 and "duplicate id" in at.error[0].value and not at.success
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before  # no orphan .csv, nothing changed
+
+
+def _uploaders():
+    from dkw_app import keyword_views, widgets
+
+    keyword_views.own_text_input()
+    widgets.upload_corpus()
+
+
+@pytest.mark.parametrize(("env", "text_mb", "corpus_mb"),
+                         [({}, 10, 50), ({"DKW_MAX_TEXT_MB": "2.5", "DKW_MAX_UPLOAD_MB": "120"}, 3, 120)])
+def test_each_uploader_states_its_own_limit(monkeypatch, env, text_mb, corpus_mb):
+    for name in ("DKW_MAX_TEXT_MB", "DKW_MAX_UPLOAD_MB"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    at = AppTest.from_function(_uploaders, default_timeout=30).run()
+    assert not at.exception
+    limits = {u.proto.label: u.proto.max_upload_size_mb for u in at.get("file_uploader")}
+    assert limits == {"…or a UTF-8 text file": text_mb, "CSV or zip": corpus_mb}  # never Streamlit's 200
+    text_help = next(u.proto.help for u in at.get("file_uploader") if u.proto.label.endswith("text file"))
+    assert f"{env.get('DKW_MAX_TEXT_MB', '10')} MB" in text_help

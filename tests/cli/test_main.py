@@ -71,3 +71,14 @@ def test_old_spellings_still_work(tmp_path, monkeypatch):
     assert args.dataset == "r8" and args.metric == ["rf", "tf-rf", "ig"]
     args = build_parser().parse_args(["report", "--output", "x.md"])
     assert args.out == "x.md"
+
+
+def test_version_is_printed_by_the_module_entry_point():
+    import subprocess
+    import sys
+
+    import dkw_core
+
+    done = subprocess.run([sys.executable, "-m", "dkw_core", "--version"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"dkw {dkw_core.__version__}"

@@ -519,3 +519,10 @@ def test_the_wait_after_failed_admin_attempts_is_bounded(env, monkeypatch):
     assert MAX_DELAY == 30 and waits == [1, 2, 4, 8, 16] + [30] * 7
     at.text_input(key="admin-password").input(pw).run()
     assert not at.exception and len(at.tabs) == 5
+
+
+def test_the_keyword_import_states_its_own_limit(env, monkeypatch):
+    monkeypatch.setenv("DKW_MAX_UPLOAD_MB", "12")
+    at = _admin()
+    (upload,) = [u.proto for u in at.get("file_uploader") if u.proto.label.startswith("Imported keywords")]
+    assert upload.max_upload_size_mb == 12 and "12 MB" in upload.help  # never Streamlit's 200

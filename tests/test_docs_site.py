@@ -1,0 +1,45 @@
+"""The documentation site: ``make lint``'s strict build fails on a dead link.
+
+A tiny site is built with the project's own mkdocs.yml settings (``strict``, ``validation``,
+``hooks``): a link that resolves only in the repository (``/README.md``), a link to a missing
+page, and a link out of ``docs/`` to a file that is not on the site each fail the build; links
+to the repository pages the site carries (``../ARCHITECTURE.md``) pass."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+_SETTINGS = ("strict", "validation", "hooks")
+
+
+def _site(tmp_path: Path, index: str) -> subprocess.CompletedProcess:
+    project = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    config = {"site_name": "tiny", "docs_dir": "docs", **{key: project[key] for key in _SETTINGS}}
+    config["hooks"] = [str(ROOT / hook) for hook in config["hooks"]]
+    (tmp_path / "docs").mkdir()
+    for name in ("README.md", "ARCHITECTURE.md", "BENCHMARKS.md"):
+        (tmp_path / name).write_text(f"# {name}\n\n[Home](docs/index.md)\n", encoding="utf-8")
+    (tmp_path / "docs" / "index.md").write_text(index, encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f",
+                           str(tmp_path / "mkdocs.yml"), "--site-dir", str(tmp_path / "site")],
+                          capture_output=True, text=True, cwd=tmp_path)
+
+
+def test_links_to_the_repository_pages_resolve(tmp_path):
+    done = _site(tmp_path, "# Home\n\n[the layout](../ARCHITECTURE.md#architecturemd) and [README](../README.md)\n")
+    assert done.returncode == 0, done.stderr
+    html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert 'href="architecture/#architecturemd"' in html and 'href="readme/"' in html
+
+
+def test_strict_build_fails_on_dead_links(tmp_path):
+    done = _site(tmp_path, "# Home\n\n[absolute](/README.md), [missing](missing.md), [outside](../NOPE.md)\n")
+    assert done.returncode != 0
+    warnings = [line for line in done.stderr.splitlines() if line.startswith("WARNING")]
+    for link in ("/README.md", "missing.md", "../NOPE.md"):
+        assert any(f"'{link}'" in line for line in warnings), (link, done.stderr)
