@@ -40,7 +40,7 @@ else:
 for info in infos:
     name = str(info.get("name"))
     box = st.container(border=True)
-    box.subheader(md(name))  # an uploaded corpus's name: never markdown
+    box.subheader(md(name), anchor=False)  # an uploaded corpus's name: never markdown, no anchor made of it
     if not info.get("available"):
         widgets.missing_corpus(info, box)
         continue

@@ -134,7 +134,8 @@ doc = corpus.get(doc_id)
 
 left, right = st.columns([1, 1])
 with left:
-    st.subheader(md(doc.id))  # an id is untrusted (an uploaded corpus, a ?doc= link): never markdown
+    st.subheader(md(doc.id), anchor=False)  # an id is untrusted (an uploaded corpus, a ?doc= link): no markdown,
+                                            # and no anchor link made of it
     st.text(f"category {doc.label} · split {doc.split} · {len(doc.text):,} characters")
     pick_box = st.empty()
     doc_box = st.empty()

@@ -18,14 +18,15 @@ CATEGORIES = [
 #: Document ids (the part after ``<corpus>/<split>/<category>/``); no ``/``, which an id part
 #: stores as ``%2F``.
 IDS = [
-    "![i](https:evil.example/i.png)",
     "$$\\LaTeX$$ **bold** :material/home:",
     "www.evil.example <b>b</b>",
+    "![i](https:evil.example/i.png)",  # the first test document's
     "me@evil.example \u202eRTL\u200b",
 ]
-#: Text of every document: on-topic words (so that keywords exist) around the payload.
+#: Text of every document: on-topic words (so that keywords exist) around the payload; the
+#: third document (the first test document) also holds :data:`LONG_WORD`.
 PAYLOAD = ("<script>window.__pwned=1</script> [a link](http://evil.example/t) ![img](http://evil.example/t.png) "
-           "$x^2$ **bold** www.evil.example :material/home: \u202eevil\u202c zero\u200bwidth " + LONG_WORD)
+           "$x^2$ **bold** www.evil.example :material/home: \u202eevil\u202c zero\u200bwidth")
 TOPICS = ["The team won the game after the coach praised the player and the league.",
           "The rocket reached orbit around the planet on a mission to the moon.",
           "The player kicked the ball and the team scored a goal this season."]
@@ -41,7 +42,8 @@ def rows() -> list[dict[str, str]]:
     for c, category in enumerate(CATEGORIES):
         for s, split in enumerate(("train", "train", "test", "test")):
             n = c * 4 + s
-            out.append({"text": f"{TOPICS[n % len(TOPICS)]} {PAYLOAD}", "label": category, "split": split,
+            text = f"{TOPICS[n % len(TOPICS)]} {PAYLOAD}" + (f" {LONG_WORD}" if n == 2 else "")
+            out.append({"text": text, "label": category, "split": split,
                         "id": f"{IDS[n % len(IDS)]} {n}"})
     return out
 
