@@ -8,6 +8,8 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
+from .untrusted import plotly
+
 COLUMNS = ["category", "rank", "word", "score", "documents", "share_%", "elsewhere_%", "phrases"]
 
 
@@ -25,15 +27,17 @@ def words_frame(category: str, words: Sequence[Any], *, metric: str, k: int) -> 
 
 
 def bar_chart(frame: pd.DataFrame, *, title: str, color: str = "#4c78a8") -> go.Figure:
-    """Horizontal bars, best word on top, the score on each bar; hover: documents and phrases."""
+    """Horizontal bars, best word on top, the score on each bar; hover: documents and phrases.
+    ``title`` (plain text naming a category), words and phrases are untrusted (a corpus's
+    category names and text): Plotly reads them as HTML, so they are escaped here."""
     data = frame.iloc[::-1]
     fig = go.Figure(go.Bar(
-        x=data["score"], y=data["word"], orientation="h", marker_color=color,
+        x=data["score"], y=[plotly(w) for w in data["word"]], orientation="h", marker_color=color,
         text=[f"{s:.3g}" for s in data["score"]], textposition="auto",
-        customdata=list(zip(data["documents"], data["share_%"], data["phrases"])),
+        customdata=list(zip(data["documents"], data["share_%"], map(plotly, data["phrases"]))),
         hovertemplate="%{y}: %{x:.4g}<br>%{customdata[0]} documents of the category (%{customdata[1]} %)"
                       "<br>via %{customdata[2]}<extra></extra>"))
-    fig.update_layout(title=title, height=max(260, 28 * len(frame) + 90), margin=dict(l=10, r=10, t=50, b=30),
+    fig.update_layout(title=plotly(title), height=max(260, 28 * len(frame) + 90), margin=dict(l=10, r=10, t=50, b=30),
                       xaxis_title=f"{frame.attrs.get('metric', 'score')} (training split, K={frame.attrs.get('k')})",
                       yaxis=dict(type="category", automargin=True))
     return fig

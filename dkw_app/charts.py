@@ -11,6 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from .tables import CHOSEN_K, FULL, GRID, describe_setup, sample_label
+from .untrusted import plotly
 
 F1_SERIES = (("micro_f1", "micro-F1"), ("macro_f1", "macro-F1"))
 BASELINE_DASH = {"baseline-tfidf": "dash", "baseline-bow": "dot"}
@@ -23,8 +24,8 @@ def _slices(frame: pd.DataFrame) -> str:
 
 
 def _setup_line(frame: pd.DataFrame, *, dataset: str, protocol: str) -> str:
-    return (f"<br><sup>{dataset} · protocol {protocol} · split {describe_setup(frame, 'split')} · "
-            f"vectors {describe_setup(frame, 'vectors')} · classifier {describe_setup(frame, 'classifier')} · "
+    return (f"<br><sup>{plotly(dataset)} · protocol {protocol} · split {describe_setup(frame, 'split')} · "
+            f"vectors {plotly(describe_setup(frame, 'vectors'))} · classifier {describe_setup(frame, 'classifier')} · "
             f"{_slices(frame)}</sup>")
 
 
@@ -120,7 +121,7 @@ def significance_heatmap(square: pd.DataFrame, *, dataset: str, protocol: str,
     ))
     fig.update_layout(
         title=(f"Pairwise metric significance: Wilcoxon p of micro-F1, Bonferroni-corrected"
-               f"<br><sup>p < {alpha} = significant · {dataset} · protocol {protocol}</sup>"),
+               f"<br><sup>p < {alpha} = significant · {plotly(dataset)} · protocol {protocol}</sup>"),
         xaxis_title="metric", yaxis_title="metric", margin={"t": 60},
     )
     return fig
@@ -182,7 +183,7 @@ def difference_heatmap(table: pd.DataFrame, *, dataset: str, protocol: str, top:
     ))
     fig.update_layout(
         title=(f"micro-F1 difference row − column at N={top} (points; * = McNemar exact p < {alpha} after Holm "
-               f"over {len(table)} pairs)<br><sup>{dataset} · protocol {protocol} · test split · K each metric's own, "
+               f"over {len(table)} pairs)<br><sup>{plotly(dataset)} · protocol {protocol} · test split · K each metric's own, "
                f"chosen on the training split · 95 % paired bootstrap CI and p in the hover and the table</sup>"),
         xaxis_title="metric (column)", yaxis_title="metric (row)", margin={"t": 90},
         height=max(500, 42 * len(names) + 150),
@@ -204,7 +205,7 @@ def choice_chart(choices: pd.DataFrame, base: pd.DataFrame | None = None, *, dat
         ))
     _add_baselines(fig, base, x=xs, score="micro_f1", label="micro-F1")
     fig.update_layout(
-        title=f"The setup chosen on the training split, scored on the test split<br><sup>{dataset}</sup>",
+        title=f"The setup chosen on the training split, scored on the test split<br><sup>{plotly(dataset)}</sup>",
         barmode="group", xaxis_title="protocol", yaxis_title="micro-F1 (%)", yaxis_range=[0, 100],
         legend_title="selection", margin={"t": 70},
     )

@@ -12,20 +12,20 @@ from dkw_core.errors import DkwError
 
 from . import backend, tables, widgets
 from .highlight import highlight_html
+from .untrusted import md
 
 NONE = "— none —"
 
 
 def keyword_label(kw: Any) -> str:
-    """An expander label naming its keyword: ``rendering — score 1.194, tf 8`` (the word escaped:
-    a label is markdown)."""
-    word = widgets.escape_markdown(kw.word).replace("@", "\\@")
-    return f"{word} — score {float(kw.score):.4g}, tf {kw.tf}"
+    """An expander label naming its keyword: ``rendering — score 1.194, tf 8`` (the word made
+    inert: a label is markdown)."""
+    return f"{md(kw.word)} — score {float(kw.score):.4g}, tf {kw.tf}"
 
 
 def keyword_table(by_metric: Mapping[str, Sequence[Any]], *, top: int) -> None:
     # st.table renders cells as markdown: escape them so every keyword shows exactly as stored
-    st.table(tables.keyword_table(by_metric, top=top).map(widgets.escape_markdown))
+    st.table(tables.keyword_table(by_metric, top=top).map(md))
 
 
 def provenance(by_metric: Mapping[str, Sequence[Any]], *, key: str) -> None:
@@ -58,7 +58,7 @@ def show_document(text: str, keyword: Any, box: Any) -> None:
             return
         markup, found = highlight_html(text, [p.phrase for p in keyword.provenance])
         st.caption(f"{found} occurrence(s) of the {len(keyword.provenance)} phrase(s) behind "
-                   f"“{widgets.escape_markdown(keyword.word)}” marked.")
+                   f"“{md(keyword.word)}” marked.")
         st.html(markup)
 
 
@@ -94,7 +94,7 @@ def own_text_keywords(model: Any, text: str, *, metrics: Sequence[str], k: int, 
         widgets.show_error(exc)
         return
     weighting = result["weighting"]
-    st.caption(f"protocol {protocol} · K={k} · N={top} · vectors {vectors} · nearest words by {neighbours} · "
+    st.caption(f"protocol {protocol} · K={k} · N={top} · vectors {md(vectors)} · nearest words by {neighbours} · "
                "statistics from the training split")
     left, right = st.columns([1, 1])
     with left:
@@ -109,18 +109,18 @@ def own_text_keywords(model: Any, text: str, *, metrics: Sequence[str], k: int, 
             keyword_table(by_metric, top=top)
         elif not result["by_category"]:
             st.subheader("Top keywords per metric")
-            st.markdown(f"**{widgets.escape_markdown(weighting.describe())}**")
+            st.markdown(f"**{md(weighting.describe())}**")
             keyword_table(by_metric, top=top)
         else:
             st.subheader("Two likely categories")
-            st.warning(widgets.escape_markdown(
+            st.warning(md(
                 f"The classifier is unsure ({weighting.describe()}): the keywords under each of the two most "
                 "probable categories, one above the other."))
             probs = {weighting.category: weighting.probability, weighting.runner_up: weighting.runner_up_probability}
             # one under the other, each table as wide as the single-category one: side by side, two
             # tables of several metrics cut words off and hid a metric below ~1400 px
             for cat, kws in result["by_category"].items():
-                st.markdown(f"**{widgets.escape_markdown(f'weighted as {cat}, P = {probs[cat]:.2f}')}**")
+                st.markdown(f"**{md(f'weighted as {cat}, P = {probs[cat]:.2f}')}**")
                 keyword_table(kws, top=top)
         widgets.csv_download(tables.keywords_long(by_metric, doc_id="your text", protocol=protocol, k=k,
                                                   vectors=vectors),

@@ -10,9 +10,12 @@ import plotly.graph_objects as go
 
 from dkw_core.study.models import ANSWERS, QUESTIONS
 
+from .untrusted import plotly
+
 
 def _method_label(row: dict[str, Any]) -> str:
-    return f"{row['method']}: {row['method_name']}"
+    """``A: <method name>`` for a legend: the name may be imported from a file, so escaped."""
+    return plotly(f"{row['method']}: {row['method_name']}")
 
 
 def _labelled(rows: list[dict[str, Any]]) -> pd.DataFrame:
@@ -59,7 +62,8 @@ def difference_figure(result: dict[str, Any]) -> go.Figure:
     frame = frame.dropna(subset=["mean_difference"]) if not frame.empty else frame
     if frame.empty:
         return go.Figure()
-    frame["pair"] = frame["method_x"] + " − " + frame["method_y"]
+    frame["pair"] = (frame["method_x"] + " − " + frame["method_y"]).map(plotly)
+    frame[["name_x", "name_y"]] = frame[["name_x", "name_y"]].map(plotly)  # hover: imported names
     frame["question"] = frame["question"].map(QUESTIONS)
     frame["plus"] = (frame["ci_high"] - frame["mean_difference"]).fillna(0.0)
     frame["minus"] = (frame["mean_difference"] - frame["ci_low"]).fillna(0.0)

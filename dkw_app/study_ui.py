@@ -24,6 +24,7 @@ import streamlit as st
 from sqlalchemy.engine import Engine
 
 from dkw_app import backend, resources, widgets
+from dkw_app.untrusted import md
 from dkw_core import config
 from dkw_core.errors import DkwError
 
@@ -93,7 +94,7 @@ def admin_secret() -> tuple[str, str] | None:
     try:
         backend.check_password_rules(password)
     except DkwError as exc:
-        st.error(f"The study admin pages are locked: {exc}. Set a longer {ADMIN_ENV} (or `admin_password` "
+        st.error(f"The study admin pages are locked: {md(exc)}. Set a longer {ADMIN_ENV} (or `admin_password` "
                  f"in .streamlit/secrets.toml) and restart.")
         return None
     return password, "the admin password"
@@ -171,8 +172,7 @@ def require_mode_access(key: str) -> None:
         require_admin(key)
 
 
-# Shared with the explorer pages: one plain-text renderer, one escaper, one progress adapter.
-escape_markdown = widgets.escape_markdown
+# Shared with the explorer pages: one plain-text renderer, one progress adapter.
 progress_callback = widgets.progress_callback
 show_error = widgets.show_error
 
@@ -230,6 +230,6 @@ def flash(message: str, *, kind: str = "success") -> None:
 def show_flash() -> None:
     """Show (once) the confirmations queued by :func:`flash`, also as a toast."""
     for kind, message in st.session_state.pop("_study_flash", []):
-        text = escape_markdown(message)  # names typed by the organiser are shown as typed
+        text = md(message)  # names typed by the organiser are shown as typed
         getattr(st, kind)(text, icon=_FLASH_ICONS[kind])
         st.toast(text, icon=_FLASH_ICONS[kind])

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ import streamlit as st
 from dkw_core.errors import DkwError
 
 from . import backend
+from .untrusted import md
 
 ROOT = Path(__file__).resolve().parent.parent
 #: (file, link label, icon, sidebar title, URL path; "" = the default page) of every page.
@@ -34,15 +34,6 @@ PAGES = (
 def show_document(text: str, *, height: int | None = 480) -> None:
     """Untrusted document text, shown verbatim: never markdown, never HTML."""
     st.code(text, language=None, wrap_lines=True, height=height)
-
-
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=^])")
-
-
-def escape_markdown(text: str) -> str:
-    """Escape text for labels that Streamlit renders as markdown (expanders, captions), so that
-    it shows exactly as stored: no emphasis, link, HTML tag or character entity (``&lt;``)."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text))
 
 
 def csv_download(frame: pd.DataFrame, *, label: str, file_name: str, key: str) -> None:
@@ -70,13 +61,14 @@ def number_table(frame: pd.DataFrame, *, key: str) -> None:
 def progress_callback(bar: Any) -> backend.Progress:
     """Adapt an ``st.progress`` bar to the library's ``progress(fraction, message)``."""
     def update(fraction: float, message: str = "") -> None:
-        bar.progress(min(max(float(fraction), 0.0), 1.0), text=str(message))
+        bar.progress(min(max(float(fraction), 0.0), 1.0), text=md(message))  # may name a corpus or file
     return update
 
 
 def show_error(exc: BaseException) -> None:
-    """A user-facing error: the ``DkwError`` message, never a traceback."""
-    st.error(str(exc))
+    """A user-facing error: the ``DkwError`` message, never a traceback (the message may quote a
+    file name, an id or a database's words: shown as text, never as markdown)."""
+    st.error(md(exc))
 
 
 def guarded(fn: Callable[[], Any], *, default: Any = None) -> Any:
@@ -124,20 +116,20 @@ def missing_corpus(info: dict[str, Any], box: Any = None) -> None:
     box = box or st.container()
     name, archive = str(info.get("name")), str(info.get("archive"))
     folder = guarded(backend.archives_folder, default="DKW_ARCHIVES") or "DKW_ARCHIVES"
-    box.warning(escape_markdown(f"{name}: archive {archive} not found in {folder} (DKW_ARCHIVES)."))
+    box.warning(md(f"{name}: archive {archive} not found in {folder} (DKW_ARCHIVES)."))
     if not guarded(lambda: backend.downloadable(name), default=False):
-        box.caption(escape_markdown(f"{name} is not downloadable: put {archive} into {folder}."))
+        box.caption(md(f"{name} is not downloadable: put {archive} into {folder}."))
         return
-    if box.button(f"Download {name}", key=f"download_{name}",
-                  help=f"Fetches {archive}, checks it and saves it in the archives folder."):
-        bar = box.progress(0.0, text=f"Downloading {archive}…")
+    if box.button(f"Download {md(name)}", key=f"download_{name}",
+                  help=f"Fetches {md(archive)}, checks it and saves it in the archives folder."):
+        bar = box.progress(0.0, text=f"Downloading {md(archive)}…")
         try:
             backend.download_archive(name, progress=progress_callback(bar))
         except DkwError as exc:
             bar.empty()
             show_error(exc)
         else:
-            bar.progress(1.0, text=f"{archive} downloaded.")
+            bar.progress(1.0, text=f"{md(archive)} downloaded.")
             from . import resources
 
             resources.dataset_infos.clear()
@@ -153,25 +145,25 @@ def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: A
 
     box = box or st.container()
     try:
-        with st.spinner(f"Checking {name}…"):
+        with st.spinner(f"Checking {md(name)}…"):
             prepared = resources.is_prepared(name, sample, k_max, neighbours)
     except DkwError as exc:
         show_error(exc)
         return False
     if prepared:
         for note in resources.notices(name, sample, k_max, neighbours):  # e.g. a read-only data folder
-            box.warning(escape_markdown(note))
+            box.warning(md(note))
         return True
     how = "" if neighbours == "cosine" else f", found by {neighbours}"
-    box.info(f"{name} is not prepared yet (tagging, and the K={k_max} nearest words of every phrase{how}).")
-    if box.button(f"Prepare {name}", key=key):
-        bar = box.progress(0.0, text=f"Preparing {name}…")
+    box.info(f"{md(name)} is not prepared yet (tagging, and the K={k_max} nearest words of every phrase{how}).")
+    if box.button(f"Prepare {md(name)}", key=key):
+        bar = box.progress(0.0, text=f"Preparing {md(name)}…")
         try:
             resources.model(name, sample, k_max, progress=progress_callback(bar), neighbours=neighbours)
         except DkwError as exc:
             show_error(exc)
             return False
-        bar.progress(1.0, text=f"{name} prepared.")
+        bar.progress(1.0, text=f"{md(name)} prepared.")
         st.rerun()  # show the new state
     return False
 
@@ -231,7 +223,7 @@ def upload_corpus() -> None:
         return
     data = upload.getvalue()
     if len(data) > limit * 1e6:  # checked again by the library
-        st.error(f"{upload.name}: {len(data) / 1e6:.1f} MB is above the upload limit of {limit:g} MB "
+        st.error(f"{md(upload.name)}: {len(data) / 1e6:.1f} MB is above the upload limit of {limit:g} MB "
                  "(DKW_MAX_UPLOAD_MB).")
         return
     try:
@@ -248,9 +240,9 @@ def upload_report() -> None:
     """The last import's outcome, once, as plain text."""
     report = st.session_state.pop("upload_report", None)
     if report:
-        st.success(escape_markdown(
+        st.success(md(
             f"Imported {report['name']}: {report['documents']:,} documents ({report['train']:,} train / "
             f"{report['test']:,} test), {report['categories']} categories; {report['split']}."))
         if report.get("skipped"):
-            st.warning(escape_markdown(f"Left out {len(report['skipped'])} zip entries whose path leads outside "
-                                       f"the folder: {', '.join(report['skipped'][:10])}"))
+            st.warning(md(f"Left out {len(report['skipped'])} zip entries whose path leads outside "
+                          f"the folder: {', '.join(report['skipped'][:10])}"))

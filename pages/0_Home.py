@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from dkw_app import backend, resources, study_ui, widgets
+from dkw_app.untrusted import md
 
 st.set_page_config(page_title="dkw — discriminative keywords", page_icon=":material/key:", layout="wide")
 study_ui.require_mode_access("home")  # DKW_MODE=study: organisers only
@@ -39,7 +40,7 @@ else:
 for info in infos:
     name = str(info.get("name"))
     box = st.container(border=True)
-    box.subheader(name)
+    box.subheader(md(name), anchor=False)  # an uploaded corpus's name: never markdown, no anchor made of it
     if not info.get("available"):
         widgets.missing_corpus(info, box)
         continue

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dkw_app import backend, browse, keyword_views, resources, study_ui, tables, widgets
+from dkw_app.untrusted import md
 from dkw_core.errors import DkwError
 
 st.set_page_config(page_title="dkw — documents", page_icon=":material/description:", layout="wide")
@@ -89,7 +90,7 @@ def ready_model():
 if source == OWN_TEXT:
     text = keyword_views.own_text_input()
     if text is None:
-        st.info(f"Paste a text or choose a file: its keywords are scored with the statistics of {name}'s "
+        st.info(f"Paste a text or choose a file: its keywords are scored with the statistics of {md(name)}'s "
                 f"training split, weighted by default with the category a classifier predicts for it "
                 f"({backend.NEW_TEXT_PROTOCOL}).")
         st.stop()
@@ -133,7 +134,8 @@ doc = corpus.get(doc_id)
 
 left, right = st.columns([1, 1])
 with left:
-    st.subheader(doc.id)
+    st.subheader(md(doc.id), anchor=False)  # an id is untrusted (an uploaded corpus, a ?doc= link): no markdown,
+                                            # and no anchor link made of it
     st.text(f"category {doc.label} · split {doc.split} · {len(doc.text):,} characters")
     pick_box = st.empty()
     doc_box = st.empty()
@@ -149,7 +151,7 @@ with right:
         widgets.show_error(exc)
         st.stop()
     vectors_name = resources.loaded_vectors_name()
-    st.caption(f"protocol {protocol} · K={k} · N={top} · vectors {vectors_name} · nearest words by {neighbours} · "
+    st.caption(f"protocol {protocol} · K={k} · N={top} · vectors {md(vectors_name)} · nearest words by {neighbours} · "
                f"statistics from the training split")
     if neighbours != backend.DEFAULT_NEIGHBOURS:
         vectors_name = f"{vectors_name} ({neighbours})"

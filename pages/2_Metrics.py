@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from dkw_app import backend, charts, resources, study_ui, tables, widgets
+from dkw_app.untrusted import md
 from dkw_core.errors import DkwError
 
 st.set_page_config(page_title="dkw — metrics", page_icon=":material/bar_chart:", layout="wide")
@@ -37,7 +38,7 @@ if source == YOURS:
 else:
     runs = ref[ref["source"] == source]
     when = ", ".join(sorted({str(d)[:10] for d in runs.get("date", pd.Series(dtype=str)).dropna()}))
-    st.caption(f"{source}, computed {when or '?'} by `scripts/bench_eval.py` (commands in each file of "
+    st.caption(f"{md(source)}, computed {when or '?'} by `scripts/bench_eval.py` (commands in each file of "
                "docs/results and in BENCHMARKS.md).")
 if len(stale):
     with st.expander(f"{len(stale)} stale run(s) of another dkw version — not charted"):
@@ -142,7 +143,7 @@ with t_metric:
                f"{how_chosen}. Baselines as lines.")
     tops = sorted({int(t) for t in pd.concat([chosen_lines["top"], grid_lines["top"]]).dropna()})
     if not tops:
-        st.info(f"No stored run of the method on {dataset} ({chosen}) under the {protocol} protocol.")
+        st.info(f"No stored run of the method on {md(dataset)} ({chosen}) under the {protocol} protocol.")
     else:
         top = widgets.select("N — number of keywords", tops, key="m_top", default=10)
         bars = tables.metric_bars(proto_runs, dataset=dataset, protocol=protocol, top=top, classifier=classifier)
@@ -182,7 +183,7 @@ with t_n:
     else:
         lines, lone = tables.connected(grid_lines)
         if lines.empty:
-            st.info(f"No metric of {dataset} ({chosen}) has runs at two N or more under the {protocol} protocol.")
+            st.info(f"No metric of {md(dataset)} ({chosen}) has runs at two N or more under the {protocol} protocol.")
         else:
             st.caption(f"No F1-against-N runs with K chosen on the training split: the {tables.GRID}.")
             chart(charts.keywords_line_chart(lines, base, dataset=dataset, protocol=protocol, grid=True),
@@ -252,7 +253,7 @@ with t_leak:
         l_n = st.number_input("N — keywords per document", 1, 100, 10, key="m_leak_top")
         leak_submitted = st.form_submit_button("Run the leak check", disabled=not available)
     if not available:
-        st.caption(f"Needs the {dataset} archive: set DKW_ARCHIVES to the folder holding it.")
+        st.caption(f"Needs the {md(dataset)} archive: set DKW_ARCHIVES to the folder holding it.")
     elif leak_submitted:
         bar = st.progress(0.0, text="Preparing the corpus…")
         try:
@@ -291,8 +292,8 @@ with t_hub:
     prepared = dataset in known and widgets.guarded(
         lambda: resources.is_prepared(dataset, sample, backend.DEFAULT_K_MAX, h_neighbours), default=False)
     if not prepared:
-        st.info(f"{dataset} is not prepared with {h_neighbours} neighbours: prepare it on the Documents page or "
-                f"with `python -m dkw_core prepare --dataset {dataset} --neighbours {h_neighbours}`.")
+        st.info(md(f"{dataset} is not prepared with {h_neighbours} neighbours: prepare it on the Documents page or "
+                   f"with python -m dkw_core prepare --dataset {dataset} --neighbours {h_neighbours}"))
     elif st.button("Measure hubness", key="m_hub_run"):
         try:
             hub_model = resources.model(dataset, sample, backend.DEFAULT_K_MAX, neighbours=h_neighbours)
@@ -305,7 +306,7 @@ with t_hub:
         m1.metric("k-occurrence skewness", f"{report['skewness']:.2f}")
         m2.metric("Neighbour slots held by the top 1 % of words", f"{100 * report['top1_share']:.1f} %")
         m3.metric("Words nobody's neighbour", f"{100 * report['never_share']:.1f} %")
-        st.caption(f"{report['dataset']} · vectors {report['vectors']} · nearest words by {report['neighbours']} · "
+        st.caption(f"{md(report['dataset'])} · vectors {md(report['vectors'])} · nearest words by {report['neighbours']} · "
                    f"K={report['k']} · {report['queries']:,} unique phrase vectors · {report['vocabulary']:,} words")
         hubs = pd.DataFrame([{"word": h["word"], "k-occurrence": h["k_occurrence"],
                               "share of phrase vectors (%)": round(100 * h["query_share"], 1)}
@@ -326,7 +327,7 @@ with t_yours:
         k = st.number_input("K — nearest words per phrase", 1, backend.DEFAULT_K_MAX, backend.DEFAULT_K_MAX,
                             key="m_run_k")
         n = st.number_input("N — keywords per document", 1, 100, 10, key="m_run_top")
-        st.caption(f"Corpus {dataset} ({tables.sample_label(sample)}), protocol {protocol}, "
+        st.caption(f"Corpus {md(dataset)} ({tables.sample_label(sample)}), protocol {protocol}, "
                    f"{backend.classifier_label('svm-ovr')}, trained on the train split, scored on the test split.")
         submitted = st.form_submit_button("Run evaluation", disabled=not available)
     if not available:
@@ -334,7 +335,7 @@ with t_yours:
         if info is not None:
             widgets.missing_corpus(info)
         else:
-            st.caption(f"{dataset} is not a corpus the library can open here.")
+            st.caption(f"{md(dataset)} is not a corpus the library can open here.")
     elif submitted:
         bar = st.progress(0.0, text="Preparing the corpus…")
         try:

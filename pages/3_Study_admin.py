@@ -9,6 +9,7 @@ import streamlit as st
 
 from dkw_app import backend, jobs, widgets
 from dkw_app.study_ui import base_url, flash, progress_callback, require_admin, show_error, show_flash, study_engine
+from dkw_app.untrusted import md
 from dkw_core.errors import DkwError
 
 st.set_page_config(page_title="Study admin", layout="wide")
@@ -79,13 +80,13 @@ def create_tab() -> None:
         cols = st.columns([2, 3, 1])
         cols[0].text(f"{spec} ({kind})")
         if kind in ("dkw", "baseline"):
-            protocol = cols[1].selectbox(f"Protocol of {spec}", protocols, key=f"new_protocol_{spec}",
+            protocol = cols[1].selectbox(f"Protocol of {md(spec)}", protocols, key=f"new_protocol_{spec}",
                                          index=protocols.index(backend.DEFAULT_PROTOCOL),
                                          help="\n".join(f"- {p}: {PROTOCOL_HELP.get(p, '')}" for p in protocols))
         else:
             protocol = "label-free"
             cols[1].caption("label-free: reads the article's text only")
-        top = cols[2].number_input(f"Keywords of {spec}", 1, 50, int(DEFAULTS["keywords_per_method"]),
+        top = cols[2].number_input(f"Keywords of {md(spec)}", 1, 50, int(DEFAULTS["keywords_per_method"]),
                                    key=f"new_top_{spec}")
         methods.append(backend.MethodSpec(name=spec, protocol=protocol, top=int(top)))
     limit = backend.max_upload_mb()
@@ -104,10 +105,10 @@ def create_tab() -> None:
         else:
             chosen = st.multiselect("Imported methods to compare", list(parsed), default=list(parsed),
                                     key="new_import_methods")
-            st.caption(" · ".join(f"{m}: {len(parsed[m])} documents" for m in parsed))
+            st.caption(" · ".join(f"{md(m)}: {len(parsed[m])} documents" for m in parsed))  # imported names
             methods += backend.imported_methods({m: parsed[m] for m in chosen}, source=upload.name)
     for problem in problems:
-        st.error(problem, icon=":material/error:")
+        st.error(md(problem), icon=":material/error:")  # may quote a file name or a row of it
     st.markdown("**Articles and judges**")
     c3, c4, c5, c6 = st.columns(4)
     top = c3.number_input("Keywords per method", 1, 50, int(DEFAULTS["keywords_per_method"]), key="new_top")
@@ -122,7 +123,7 @@ def create_tab() -> None:
     splits = ["test", "train", "all"]
     split = c8.selectbox("Draw articles from split", splits, index=splits.index(DEFAULTS["split"]), key="new_split")
     labels = ", ".join(f"{chr(65 + i)} = {m.name}" for i, m in enumerate(methods))
-    st.caption(f"{len(methods)} method(s): {labels}" if methods else "No method chosen yet.")
+    st.caption(f"{len(methods)} method(s): {md(labels)}" if methods else "No method chosen yet.")
     if st.button("Create study", type="primary", key="create_go", disabled=bool(problems) or len(methods) < 2 or not corpus):
         name = name.strip() or f"{Path(corpus).name} keyword study"
         config = backend.StudyConfig(name=name, corpus=corpus, keywords_per_method=int(top),
@@ -151,9 +152,9 @@ def creation_status() -> None:
     if job is None:
         return
     if job.running:
-        st.info(f"{job.title}: being prepared in the background ({job.seconds():.0f} s). You can leave this "
+        st.info(f"{md(job.title)}: being prepared in the background ({job.seconds():.0f} s). You can leave this "
                 "page; the study appears here and under Judges when it is ready.", icon=":material/hourglass_top:")
-        st.progress(job.fraction, text=job.message or "working…")
+        st.progress(job.fraction, text=md(job.message or "working…"))
         return
     if job.state == "done":
         flash(f"Study {job.result} is ready ({job.title}, {job.seconds():.0f} s): invite its judges under Judges.")

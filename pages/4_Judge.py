@@ -12,6 +12,7 @@ import streamlit as st
 
 from dkw_app import backend
 from dkw_app.study_ui import focus_style, scroll_to_top, show_error, show_plain, study_engine
+from dkw_app.untrusted import md
 from dkw_core.errors import DkwError
 
 st.set_page_config(page_title="Judge", layout="wide")
@@ -60,7 +61,7 @@ except backend.AccessError as exc:
     st.session_state.pop("judge_code", None)
     message = str(exc)
     st.error("Unknown access code. Check the link or code you were given." if message == "unknown access code"
-             else message[:1].upper() + message[1:] + ".")
+             else md(message[:1].upper() + message[1:] + "."))
     if "code" not in st.query_params:
         ask_code()
     st.stop()
@@ -123,12 +124,12 @@ except DkwError as exc:
 
 if flash:
     message, saved_open = flash
-    flash_box.success(message + (" Here is your next article." if saved_open and state.status == "task" else ""),
+    flash_box.success(md(message) + (" Here is your next article." if saved_open and state.status == "task" else ""),
                       icon=":material/check_circle:")
 
 for i, notice in enumerate(state.notices):  # e.g. the article in hand was given back: say so
     with st.container(border=True, key=f"notice-{i}"):
-        st.warning(notice.message, icon=":material/info:")
+        st.warning(md(notice.message), icon=":material/info:")
         st.button("Got it", key=f"notice-ok-{i}", on_click=dismiss_notice, args=(notice.id,))
 
 prog = state.progress
@@ -179,7 +180,7 @@ given = {ident: st.session_state.get(key) for ident, key in keys.items()}
 answered = sum(v is not None for v in given.values())
 draft_error = st.session_state.pop("judge_draft_error", None)
 if draft_error:
-    st.error(draft_error, icon=":material/error:")
+    st.error(md(draft_error), icon=":material/error:")
 with st.container(key="judge_answers"):
     for pos, word in task.keywords:
         with st.container(border=True, key=f"kw-{task.token}-{pos}"):

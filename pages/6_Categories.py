@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from dkw_app import backend, category_view, resources, study_ui, widgets
+from dkw_app.untrusted import md
 from dkw_core.errors import DkwError
 
 st.set_page_config(page_title="dkw — categories", page_icon="🏷️", layout="wide")
@@ -78,7 +79,7 @@ except DkwError as exc:
     widgets.show_error(exc)
     st.stop()
 vectors_name = resources.loaded_vectors_name()
-st.caption(f"{name} · metric {metric} · K={k} · N={top} · vectors {vectors_name} · statistics from the training "
+st.caption(f"{md(name)} · metric {metric} · K={k} · N={top} · vectors {md(vectors_name)} · statistics from the training "
            f"split · computed in {seconds:.2f} s")
 
 frames = [first] if second is None else [first, second]
@@ -91,11 +92,11 @@ if second is not None:
     shared = [w for w in first["word"] if w in set(second["word"])]
     st.subheader("Shared and distinct words")
     a, b, c = st.columns(3)
-    a.markdown(f"**Only {widgets.escape_markdown(category)}**")
+    a.markdown(f"**Only {md(category)}**")
     a.text("\n".join(w for w in first["word"] if w not in set(shared)) or "—")
     b.markdown("**Shared**")
     b.text("\n".join(shared) or "—")
-    c.markdown(f"**Only {widgets.escape_markdown(other)}**")
+    c.markdown(f"**Only {md(other)}**")
     c.text("\n".join(w for w in second["word"] if w not in set(shared)) or "—")
 
 st.subheader("Provenance across the training split")

@@ -216,7 +216,8 @@ def test_read_only_study_database_still_lists_and_exports(tmp_path, monkeypatch,
 
 
 def _page_text(at) -> str:
-    """Everything an AppTest page holds (every element's protobuf, so hidden values too)."""
+    """Everything an AppTest page holds (every element's protobuf, so hidden values too), also as
+    it reads: markdown escapes and the invisible characters of ``dkw_app.untrusted.md`` removed."""
     seen: list[str] = []
 
     def walk(node) -> None:
@@ -228,7 +229,8 @@ def _page_text(at) -> str:
 
     walk(at._tree)
     seen += [str(e.value) for e in at.exception]
-    return "\n".join(seen)
+    raw = "\n".join(seen)
+    return raw + "\n" + raw.replace("\\\\", "").translate(dict.fromkeys((0x2060, 0x2068, 0x2069)))
 
 
 @pytest.mark.parametrize("mode", ["explorer", "study"])

@@ -41,6 +41,16 @@ def make_corpus() -> Corpus:
     return Corpus("20ng", docs)
 
 
+def hostile_corpus(name: str = "20ng") -> Corpus:
+    """tests/support/hostile.py's corpus as the CSV reader names its documents:
+    ``<name>/<split>/<category>/<id>``."""
+    from dkw_core.corpora.user import id_part
+    from tests.support import hostile
+
+    return Corpus(name, [Document(f"{name}/{r['split']}/{id_part(r['label'])}/{id_part(r['id'])}", r["text"],
+                                  r["label"], r["split"]) for r in hostile.rows()])
+
+
 class FakeModel:
     """Keywords = the document's distinct words, ordered differently per metric, so the
     expected table can be computed here independently of the app."""

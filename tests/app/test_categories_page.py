@@ -79,3 +79,32 @@ def test_unprepared_corpus_offers_preparation(monkeypatch):
     assert not at.exception and not at.get("plotly_chart")
     at.button(key="cat_prepare").click().run()
     assert not at.exception and fake.prepare_calls == 1 and at.get("plotly_chart")
+
+
+def test_hostile_category_names_create_no_link_in_the_chart_or_the_headings(monkeypatch):
+    """A category named ``<a href=…>`` was a live link in the chart's title, and
+    ``http://…``, ``www.…`` in the "Only <category>" headings became links (GFM autolinks
+    fire on the text after markdown escapes are resolved)."""
+    import json
+
+    from tests.app.fakes import hostile_corpus
+    from tests.support import hostile
+    from tests.support.markdown import live_markup, shown
+
+    fake = FakeBackend(monkeypatch)
+    fake.corpus = hostile_corpus()
+    monkeypatch.setattr(FakeModel, "categories", list(hostile.CATEGORIES))
+    at = run_page()
+    first, other = hostile.CATEGORIES[0], hostile.CATEGORIES[1]
+    at.selectbox(key="cat_category").set_value(first).run()
+    at.selectbox(key="cat_other").set_value(other).run()
+    assert not at.exception
+    titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+    assert len(titles) == 2 and all("<" not in t for t in titles), titles  # Plotly reads "<a …>" as a link
+    assert titles[0].startswith("&lt;a href=") and "clickme&lt;/a&gt;" in titles[0]
+    headings = [m.value for m in at.markdown if "Only" in m.value]
+    assert [shown(h) for h in headings] == [f"**Only {first}**", f"**Only {other}**"]
+    assert [live_markup(h.strip("*")) for h in headings] == [[], []]
+    for c in at.get("plotly_chart"):
+        bar = json.loads(c.proto.spec)["data"][0]
+        assert all("<" not in str(v) for v in [*bar["y"], *(str(d) for d in bar["customdata"])])

@@ -152,13 +152,13 @@ def test_keywords_and_category_show_exactly_as_stored(monkeypatch):
     assert not at.exception
     texts = [t.value for t in at.text]
     assert all(word in texts for word in tricky)  # inside each provenance expander, as plain text
-    from dkw_app.widgets import escape_markdown
+    from dkw_app.untrusted import md
 
     labels = [e.label.split(" — ")[0] for e in at.expander if " — score " in e.label]
-    assert labels[:3] == [escape_markdown(w) for w in tricky]  # named, but inert: escaped markdown
+    assert labels[:3] == [md(w) for w in tricky]  # named, but inert: escaped markdown
 
     cells = list(table(at).iloc[:3, 0])
-    assert cells == [escape_markdown(w) for w in tricky] and all(c != w for c, w in zip(cells, tricky))
+    assert cells == [md(w) for w in tricky] and all(c != w for c, w in zip(cells, tricky))
     assert any(t.startswith("category comp.graphics") for t in texts)
 
 
@@ -238,3 +238,24 @@ def test_own_text_is_highlighted_escaped(monkeypatch):
                                                       if o.endswith("script"))).run()
     (body,) = html_bodies(at)
     assert "&lt;<mark" in body and "<script" not in body
+
+
+def test_a_hostile_document_id_from_a_shared_link_is_shown_as_text(monkeypatch):
+    """An uploaded corpus's id in a ``?doc=`` link: the header reads as the id and renders no
+    image, link, math or emphasis (the id was markdown: ``![i](https:evil…)`` fetched an image)."""
+    from tests.app.fakes import hostile_corpus
+    from tests.support.markdown import live_markup, shown
+
+    fake = FakeBackend(monkeypatch)
+    fake.corpus = hostile_corpus()
+    for doc in [d for d in fake.corpus.documents if d.split == "test"]:
+        at = AppTest.from_file(page("pages/1_Documents.py"), default_timeout=30)
+        at.query_params["doc"] = doc.id
+        at.run()
+        assert not at.exception
+        header = at.subheader[0].value
+        assert shown(header) == doc.id and live_markup(header) == [], (doc.id, header)
+        markdown = [e.value for e in [*at.caption, *at.markdown, *at.info, *at.warning, *at.error]]
+        markdown += [e.label for e in at.expander]
+        from_corpus = [m for m in markdown if any(w in shown(m) for w in ("evil", "LaTeX", "material"))]
+        assert [m for m in from_corpus if live_markup(m)] == []

@@ -4,6 +4,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import page
 from tests.app.fakes import FakeBackend
+from tests.support.markdown import shown
 
 
 def run_home() -> AppTest:
@@ -77,5 +78,5 @@ def test_home_download_failure_is_one_line(monkeypatch):
     at = run_home()
     next(b for b in at.button if b.key == "download_r8").click().run()
     assert not at.exception
-    assert [e.value for e in at.error] == [fake.download_error]
+    assert [shown(e.value) for e in at.error] == [fake.download_error]
     assert any(b.key == "download_r8" for b in at.button)  # still offered

@@ -7,6 +7,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import page
+from tests.support.markdown import shown
 
 CSV = ("text,label\n" + "".join(f"\"The rocket {i} reached orbit around the planet.\",space\n" for i in range(4))
        + "".join(f"\"The team {i} won the game in the league.\",sport\n" for i in range(3))).encode()
@@ -47,7 +48,7 @@ def test_upload_csv_then_documents_page_offers_it(uploading):
     assert not at.exception
     at = submit(at, "my-news")
     assert not at.exception, at.exception
-    success = " ".join(s.value.replace("\\", "") for s in at.success)
+    success = " ".join(shown(s.value) for s in at.success)
     assert "Imported my-news: 7 documents (5 train / 2 test), 2 categories" in success
     assert "stratified split" in success
     names = list(at.dataframe[0].value["name"])
@@ -68,7 +69,7 @@ def test_bad_upload_is_one_error_line(uploading, filename, data, message):
     at = AppTest.from_file(page("app.py"), default_timeout=60).run()
     at = submit(at, "broken")
     assert not at.exception
-    assert len(at.error) == 1 and message in at.error[0].value and "\n" not in at.error[0].value
+    assert len(at.error) == 1 and message in shown(at.error[0].value) and "\n" not in at.error[0].value
     assert not at.success
 
 
@@ -77,7 +78,7 @@ def test_upload_size_limit(uploading, monkeypatch):
     uploading["file"] = FakeUpload("big.csv", CSV * 20)
     at = AppTest.from_file(page("app.py"), default_timeout=60).run()
     at = submit(at, "big")
-    assert [e.value for e in at.error] == [
+    assert [shown(e.value) for e in at.error] == [
         f"big.csv: {len(CSV * 20) / 1e6:.1f} MB is above the upload limit of 0.0001 MB (DKW_MAX_UPLOAD_MB)."]
 
 

@@ -16,6 +16,7 @@ from dkw_core.study import service as S
 from dkw_core.study.demo import demo_corpus, fake_provider
 from dkw_core.study.models import Answer, Study, init_db
 from dkw_core.study.simulate import simulate
+from tests.support.markdown import shown
 
 ROOT = Path(__file__).resolve().parents[2]
 ADMIN = str(ROOT / "pages/3_Study_admin.py")
@@ -351,7 +352,7 @@ def test_study_mode_leaves_the_judge_page_open_and_refuses_an_unknown_mode(env, 
     assert not judge.exception and judge.button(key="judge_start") and not judge.text_input
     monkeypatch.setenv("DKW_MODE", "kiosk")
     home = _run(str(ROOT / "pages/0_Home.py"))
-    assert not home.exception and "DKW_MODE must be one of explorer, study" in home.error[0].value
+    assert not home.exception and "DKW_MODE must be one of explorer, study" in shown(home.error[0].value)
     assert not home.button
 
 

@@ -1,0 +1,66 @@
+"""The one way the app shows untrusted text (docs/bad-inputs.md, "The render rule").
+
+Untrusted: anything a visitor or a file can set — corpus names and document ids, category
+names, document text, keywords and method names imported from a file, uploaded file names,
+judge and study names, anything from a URL query, and the text of errors that quote them
+(a ``DkwError`` naming a file or a row, a database error). In explorer mode anyone can upload
+a corpus, so all of it may be hostile.
+
+Every page shows such text in one of three ways:
+
+* as a **text element** (``st.text``, ``st.code``, a dataframe cell, a selectbox option):
+  never markdown, never HTML — the preferred way, :func:`text`;
+* inside **markdown** (headers, captions, expander labels, alerts, table cells) only through
+  :func:`md`, which makes the text inert: every markdown special character escaped (so no
+  emphasis, link, image, HTML tag, entity, ``$…$`` math, ``:red[…]`` directive) and then the
+  patterns that markdown turns into links or icons *after* escapes are resolved broken with
+  an invisible U+2060 WORD JOINER: ``http://``, ``www.``, ``user@host`` (GFM autolinks) and
+  ``:name:`` (Streamlit's ``:material/…:`` icons and emoji shortcodes); a line's leading
+  space is written as an entity (no indented code block). Bidirectional controls are
+  isolated, so a right-to-left override cannot reorder the page's own words;
+* inside **Plotly** titles, axis and tick labels, legends and hover texts (a subset of HTML,
+  ``<a href>`` included) only through :func:`plotly`, which HTML-escapes it.
+
+Pure functions (no Streamlit import at module level); tested in ``tests/app/test_untrusted.py``.
+"""
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+#: The invisible character that breaks an autolink or icon pattern without changing how the
+#: text reads.
+JOINER = "\u2060"
+#: Every character markdown (CommonMark, GFM, Streamlit's directives and math) gives a meaning.
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=^])")
+#: After escaping: what still becomes a link or an icon once the escapes are resolved.
+_AUTOLINK = re.compile(r"(:|@|www(?=\\\.))", re.IGNORECASE)
+_INDENT = re.compile(r"^([ \t])", re.MULTILINE)
+_BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_FSI, _PDI = "\u2068", "\u2069"
+
+
+def md(value: Any) -> str:
+    """``value`` as a markdown string that renders exactly as the text reads and creates
+    nothing: no link, image, HTML, math, icon or emphasis."""
+    text = str(value)
+    escaped = _MD_SPECIAL.sub(r"\\\1", text)
+    escaped = _AUTOLINK.sub(lambda m: m.group(1) + JOINER, escaped)
+    escaped = _INDENT.sub(lambda m: f"&#{ord(m.group(1))};", escaped)  # no line is an indented code block
+    if _BIDI_CONTROLS.search(text):
+        escaped = f"{_FSI}{escaped}{_PDI}"  # an override inside ends at the isolate's end
+    return escaped
+
+
+def plotly(value: Any) -> str:
+    """``value`` for a Plotly title, label, legend entry or hover text: HTML-escaped, so no tag
+    (``<a href>``, ``<br>``, ``<b>``) or entity of it takes effect."""
+    return html.escape(str(value), quote=False)
+
+
+def text(value: Any, box: Any = None) -> None:
+    """``value`` as a plain-text element (in ``box`` when given): never markdown, never HTML."""
+    import streamlit as st
+
+    (box or st).text(str(value))

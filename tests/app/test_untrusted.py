@@ -1,0 +1,42 @@
+"""dkw_app/untrusted.py: the one way untrusted text reaches markdown or Plotly — every payload
+of the hostile corpus renders as the text it is, creating no link, image, HTML, math or icon."""
+from __future__ import annotations
+
+import pytest
+
+from dkw_app.untrusted import md, plotly
+from tests.support import hostile
+from tests.support.markdown import live_markup, shown
+
+PAYLOADS = [*hostile.CATEGORIES, *hostile.IDS, hostile.PAYLOAD, *hostile.KEYWORDS, hostile.METHOD,
+            "http://evil.example/a", "HTTPS://EVIL.EXAMPLE", "WWW.evil.example", "wwww.evil.example",
+            "[x](http://evil.example)", "<http://evil.example>", "![i](https:evil.example/i.png)", "$$\\LaTeX$$",
+            "$x$", "**bold**", "_u_", "~~s~~", "`c`", "# h", "> q", "- item", "1. item", "---", ":red[red]",
+            ":orange-badge[b]", ":material/home:", ":smile:", "&lt;b&gt;", "&copy;", "a\\*b", "\\", "[x]: http://e.x",
+            "<img src=x onerror=alert(1)>", "x | y\n--|--\n1 | 2", "line\n\n    code"]
+
+
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_untrusted_text_in_markdown_creates_nothing_and_reads_as_typed(payload):
+    out = md(payload)
+    assert live_markup(out) == []
+    assert shown(out) == payload
+
+
+def test_the_checker_sees_what_raw_payloads_would_create():
+    """The assertion above means something: the same payloads unescaped are live markup."""
+    assert sum(bool(live_markup(p)) for p in PAYLOADS) > 0.8 * len(PAYLOADS)
+    assert live_markup("http://evil.example/a") == ["autolink 'http://evil.example'"]
+
+
+def test_a_right_to_left_override_ends_with_the_untrusted_text():
+    out = md("\u202eevil")
+    assert out.startswith("\u2068") and out.endswith("\u2069")  # first-strong isolate … pop directional isolate
+    assert md("plain") == "plain"
+
+
+@pytest.mark.parametrize("payload", hostile.CATEGORIES + ['<a href="javascript:x">y</a><br>&amp;'])
+def test_plotly_text_is_html_escaped(payload):
+    out = plotly(payload)
+    assert "<" not in out and ">" not in out
+    assert out.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&") == payload
