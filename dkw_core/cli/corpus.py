@@ -132,13 +132,12 @@ def keyword_request(args):
             raise InputError("give one of --doc ID, --text-file PATH, --split S or --texts PATH")
     if args.baseline and args.text_file:
         raise InputError("--baseline works on corpus documents (--doc), not new texts")
-    request = KeywordRequest(dataset=args.dataset, doc=args.doc, name=args.text_file, metrics=tuple(args.metric or ()),
+    request = KeywordRequest(dataset=args.dataset, doc=args.doc, split=args.split, name=args.text_file,
+                             metrics=tuple(args.metric or ()),
                              k=args.k, top=args.top, protocol=args.protocol, baseline=args.baseline,
                              sample=args.sample, vectors=args.vectors, neighbours=args.neighbours)
     request.metric_list  # noqa: B018 - an unknown metric fails here, before any heavy work
-    new_texts = bool(args.text_file or args.texts)
-    if new_texts:
-        request.resolved_protocol  # noqa: B018 - label-aware for a new text fails here
+    request.resolved_protocol  # noqa: B018 - label-aware for a new text fails here
     if args.text_file:
         from dataclasses import replace
 
@@ -175,7 +174,7 @@ def _cmd_keywords_batch(args, request) -> int:
     from ..keywords.request import model_for
 
     fmt = format_of(args.format, args.out)
-    protocol = request.resolved_protocol if args.texts else request.protocol or DEFAULT_PROTOCOL
+    protocol = request.resolved_protocol
     metrics, k, top = request.metric_list, request.k_value, request.top_value
     if args.scheduler is not None:
         return _keywords_batch_on_cluster(args, request, fmt, protocol)

@@ -35,12 +35,15 @@ from .ranking import Keyword
 
 @dataclass(frozen=True)
 class KeywordRequest:
-    """What to extract: a corpus document (``doc``) or a new text (``text``), scored with the
-    training statistics of ``dataset``. ``None`` fields take the one default."""
+    """What to extract: a corpus document (``doc``), every document of a ``split``, or a new text
+    (``text``; ``None`` with neither ``doc`` nor ``split``: new texts given elsewhere, e.g. a
+    batch file), scored with the training statistics of ``dataset``. ``None`` fields take the
+    one default."""
 
     dataset: str | None = None
     doc: str | None = None
     text: str | None = None
+    split: str | None = None
     name: str | None = None                 # the text's name in messages and answers (a file name)
     metrics: tuple[str, ...] = ()           # () = (DEFAULT_METRIC,)
     k: int | None = None
@@ -54,7 +57,7 @@ class KeywordRequest:
 
     @property
     def new_text(self) -> bool:
-        return self.doc is None
+        return self.doc is None and self.split is None
 
     @property
     def corpus(self) -> str:

@@ -102,3 +102,13 @@ def test_a_new_text_needs_no_archive_and_no_preparation(tmp_path, monkeypatch, c
     assert [kw.word for kw in kws] == out["keywords"]["ig"]
     assert [kw.score for kw in kws] == out["scores"]["ig"]
     assert not (tmp_path / "data" / "cache" / "v3" / "models").exists()  # nothing was prepared
+
+
+def test_only_new_texts_at_the_shipped_settings_read_the_shipped_statistics():
+    from dkw_core.keywords.request import KeywordRequest, uses_shipped
+
+    assert uses_shipped(KeywordRequest(text="a new text"))  # 20ng, K 90, cosine, default vectors
+    assert uses_shipped(KeywordRequest(dataset="r8"))  # new texts of a batch file
+    for other in ({"k": 50}, {"sample": 2}, {"neighbours": "csls-k10"}, {"doc": "20ng/test/comp.graphics/38758"},
+                  {"split": "test"}, {"dataset": "webkb4"}):
+        assert not uses_shipped(KeywordRequest(**{"text": "a new text", **other})), other
