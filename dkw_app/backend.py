@@ -33,8 +33,11 @@ from dkw_core.neighbours import DEFAULT_NEIGHBOURS, NEIGHBOURS_CHOICES, parse_ne
 from dkw_core.phrases import TAGGER_MODELS
 from dkw_core.phrases import get_tagger as open_tagger  # noqa: F401  (spaCy, loaded once per process)
 from dkw_core.types import (  # noqa: F401  # noqa: F401
+    DEFAULT_CORPUS,
     DEFAULT_K,
+    DEFAULT_METRIC,
     DEFAULT_PROTOCOL,
+    DEFAULT_TOP,
     NEW_TEXT_PROTOCOL,
     NEW_TEXT_PROTOCOLS,
     PROTOCOL_INFO,
@@ -140,21 +143,45 @@ def keywords(model, doc_id: str, *, metric: str, k: int, top: int, protocol: str
     return list(model.keywords(doc_id, metric=metric, k=k, top=top, protocol=protocol))
 
 
-def text_keywords(model, text: str, *, metrics: Sequence[str], k: int, top: int, protocol: str) -> dict:
+def text_keywords(text: str, *, corpus: str = DEFAULT_CORPUS, metric=None, k=None, top=None) -> list:
+    """Keywords of a new text in one call (``dkw_core.extract_keywords``: the one request path;
+    ``None`` = the one default; a built-in corpus answers from its shipped statistics, no
+    preparation). Each keyword has ``.word`` and ``.score``."""
+    from dkw_core.keywords.request import extract_keywords
+
+    return extract_keywords(text, corpus=corpus, metric=metric, k=k, top=top)
+
+
+def shipped_answers(corpus: str, *, sample: int | None = None, k: int = DEFAULT_K,
+                    neighbours: str = DEFAULT_NEIGHBOURS) -> bool:
+    """Whether a new text of ``corpus`` is answered from shipped statistics (no preparation)."""
+    from dkw_core.keywords.request import KeywordRequest, uses_shipped
+
+    return uses_shipped(KeywordRequest(dataset=corpus, text="", k=k, sample=sample, neighbours=neighbours))
+
+
+def shipped_model(corpus: str, *, k: int = DEFAULT_K):
+    """The shipped statistics of a built-in corpus as a model for new texts (loaded once per process)."""
+    from dkw_core.keywords.shipped import load_shipped
+
+    return load_shipped(corpus, k=k)
+
+
+def new_text_keywords(model, text: str, *, corpus: str, metrics: Sequence[str], k: int, top: int,
+                      protocol: str) -> dict:
     """Keywords of a new text under a label-free ``protocol`` (default of the page:
-    ``NEW_TEXT_PROTOCOL``), per metric. ``weighting`` says which category its words are weighted
+    ``NEW_TEXT_PROTOCOL``), per metric, through the one request path with an already resolved
+    ``model`` (prepared or shipped). ``weighting`` says which category its words are weighted
     with and how sure the posterior is (posterior protocols only); when it is unsure,
     ``by_category`` holds the keywords under each of the two most probable categories."""
+    from dkw_core.keywords.request import KeywordRequest, answer
+
     if check_protocol(protocol) not in NEW_TEXT_PROTOCOLS:
         raise InputError("a new text has no gold category: choose a label-free protocol")
-    weighting = model.text_weighting(text) if PROTOCOL_INFO[protocol].posterior else None
-    by_metric = {m: list(model.keywords_for_text(text, metric=m, k=k, top=top, protocol=protocol)) for m in metrics}
-    by_category: dict[str, dict[str, list]] = {}
-    if weighting is not None and weighting.unsure and weighting.runner_up is not None:
-        for cat in (weighting.category, weighting.runner_up):
-            by_category[cat] = {m: list(model.keywords_for_text(text, metric=m, k=k, top=top, label=cat))
-                                for m in metrics}
-    return {"weighting": weighting, "keywords": by_metric, "by_category": by_category}
+    result = answer(KeywordRequest(dataset=corpus, text=text, metrics=tuple(metrics), k=k, top=top,
+                                   protocol=protocol, alternatives=True), model=model)
+    return {"weighting": result.weighting, "keywords": result.keywords, "by_category": result.by_category,
+            "source": result.source}
 
 
 def decode_upload(data: bytes, name: str) -> str:

@@ -83,19 +83,20 @@ def own_text_input() -> str | None:
     return pasted if pasted and pasted.strip() else None
 
 
-def own_text_keywords(model: Any, text: str, *, metrics: Sequence[str], k: int, top: int, protocol: str,
-                      vectors: str, neighbours: str) -> None:
+def own_text_keywords(model: Any, text: str, *, corpus: str, metrics: Sequence[str], k: int, top: int,
+                      protocol: str, vectors: str, neighbours: str) -> None:
     """Keywords of a new text, with the category its words are weighted with; when the
     posterior is unsure, the keywords under each of the two most probable categories."""
     try:
         with st.spinner("Tagging the text and finding its keywords…"):
-            result = backend.text_keywords(model, text, metrics=metrics, k=k, top=top, protocol=protocol)
+            result = backend.new_text_keywords(model, text, corpus=corpus, metrics=metrics, k=k, top=top,
+                                               protocol=protocol)
     except DkwError as exc:
         widgets.show_error(exc)
         return
     weighting = result["weighting"]
     st.caption(f"protocol {protocol} · K={k} · N={top} · vectors {md(vectors)} · nearest words by {neighbours} · "
-               "statistics from the training split")
+               f"statistics from the training split ({result['source']})")
     left, right = st.columns([1, 1])
     with left:
         st.subheader("Your text")

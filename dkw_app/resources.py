@@ -99,6 +99,13 @@ def model(name: str, sample: int | None, k_max: int, *, progress: backend.Progre
         return store.models[key]
 
 
+@st.cache_resource(show_spinner="Loading the shipped statistics…")
+def shipped_model(name: str, k: int) -> Any:
+    """A built-in corpus's shipped statistics as a model for new texts (no preparation)."""
+    tagger()  # a new text is tagged: load spaCy once, under the Streamlit cache
+    return backend.shipped_model(name, k=k)
+
+
 @st.cache_data(show_spinner=False, max_entries=64)
 def search(name: str, sample: int | None, split: str, category: str, query: str) -> list[str]:
     """Ids of the documents of a split and category whose id or text contains ``query``."""

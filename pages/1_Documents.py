@@ -53,11 +53,12 @@ if corpus is None:
 with st.sidebar:
     st.header("Keywords")
     all_metrics = widgets.guarded(backend.metric_names, default=[]) or []
-    paper = [m for m in ("rf", "tds", "ig", "tf-idf", "chi2") if m in all_metrics]
-    metrics = st.multiselect("Metrics (columns)", all_metrics, default=paper[:4] or all_metrics[:4],
-                             key="kw_metrics", help="Paper Table 2; tf- variants multiply by tf(w, d).")
-    k = st.number_input("K — nearest words per phrase", 1, k_max, k_max, key="kw_k")
-    top = st.number_input("N — keywords per metric", 1, 100, 10, key="kw_top")
+    metrics = st.multiselect("Metrics (columns)", all_metrics,
+                             default=[backend.DEFAULT_METRIC] if backend.DEFAULT_METRIC in all_metrics else all_metrics[:1],
+                             key="kw_metrics", help="Paper Table 2 (add rf, tds, tf-idf… to compare them side by side, "
+                                                    "as the paper's Tables 3–6); tf- variants multiply by tf(w, d).")
+    k = st.number_input("K — nearest words per phrase", 1, k_max, backend.DEFAULT_K, key="kw_k")
+    top = st.number_input("N — keywords per metric", 1, 100, backend.DEFAULT_TOP, key="kw_top")
     if source == OWN_TEXT:  # a new text has no gold category: the label-free protocols, top-1 first
         protocol = st.radio("Protocol", list(backend.NEW_TEXT_PROTOCOLS), key="kw_text_protocol",
                             index=list(backend.NEW_TEXT_PROTOCOLS).index(backend.NEW_TEXT_PROTOCOL),
@@ -94,9 +95,17 @@ if source == OWN_TEXT:
                 f"training split, weighted by default with the category a classifier predicts for it "
                 f"({backend.NEW_TEXT_PROTOCOL}).")
         st.stop()
-    model = ready_model()
-    keyword_views.own_text_keywords(model, text, metrics=metrics, k=int(k), top=int(top), protocol=protocol,
-                                    vectors=resources.loaded_vectors_name(),
+    if backend.shipped_answers(name, sample=sample, k=int(k), neighbours=neighbours):
+        if not metrics:  # the shipped statistics answer at once: no preparation
+            st.info("Choose at least one metric in the sidebar.")
+            st.stop()
+        model = widgets.guarded(lambda: resources.shipped_model(name, int(k)))
+        if model is None:
+            st.stop()
+    else:
+        model = ready_model()
+    keyword_views.own_text_keywords(model, text, corpus=name, metrics=metrics, k=int(k), top=int(top),
+                                    protocol=protocol, vectors=resources.loaded_vectors_name(),
                                     neighbours=neighbours)
     st.stop()
 example = None

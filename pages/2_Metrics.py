@@ -246,11 +246,12 @@ with t_leak:
     available = dataset in known
     with st.form("leak_form"):
         names = widgets.guarded(backend.paper_metric_names, default=[]) or []
-        l_metric = st.selectbox("Metric", names, index=names.index("rf") if "rf" in names else 0,
+        l_metric = st.selectbox("Metric", names,
+                                index=names.index(backend.DEFAULT_METRIC) if backend.DEFAULT_METRIC in names else 0,
                                 key="m_leak_metric")
         l_k = st.number_input("K — nearest words per phrase", 1, backend.DEFAULT_K_MAX, backend.DEFAULT_K_MAX,
                               key="m_leak_k")
-        l_n = st.number_input("N — keywords per document", 1, 100, 10, key="m_leak_top")
+        l_n = st.number_input("N — keywords per document", 1, 100, backend.DEFAULT_TOP, key="m_leak_top")
         leak_submitted = st.form_submit_button("Run the leak check", disabled=not available)
     if not available:
         st.caption(f"Needs the {md(dataset)} archive: set DKW_ARCHIVES to the folder holding it.")

@@ -32,13 +32,13 @@ with c1:
     name = widgets.select("Corpus", names, key="cat_corpus")
 with c2:
     all_metrics = widgets.guarded(backend.metric_names, default=[]) or []
-    metric = widgets.select("Metric", all_metrics, key="cat_metric", default="rf",
+    metric = widgets.select("Metric", all_metrics, key="cat_metric", default=backend.DEFAULT_METRIC,
                             help="Paper Table 2. rf and tds favour words frequent in the category and rare "
                                  "elsewhere; ig and chi2 measure dependence.")
 with c3:
-    k = st.number_input("K — nearest words per phrase", 1, k_max, k_max, key="cat_k")
+    k = st.number_input("K — nearest words per phrase", 1, k_max, backend.DEFAULT_K, key="cat_k")
 with c4:
-    top = st.number_input("N — words per category", 1, 100, 15, key="cat_top")
+    top = st.number_input("N — words per category", 1, 100, backend.DEFAULT_TOP, key="cat_top")
 
 if not widgets.prepare_panel(name, sample, k_max, key="cat_prepare"):
     st.stop()

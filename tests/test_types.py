@@ -60,7 +60,31 @@ def test_every_new_text_path_defaults_to_label_free_top1():
 ])
 def test_the_cli_resolves_the_protocol_by_what_it_weights(argv, new_texts, want):
     from dkw_core.cli import build_parser
-    from dkw_core.cli.corpus import _protocol_of
+    from dkw_core.keywords.request import KeywordRequest
 
     args = build_parser().parse_args(["keywords", *argv])
-    assert _protocol_of(args, new_texts=new_texts) == want
+    what = {"text": "a new text"} if new_texts else {"doc": "20ng/test/comp.graphics/38758"}
+    assert KeywordRequest(protocol=args.protocol, **what).resolved_protocol == want
+
+
+def test_every_interface_takes_the_one_default_metric_k_and_n():
+    """CLI, estimator, extract_keywords and the app read DEFAULT_METRIC / DEFAULT_K / DEFAULT_TOP,
+    chosen from the reference results (docs/method.md §9)."""
+    from dkw_app import backend
+    from dkw_core import extract_keywords
+    from dkw_core.cli import build_parser
+    from dkw_core.evaluation.estimator import DiscriminativeKeywordVectorizer
+    from dkw_core.keywords.request import KeywordRequest
+    from dkw_core.types import DEFAULT_CORPUS, DEFAULT_K, DEFAULT_METRIC, DEFAULT_TOP
+
+    assert (DEFAULT_METRIC, DEFAULT_K, DEFAULT_TOP, DEFAULT_CORPUS) == ("ig", 90, 10, "20ng")
+    for argv in (["keywords"], ["categories", "--dataset", "20ng"]):
+        args = build_parser().parse_args(argv)
+        assert (args.metric or args.metric_default) == [DEFAULT_METRIC] and (args.k, args.top) == (90, 10), argv
+    est = DiscriminativeKeywordVectorizer()
+    assert (est.metric, est.k, est.top) == (DEFAULT_METRIC, DEFAULT_K, DEFAULT_TOP)
+    request = KeywordRequest(text="a new text")
+    assert (request.metric_list, request.k_value, request.top_value, request.corpus) == (["ig"], 90, 10, "20ng")
+    assert [_default(extract_keywords, n) for n in ("corpus", "metric", "k", "top", "protocol")] == [
+        "20ng", None, None, None, None]
+    assert [_default(backend.text_keywords, n) for n in ("corpus", "metric", "k", "top")] == ["20ng", None, None, None]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import InputError
-from ..types import DEFAULT_K, DEFAULT_TOP
+from ..types import DEFAULT_K, DEFAULT_METRIC, DEFAULT_TOP
 from . import options
 from .options import ProgressBar, print_json
 
@@ -51,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                           "(one --metric; a tf- metric multiplies by the word's occurrences in "
                                           "the category)")
     options.add_dataset(p)
-    options.add_metric(p, required=True)
+    options.add_metric(p, default=[DEFAULT_METRIC])
     p.add_argument("--category", metavar="C", help="one category (default: every category)")
     options.add_k(p)
     options.add_top(p, default=DEFAULT_TOP)

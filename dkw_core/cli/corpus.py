@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..errors import InputError
-from ..types import DEFAULT_K, DEFAULT_PROTOCOL, NEW_TEXT_PROTOCOL, POSTERIOR_PROTOCOLS, PROTOCOL_INFO
+from ..types import DEFAULT_CORPUS, DEFAULT_K, DEFAULT_METRIC, DEFAULT_PROTOCOL, NEW_TEXT_PROTOCOL, PROTOCOL_INFO
 from . import options
 from .options import ProgressBar, print_json
 
@@ -112,114 +112,86 @@ def _read_text_file(path: str) -> str:
     return text
 
 
-def cmd_keywords(args) -> int:
-    from ..keywords import BaselineModel, KeywordModel
+def keyword_request(args):
+    """The ``keywords`` options as one :class:`~dkw_core.keywords.request.KeywordRequest` (the
+    text file read and checked here, before any heavy work); the option combinations checked."""
+    from ..keywords.request import KeywordRequest
 
-    metrics = options.metrics_of(args)
-    if args.split or args.texts:
-        return _cmd_keywords_batch(args, metrics)
-    if args.format or args.out or args.scheduler:
-        raise InputError("--format, --out and --scheduler go with --split or --texts (many documents at once)")
-    if bool(args.doc) == bool(args.text_file):
-        raise InputError("give one of --doc ID, --text-file PATH, --split S or --texts PATH (the last three with "
-                         "--dataset NAME)")
-    if args.text_file and not args.dataset:
-        raise InputError("--text-file needs --dataset NAME (the corpus whose statistics score the words)")
-    dataset = args.dataset or args.doc.split("/", 1)[0]
-    protocol = _protocol_of(args, new_texts=bool(args.text_file))
-    text = _read_text_file(args.text_file) if args.text_file else None
-    corpus = corpus_for(dataset, sample=args.sample, include=[args.doc] if args.doc else None)
-    if args.doc:
-        corpus.get(args.doc)  # unknown ids fail before any heavy work
-    model: KeywordModel | BaselineModel
-    with ProgressBar(f"preparing {corpus.key}") as progress:
+    batch = bool(args.split or args.texts)
+    if batch:
+        if args.doc or args.text_file or (args.split and args.texts):
+            raise InputError("give either --split S or --texts PATH (not with --doc or --text-file)")
+        if args.split and not args.dataset:
+            raise InputError("--split needs --dataset NAME (the corpus whose statistics score the words)")
         if args.baseline:
-            model = BaselineModel.prepare(corpus, progress=progress)
-        else:
-            model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=max(args.k, DEFAULT_K),
-                                         progress=progress, neighbours=args.neighbours)
-    result = {}
-    weighting = None
-    with ProgressBar(f"tagging {args.text_file or args.doc}") as tagging:
-        for m in metrics:
-            if text is not None:
-                if not isinstance(model, KeywordModel):
-                    raise InputError("--baseline works on corpus documents (--doc), not new texts")
-                kws = model.keywords_for_text(text, metric=m, k=args.k, top=args.top, name=args.text_file,
-                                              protocol=protocol, progress=tagging)
-                if protocol in POSTERIOR_PROTOCOLS and weighting is None:
-                    weighting = model.text_weighting(text)
-            else:
-                kws = model.keywords(args.doc, metric=m, k=args.k, top=args.top, protocol=protocol)
-            result[m] = kws
-    out = {
-        "doc": args.doc or args.text_file,
-        "keywords": {m: [kw.word for kw in kws] for m, kws in result.items()},
-        "protocol": protocol,
-        "dataset": corpus.key,
-        "method": "baseline (own words)" if args.baseline else "latent (word vectors)",
-        "vectors": model.vectors.name if isinstance(model, KeywordModel) else None,
-        "neighbours": model.neighbours if isinstance(model, KeywordModel) else None,
-        "k": None if args.baseline else args.k,
-        "top": args.top,
-    }
-    if weighting is not None:  # which category the new text's words are weighted with, and how sure
-        out.update(weighting.to_dict())
+            raise InputError("--baseline works on single corpus documents (--doc)")
+    else:
+        if args.format or args.out or args.scheduler:
+            raise InputError("--format, --out and --scheduler go with --split or --texts (many documents at once)")
+        if bool(args.doc) == bool(args.text_file):
+            raise InputError("give one of --doc ID, --text-file PATH, --split S or --texts PATH")
+    if args.baseline and args.text_file:
+        raise InputError("--baseline works on corpus documents (--doc), not new texts")
+    request = KeywordRequest(dataset=args.dataset, doc=args.doc, split=args.split, name=args.text_file,
+                             metrics=tuple(args.metric or ()),
+                             k=args.k, top=args.top, protocol=args.protocol, baseline=args.baseline,
+                             sample=args.sample, vectors=args.vectors, neighbours=args.neighbours)
+    request.metric_list  # noqa: B018 - an unknown metric fails here, before any heavy work
+    request.resolved_protocol  # noqa: B018 - label-aware for a new text fails here
+    if args.text_file:
+        from dataclasses import replace
+
+        request = replace(request, text=_read_text_file(args.text_file))
+    return request
+
+
+def cmd_keywords(args) -> int:
+    from ..keywords.request import answer, model_for
+
+    request = keyword_request(args)
+    if args.split or args.texts:
+        return _cmd_keywords_batch(args, request)
+    with ProgressBar(f"preparing {request.corpus}") as progress, \
+            ProgressBar(f"tagging {args.text_file or args.doc}") as tagging:
+        result = answer(request, model=model_for(request, progress=progress), tagging=tagging)
+    out = result.to_dict()
     if args.json:
         print_json(out)
-    else:
-        print(f"{out['doc']}  [{protocol}, {out['method']}, vectors={out['vectors']}, neighbours={out['neighbours']}, "
-              f"K={out['k']}, N={args.top}, "
-              f"statistics from the training split of {corpus.key}]")
-        if weighting is not None:
-            print(f"{'':>10}  {weighting.describe()}")
-        for m, kws in result.items():
-            print(f"{m:>10}: " + ", ".join(kw.word for kw in kws))
+        return 0
+    print(f"{out['doc']}  [{result.protocol}, {result.method}, vectors={result.vectors}, "
+          f"neighbours={result.neighbours}, K={out['k']}, N={out['top']}, "
+          f"statistics from the training split of {result.dataset} ({result.source})]")
+    if result.weighting is not None:
+        print(f"{'':>10}  {result.weighting.describe()}")  # type: ignore[attr-defined]
+    for m, kws in result.keywords.items():
+        print(f"{m:>10}: " + ", ".join(kw.word for kw in kws))
     return 0
 
 
-def _cmd_keywords_batch(args, metrics: list[str]) -> int:
+def _cmd_keywords_batch(args, request) -> int:
     """Every document of a split, or every text of a folder / JSONL / CSV, to JSONL or CSV."""
-    from ..keywords import KeywordModel
     from ..keywords.batch import format_of, read_texts, split_records, text_records, write_records
+    from ..keywords.request import model_for
 
-    if args.doc or args.text_file or (args.split and args.texts):
-        raise InputError("give either --split S or --texts PATH (not with --doc or --text-file)")
-    if not args.dataset:
-        raise InputError("--split and --texts need --dataset NAME (the corpus whose statistics score the words)")
-    if args.baseline:
-        raise InputError("--baseline works on single corpus documents (--doc)")
     fmt = format_of(args.format, args.out)
-    protocol = _protocol_of(args, new_texts=bool(args.texts))
+    protocol = request.resolved_protocol
+    metrics, k, top = request.metric_list, request.k_value, request.top_value
     if args.scheduler is not None:
-        return _keywords_batch_on_cluster(args, metrics, fmt, protocol)
+        return _keywords_batch_on_cluster(args, request, fmt, protocol)
     items = read_texts(args.texts) if args.texts else None  # bad input fails before any heavy work
-    corpus = corpus_for(args.dataset, sample=args.sample)
-    with ProgressBar(f"preparing {corpus.key}") as progress:
-        model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=max(args.k, DEFAULT_K), progress=progress,
-                                     neighbours=args.neighbours)
+    with ProgressBar(f"preparing {request.corpus}") as progress:
+        model = model_for(request, progress=progress)
     with _output(args) as out, ProgressBar("keywords") as progress:
         records: Iterable[dict]
         if items is not None:
-            records = text_records(model, items, metrics=metrics, k=args.k, top=args.top,
+            records = text_records(model, items, metrics=metrics, k=k, top=top,
                                    n_process=args.n_process, total=len(items), progress=progress, protocol=protocol)
         else:
-            records = split_records(model, args.split, metrics=metrics, k=args.k, top=args.top,
+            records = split_records(model, args.split, metrics=metrics, k=k, top=top,
                                     protocol=protocol, progress=progress)
         n = write_records(records, out, fmt, metrics)
-    _summary(args, n, protocol, metrics, corpus.key, fmt)
+    _summary(args, n, protocol, metrics, model.corpus.key, fmt, request)
     return 0
-
-
-def _protocol_of(args, *, new_texts: bool) -> str:
-    """``--protocol``, else the default: the paper's label-aware for corpus documents,
-    label-free-top1 for new texts (``--text-file``, ``--texts``), which have no gold category."""
-    if not new_texts:
-        return args.protocol or DEFAULT_PROTOCOL
-    if args.protocol == "label-aware":
-        raise InputError("a new text has no gold category: use --protocol label-free-top1 (the default for new "
-                         "texts), label-free-posterior or label-free")
-    return args.protocol or NEW_TEXT_PROTOCOL
 
 
 @contextlib.contextmanager
@@ -232,35 +204,37 @@ def _output(args) -> Iterator:
         yield out
 
 
-def _summary(args, n: int, protocol: str, metrics: list[str], key: str, fmt: str, where: str = "") -> None:
+def _summary(args, n: int, protocol: str, metrics: list[str], key: str, fmt: str, request, where: str = "") -> None:
     """One line on standard error when the records went to a file."""
     if args.out and args.out != "-":
-        print(f"{n:,} documents, {protocol}, K={args.k}, N={args.top}, metrics {', '.join(metrics)}, statistics "
-              f"from the training split of {key}{where} -> {args.out} ({fmt})", file=sys.stderr)
+        print(f"{n:,} documents, {protocol}, K={request.k_value}, N={request.top_value}, metrics "
+              f"{', '.join(metrics)}, statistics from the training split of {key}{where} -> {args.out} ({fmt})",
+              file=sys.stderr)
 
 
-def _keywords_batch_on_cluster(args, metrics: list[str], fmt: str, protocol: str) -> int:
+def _keywords_batch_on_cluster(args, request, fmt: str, protocol: str) -> int:
     """The batch export on a Dask cluster: prepared there if needed, records streamed back in order."""
     from ..cluster import CorpusRef, ModelRef, prepare_on_cluster, session
     from ..cluster.batch import split_records_on_cluster, text_records_on_cluster
     from ..keywords.batch import iter_texts, write_records
 
+    metrics, k, top = request.metric_list, request.k_value, request.top_value
     items = iter_texts(args.texts) if args.texts else None  # the path's kind is checked here
-    k_max = max(args.k, DEFAULT_K)
-    ref = ModelRef(CorpusRef(args.dataset, args.sample), args.vectors, k_max, args.neighbours)
+    k_max = max(k, DEFAULT_K)
+    ref = ModelRef(CorpusRef(request.corpus, args.sample), args.vectors, k_max, args.neighbours)
     with _output(args) as out, session(args.scheduler) as client:
         with ProgressBar(f"preparing {args.dataset} on {args.scheduler}") as progress:
             done = prepare_on_cluster(client, ref.corpus, vectors_path=args.vectors, k_max=k_max,
                                       neighbours=args.neighbours, progress=progress)
         with ProgressBar("keywords") as progress:
             if items is not None:
-                records = text_records_on_cluster(client, ref, items, metrics=metrics, k=args.k, top=args.top,
+                records = text_records_on_cluster(client, ref, items, metrics=metrics, k=k, top=top,
                                                   progress=progress, protocol=protocol)
             else:
-                records = split_records_on_cluster(client, ref, args.split, metrics=metrics, k=args.k,
-                                                   top=args.top, protocol=protocol, progress=progress)
+                records = split_records_on_cluster(client, ref, args.split, metrics=metrics, k=k,
+                                                   top=top, protocol=protocol, progress=progress)
             n = write_records(records, out, fmt, metrics)
-    _summary(args, n, protocol, metrics, done.key, fmt, f", on {args.scheduler}")
+    _summary(args, n, protocol, metrics, done.key, fmt, request, f", on {args.scheduler}")
     return 0
 
 
@@ -282,8 +256,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("keywords", help="the discriminative keywords of a document, a new text, a whole split "
                                         "or a collection of new texts")
     p.add_argument("--doc", help="document id, e.g. 20ng/test/comp.graphics/38758")
-    p.add_argument("--text-file", help=f"a UTF-8 text file to extract keywords from (default protocol "
-                   f"{NEW_TEXT_PROTOCOL}; label-free-posterior and label-free also work)")
+    p.add_argument("--text-file", help=f"a UTF-8 text file to extract keywords from (default corpus {DEFAULT_CORPUS}, "
+                   f"whose statistics ship with dkw: no preparation; default protocol {NEW_TEXT_PROTOCOL}, "
+                   "label-free-posterior and label-free also work)")
     p.add_argument("--split", choices=("train", "test", "all"),
                    help="every document of this split of --dataset (batch; see --format, --out)")
     p.add_argument("--texts", metavar="PATH",
@@ -295,8 +270,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="tagging processes for --texts (default: DKW_N_PROCESS, 2 on a multi-core machine)")
     options.add_scheduler(p)
     options.add_dataset(p, required=False,
-                        help="corpus whose training statistics score the words (default: the id's prefix)")
-    options.add_metric(p, default=["tf-rf"])
+                        help=f"corpus whose training statistics score the words (default: the id's prefix; "
+                             f"{DEFAULT_CORPUS} for --text-file and --texts)")
+    options.add_metric(p, default=[DEFAULT_METRIC])
     options.add_k(p)
     options.add_top(p)
     options.add_protocol(p, default=None, help=f"how words are weighted (default {DEFAULT_PROTOCOL}, the paper's, "

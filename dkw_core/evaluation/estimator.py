@@ -24,7 +24,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .. import cache
 from ..errors import InputError
-from ..types import DEFAULT_K, NEW_TEXT_PROTOCOL, POSTERIOR_PROTOCOLS
+from ..types import DEFAULT_K, DEFAULT_METRIC, DEFAULT_TOP, NEW_TEXT_PROTOCOL, POSTERIOR_PROTOCOLS
 
 _MODELS: cache.Memo = cache.Memo(maxsize=8)
 
@@ -45,7 +45,7 @@ class DiscriminativeKeywordVectorizer(TransformerMixin, BaseEstimator):
     Parameters
     ----------
     metric : str
-        Word-weighting metric (``dkw_core.metrics.METRICS``), default ``"rf"``.
+        Word-weighting metric (``dkw_core.metrics.METRICS``), default ``DEFAULT_METRIC`` (ig).
     k : int
         K nearest cropped-vocabulary words substituted for each phrase (paper §3.2).
     top : int
@@ -64,7 +64,8 @@ class DiscriminativeKeywordVectorizer(TransformerMixin, BaseEstimator):
         (default, the paper's), ``"csls-k<k>"`` or ``"abtt-d<D>"``.
     """
 
-    def __init__(self, metric: str = "rf", k: int = 30, top: int = 10, vectors=None, k_max: int = DEFAULT_K,
+    def __init__(self, metric: str = DEFAULT_METRIC, k: int = DEFAULT_K, top: int = DEFAULT_TOP, vectors=None,
+                 k_max: int = DEFAULT_K,
                  protocol: str = NEW_TEXT_PROTOCOL, neighbours: str = "cosine"):
         self.metric = metric
         self.k = k

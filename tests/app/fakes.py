@@ -115,6 +115,8 @@ class FakeBackend:
         self.downloads: list[str] = []  # corpora whose archive the app asked to download
         self.split_calls: list[tuple] = []  # arguments of every whole-split keyword file
         self.available = {"20ng"}
+        self.shipped: set[str] = set()  # corpora whose new texts are answered from shipped statistics
+        self.shipped_loads: list[str] = []
         self.download_error: str | None = None
         self.neighbours_checked: list[str] = []  # the neighbours spec of every is_prepared call
         self.prepared_neighbours: list[str] = []  # the neighbours spec of every prepare call
@@ -147,9 +149,17 @@ class FakeBackend:
             "reference_leakchecks": lambda: self.leaks,
             "leak_check": self._leak_check,
             "hubness": self._hubness,
+            "shipped_answers": lambda name, **_: name in self.shipped,
+            "shipped_model": lambda name, **_: self._shipped_model(name),
         }
         for name, fn in patches.items():
             monkeypatch.setattr(backend, name, fn)
+
+    def _shipped_model(self, name):
+        self.shipped_loads.append(name)
+        model = FakeModel(self.corpus)
+        model.source = "shipped statistics"
+        return model
 
     def _open_corpus(self, name, *, sample=None):
         self.opened.append("corpus")

@@ -7,7 +7,7 @@ import io
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from dkw_app import category_view
+from dkw_app import backend, category_view
 from tests.app.conftest import page
 from tests.app.fakes import FakeBackend, FakeModel, make_corpus
 
@@ -55,8 +55,10 @@ def test_two_categories_side_by_side_with_shared_and_distinct_words(monkeypatch)
     assert len(at.get("plotly_chart")) == 2
     table = at.dataframe[0].value
     assert set(table["category"]) == {"comp.graphics", "sci.space"}
-    a = FakeModel.expected("video playback resolution frames graphics card", "rf", 15)
-    b = FakeModel.expected("orbit shuttle launch space station video frames of the orbit", "rf", 15)
+    # the page's defaults: the one default metric and N
+    a = FakeModel.expected("video playback resolution frames graphics card", backend.DEFAULT_METRIC, backend.DEFAULT_TOP)
+    b = FakeModel.expected("orbit shuttle launch space station video frames of the orbit", backend.DEFAULT_METRIC,
+                           backend.DEFAULT_TOP)
     only_a, shared, only_b = (t.value.split("\n") for t in at.text[-3:])
     assert shared == [w for w in a if w in b] == ["frames", "video"]
     assert only_a == [w for w in a if w not in b] and only_b == [w for w in b if w not in a]

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
+from dkw_app import backend
 from tests.app.conftest import page
 from tests.app.fakes import UNTRUSTED, FakeBackend, FakeModel, make_corpus
 
@@ -169,6 +170,7 @@ def html_bodies(at: AppTest) -> list[str]:
 def test_choosing_a_keyword_highlights_its_phrases_in_the_escaped_document(monkeypatch):
     FakeBackend(monkeypatch)
     at = run_docs()
+    at.multiselect(key="kw_metrics").set_value(["rf"]).run()  # the fake puts "script" among rf's top 10
     at.selectbox(key="doc_id").set_value("20ng/test/comp.graphics/38759").run()
     assert not at.exception and html_bodies(at) == []  # plain text until a keyword is chosen
     choice = at.selectbox(key="doc_highlight")
@@ -259,3 +261,21 @@ def test_a_hostile_document_id_from_a_shared_link_is_shown_as_text(monkeypatch):
         markdown += [e.label for e in at.expander]
         from_corpus = [m for m in markdown if any(w in shown(m) for w in ("evil", "LaTeX", "material"))]
         assert [m for m in from_corpus if live_markup(m)] == []
+
+
+def test_own_text_on_an_unprepared_corpus_is_answered_from_its_shipped_statistics(monkeypatch):
+    """No Prepare button for a new text when the corpus's statistics ship with dkw: the text box
+    answers at once, and says where the statistics came from."""
+    fake = FakeBackend(monkeypatch, prepared=False)
+    fake.shipped = {"20ng"}
+    FakeModel.text_calls = []
+    at = run_docs()
+    at.radio(key="doc_source").set_value("your own text").run()
+    at.text_area(key="own_text").input("video graphics card resolution").run()
+    assert not at.exception
+    assert fake.prepare_calls == 0 and fake.shipped_loads == ["20ng"]
+    assert not any("not prepared" in i.value for i in at.info)
+    assert {c["protocol"] for c in FakeModel.text_calls} == {"label-free-top1"}
+    (frame,) = keyword_tables(at)
+    assert list(frame.columns) == [backend.DEFAULT_METRIC]  # the one default metric
+    assert any("(shipped statistics)" in c.value for c in at.caption)

@@ -1,0 +1,229 @@
+"""Shipped training statistics: keywords of a new text from a fresh clone, with no preparation.
+
+A new text's keywords under the label-free protocols need only what the training split
+*counts*, never its documents: the (categories x cropped vocabulary) statistics at K
+(:class:`~dkw_core.metrics.CategoryStats`), the category names and the category posterior.
+For each built-in corpus they ship in ``dkw_core/shipped/`` (format and command in its
+README), written by ``scripts/ship_stats.py`` from a prepared corpus:
+
+* ``<corpus>-k<K>-stats.npz``: doc_freq, term_freq (only the columns with a non-zero count)
+  and n_docs, the categories, and the meta data a consistency check reads (corpus key, vectors
+  name, a hash of the cropped vocabulary, K, neighbours spec, dkw version);
+* ``<corpus>-posterior.npz``: the posterior as a :class:`~.compact.CompactPosterior`.
+
+:class:`ShippedModel` is a :class:`~.model.KeywordModel` without documents: a new text is
+tagged and searched exactly as there (same code), its words scored with the shipped
+statistics. It is used only where it gives the prepared model's statistics: built-in corpus,
+K = the shipped K, plain cosine neighbours, the vectors the files were written with
+(:func:`shipped_available`). Corpus documents, other K, a slice or other vectors need the
+prepared corpus.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .. import cache
+from ..errors import InputError
+from ..metrics import CategoryStats
+from ..types import DEFAULT_K
+from ..vectors import Vectors, load_vectors, vectors_name
+from .compact import CompactPosterior
+from .model import KeywordModel
+
+FORMAT = 1
+SHIPPED_DIR = Path(__file__).resolve().parent.parent / "shipped"
+"""``dkw_core/shipped/``: package data (pyproject.toml), < 2 MB per file."""
+
+
+def stats_path(dataset: str, k: int = DEFAULT_K, folder: Path | None = None) -> Path:
+    return (folder or SHIPPED_DIR) / f"{dataset}-k{k}-stats.npz"
+
+
+def posterior_path(dataset: str, folder: Path | None = None) -> Path:
+    return (folder or SHIPPED_DIR) / f"{dataset}-posterior.npz"
+
+
+def vocabulary_hash(words: list[str]) -> str:
+    """A short content hash of a cropped vocabulary (the statistics' columns)."""
+    return hashlib.blake2b("\n".join(words).encode("utf-8"), digest_size=8).hexdigest()
+
+
+# -- writing and reading ------------------------------------------------------------------------
+def _uint(a: np.ndarray) -> np.ndarray:
+    """Integer counts in the smallest unsigned type (they are counts: exact)."""
+    a = np.asarray(a, dtype=np.float64)
+    if a.size and (np.any(a != np.rint(a)) or a.min() < 0):
+        raise InputError("statistics to ship must be non-negative integer counts")
+    top = a.max(initial=0)
+    return a.astype(np.uint16 if top < 2 ** 16 else np.uint32 if top < 2 ** 32 else np.uint64)
+
+
+def write_stats(path: Path, *, dataset: str, corpus_key: str, categories: list[str], stats: CategoryStats,
+                k: int, vectors: Vectors, neighbours: str) -> None:
+    """``<corpus>-k<K>-stats.npz``: the statistics over their non-zero columns, and their meta data."""
+    cols = np.flatnonzero(stats.term_freq.sum(axis=0) + stats.doc_freq.sum(axis=0))
+    from .. import __version__
+
+    meta = {"format": FORMAT, "dataset": dataset, "corpus_key": corpus_key, "k": int(k), "neighbours": neighbours,
+            "vectors": vectors.name, "vocabulary_size": len(vectors.cropped_words),
+            "vocabulary_hash": vocabulary_hash(vectors.cropped_words), "dkw_version": __version__}
+    with cache.atomic_file(path) as tmp, tmp.open("wb") as fh:
+        np.savez_compressed(fh, meta=np.array(json.dumps(meta, sort_keys=True)),
+                            categories=np.array(categories, dtype=str), cols=cols.astype(np.uint32),
+                            doc_freq=_uint(stats.doc_freq[:, cols]), term_freq=_uint(stats.term_freq[:, cols]),
+                            n_docs=_uint(stats.n_docs))
+
+
+def read_meta(path: Path) -> dict | None:
+    """The meta data of a shipped statistics file (``None``: missing, unreadable or another format)."""
+    try:
+        with np.load(path) as z:
+            meta = json.loads(str(z["meta"]))
+    except (OSError, ValueError, KeyError):
+        return None
+    return meta if meta.get("format") == FORMAT else None
+
+
+def read_stats(path: Path) -> tuple[dict, list[str], CategoryStats]:
+    """(meta, categories, statistics over the whole cropped vocabulary) of a shipped file."""
+    with np.load(path) as z:
+        meta = json.loads(str(z["meta"]))
+        cols = z["cols"].astype(np.int64)
+        shape = (len(z["categories"]), int(meta["vocabulary_size"]))
+        doc_freq, term_freq = np.zeros(shape), np.zeros(shape)
+        doc_freq[:, cols], term_freq[:, cols] = z["doc_freq"], z["term_freq"]
+        return meta, [str(c) for c in z["categories"]], CategoryStats(doc_freq=doc_freq, n_docs=z["n_docs"],
+                                                                     term_freq=term_freq)
+
+
+def write_posterior(path: Path, posterior: CompactPosterior) -> None:
+    with cache.atomic_file(path) as tmp, tmp.open("wb") as fh:
+        np.savez_compressed(fh, **posterior.arrays())
+
+
+def read_posterior(path: Path) -> CompactPosterior:
+    with np.load(path) as z:
+        return CompactPosterior.from_arrays({k: z[k] for k in z.files})
+
+
+# -- the model ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _CorpusName:
+    """What a new text's messages and answers read of a corpus: its name and content key."""
+
+    name: str
+    key: str
+
+
+class ShippedModel(KeywordModel):
+    """A :class:`KeywordModel` of a built-in corpus's shipped statistics: new texts only."""
+
+    source = "shipped statistics"
+
+    def __init__(self, dataset: str, meta: dict, categories: list[str], stats: CategoryStats,
+                 posterior: CompactPosterior, vectors: Vectors) -> None:  # no documents: no super().__init__
+        self.corpus = _CorpusName(dataset, str(meta["corpus_key"]))
+        self.categories = list(categories)
+        self.vectors = vectors
+        self.vocabulary = vectors.cropped_words
+        self.neighbours = str(meta["neighbours"])
+        self.k_max = int(meta["k"])
+        self.meta = meta
+        self.problems = {}
+        self.cache_dir = None
+        self._scores_cache = {}
+        self._stats_cache = {self.k_max: stats, None: stats}
+        self._posterior = None
+        self._shipped_posterior = posterior
+
+    def _check_k(self, k: int | None) -> int:
+        if k is not None and int(k) != self.k_max:
+            raise InputError(f"the shipped statistics of {self.corpus.name} are for K = {self.k_max}; another K "
+                             f"needs the prepared corpus (python -m dkw_core prepare --dataset {self.corpus.name})")
+        return self.k_max
+
+    def category_stats(self, k: int | None = None) -> CategoryStats:
+        return self._stats_cache[self._check_k(k)]
+
+    def posterior_model(self):
+        return self._shipped_posterior
+
+    def _corpus_only(self, *_args, **_kwargs):
+        raise InputError(f"the shipped statistics of {self.corpus.name} score new texts only; corpus documents "
+                         f"need the prepared corpus (python -m dkw_core prepare --dataset {self.corpus.name})")
+
+    keywords = rank = term_counts = posteriors = category_keywords = doc_ids = labels = _corpus_only
+
+
+def shipped_available(dataset: str, *, k: int = DEFAULT_K, neighbours: str = "cosine",
+                      vectors: str | None = None) -> bool:
+    """Whether shipped statistics answer a new text of ``dataset`` at this K, neighbours spec and
+    vectors (path or ``None`` for the default; compared by name, without loading them)."""
+    meta = read_meta(stats_path(dataset, k))
+    return (meta is not None and posterior_path(dataset).is_file() and meta.get("neighbours") == neighbours
+            and meta.get("vectors") == vectors_name(vectors) and meta.get("corpus_key") == dataset)
+
+
+_LOADED: cache.Memo[ShippedModel] = cache.Memo(maxsize=4)
+
+
+def load_shipped(dataset: str, *, k: int = DEFAULT_K, vectors: str | None = None,
+                 folder: Path | None = None) -> ShippedModel:
+    """The :class:`ShippedModel` of a built-in corpus (loaded once per process) from ``folder``
+    (default ``dkw_core/shipped/``); an :class:`InputError` when the files are missing or were
+    written for other vectors."""
+    def build() -> ShippedModel:
+        path = stats_path(dataset, k, folder)
+        if read_meta(path) is None or not posterior_path(dataset, folder).is_file():
+            raise InputError(f"no shipped statistics for {dataset} at K = {k} in {folder or SHIPPED_DIR}")
+        meta, categories, stats = read_stats(path)
+        vecs = load_vectors(vectors)
+        if meta["vectors"] != vecs.name or meta["vocabulary_hash"] != vocabulary_hash(vecs.cropped_words):
+            raise InputError(f"the shipped statistics of {dataset} were written with the vectors {meta['vectors']}, "
+                             f"not {vecs.name}; prepare the corpus for these vectors")
+        return ShippedModel(dataset, meta, categories, stats, read_posterior(posterior_path(dataset, folder)), vecs)
+
+    return _LOADED.get((dataset, k, vectors_name(vectors), str(folder)), build)
+
+
+# -- writing the shipped files (scripts/ship_stats.py) -----------------------------------------
+KEEP = 400_000
+"""Coefficients kept per calibration fold in the shipped posterior (largest magnitude first)."""
+BITS = 8
+"""Bits per kept coefficient (integers scaled per category row)."""
+
+
+def ship(model: KeywordModel, dataset: str, *, folder: Path | None = None, k: int = DEFAULT_K,
+         keep: int | None = KEEP, bits: int = BITS) -> dict:
+    """Write a prepared corpus's training statistics at ``k`` and its compact posterior into
+    ``folder`` (default ``dkw_core/shipped/``); return the files' sizes and how the compact
+    posterior agrees with the full one on the test split (top-1 agreement, micro/macro-F1)."""
+    from sklearn.metrics import f1_score
+
+    folder = folder or SHIPPED_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    docs = model.corpus.documents
+    stats = stats_path(dataset, k, folder)
+    write_stats(stats, dataset=dataset, corpus_key=model.corpus.key, categories=list(model.categories),
+                stats=model.category_stats(k), k=k, vectors=model.vectors, neighbours=model.neighbours)
+    full = model.posterior_model()
+    compact = CompactPosterior.from_fitted(full, [docs[i].text for i in model.rows("train")], keep=keep, bits=bits)
+    post = posterior_path(dataset, folder)
+    write_posterior(post, compact)
+    report = {"dataset": dataset, "corpus_key": model.corpus.key, "k": k, "keep": keep, "bits": bits,
+              "stats_bytes": stats.stat().st_size, "posterior_bytes": post.stat().st_size}
+    test = model.rows("test")
+    if len(test):
+        texts, gold = [docs[i].text for i in test], model._labels[test]
+        a, b = full.predict(texts).argmax(axis=1), read_posterior(post).predict(texts).argmax(axis=1)
+        report.update({"test_documents": len(test), "top1_agreement": float((a == b).mean()),
+                       "micro_f1_full": float(f1_score(gold, a, average="micro")),
+                       "micro_f1_shipped": float(f1_score(gold, b, average="micro")),
+                       "macro_f1_full": float(f1_score(gold, a, average="macro")),
+                       "macro_f1_shipped": float(f1_score(gold, b, average="macro"))})
+    return report
