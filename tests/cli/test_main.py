@@ -71,3 +71,13 @@ def test_old_spellings_still_work(tmp_path, monkeypatch):
     assert args.dataset == "r8" and args.metric == ["rf", "tf-rf", "ig"]
     args = build_parser().parse_args(["report", "--output", "x.md"])
     assert args.out == "x.md"
+
+
+def test_argparse_errors_are_one_line(capsys):
+    assert main(["keywords", "--bogus"]) == 2
+    assert capsys.readouterr().err == "dkw: error: unrecognized arguments: --bogus (see --help)\n"
+    assert main(["keywords", "--doc", "x/y", "--protocol", "psychic"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dkw: error: argument --protocol: invalid choice") and err.count("\n") == 1
+    assert main(["prepare"]) == 2  # --dataset is checked after parsing (its alias --corpus counts too)
+    assert capsys.readouterr().err == "dkw: error: the following arguments are required: --dataset (see --help)\n"
