@@ -315,8 +315,12 @@ class NeighbourSearch:
 
 def searcher(vectors, neighbours: str | Retrieval | None = None) -> NeighbourSearch:
     """The :class:`NeighbourSearch` of a :class:`dkw_core.vectors.Vectors`' cropped vocabulary,
-    built once per vectors object and spec (kept on the vectors object)."""
-    spec = neighbours_spec(neighbours)
+    built once per vectors object and spec (kept on the vectors object); the spec's parameter
+    is checked against the vectors (:func:`dkw_core.validation.check_neighbours`)."""
+    from .validation import check_neighbours
+
+    spec = check_neighbours(neighbours, dim=int(vectors.cropped_matrix.shape[1]),
+                            vocabulary_size=len(vectors.cropped_matrix))
     built = vectors.__dict__.setdefault("_neighbour_searchers", {})
     if spec not in built:
         built[spec] = NeighbourSearch(vectors.cropped_matrix, spec)

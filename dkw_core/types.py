@@ -85,6 +85,8 @@ DEFAULT_K = 90
 results choose for ig on 20ng); also the prepared k_max."""
 DEFAULT_TOP = 10
 """Keywords per document (the paper's N = 10)."""
+MAX_TOP = 1000
+"""The most keywords per document anything asks for (N); the pages offer up to 100."""
 
 
 def reads_labels(protocol: str) -> bool:

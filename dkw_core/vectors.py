@@ -74,6 +74,8 @@ def _load_kv(path: Path):
 
     if not path.exists():
         raise VectorError(f"vector file {path} does not exist")
+    if path.is_file() and path.stat().st_size == 0:
+        raise VectorError(f"vector file {path} is empty")
     suffix = "".join(path.suffixes[-2:]).lower() if path.suffix == ".gz" else path.suffix.lower()
     try:
         if suffix == ".kv":
@@ -91,14 +93,75 @@ def _load_kv(path: Path):
                 raise VectorError(f"cannot read vector file {path}: a word2vec binary that is truncated or "
                                   f"malformed ({type(exc).__name__}: {exc})") from exc
         # text formats: word2vec/fastText .txt/.vec have a "count dim" header, GloVe has none
-        with path.open("rb") as fh:
-            first = fh.readline().split()
-        has_header = len(first) == 2 and all(x.isdigit() for x in first)
-        return KeyedVectors.load_word2vec_format(str(path), binary=False, no_header=not has_header)
+        has_header = _text_header(path) is not None
+        try:
+            return KeyedVectors.load_word2vec_format(str(path), binary=False, no_header=not has_header)
+        except Exception:
+            problem = None if suffix.endswith(".gz") else _first_bad_line(path)
+            if problem:
+                raise VectorError(f"cannot read vector file {path}: {problem}") from None
+            raise
     except VectorError:
         raise
     except Exception as exc:
         raise VectorError(f"cannot read vector file {path}: not a word2vec, GloVe, fastText or .kv file ({exc})") from exc
+
+
+def _text_header(path: Path) -> tuple[int, int] | None:
+    """The ``count dim`` header of a word2vec / fastText text file (GloVe has none)."""
+    with path.open("rb") as fh:
+        first = fh.readline().split()
+    return (int(first[0]), int(first[1])) if len(first) == 2 and all(x.isdigit() for x in first) else None
+
+
+def _first_bad_line(path: Path) -> str | None:
+    """Where a text vector file gensim could not read goes wrong: its first line with another
+    number of values than the header or first line announce, or a value that is not a number;
+    or a header whose word count the file does not hold. Read only once loading has failed."""
+    header = _text_header(path)
+    dim = header[1] if header else None
+    rows = 0
+    with path.open("r", encoding="utf-8", errors="replace") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if lineno == 1 and header:
+                continue
+            parts = line.rstrip("\r\n").rstrip(" ").split(" ")
+            if not line.strip():
+                return f"line {lineno}: a blank line where a word and its vector were expected"
+            word, values = parts[0], parts[1:]
+            dim = len(values) if dim is None else dim
+            if len(values) != dim:
+                return f"line {lineno} (word {word!r}): {len(values)} numbers where {dim} were expected"
+            try:
+                [float(v) for v in values]
+            except ValueError:
+                return f"line {lineno} (word {word!r}): a value that is not a number"
+            rows += 1
+    if header and rows != header[0]:
+        return f"line 1: the header announces {header[0]:,} words of {header[1]} dimensions, the file holds {rows:,}"
+    return None
+
+
+def check_vectors(kv, path: Path) -> None:
+    """Refuse a loaded vector file that holds no vector, or a vector with NaN, an infinite value
+    or only zeros (cosine similarity is undefined for them): one line naming the first bad row —
+    its line in a text file, its row otherwise — and its word. Checked in blocks of rows."""
+    n = len(kv.index_to_key)
+    if n == 0 or int(kv.vector_size) == 0:
+        raise VectorError(f"vector file {path} holds no vectors")
+    text = path.suffix.lower() not in (".kv", ".bin", ".gz")  # a line number only where it is plain text
+    offset = (2 if _text_header(path) else 1) if text else 1
+    for start in range(0, n, 1 << 16):
+        block = np.asarray(kv.vectors[start:start + (1 << 16)])
+        finite = np.isfinite(block).all(axis=1)
+        bad = ~finite | ~block.any(axis=1)
+        if bad.any():
+            i = int(np.argmax(bad))
+            row = block[i]
+            what = "NaN" if np.isnan(row).any() else "an infinite value" if not finite[i] else "only zeros"
+            where = f"line {start + i + offset}" if text else f"row {start + i + offset}"
+            raise VectorError(f"vector file {path}, {where} (word {kv.index_to_key[start + i]!r}): the vector holds "
+                              f"{what}; every vector must be finite and not all zeros")
 
 
 class Vectors:
@@ -299,7 +362,9 @@ def _load(path: str | Path | None, crop_size: int, drop: bool) -> Vectors:
         vectors = Vectors(kv, DEFAULT_NAME, crop_size=crop_size, drop_stopwords=drop)
     else:
         p = Path(path)
-        vectors = Vectors(_load_kv(p), _file_name(p), crop_size=crop_size, drop_stopwords=drop)
+        kv = _load_kv(p)
+        check_vectors(kv, p)
+        vectors = Vectors(kv, _file_name(p), crop_size=crop_size, drop_stopwords=drop)
     return vectors
 
 

@@ -225,3 +225,29 @@ def test_truncated_word2vec_binary_is_named_as_such(tmp_path, capsys):
     assert main(args) == 2
     err = capsys.readouterr().err
     assert "truncated" in err and "Supervised" not in err and err.count("\n") == 1
+
+
+# ------------------------------------------------------------------ broken vector files (issue 26)
+@pytest.mark.parametrize("content,message", [
+    ("the 0.1 0.2 0.3\nspace nan 0.1 0.2\nrocket 0.3 0.1 0.2\n", "line 2 (word 'space'): the vector holds NaN"),
+    ("the 0.1 0.2 0.3\nspace inf 0.1 0.2\n", "line 2 (word 'space'): the vector holds an infinite value"),
+    ("the 0 0 0\nspace 0 0 0\n", "line 1 (word 'the'): the vector holds only zeros"),
+    ("2 3\nthe 0.1 0.2 0.3\nspace 0 0 0\n", "line 3 (word 'space'): the vector holds only zeros"),
+    ("", "is empty"),
+    ("3 3\nthe 0.1 0.2 0.3\nspace 0.1 0.2 0.3\n", "line 1: the header announces 3 words of 3 dimensions"),
+    ("the 0.1 0.2 0.3\nspace 0.1 0.2\n", "line 2 (word 'space'): 2 numbers where 3 were expected"),
+])
+def test_broken_vector_files_are_refused_naming_the_first_bad_row(tmp_path, capsys, content, message):
+    from dkw_core.cli import main
+
+    for split in ("train", "test"):
+        for label in ("space", "sport"):
+            (tmp_path / "c" / split / label).mkdir(parents=True)
+            (tmp_path / "c" / split / label / "0.txt").write_text(f"The {label} rocket reached orbit.")
+    vec = tmp_path / "vec.txt"
+    vec.write_text(content)
+    code = main(["keywords", "--dataset", str(tmp_path / "c"), "--doc", "c/test/space/0.txt", "--vectors", str(vec),
+                 "--metric", "rf", "--top", "6"])
+    out, err = capsys.readouterr()
+    assert code == 2 and message in err and out == ""
+    assert err.count("\n") == 1 and "Warning" not in err and "NoneType" not in err

@@ -5,7 +5,9 @@ One module per command group, registered here by explicit import:
 ====================  ====================================================
 Shared option names and the progress bar live in :mod:`.options`; the study database engine of
 every ``study`` sub-command in :mod:`.study_db`. A handler returns the exit
-code; any :class:`~dkw_core.errors.DkwError` becomes a one-line ``error: …`` and exit code 2.
+code; any :class:`~dkw_core.errors.DkwError` becomes a one-line ``error: …`` and exit code 2, and
+an argparse error (an unknown option, a number out of range: :mod:`dkw_core.validation`) a one-line
+``dkw: error: … (see --help)`` and exit code 2, before any work.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from .. import __version__
 from ..errors import DkwError
 from ..types import DEFAULT_PROTOCOL
 from . import categories, corpus, download, evaluation, hubness, study
-from .options import print_json
+from .options import Parser, check_args, print_json
 
 __all__ = ["main", "build_parser", "print_json", "entry_point"]
 
@@ -25,7 +27,7 @@ _GROUPS = (corpus, categories, download, hubness, evaluation, study)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m dkw_core", description="Discriminative keywords in word-vector space.",
         epilog=f"Every command that weights documents takes --protocol; the default is {DEFAULT_PROTOCOL} "
                "(the paper's protocol). Every F1 printed names its protocol.")
@@ -56,15 +58,19 @@ def main(argv: list[str] | None = None) -> int:
 
     warnings.showwarning = _one_line
     parser = build_parser()
-    args = parser.parse_args(argv)
-    sub = getattr(args, "dataset_required", None)
-    if sub is not None and not args.dataset:
-        sub.error("the following arguments are required: --dataset")
+    try:  # an argparse error is one line (options.Parser) and an exit code, as from a handler
+        args = parser.parse_args(argv)
+        sub = getattr(args, "dataset_required", None)
+        if sub is not None and not args.dataset:
+            sub.error("the following arguments are required: --dataset")
+    except SystemExit as exc:  # also --help
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     try:
         if getattr(args, "neighbours", None) is not None:
-            from ..neighbours import neighbours_spec
+            from ..validation import check_neighbours
 
-            args.neighbours = neighbours_spec(args.neighbours)
+            args.neighbours = check_neighbours(args.neighbours)  # its D is checked against the vectors later
+        check_args(args)  # K against --k-max, the grids: before any work
         if hasattr(args, "scheduler"):
             from ..cluster import scheduler_from
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import InputError
-from ..types import DEFAULT_K, DEFAULT_METRIC, DEFAULT_TOP
+from ..types import DEFAULT_K, DEFAULT_METRIC, DEFAULT_TOP, MAX_TOP
 from . import options
 from .options import ProgressBar, print_json
 
@@ -55,7 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--category", metavar="C", help="one category (default: every category)")
     options.add_k(p)
     options.add_top(p, default=DEFAULT_TOP)
-    p.add_argument("--phrases", type=int, default=3, metavar="P",
+    p.add_argument("--phrases", type=options.counted(0, MAX_TOP, "--phrases"), default=3, metavar="P",
                    help="phrases shown per word: those through which most of the category's documents reach it "
                         "(default 3; 0 = none)")
     options.add_sample(p)

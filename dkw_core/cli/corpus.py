@@ -93,6 +93,10 @@ def _read_text_file(path: str) -> str:
     from ..longtext import check_size
 
     p = Path(path)
+    if p.is_dir():
+        raise InputError(f"{path}: a folder, not a text file (--texts takes a folder of texts)")
+    if p.exists() and not p.is_file():
+        raise InputError(f"{path}: not a regular file (a device, pipe or socket); give a UTF-8 text file")
     if not p.is_file():
         raise InputError(f"{path}: no such file")
     check_size(p.stat().st_size, path)  # DKW_MAX_TEXT_MB, before reading or loading anything
@@ -250,7 +254,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     options.add_vectors(p)
     options.add_neighbours(p)
     options.add_scheduler(p)
-    p.add_argument("--n-process", type=options.positive, help="tagging processes (default: DKW_N_PROCESS or 2)")
+    p.add_argument("--n-process", type=options.n_process_value, help="tagging processes (default: DKW_N_PROCESS or 2)")
     p.set_defaults(handler=cmd_prepare)
 
     p = sub.add_parser("keywords", help="the discriminative keywords of a document, a new text, a whole split "
@@ -266,7 +270,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "(field text, optional id) or a .csv (column text, optional id)")
     p.add_argument("--format", choices=("jsonl", "csv"), help="batch output format (default: --out's suffix, else jsonl)")
     options.add_out(p, help="batch output file (default: standard output)")
-    p.add_argument("--n-process", type=options.positive,
+    p.add_argument("--n-process", type=options.n_process_value,
                    help="tagging processes for --texts (default: DKW_N_PROCESS, 2 on a multi-core machine)")
     options.add_scheduler(p)
     options.add_dataset(p, required=False,

@@ -6,7 +6,7 @@ import argparse
 
 from .. import config
 from ..corpora.download import DOWNLOADABLE, archive_for, fetch
-from .options import ProgressBar
+from .options import ProgressBar, seconds
 
 
 def cmd_download(args) -> int:
@@ -37,5 +37,5 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "default data/archives). DKW_DOWNLOAD_BASE_URL names a mirror.")
     p.add_argument("corpus", nargs="+", choices=choices, metavar="CORPUS", help=f"one or more of {', '.join(choices)}")
     p.add_argument("--force", action="store_true", help="download again even when the archive is present")
-    p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a server (default 30)")
+    p.add_argument("--timeout", type=seconds, default=30.0, help="seconds to wait for a server (default 30)")
     p.set_defaults(handler=cmd_download)

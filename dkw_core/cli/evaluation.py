@@ -61,31 +61,21 @@ def _experiment(args, *, prepare: bool = True):
             bar.close()
 
 
-def _check_early(args, *, metrics=(), ks=()) -> None:
-    """Reject bad parameters before the (slow) model preparation."""
-    from ..errors import InputError
+def _check_early(args, *, metrics=()) -> None:
+    """Reject bad metrics before the (slow) model preparation."""
     from ..metrics import get_metric
 
     for m in metrics:
         get_metric(m)
-    for k in ks:
-        if not 1 <= k <= args.k_max:
-            raise InputError(f"K={k} must be between 1 and the prepared k_max={args.k_max}")
-    if getattr(args, "sample", None) is not None and args.sample < 1:
-        raise InputError(f"--sample must be a positive number of documents per category, got {args.sample}")
-    if getattr(args, "top", None) is not None and args.top < 1:
-        raise InputError(f"--top must be at least 1, got {args.top}")
-    if getattr(args, "selection", None) == "cv" and args.cv_folds < 2:
-        raise InputError(f"--cv-folds must be at least 2, got {args.cv_folds}")
-    if getattr(args, "cv_max_per_category", None) is not None and args.cv_max_per_category < 1:
-        raise InputError(f"--cv-max-per-category must be positive, got {args.cv_max_per_category}")
+    # the numbers (K against --k-max, N, --ks, --tops, folds, seeds) are checked by
+    # cli.options (argparse types and check_args) before any handler runs
 
 
 def cmd_evaluate(args) -> int:
     from ..cluster import session
 
     metrics = options.metrics_of(args)
-    _check_early(args, metrics=metrics, ks=[args.k])
+    _check_early(args, metrics=metrics)
     with session(args.scheduler):
         return _evaluate(args, metrics)
 
@@ -113,7 +103,7 @@ def cmd_search(args) -> int:
     from ..cluster import session
 
     metrics = options.metrics_of(args) or None
-    _check_early(args, metrics=metrics or (), ks=_ints(args.ks))
+    _check_early(args, metrics=metrics or ())
     with session(args.scheduler):
         return _search(args, metrics)
 
@@ -188,7 +178,7 @@ def cmd_leakcheck(args) -> int:
     from ..evaluation.leakcheck import leak_check
 
     metrics = options.metrics_of(args)
-    _check_early(args, metrics=metrics, ks=[args.k])
+    _check_early(args, metrics=metrics)
     exp = _experiment(args)
     results = [leak_check(exp.model, metric=m, k=args.k, top=args.top, classifier=args.classifier,
                           seed=args.seed, dataset=exp.dataset, sample=args.sample).to_dict() for m in metrics]
@@ -226,15 +216,16 @@ def register(subparsers) -> None:
     p.add_argument("--selection", default="algorithm2", choices=["algorithm2", "cv"],
                    help="algorithm2: the paper's Algorithm 2 (default); cv: stratified k-fold CV of every setup on "
                         "the training split, fold-local statistics (robust to the seed)")
-    p.add_argument("--cv-folds", type=int, default=5, help="folds of --selection cv (default 5)")
-    p.add_argument("--cv-max-per-category", type=int, default=None,
+    p.add_argument("--cv-folds", type=options.counted(2, 100, "--cv-folds"), default=5,
+                   help="folds of --selection cv (default 5)")
+    p.add_argument("--cv-max-per-category", type=options.positive, default=None,
                    help="--selection cv on at most this many training documents per category (default: all)")
     options.add_protocol(p, both=True)
     p.add_argument("--ks", default=",".join(map(str, DEFAULT_K_GRID)), help="K grid (default 10,30,50,70,90)")
     options.add_metric(p)  # default: the paper's 13 (chi2/tf-chi2 are excluded)
     p.add_argument("--tops", default=",".join(map(str, DEFAULT_N_GRID)), help="N grid (default 1,2,5,10,20,50)")
     p.add_argument("--sizes", default=",".join(map(str, PAPER_SIZES)), help="max_doc_count sequence (default 5,10,20,100,1000)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=options.seed_value, default=0)
     p.add_argument("--classifier", default=DEFAULT_CLASSIFIER, choices=sorted(CLASSIFIERS))
     options.add_scheduler(p)
     p.set_defaults(handler=cmd_search)
@@ -254,7 +245,7 @@ def register(subparsers) -> None:
     options.add_metric(p, required=True)
     options.add_k(p, default=None)
     options.add_top(p, default=None)
-    p.add_argument("--seed", type=int, default=0, help="seed of the random wrong categories")
+    p.add_argument("--seed", type=options.seed_value, default=0, help="seed of the random wrong categories")
     p.add_argument("--classifier", default=DEFAULT_CLASSIFIER, choices=sorted(CLASSIFIERS))
     p.set_defaults(handler=cmd_leakcheck)
 

@@ -8,14 +8,11 @@ from .options import ProgressBar, print_json
 
 
 def cmd_hubness(args) -> int:
-    from ..errors import InputError
     from ..hubness import model_hubness
     from ..keywords import KeywordModel
     from ..vectors import load_vectors
     from .corpus import corpus_for
 
-    if not 1 <= args.k <= args.k_max:
-        raise InputError(f"--k {args.k} must be between 1 and --k-max {args.k_max}")
     corpus = corpus_for(args.dataset, sample=args.sample)
     with ProgressBar(f"preparing {corpus.key}") as progress:
         model = KeywordModel.prepare(corpus, load_vectors(args.vectors), k_max=args.k_max, progress=progress,

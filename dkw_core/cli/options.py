@@ -16,6 +16,7 @@ import sys
 from ..errors import InputError
 from ..metrics import METRICS
 from ..types import DEFAULT_K, DEFAULT_PROTOCOL, DEFAULT_TOP, PROTOCOL_INFO, PROTOCOLS, Progress
+from ..validation import MAX_K, MAX_PROCESSES, check_count, check_k, check_k_max, check_seed, check_top
 
 
 def print_json(obj) -> None:
@@ -63,14 +64,81 @@ def ints(text: str) -> list[int]:
     return values
 
 
-def positive(text: str) -> int:
+class Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose errors are one line, ``dkw: error: <message> (see --help)``, exit 2
+    (argparse's own prints the whole usage block first). Sub-command parsers inherit it."""
+
+    def error(self, message: str):
+        self.exit(2, f"dkw: error: {message} (see --help)\n")
+
+
+def _checked(check, text: str):
+    """A ``type=`` function's value: ``check(int(text))``, a bad value as argparse's one-line error."""
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    try:
+        return check(value)
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def counted(lo: int = 1, hi: int | None = None, name: str = "the value"):
+    """A ``type=`` function for an integer in ``[lo, hi]`` (:func:`dkw_core.validation.check_count`)."""
+    def parse(text: str) -> int:
+        return _checked(lambda v: check_count(name, v, lo, hi), text)
+
+    parse.__name__ = "integer"
+    return parse
+
+
+def positive(text: str) -> int:
+    return _checked(lambda v: check_count("the value", v, 1), text)
+
+
+def k_value(text: str) -> int:
+    return _checked(check_k, text)
+
+
+def k_max_value(text: str) -> int:
+    return _checked(check_k_max, text)
+
+
+def top_value(text: str) -> int:
+    return _checked(check_top, text)
+
+
+def seed_value(text: str) -> int:
+    return _checked(lambda v: check_seed(v, "the seed"), text)
+
+
+def n_process_value(text: str) -> int:
+    return _checked(lambda v: check_count("the number of processes", v, 1, MAX_PROCESSES), text)
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
     return value
+
+
+def check_args(args) -> None:
+    """The checks that involve two options or a list, after parsing and before any work
+    (``cli.main``): K against --k-max, every K of --ks, every N of --tops, every size of --sizes."""
+    k, k_max = getattr(args, "k", None), getattr(args, "k_max", None)
+    if k is not None and k_max is not None and k > k_max:
+        raise InputError(f"--k {k} must be between 1 and --k-max {k_max}")
+    for option, check in (("ks", lambda v: check_k(v, k_max or MAX_K, why="--k-max" if k_max else "")),
+                          ("tops", check_top), ("sizes", lambda v: check_count("a size of --sizes", v, 1))):
+        text = getattr(args, option, None)
+        if isinstance(text, str):
+            for v in ints(text):
+                check(v)
 
 
 class _SplitMetrics(argparse.Action):
@@ -113,18 +181,18 @@ def metrics_of(args) -> list[str]:
 
 def add_k(p: argparse.ArgumentParser, *, default: int | None = DEFAULT_K) -> None:
     req = default is None
-    p.add_argument("--k", type=int, default=default, required=req,
+    p.add_argument("--k", type=k_value, default=default, required=req,
                    help="nearest words per phrase" + ("" if req else f" (default {default})"))
 
 
 def add_top(p: argparse.ArgumentParser, *, default: int | None = DEFAULT_TOP) -> None:
     req = default is None
-    p.add_argument("--top", type=int, default=default, required=req,
+    p.add_argument("--top", type=top_value, default=default, required=req,
                    help="keywords per document, N" + ("" if req else f" (default {default})"))
 
 
 def add_k_max(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--k-max", type=int, default=DEFAULT_K, help=f"neighbours prepared per phrase (default {DEFAULT_K})")
+    p.add_argument("--k-max", type=k_max_value, default=DEFAULT_K, help=f"neighbours prepared per phrase (default {DEFAULT_K})")
 
 
 def add_protocol(p: argparse.ArgumentParser, *, both: bool = False, dest: str = "protocol",

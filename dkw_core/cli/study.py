@@ -13,6 +13,7 @@ from .. import config
 from ..errors import InputError
 from ..study.settings import StudyConfig
 from ..types import DEFAULT_PROTOCOL, PROTOCOLS
+from ..validation import MAX_INVITE
 from . import options
 from .study_admin import register as register_admin
 from .study_db import engine_for
@@ -105,9 +106,10 @@ def _invite(args) -> int:
     if not names:
         raise InputError("give --name NAME (repeatable) or --count N")
     base = (args.base_url or "").rstrip("/")
-    print("judge_id\tname\tcode\tlink")
-    for name in names:
+    for i, name in enumerate(names):
         judge_id, code = invite_judge(engine, args.study, name=name)
+        if i == 0:  # the header once the first judge exists: a refused invite prints nothing on stdout
+            print("judge_id\tname\tcode\tlink")
         link = f"{base}/Judge?code={code}" if base else ""
         print(f"{judge_id}\t{name}\t{code}\t{link}")
     return 0
@@ -179,7 +181,7 @@ def register(subparsers) -> None:
         q = sub.add_parser(name, help=help_)
         q.add_argument("--db", help="SQLAlchemy URL (default $DKW_STUDY_DB or data/study.sqlite)")
         if study:
-            q.add_argument("--study", type=int, required=True, help="study id")
+            q.add_argument("--study", type=_positive, required=True, help="study id")
         q.set_defaults(handler=handler)
         return q
 
@@ -208,7 +210,7 @@ def register(subparsers) -> None:
                    help=f"categories per batch (default {DEFAULTS['categories_per_batch']})")
     c.add_argument("--judges", type=_positive, default=DEFAULTS["judges_per_article"],
                    help=f"judges per article (default {DEFAULTS['judges_per_article']})")
-    c.add_argument("--seed", type=int, help="sampling seed (default: random, recorded)")
+    c.add_argument("--seed", type=options.seed_value, help="sampling seed (default: random, recorded)")
     c.add_argument("--sample", type=_positive, metavar="N",
                    help="draw from a slice: the first N documents per category and split (default "
                         "$DKW_SAMPLE_PER_CATEGORY, else the whole corpus)")
@@ -219,12 +221,12 @@ def register(subparsers) -> None:
                             f"the paper's; label-free: no gold label read)")
     i = add("invite", _invite, "create judges and print their access codes")
     i.add_argument("--name", action="append", help="judge name (repeatable)")
-    i.add_argument("--count", type=_positive, help="create N judges named judge-1..N")
+    i.add_argument("--count", type=options.counted(1, MAX_INVITE, "--count"), help="create N judges named judge-1..N")
     i.add_argument("--base-url", help="app URL, e.g. http://host:8501, to print judge links")
     s = add("simulate", _simulate, "fill the study with simulated judges")
     s.add_argument("--judges", type=_positive, help="number of simulated judges (default judges per article + 2)")
     s.add_argument("--mode", choices=["scripted", "random"], default="scripted")
-    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--seed", type=options.seed_value, default=0)
     a = add("analyze", _analyze, "distributions, agreement, Wilcoxon and sign tests")
     a.add_argument("--json", action="store_true")
     e = add("export", _export, "all answers with method provenance")

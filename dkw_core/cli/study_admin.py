@@ -2,6 +2,7 @@
 ``reissue``, ``log``. Every change is written to the study's log with its time (UTC)."""
 from __future__ import annotations
 
+from .options import positive
 from .study_db import engine_for
 
 
@@ -67,8 +68,8 @@ def register(add) -> None:
     s.add_argument("--set", choices=STATUSES, help="new status")
     add("judges", _judges, "list a study's judges (access, simulated, progress, unsent draft answers)")
     r = add("revoke", _revoke, "revoke a judge's access code (answers are kept)")
-    r.add_argument("--judge", type=int, required=True, help="judge id")
+    r.add_argument("--judge", type=positive, required=True, help="judge id")
     i = add("reissue", _reissue, "give a judge a new access code (answers kept; revocation lifted)")
-    i.add_argument("--judge", type=int, required=True, help="judge id")
+    i.add_argument("--judge", type=positive, required=True, help="judge id")
     i.add_argument("--base-url", help="app URL, e.g. http://host:8501, to print the judge link")
     add("log", _log, "the study's change log with times (UTC)")

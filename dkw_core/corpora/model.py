@@ -2,8 +2,10 @@
 
 ``documents`` are kept in a stable order: split (train first), category, file id (numeric ids
 numerically). ``Corpus.key`` names the corpus's *content* in every cache: it equals ``name`` for
-the full built-in corpora (their archives are fixed), ``<name>-head<n>`` for samples, and
-``<name>-<content hash>`` for user corpora, so editing a document gives another key.
+the full built-in corpora (their archives are fixed), ``<name>-<content hash>`` for user corpora,
+so editing a document gives another key, and ``<key>-head<n>`` for samples (built from the
+content key, never the name: two CSV files of one name in different folders, an edited CSV or a
+re-uploaded corpus give different sample keys).
 """
 from __future__ import annotations
 
@@ -111,7 +113,7 @@ class Corpus:
                 seen[group] = seen.get(group, 0) + 1
                 wanted.add(i)
         extra -= wanted  # documents already in the head do not change the sample or its key
-        key = f"{self.name}-head{per_category}"
+        key = f"{self.key}-head{per_category}"  # the content key: two corpora of one name never share it
         if extra:
             key += "-" + hashlib.sha1("\n".join(sorted(self.documents[i].id for i in extra)).encode()).hexdigest()[:8]
         wanted |= extra

@@ -28,7 +28,8 @@ def corpus_key(name: str, sample: int | None = None) -> str:
     """The cache key of built-in or stored user corpus ``name`` or of its ``head(sample)`` —
     without loading it."""
     if name not in CORPORA and name in user_corpora():
-        return f"{name}-head{sample}" if sample else str(user_corpus_meta(name).get("key") or name)
+        key = str(user_corpus_meta(name).get("key") or name)  # the content key of the stored upload
+        return f"{key}-head{sample}" if sample else key
     corpus_spec(name)
     return f"{name}-head{sample}" if sample else name
 

@@ -84,16 +84,15 @@ class DiscriminativeKeywordVectorizer(TransformerMixin, BaseEstimator):
 
     def _check_params(self) -> None:
         from ..metrics import get_metric
-        from ..neighbours import parse_neighbours
+        from ..validation import check_k, check_k_max, check_neighbours, check_top
 
         get_metric(self.metric)
         if self.protocol not in ("label-free", *POSTERIOR_PROTOCOLS):
             raise InputError(f"protocol must be label-free, {' or '.join(POSTERIOR_PROTOCOLS)}, got {self.protocol!r}")
-        parse_neighbours(self.neighbours)
-        if not (isinstance(self.top, (int, np.integer)) and self.top >= 1):
-            raise InputError(f"top must be a positive integer, got {self.top!r}")
-        if not (isinstance(self.k, (int, np.integer)) and 1 <= self.k <= max(self.k_max, self.k)):
-            raise InputError(f"k must be a positive integer, got {self.k!r}")
+        check_neighbours(self.neighbours)
+        check_top(self.top)
+        check_k(self.k)
+        check_k_max(self.k_max)
 
     def fit(self, X, y):
         """Prepare the keyword model on the training texts ``X`` with category labels ``y``."""

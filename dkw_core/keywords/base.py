@@ -15,6 +15,7 @@ from .. import cache
 from ..errors import CorpusError, InputError
 from ..metrics import CategoryStats, category_scores, get_metric
 from ..types import DEFAULT_PROTOCOL, DEFAULT_TOP, POSTERIOR_PROTOCOLS, check_protocol
+from ..validation import check_top
 from .ranking import top_n
 
 
@@ -121,6 +122,10 @@ class TermModel:
         return self._posterior[1]
 
     # -- counts, statistics, scores -----------------------------------------------------------
+    def _check_k(self, k: int | None) -> int | None:
+        """K as the model allows it (the bag-of-words baseline has none; see ``KeywordModel``)."""
+        return k
+
     def _all_counts(self, k: int | None) -> sp.csr_matrix:  # pragma: no cover - abstract
         raise NotImplementedError
 
@@ -164,6 +169,8 @@ class TermModel:
         documents of the split (each row is ranked on its own, so a slice gives the same rows
         as the whole split)."""
         check_protocol(protocol)
+        top = check_top(top)
+        self._check_k(k)
         m = get_metric(metric)
         pick = (lambda a: a) if positions is None else (lambda a: a[positions])
         weights = None

@@ -16,6 +16,7 @@ import scipy.sparse as sp
 from ..errors import InputError
 from ..phrases import TaggedDoc, get_tagger, tag_corpus
 from ..types import DEFAULT_PROTOCOL, DEFAULT_TOP, Progress
+from ..validation import check_top
 from .base import TermModel
 from .ranking import Keyword, Provenance, order_scores
 
@@ -60,6 +61,7 @@ class BaselineModel(TermModel):
 
     def keywords(self, doc, *, metric: str = "tf-rf", k: int | None = None, top: int = DEFAULT_TOP,
                  protocol: str = DEFAULT_PROTOCOL) -> list[Keyword]:
+        top = check_top(top)
         doc = self._document(doc)
         label = self._weighting(doc, protocol)
         tagged = self._tagged.get(doc.id) if self.has_doc(doc.id) else None

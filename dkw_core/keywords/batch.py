@@ -34,6 +34,7 @@ from ..longtext import check_size
 from ..metrics import get_metric
 from ..neighbours import searcher
 from ..types import NEW_TEXT_PROTOCOL, POSTERIOR_PROTOCOLS, Progress, check_protocol, report
+from ..validation import check_top
 from .ranking import top_n
 
 __all__ = ["FORMATS", "split_records", "text_records", "read_texts", "iter_texts", "write_records", "format_of"]
@@ -49,6 +50,8 @@ def split_records(model, split: str, *, metrics: Sequence[str], k: int, top: int
                   progress: Progress | None = None, start: int = 0, stop: int | None = None) -> list[dict]:
     """One record per document of ``split`` of the prepared ``model``'s corpus (or of its
     documents ``[start, stop)``: a block of the split, as a cluster worker exports it)."""
+    top = check_top(top)
+    model._check_k(k)
     ids = model.doc_ids(split)
     stop = len(ids) if stop is None else min(stop, len(ids))
     ids = ids[start:stop]
@@ -130,6 +133,7 @@ def text_records(model, items: Iterable[tuple[str, str]], *, metrics: Sequence[s
     """Keywords of new texts ``(id, text)`` under a label-free ``protocol`` (default
     label-free-top1), one record each, in input order."""
     k = model._check_k(k)
+    top = check_top(top)
     if check_protocol(protocol) == "label-aware":
         raise InputError("new texts have no gold category: use a label-free protocol")
     n_process = n_process or config.n_process()

@@ -21,7 +21,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..metrics import get_metric
-from ..types import DEFAULT_TOP
+from ..types import DEFAULT_TOP, MAX_TOP
+from ..validation import check_count, check_top
 from .ranking import order_scores
 
 __all__ = ["CategoryWord", "category_keywords", "category_scores_of", "compare_categories"]
@@ -71,8 +72,9 @@ def category_keywords(model, category: str, *, metric: str, k: int | None = None
     """The ``top`` most discriminative words of ``category`` under ``metric`` and K = ``k``, with
     their provenance across the category's training documents (``phrases`` phrases per word;
     0 = none, and no phrase provenance is computed)."""
-    if top < 1:
-        raise InputError(f"top must be at least 1, got {top}")
+    top = check_top(top)
+    phrases = check_count("phrases", phrases, 0, MAX_TOP)
+    model._check_k(k)
     c = _category_index(model, category)
     scores, mask = category_scores_of(model, category, metric=metric, k=k)
     cols = np.flatnonzero(mask)

@@ -15,6 +15,7 @@ from ..errors import InputError
 from ..metrics import get_metric
 from ..phrases import MAX_PHRASE_LEN
 from ..types import DEFAULT_K, DEFAULT_PROTOCOL, Progress
+from ..validation import check_k
 from .baseline import BaselineModel
 from .model import KeywordModel
 
@@ -32,14 +33,16 @@ def parse_method(spec: str) -> dict:
         max_len, k, metric = int(m.group(1)), int(m.group(2)), m.group(3)
         if max_len != MAX_PHRASE_LEN:
             raise InputError(f"{spec}: only {MAX_PHRASE_LEN}-word phrases are supported")
-        if k < 1:
-            raise InputError(f"{spec}: K must be at least 1")
+        try:
+            check_k(k)
+        except InputError as exc:
+            raise InputError(f"{spec}: {exc}") from None
         get_metric(metric)
         nb = None
         if neighbours:
-            from ..neighbours import neighbours_spec
+            from ..validation import check_neighbours
 
-            nb = neighbours_spec(neighbours)
+            nb = check_neighbours(neighbours)
             nb = None if nb == "cosine" else nb
         return {"kind": "latent", "k": k, "metric": metric, "neighbours": nb}
     if neighbours:

@@ -30,6 +30,7 @@ from ..types import (
     report,
     scaled,
 )
+from ..validation import check_k, check_k_max, check_neighbours, check_top
 from ..vectors import Vectors, load_vectors
 from .base import TermModel
 from .index import (
@@ -87,11 +88,17 @@ class KeywordModel(TermModel):
                 progress: Progress | None = None, cache: bool = True,
                 neighbours: str | None = None) -> KeywordModel:
         """Tag, extract phrases, build phrase vectors and their ``k_max`` nearest words under
-        the ``neighbours`` spec (default plain cosine) — or load all of that from the cache."""
+        the ``neighbours`` spec (default plain cosine) — or load all of that from the cache.
+
+        ``k_max`` and the spec are checked against the vectors before any tagging
+        (:mod:`dkw_core.validation`): a ``k_max`` up to the default :data:`DEFAULT_K` is capped at
+        the cropped vocabulary's size (a small vector model gets all its words), a larger one must
+        fit in it."""
+        k_max = check_k_max(k_max)
         vectors = vectors or load_vectors()
-        if k_max < 1:
-            raise InputError("k_max must be at least 1")
-        spec = neighbours_spec(neighbours)
+        size = len(vectors.cropped_words)
+        k_max = min(k_max, size) if k_max <= DEFAULT_K else check_k_max(k_max, size, vectors=vectors.name)
+        spec = check_neighbours(neighbours, dim=vectors.dim, vocabulary_size=size)
         path = cls.cache_path(corpus, vectors, k_max, spec)
         if cache:
             model = cls._load(corpus, vectors, path, spec)
@@ -183,10 +190,11 @@ class KeywordModel(TermModel):
 
     # -- bulk -----------------------------------------------------------------------------------
     def _check_k(self, k: int | None) -> int:
-        k = self.k_max if k is None else int(k)
-        if not 1 <= k <= self.k_max:
-            raise InputError(f"K must be between 1 and {self.k_max} (the prepared k_max), got {k}")
-        return k
+        if k is None:
+            return self.k_max
+        if self.k_max >= len(self.vocabulary):  # every word is a neighbour: the vocabulary is the bound
+            return check_k(k, self.k_max, vocabulary=self.vectors.name)
+        return check_k(k, self.k_max, why="the prepared k_max")
 
     def _all_counts(self, k: int | None) -> sp.csr_matrix:
         k = self._check_k(k)
@@ -241,6 +249,7 @@ class KeywordModel(TermModel):
     def keywords(self, doc, *, metric: str, k: int | None = None, top: int = DEFAULT_TOP,
                  protocol: str = DEFAULT_PROTOCOL) -> list[Keyword]:
         """Top-``top`` keywords of a corpus document (id or :class:`Document`) with provenance."""
+        top, _ = check_top(top), self._check_k(k)
         doc = self._document(doc)
         label = self._weighting(doc, protocol)
         return self._keywords_from_units(self._doc_units(doc), metric=metric, k=k, top=top, label=label)
@@ -254,6 +263,7 @@ class KeywordModel(TermModel):
         ``label-free`` (maximum over categories). Texts up to
         ``DKW_MAX_TEXT_MB`` are tagged in pieces, in bounded memory (:mod:`dkw_core.longtext`);
         asking again for the same text (another metric) reuses its tagging."""
+        top, _ = check_top(top), self._check_k(k)  # before any tagging
         lab = None
         key = (name, len(text), hash(text))
         last = getattr(self, "_last_text", None)
@@ -303,6 +313,7 @@ class KeywordModel(TermModel):
     def rank_texts(self, texts: Sequence[str], *, metric: str, k: int | None = None,
                    top: int = DEFAULT_TOP, protocol: str = NEW_TEXT_PROTOCOL) -> np.ndarray:
         """Keyword indices of new texts under a label-free ``protocol`` (default ``label-free-top1``)."""
+        top, _ = check_top(top), self._check_k(k)  # before any tagging
         if check_protocol(protocol) == "label-aware":
             raise InputError("new texts have no gold category: use a label-free protocol")
         counts = self.counts_for_texts(texts, k)

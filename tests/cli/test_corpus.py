@@ -193,3 +193,119 @@ def test_split_export_names_the_problem_of_a_document_without_known_words(tmp_pa
     odd = rows["odd/test/sport/0.txt"]
     assert odd["rf"] == "" and odd["problem"]  # no keywords, and it says why
     assert rows["odd/test/space/0.txt"]["problem"] == ""
+
+
+# ------------------------------------------------------------------ hostile input, round two (issue 26)
+SPACE_CSV = {  # (split, label) -> texts; ids 1, 2, … per label, the same in both corpora
+    ("train", "a"): ["The rocket reached orbit around the planet.", "A shuttle launch from the space station.",
+                     "The astronauts landed on the moon."],
+    ("test", "a"): ["The spacecraft entered orbit after the launch."],
+    ("train", "b"): ["The team won the game.", "The coach praised the players.", "The league season starts."],
+    ("test", "b"): ["The striker scored a goal."],
+}
+CARS_CSV = {
+    ("train", "a"): ["The engine of the car needs a new wheel.", "The driver parked the vehicle in the garage.",
+                     "A motor with more power and speed."],
+    ("test", "a"): ["The car has a powerful engine and new tires."],
+    ("train", "b"): ["Bake the bread in the oven.", "The recipe needs flour and sugar.", "Cook the soup with onions."],
+    ("test", "b"): ["She cooked pasta with tomato sauce."],
+}
+
+
+def _write_csv(path, texts) -> str:
+    import csv as _csv
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        w = _csv.writer(fh)
+        w.writerow(["id", "text", "label", "split"])
+        for label in ("a", "b"):  # ids 1-3 train, 4 test
+            rows = [(split, t) for split in ("train", "test") for t in texts[(split, label)]]
+            for i, (split, t) in enumerate(rows, 1):
+                w.writerow([i, t, label, split])
+    return str(path)
+
+
+def test_two_csv_corpora_of_one_name_never_share_a_sample_cache(tmp_path, monkeypatch, capsys):
+    space = _write_csv(tmp_path / "one" / "corp.csv", SPACE_CSV)
+    cars = _write_csv(tmp_path / "two" / "corp.csv", CARS_CSV)
+
+    def keywords(dataset: str, data) -> dict:
+        monkeypatch.setenv("DKW_DATA_DIR", str(data))
+        code, out, err = run(capsys, "keywords", "--dataset", dataset, "--doc", "corp/test/a/4", "--sample", "3",
+                             "--metric", "rf", "--k", "10", "--top", "5", "--json")
+        assert code == 0, err
+        return json.loads(out)
+
+    on_space = keywords(space, tmp_path / "shared")
+    shared = keywords(cars, tmp_path / "shared")   # same file name, same ids, other texts
+    fresh = keywords(cars, tmp_path / "fresh")     # an empty data folder
+    assert shared["dataset"] != on_space["dataset"] and shared["dataset"].endswith("-head3")
+    assert shared["keywords"] == fresh["keywords"] != on_space["keywords"]
+    _write_csv(tmp_path / "one" / "corp.csv", CARS_CSV)  # the space CSV edited in place into the cars one
+    assert keywords(space, tmp_path / "shared")["keywords"] == fresh["keywords"]
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["keywords", "--doc", "nowhere/test/a/1", "--top", "-1"], "N must be between 1 and 1000"),
+    (["keywords", "--doc", "nowhere/test/a/1", "--top", "0"], "N must be between 1 and 1000"),
+    (["keywords", "--dataset", "nowhere", "--texts", "nowhere.csv", "--top", "-2"], "got -2"),
+    (["keywords", "--doc", "nowhere/test/a/1", "--k", "1000000000"], "K must be between 1 and 20000"),
+    (["keywords", "--doc", "nowhere/test/a/1", "--neighbours", "csls-k99999"], "CSLS neighbourhood k"),
+    (["prepare", "--dataset", "nowhere", "--k-max", "0"], "K and k_max must be between 1 and"),
+    (["categories", "--dataset", "nowhere", "--metric", "rf", "--top", "0"], "N must be between"),
+    (["categories", "--dataset", "nowhere", "--metric", "rf", "--phrases", "-1"], "--phrases must be between"),
+    (["evaluate", "--dataset", "nowhere", "--metric", "rf", "--k", "1000000000", "--top", "10"],
+     "K must be between 1 and 20000"),
+    (["evaluate", "--dataset", "nowhere", "--metric", "rf", "--k", "10", "--top", "-3"], "N must be between"),
+    (["search", "--dataset", "nowhere", "--tops", "5,0"], "N must be between"),
+    (["search", "--dataset", "nowhere", "--ks", "10,95"], "K must be between 1 and 90 (--k-max)"),
+    (["search", "--dataset", "nowhere", "--seed", "-1"], "the seed must be between 0 and"),
+    (["search", "--dataset", "nowhere", "--selection", "cv", "--cv-folds", "1"], "--cv-folds must be between 2"),
+    (["leakcheck", "--dataset", "nowhere", "--metric", "rf", "--k", "10", "--top", "10", "--seed", "-1"],
+     "the seed must be"),
+    (["study", "simulate", "--db", "sqlite:////nowhere/x.sqlite", "--study", "1", "--seed", "-1"], "the seed must"),
+    (["study", "invite", "--db", "sqlite:////nowhere/x.sqlite", "--study", "1", "--count", "1001"],
+     "--count must be between 1 and 1000"),
+])
+def test_out_of_range_numbers_are_refused_in_one_line_before_any_work(capsys, argv, message):
+    code, out, err = run(capsys, *argv)  # "nowhere" does not exist: any work would fail on it first
+    assert code == 2 and message in err and out == ""
+    assert err.count("\n") == 1 and "usage:" not in err and "Traceback" not in err
+
+
+def _no_tagging(*args, **kwargs):
+    raise AssertionError("tagging started")
+
+
+def test_neighbours_or_k_beyond_the_vectors_are_refused_before_tagging(folder, tmp_path, monkeypatch, capsys):
+    import dkw_core.keywords.model as model_module
+    from tests.test_vectors import _glove_rows, _write_glove
+
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setattr(model_module, "tag_corpus", _no_tagging)
+    code, _, err = run(capsys, "keywords", "--dataset", str(folder), "--doc", "mini/test/space/0.txt",
+                       "--neighbours", "abtt-d9999")  # GloVe 6B has 50 dimensions
+    assert code == 2 and "the all-but-the-top D of abtt-d9999 must be between 0 and 49" in err
+    small = _write_glove(tmp_path / "small.txt", *_glove_rows(3000))
+    code, _, err = run(capsys, "keywords", "--dataset", str(folder), "--doc", "mini/test/space/0.txt",
+                       "--vectors", str(small), "--k", "5000")
+    assert code == 2 and "K and k_max must be between 1 and" in err and "cropped vocabulary of small-" in err
+    assert err.count("\n") == 1
+
+
+def test_a_folder_or_a_device_as_text_file_is_named_for_what_it_is(folder, tmp_path, capsys):
+    code, _, err = run(capsys, "keywords", "--dataset", str(folder), "--text-file", str(tmp_path))
+    assert code == 2 and "a folder, not a text file" in err and "no such file" not in err
+    code, _, err = run(capsys, "keywords", "--dataset", str(folder), "--text-file", "/dev/zero")
+    assert code == 2 and "not a regular file" in err and "no such file" not in err
+
+
+def test_vectors_with_fewer_words_than_the_default_k_say_so(folder, tmp_path, capsys):
+    from tests.test_vectors import _glove_rows, _write_glove
+
+    tiny = _write_glove(tmp_path / "tiny.txt", *_glove_rows(60))  # fewer cropped words than K = 90
+    code, _, err = run(capsys, "keywords", "--dataset", str(folder), "--doc", "mini/test/space/0.txt",
+                       "--vectors", str(tiny), "--metric", "rf")  # no --k given
+    assert code == 2 and "(the default K; give a K of" in err and "cropped vocabulary of tiny-" in err
+    assert "the prepared k_max" not in err and err.count("\n") == 1

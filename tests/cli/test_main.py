@@ -1,6 +1,8 @@
 """The command-line entry point: a database failure mid-command is one line, not a traceback."""
 import sqlite3
 
+import pytest
+
 from dkw_core.cli import build_parser, main
 from dkw_core.study.demo import DEMO_CORPUS
 
@@ -82,3 +84,19 @@ def test_version_is_printed_by_the_module_entry_point():
     done = subprocess.run([sys.executable, "-m", "dkw_core", "--version"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == f"dkw {dkw_core.__version__}"
+
+
+def test_argparse_errors_are_one_line(capsys):
+    assert main(["keywords", "--bogus"]) == 2
+    assert capsys.readouterr().err == "dkw: error: unrecognized arguments: --bogus (see --help)\n"
+    assert main(["keywords", "--doc", "x/y", "--protocol", "psychic"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dkw: error: argument --protocol: invalid choice") and err.count("\n") == 1
+    assert main(["prepare"]) == 2  # --dataset is checked after parsing (its alias --corpus counts too)
+    assert capsys.readouterr().err == "dkw: error: the following arguments are required: --dataset (see --help)\n"
+
+
+def test_download_timeout_must_be_positive_seconds(capsys):
+    with pytest.raises(SystemExit):  # refused while parsing: no server is ever asked
+        build_parser().parse_args(["download", "20ng", "--timeout", "-5"])
+    assert "positive number of seconds" in capsys.readouterr().err

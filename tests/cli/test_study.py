@@ -121,3 +121,28 @@ def test_create_refuses_imported_keywords_with_a_nul_a_line_break_or_a_case_vari
     err = capsys.readouterr().err
     assert err.startswith("error: ") and says in err and err.count("\n") == 1, err
     assert main(["study", "list", "--db", db]) == 0 and capsys.readouterr().out == ""  # nothing stored
+
+
+def test_invite_on_a_read_only_database_prints_no_header(tmp_path, monkeypatch, capsys):
+    import sqlite3
+
+    from tests.support.readonly import read_only
+
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("DKW_STUDY_FAKE_KEYWORDS", "1")
+    live = tmp_path / "live.sqlite"
+    assert main(["study", "create", "--db", f"sqlite:///{live}", "--dataset", "demo-tiny", "--per-category", "1",
+                 "--categories-per-batch", "2", "--seed", "1", "--keywords", "2"]) == 0
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    db = folder / "study.sqlite"  # a plain (rollback-journal) copy, handed out read-only
+    with sqlite3.connect(live) as src, sqlite3.connect(db) as copy:
+        src.backup(copy)
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA journal_mode=DELETE")
+    con.close()
+    capsys.readouterr()
+    with read_only(db, folder):
+        assert main(["study", "invite", "--db", f"sqlite:///{db}", "--study", "1", "--name", "x"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "read-only" in err and err.count("\n") == 1

@@ -346,3 +346,21 @@ def test_7sectors_file_outside_industry(tmp_path):
     _write(tmp_path / "7sectors" / "top.html", b"<p>x</p>")
     with pytest.raises(CorpusError, match="top.html"):
         corpora.load_7sectors(tmp_path / "7sectors")
+
+
+def test_a_sample_is_keyed_by_its_corpus_content_not_its_name(tmp_path):
+    from dkw_core.corpora import load_corpus
+
+    def write(path, topic: str):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("id,text,label,split\n" + "".join(
+            f"{i},{topic} text {i},{label},{split}\n" for label in ("a", "b") for i, split in
+            ((1, "train"), (2, "train"), (3, "test"))))
+        return path
+
+    one = load_corpus(str(write(tmp_path / "one" / "corp.csv", "space")))
+    two = load_corpus(str(write(tmp_path / "two" / "corp.csv", "cars")))
+    assert one.name == two.name and [d.id for d in one] == [d.id for d in two]
+    assert one.head(1).key != two.head(1).key and one.head(1).key.startswith(one.key)
+    write(tmp_path / "one" / "corp.csv", "engines")  # edited in place
+    assert load_corpus(str(tmp_path / "one" / "corp.csv")).head(1).key != one.head(1).key

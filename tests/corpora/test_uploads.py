@@ -44,7 +44,7 @@ def test_csv_with_split_opens_by_name_everywhere():
     assert corpus.get("mine/train/space/1").text == "The rocket, in orbit."
     info = dataset_info("mine")
     assert info["available"] and (info["train"], info["test"], info["categories"]) == (2, 2, 2)
-    assert corpus_key("mine") == corpus.key and corpus_key("mine", 2) == "mine-head2"
+    assert corpus_key("mine") == corpus.key and corpus_key("mine", 2) == corpus.head(2).key == f"{corpus.key}-head2"
 
 
 def test_csv_without_split_gets_a_stated_stratified_split():
@@ -182,3 +182,19 @@ def test_utf16_text_is_called_utf16_not_binary(tmp_path):
     with pytest.raises(CorpusError, match="UTF-16") as info:
         import_corpus("wide", data, "wide.csv", builtin=BUILTIN)
     assert "binary" not in str(info.value)
+
+
+def test_a_re_uploaded_corpus_gets_new_sample_keys():
+    """DKW_SAMPLE_PER_CATEGORY: the app opens ``load_corpus(name).head(n)``; a corpus replaced
+    under the same name must never find the old one's prepared sample."""
+    space = csv_bytes(["The rocket reached orbit.,a,train", "The moon.,a,test", "The team won.,b,train",
+                       "The coach.,b,test"])
+    cars = csv_bytes(["The engine of the car.,a,train", "The wheel.,a,test", "Bake the bread.,b,train",
+                      "The oven.,b,test"])
+    import_corpus("again", space, "again.csv", builtin=BUILTIN)
+    first = load_corpus("again").head(2)
+    assert corpus_key("again", 2) == first.key
+    import_corpus("again", cars, "again.csv", builtin=BUILTIN, replace=True)
+    second = load_corpus("again").head(2)
+    assert [d.id for d in second] == [d.id for d in first]  # the same ids, other texts
+    assert second.key != first.key and corpus_key("again", 2) == second.key

@@ -77,7 +77,7 @@ def test_statistics_come_from_the_training_split_only(topic_corpus, topic_vector
 def test_unknown_category_and_bad_top_are_one_line_errors(model):
     with pytest.raises(InputError, match="unknown category 'chess'"):
         model.category_keywords("chess", metric="rf")
-    with pytest.raises(InputError, match="top must be"):
+    with pytest.raises(InputError, match="N must be"):
         model.category_keywords("sport", metric="rf", top=0)
 
 

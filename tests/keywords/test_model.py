@@ -241,3 +241,10 @@ def test_each_neighbours_spec_has_its_own_cache_entry(topic_corpus, topic_vector
     assert again.neighbours == "csls-k3" and again.cache_dir == csls.cache_dir
     np.testing.assert_array_equal(again.nbr_idx, csls.nbr_idx)
     assert KeywordModel.prepare(topic_corpus, topic_vectors, k_max=4).neighbours == "cosine"
+
+
+def test_a_method_spec_with_an_out_of_range_k_is_refused_when_parsed():
+    with pytest.raises(InputError, match="latent-5word-knn1000000000-rf: K must be between 1 and 20000"):
+        parse_method("latent-5word-knn1000000000-rf")  # before any corpus is loaded or prepared
+    with pytest.raises(InputError, match="CSLS neighbourhood k of csls-k99999"):
+        parse_method("latent-5word-knn90-rf:csls-k99999")
