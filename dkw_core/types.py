@@ -99,3 +99,22 @@ def scaled(progress: Progress | None, lo: float, hi: float) -> Progress | None:
     if progress is None:
         return None
     return lambda f, msg: progress(lo + (hi - lo) * min(max(f, 0.0), 1.0), msg)
+
+
+def time_left(elapsed: float, fraction: float) -> float | None:
+    """Seconds still to go at the pace so far (``elapsed`` seconds for ``fraction`` of the work);
+    ``None`` until there is a pace to go by (1 % done)."""
+    if fraction < 0.01 or elapsed <= 0:
+        return None
+    return elapsed * (1.0 - min(fraction, 1.0)) / fraction
+
+
+def describe_time_left(seconds: float | None) -> str:
+    """``"~3 min left"``, ``"~40 s left"`` (rounded to what a reader needs), or ``""`` when unknown."""
+    if seconds is None:
+        return ""
+    if seconds < 60:
+        return f"~{max(10, round(seconds / 10) * 10):.0f} s left"
+    if seconds < 3600:
+        return f"~{round(seconds / 60):.0f} min left"
+    return f"~{seconds / 3600:.1f} h left"
