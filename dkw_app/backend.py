@@ -157,6 +157,16 @@ def text_keywords(model, text: str, *, metrics: Sequence[str], k: int, top: int,
     return {"weighting": weighting, "keywords": by_metric, "by_category": by_category}
 
 
+def instant_keywords(text: str, *, corpus: str = "20ng") -> list:
+    """Keywords of a pasted text at once, without preparing any corpus: ``dkw_core.extract_keywords``
+    answers from statistics shipped with dkw (``Keyword`` objects: ``.word``, ``.score``)."""
+    try:
+        from dkw_core import extract_keywords  # type: ignore[attr-defined]
+    except ImportError:  # a dkw_core without shipped statistics
+        raise InputError("keywords without preparation are not available in this version of dkw") from None
+    return list(extract_keywords(text, corpus=corpus))
+
+
 def decode_upload(data: bytes, name: str) -> str:
     """A text file a visitor handed in: UTF-8 (a BOM dropped), else a one-line ``InputError``."""
     from dkw_core.corpora.user import decode_text
