@@ -156,9 +156,13 @@ def start_preparation(name: str, sample: int | None, k_max: int, neighbours: str
 
     what = name + (f" (slice: {sample} documents per category and split)" if sample else "")
     what += "" if neighbours == "cosine" else f", nearest words by {neighbours}"
+
+    def work(progress: backend.Progress) -> Any:
+        progress(0.0, "loading the corpus, the word vectors and the tagger")
+        return resources.model(name, sample, k_max, progress=progress, neighbours=neighbours)
+
     try:
-        jobs.start(prepare_job_key(name, sample, k_max, neighbours), f"Preparing {what}",
-                   lambda progress: resources.model(name, sample, k_max, progress=progress, neighbours=neighbours))
+        jobs.start(prepare_job_key(name, sample, k_max, neighbours), f"Preparing {what}", work)
     except DkwError as exc:
         show_error(exc)
 
@@ -219,11 +223,12 @@ def _preparation_progress() -> None:
 
 
 def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: Any = None,
-                  neighbours: str = "cosine", compact: bool = False) -> bool:
+                  neighbours: str = "cosine", compact: bool = False, button_box: Any = None) -> bool:
     """The one preparation panel (Home, Documents, Categories): ``True`` when ``name`` is
     prepared (under the ``neighbours`` spec); otherwise shows the state and a Prepare button that
     starts the preparation in the server's background jobs, and returns ``False``. ``compact``:
-    one caption instead of a box (Home lists every corpus)."""
+    a short caption instead of a box, the cost being said once above (Home lists every corpus);
+    ``button_box``: where the button goes (default ``box``)."""
     from dkw_app import jobs, resources
 
     box = box or st.container()
@@ -240,12 +245,14 @@ def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: A
     say = box.caption if compact else box.info
     job = jobs.get(prepare_job_key(name, sample, k_max, neighbours))
     if job is not None and job.running:
-        say(escape_markdown(f"{name} is being prepared on the server (progress at the top of the page)."))
+        say("Being prepared on the server (progress above)." if compact else
+            escape_markdown(f"{name} is being prepared on the server (progress at the top of the page)."))
         return False
     how = "" if neighbours == "cosine" else f", found by {neighbours}"
-    say(escape_markdown(f"{name} is not prepared yet: every document tagged, then the K={k_max} nearest words "
+    say("Not prepared yet." if compact else
+        escape_markdown(f"{name} is not prepared yet: every document tagged, then the K={k_max} nearest words "
                         f"of every phrase{how}. ") + PREPARE_COST)
-    if box.button(f"Prepare {name}", key=key):
+    if (button_box or box).button(f"Prepare {name}", key=key):
         start_preparation(name, sample, k_max, neighbours)
         st.rerun()  # show the job's progress
     return False

@@ -42,14 +42,18 @@ if result and result[0] == text:
 
 st.markdown("**Next**")
 c1, c2, c3 = st.columns(3)
-c1.page_link("pages/1_Documents.py", label="Browse a corpus: each document's keywords", icon=":material/description:")
-c2.page_link("pages/2_Metrics.py", label="Compare the metrics: F1 charts", icon=":material/bar_chart:")
-c3.page_link("pages/3_Study_admin.py", label="Run a study: people judge the keywords",
-             icon=":material/admin_panel_settings:")
+c1.page_link("pages/1_Documents.py", label="Browse a corpus", icon=":material/description:",
+             help="Every document's keywords under each metric, and where each keyword comes from.")
+c2.page_link("pages/2_Metrics.py", label="Compare the metrics", icon=":material/bar_chart:",
+             help="Classification F1 of every metric's keywords, as in the paper's figures.")
+c3.page_link("pages/3_Study_admin.py", label="Run a study", icon=":material/admin_panel_settings:",
+             help="People judge the keywords of two or more methods, blinded.")
 
 widgets.preparation_jobs()  # a preparation running on the server: progress, time left, Cancel
 
 st.header("Corpora")
+st.caption(widgets.PREPARE_COST.replace("It takes", "Preparing a corpus (every document tagged, the K nearest words "
+                                        "of every phrase) takes"))
 sample = widgets.sample_note()
 k_max = backend.DEFAULT_K_MAX
 infos = widgets.guarded(resources.dataset_infos, default=[]) or []
@@ -63,13 +67,15 @@ else:
 
 for info in shown:
     name = str(info.get("name"))
-    box = st.container(border=True)
-    box.text(name)
+    c_name, c_state, c_action = st.columns([1, 4, 2], vertical_alignment="center")
+    c_name.text(name)
     if not info.get("available"):
-        widgets.missing_corpus(info, box)
+        widgets.missing_corpus(info, c_state)
         continue
-    if widgets.prepare_panel(name, sample, k_max, key=f"prepare_{name}", box=box, compact=True):
-        box.caption(f":material/check_circle: Prepared: tagged, and the K={k_max} nearest words of every phrase cached.")
+    if widgets.prepare_panel(name, sample, k_max, key=f"prepare_{name}", box=c_state, compact=True,
+                             button_box=c_action):
+        c_state.caption(f":material/check_circle: Prepared: tagged, and the K={k_max} nearest words of every "
+                        "phrase cached.")
 if unobtainable:
     folder = widgets.guarded(backend.archives_folder, default="DKW_ARCHIVES") or "DKW_ARCHIVES"
     st.caption(widgets.escape_markdown(
