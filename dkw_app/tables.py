@@ -247,7 +247,7 @@ def corpora_table(infos: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     def count(value: Any) -> str:
         return f"{int(value):,}" if isinstance(value, int | float) and value == value else "unknown"
 
-    rows = [{"corpus": str(i.get("name")), "description": str(i.get("description") or ""),
-             "train": count(i.get("train")), "test": count(i.get("test")), "categories": count(i.get("categories")),
-             "archive": "here" if i.get("available") else "missing"} for i in infos]
-    return pd.DataFrame(rows, columns=["corpus", "description", "train", "test", "categories", "archive"])
+    rows = [{"corpus": str(i.get("name")), "train": count(i.get("train")), "test": count(i.get("test")),
+             "categories": count(i.get("categories")), "archive": "here" if i.get("available") else "missing",
+             "description": str(i.get("description") or "")} for i in infos]  # the long column last
+    return pd.DataFrame(rows, columns=["corpus", "train", "test", "categories", "archive", "description"])

@@ -79,9 +79,11 @@ def test_prepare_pick_example_and_see_keywords(tmp_path):
         wait_idle(page)
         page.get_by_text("running on the server").wait_for()  # a job of the server, not of this page
         page.goto(f"{url}/Metrics")  # leaving the page used to stop the preparation
-        wait_idle(page, timeout=120_000)
+        page.get_by_text("running on the server").wait_for(timeout=120_000)  # shown here too
+        browser = page.context.browser
         page.close()  # and so did closing the tab
-        page = page.context.new_page()
+        page = browser.new_page(viewport={"width": 1000, "height": 900})
+        page.set_default_timeout(60_000)
         page.goto(url)
         wait_idle(page, timeout=120_000)
         running = page.get_by_text("running on the server")
