@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dkw_core.errors import DkwError
-from dkw_core.types import time_left
+from dkw_core.types import Pace
 
 #: How long the server waits at exit for running jobs to reach a cancellation point.
 STOP_TIMEOUT = 5.0
@@ -43,6 +43,7 @@ class Job:
     finished: float | None = None
     thread: threading.Thread | None = None
     cancel_requested: bool = False  # a visitor asked it to stop (see cancel())
+    pace: Pace = field(default_factory=Pace)  # the time remaining, from the pace since the fraction first moved
 
     @property
     def running(self) -> bool:
@@ -50,7 +51,7 @@ class Job:
 
     def remaining(self) -> float | None:
         """Seconds still to go at the pace so far (``None`` while unknown or when not running)."""
-        return time_left(self.seconds(), self.fraction) if self.running else None
+        return self.pace.left(time.time(), self.fraction) if self.running else None
 
     def seconds(self) -> float:
         return (self.finished or time.time()) - self.started
@@ -79,6 +80,7 @@ def start(key: str, title: str, work: Callable[[Callable[[float, str], None]], A
                 raise Cancelled("cancelled")
             job.fraction = min(max(float(fraction), 0.0), 1.0)
             job.message = str(message)
+            job.pace.mark(time.time(), job.fraction)
 
         def run() -> None:
             try:

@@ -22,9 +22,9 @@ from ..types import (
     DEFAULT_TOP,
     PROTOCOL_INFO,
     PROTOCOLS,
+    Pace,
     Progress,
     describe_time_left,
-    time_left,
 )
 
 
@@ -51,7 +51,7 @@ class ProgressBar:
                          bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining} {postfix}")
         self._n = 0
         self._desc, self._clock = desc, clock
-        self._started = clock()
+        self._pace = Pace()
         self._printed: float | None = None
 
     def __call__(self, fraction: float, message: str) -> None:
@@ -67,10 +67,11 @@ class ProgressBar:
 
     def _line(self, fraction: float, message: str) -> None:
         now = self._clock()
+        self._pace.mark(now, fraction)
         if self._printed is not None and now - self._printed < self.LINE_SECONDS:
             return
         self._printed = now
-        left = describe_time_left(time_left(now - self._started, fraction))
+        left = describe_time_left(self._pace.left(now, fraction))
         text = ", ".join(part for part in (f"{fraction:.0%} {message}".strip(), left) if part)
         print(f"{self._desc}: {text}", file=sys.stderr, flush=True)
 

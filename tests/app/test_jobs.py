@@ -33,15 +33,19 @@ def test_a_visitor_cancels_a_job_at_its_next_progress_call():
         jobs.forget("test-user-cancel")
 
 
-def test_time_remaining_follows_the_fraction_done():
-    job = jobs.Job(key="k", title="t", started=100.0)
-    job.fraction = 0.25
-    job.finished = None
-    assert job.remaining() is not None
-    job.finished = 160.0  # 60 s for a quarter: 3 minutes to go (finished is only used as "now" here)
-    job.state = "running"
-    assert job.remaining() == 180.0
-    job.fraction = 0.0
+def test_time_remaining_goes_by_the_pace_since_the_fraction_first_moved(monkeypatch):
+    """Loading before the first fraction (corpus, vectors, tagger) does not count: 100 s of
+    loading, then 10 % in 60 s, leaves about 9 minutes (60 s x 0.899 / 0.1), not 16."""
+    now = [1000.0]
+    monkeypatch.setattr(jobs.time, "time", lambda: now[0])
+    job = jobs.Job(key="k", title="t")
+    job.pace.mark(now[0], 0.0)
+    now[0] += 100  # loading
     assert job.remaining() is None  # no pace to go by yet
-    job.fraction, job.state = 0.5, "done"
+    job.pace.mark(now[0], 0.001)
+    job.fraction = 0.001
+    now[0] += 60
+    job.fraction = 0.101
+    assert abs(job.remaining() - 60 * 0.899 / 0.1) < 1e-6  # about 9 minutes
+    job.state = "done"
     assert job.remaining() is None
