@@ -249,6 +249,10 @@ def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: A
             escape_markdown(f"{name} is being prepared on the server (progress at the top of the page)."))
         return False
     how = "" if neighbours == "cosine" else f", found by {neighbours}"
+    kept = guarded(lambda: backend.interrupted_tagging(name), default=0) or 0
+    if kept:  # a preparation was stopped (cancelled, killed, server stopped): say what is left of it
+        box.caption(escape_markdown(f"An earlier preparation of {name} stopped; its {kept:,} tagged documents are "
+                                    "kept, and Prepare resumes from them."))
     say("Not prepared yet." if compact else
         escape_markdown(f"{name} is not prepared yet: every document tagged, then the K={k_max} nearest words "
                         f"of every phrase{how}. ") + PREPARE_COST)

@@ -274,6 +274,19 @@ def load_tag_cache(path: Path) -> dict[str, tuple[str, str]]:
     return entries
 
 
+def interrupted_tagging(corpus_name: str) -> int:
+    """How many documents of ``corpus_name`` an unfinished tagging left in chunks (any tagger),
+    found without loading spaCy: what the next preparation resumes from."""
+    folder = disk_cache.folder("tagged")
+    prefix = disk_cache.key(readable=corpus_name).rsplit("__", 1)[0]  # as tag_cache_file spells the name
+    total = 0
+    for parts in folder.glob(f"{prefix}__*.pkl.parts") if folder.is_dir() else []:
+        for chunk in sorted(parts.glob("*.pkl")):
+            data = disk_cache.read_pickle(chunk)
+            total += len(data) if isinstance(data, dict) else 0
+    return total
+
+
 def write_tag_cache(path: Path, entries: dict[str, tuple[str, str]]) -> None:
     """Write the whole tag cache atomically, then drop the chunks it now holds."""
     parts = _chunk_files(path)

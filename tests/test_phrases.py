@@ -216,3 +216,18 @@ def test_a_stopped_tagging_keeps_every_document_it_tagged(topic_corpus, tagger, 
     again = _Recording(tagger)
     assert tag_corpus(topic_corpus, tagger=again, n_process=1) == expected
     assert len(again.texts) == 4
+
+
+def test_an_interrupted_tagging_is_counted_without_loading_spacy(topic_corpus, tagger, monkeypatch, tmp_path):
+    """What Home says after a killed server: how many documents the chunks hold, per corpus name."""
+    from dkw_core import phrases
+
+    monkeypatch.setattr(phrases, "CHUNK_DOCS", 3)
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    assert phrases.interrupted_tagging("topics") == 0
+    with pytest.raises(KeyboardInterrupt):
+        tag_corpus(topic_corpus, tagger=_Recording(tagger, die_after=5), n_process=1)
+    assert phrases.interrupted_tagging("topics") == 5
+    assert phrases.interrupted_tagging("topic") == 0 and phrases.interrupted_tagging("other") == 0
+    tag_corpus(topic_corpus, tagger=tagger, n_process=1)
+    assert phrases.interrupted_tagging("topics") == 0  # finished: nothing interrupted any more

@@ -115,6 +115,7 @@ class FakeBackend:
         self.leak_calls: list[dict] = []
         self.instant_texts: list[str] = []  # texts given to the keywords-at-once box of Home
         self.prepare_gate = None  # a threading.Event that holds the fake preparation until it is set
+        self.interrupted: dict[str, int] = {}  # documents an interrupted preparation left tagged, per corpus
         patches = {
             "list_datasets": lambda: ["20ng", "r8"],
             "dataset_info": lambda name: {"name": name, "train": 2, "test": 3, "categories": 2,
@@ -140,6 +141,7 @@ class FakeBackend:
             "leak_check": self._leak_check,
             "hubness": self._hubness,
             "instant_keywords": self._instant_keywords,
+            "interrupted_tagging": lambda name: self.interrupted.get(name, 0),
         }
         for name, fn in patches.items():
             monkeypatch.setattr(backend, name, fn)

@@ -226,6 +226,7 @@ def test_a_killed_server_resumes_the_preparation_without_tagging_again(tmp_path)
     with streamlit_server("app.py", env=env) as url, browser_page(viewport=(1000, 900)) as page:
         page.goto(url)
         wait_idle(page, timeout=120_000)
+        page.get_by_text(f"its {kept:,} tagged documents are kept").wait_for()  # said before the click
         page.get_by_role("button", name="Prepare 20ng").click()
         wait_idle(page)
         resuming = page.get_by_text(re.compile(r"resuming: [\d,]+ of [\d,]+ documents already tagged"))

@@ -178,3 +178,13 @@ def test_home_download_failure_is_one_line(monkeypatch):
     assert not at.exception
     assert [e.value for e in at.error] == [fake.download_error]
     assert any(b.key == "download_r8" for b in at.button)  # still offered
+
+
+def test_home_says_what_an_interrupted_preparation_left(monkeypatch):
+    """After a killed server there is no job any more: Home still says that the tagged documents
+    were kept and that Prepare resumes from them."""
+    fake = FakeBackend(monkeypatch, prepared=False)
+    fake.interrupted["20ng"] = 400
+    at = run_home()
+    assert not at.exception
+    assert any("its 400 tagged documents are kept, and Prepare resumes from them" in c for c in captions(at))
