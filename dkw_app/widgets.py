@@ -250,12 +250,12 @@ def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: A
         return False
     how = "" if neighbours == "cosine" else f", found by {neighbours}"
     kept = guarded(lambda: backend.interrupted_tagging(name), default=0) or 0
-    if kept:  # a preparation was stopped (cancelled, killed, server stopped): say what is left of it
-        box.caption(escape_markdown(f"An earlier preparation of {name} stopped; its {kept:,} tagged documents are "
-                                    "kept, and Prepare resumes from them."))
-    say("Not prepared yet." if compact else
+    # a preparation was stopped (cancelled, killed, server stopped): say what is left of it
+    left = f" An earlier preparation stopped: its {kept:,} tagged documents are kept, and Prepare resumes from them." \
+        if kept else ""
+    say(escape_markdown("Not prepared yet." + left) if compact else
         escape_markdown(f"{name} is not prepared yet: every document tagged, then the K={k_max} nearest words "
-                        f"of every phrase{how}. ") + PREPARE_COST)
+                        f"of every phrase{how}.{left} ") + PREPARE_COST)
     if (button_box or box).button(f"Prepare {name}", key=key):
         start_preparation(name, sample, k_max, neighbours)
         st.rerun()  # show the job's progress
