@@ -30,7 +30,10 @@ from dkw_core.evaluation.protocols import STANDARD, run_variant  # noqa: F401  (
 from dkw_core.keywords import KeywordModel
 from dkw_core.metrics import METRICS, PAPER_METRICS
 from dkw_core.neighbours import DEFAULT_NEIGHBOURS, NEIGHBOURS_CHOICES, parse_neighbours  # noqa: F401
-from dkw_core.phrases import TAGGER_MODELS
+from dkw_core.phrases import (
+    TAGGER_MODELS,
+    interrupted_tagging,  # noqa: F401  (documents an interrupted preparation kept)
+)
 from dkw_core.phrases import get_tagger as open_tagger  # noqa: F401  (spaCy, loaded once per process)
 from dkw_core.types import (  # noqa: F401  # noqa: F401
     DEFAULT_CORPUS,

@@ -6,7 +6,9 @@ at a time. Its ``progress(fraction, message)`` callback records the progress and
 job's cancellation point: when the server stops (SIGTERM / SIGINT end the main thread, and
 Python then calls :func:`stop_all` before it exits), the next progress call raises
 :class:`Cancelled`, the library call unwinds (its transaction rolled back, its cache files
-written atomically or not at all), and the job ends as ``cancelled``.
+written atomically or not at all), and the job ends as ``cancelled``. A visitor can cancel one
+job the same way (:func:`cancel`: its next progress call raises), and every page can show a
+job's time remaining (:meth:`Job.remaining`, from its fraction done and the time spent).
 """
 from __future__ import annotations
 
@@ -18,13 +20,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dkw_core.errors import DkwError
+from dkw_core.types import Pace
 
 #: How long the server waits at exit for running jobs to reach a cancellation point.
 STOP_TIMEOUT = 5.0
 
 
 class Cancelled(Exception):
-    """Raised from a job's progress callback when the server is stopping."""
+    """Raised from a job's progress callback when the server is stopping or a visitor cancelled it."""
 
 
 @dataclass
@@ -39,10 +42,16 @@ class Job:
     started: float = field(default_factory=time.time)
     finished: float | None = None
     thread: threading.Thread | None = None
+    cancel_requested: bool = False  # a visitor asked it to stop (see cancel())
+    pace: Pace = field(default_factory=Pace)  # the time remaining, from the pace since the fraction first moved
 
     @property
     def running(self) -> bool:
         return self.state == "running"
+
+    def remaining(self) -> float | None:
+        """Seconds still to go at the pace so far (``None`` while unknown or when not running)."""
+        return self.pace.left(time.time(), self.fraction) if self.running else None
 
     def seconds(self) -> float:
         return (self.finished or time.time()) - self.started
@@ -67,16 +76,20 @@ def start(key: str, title: str, work: Callable[[Callable[[float, str], None]], A
         def progress(fraction: float, message: str = "") -> None:
             if _stopping.is_set():
                 raise Cancelled("the server is stopping")
+            if job.cancel_requested:
+                raise Cancelled("cancelled")
             job.fraction = min(max(float(fraction), 0.0), 1.0)
             job.message = str(message)
+            job.pace.mark(time.time(), job.fraction)
 
         def run() -> None:
             try:
                 job.result = work(progress)
             except Cancelled:
-                job.state, job.error = "cancelled", "stopped with the server"
+                job.state, job.error = "cancelled", _cancel_reason(job)
             except DkwError as exc:  # the library's own cancellation (cancel=stopping) included
-                job.state, job.error = ("cancelled", "stopped with the server") if _stopping.is_set() else ("failed", str(exc))
+                stopped = _stopping.is_set() or job.cancel_requested
+                job.state, job.error = ("cancelled", _cancel_reason(job)) if stopped else ("failed", str(exc))
             except Exception as exc:  # noqa: BLE001 - shown on the page, traceback on the console
                 traceback.print_exc()
                 job.state, job.error = "failed", f"{type(exc).__name__}: {exc}"
@@ -89,6 +102,20 @@ def start(key: str, title: str, work: Callable[[Callable[[float, str], None]], A
         _jobs[key] = job
         job.thread.start()
         return job
+
+
+def _cancel_reason(job: Job) -> str:
+    return "cancelled by a visitor" if job.cancel_requested and not _stopping.is_set() else "stopped with the server"
+
+
+def cancel(key: str) -> bool:
+    """Ask the running job under ``key`` to stop at its next progress call; ``False`` when none runs."""
+    with _lock:
+        job = _jobs.get(key)
+        if job is None or not job.running:
+            return False
+        job.cancel_requested = True
+        return True
 
 
 def get(key: str) -> Job | None:

@@ -239,3 +239,15 @@ def connected(lines: pd.DataFrame, *, series: str = "series", x: str = "top") ->
     counts = lines.groupby(series)[x].nunique()
     lone = [str(s) for s, n in counts.items() if n < 2]
     return lines[~lines[series].isin(lone)].reset_index(drop=True), lone
+
+
+def corpora_table(infos: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """Home's table of corpora: name, description, documents per split, categories and whether
+    the archive is here; a count nobody published reads "unknown", never an empty or "None" cell."""
+    def count(value: Any) -> str:
+        return f"{int(value):,}" if isinstance(value, int | float) and value == value else "unknown"
+
+    rows = [{"corpus": str(i.get("name")), "train": count(i.get("train")), "test": count(i.get("test")),
+             "categories": count(i.get("categories")), "archive": "here" if i.get("available") else "missing",
+             "description": str(i.get("description") or "")} for i in infos]  # the long column last
+    return pd.DataFrame(rows, columns=["corpus", "train", "test", "categories", "archive", "description"])

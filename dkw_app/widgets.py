@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from dkw_core.errors import DkwError
+from dkw_core.types import describe_time_left
 
 from . import backend
 from .untrusted import md
@@ -97,12 +98,6 @@ def sample_note() -> int | None:
     return sample
 
 
-def page_links() -> None:
-    """Links to every page of the app."""
-    for path, label, icon, _title, _url in PAGES:
-        st.page_link(path, label=label, icon=icon)
-
-
 def archives_note() -> None:
     """Names the folder searched for corpus archives."""
     folder = guarded(backend.archives_folder, default=None)
@@ -136,12 +131,98 @@ def missing_corpus(info: dict[str, Any], box: Any = None) -> None:
             st.rerun()
 
 
+#: Key prefix of the preparation jobs (dkw_app/jobs.py): one job per corpus, slice, K and neighbours.
+PREPARE_JOB = "prepare"
+#: What a reader is told about the cost of a preparation (BENCHMARKS.md: full 20ng, two cores).
+PREPARE_COST = ("It takes minutes on a whole corpus (20ng: about 5 on two cores) and runs on the server: "
+                "you can leave the page, and an interrupted preparation resumes from the documents already tagged.")
+
+
+def prepare_job_key(name: str, sample: int | None, k_max: int, neighbours: str = "cosine") -> str:
+    return f"{PREPARE_JOB}|{name}|{sample or 0}|{k_max}|{neighbours}"
+
+
+def start_preparation(name: str, sample: int | None, k_max: int, neighbours: str = "cosine") -> None:
+    """Prepare a corpus in the server's background jobs: it goes on when the visitor leaves the
+    page or closes the tab, and every page shows it (:func:`preparation_jobs`)."""
+    from . import jobs, resources
+
+    what = name + (f" (slice: {sample} documents per category and split)" if sample else "")
+    what += "" if neighbours == "cosine" else f", nearest words by {neighbours}"
+
+    def work(progress: backend.Progress) -> Any:
+        progress(0.0, "loading the corpus, the word vectors and the tagger")
+        return resources.model(name, sample, k_max, progress=progress, neighbours=neighbours)
+
+    try:
+        jobs.start(prepare_job_key(name, sample, k_max, neighbours), f"Preparing {what}", work)
+    except DkwError as exc:
+        show_error(exc)
+
+
+def _prepare_jobs() -> list[Any]:
+    from . import jobs
+
+    return [j for j in jobs.all_jobs() if j.key.startswith(PREPARE_JOB + "|")]
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
+
+
+def preparation_jobs() -> None:
+    """Every preparation the server is running, on every page that calls it: progress, time
+    remaining and a Cancel button (updated every second); a stopped one says why, once per job
+    until dismissed. When one finishes, the page is run again to show the prepared corpus."""
+    stopped = [j for j in _prepare_jobs() if j.state in ("cancelled", "failed")]
+    for job in stopped:
+        box = st.container(border=True)
+        box.warning(md(f"{job.title} stopped after {_duration(job.seconds())}: {job.error}. "
+                                    "The documents tagged so far are kept: Prepare resumes from them."),
+                    icon=":material/pause_circle:")
+        if box.button("Dismiss", key=f"dismiss_{job.key}"):
+            from . import jobs
+
+            jobs.forget(job.key)
+            st.rerun()
+    if any(j.running for j in _prepare_jobs()) or st.session_state.get("prepare_seen"):
+        _preparation_progress()
+
+
+@st.fragment(run_every=1.0)
+def _preparation_progress() -> None:
+    from . import jobs
+
+    seen: set[str] = st.session_state.setdefault("prepare_seen", set())  # running when this session last looked
+    ended = False
+    for job in _prepare_jobs():
+        if not job.running:
+            if job.key in seen:
+                seen.discard(job.key)
+                ended = True
+            continue
+        seen.add(job.key)
+        box = st.container(border=True)
+        box.text(f"{job.title}: running on the server for {_duration(job.seconds())}. "
+                 "You can leave this page; it goes on.")
+        left = describe_time_left(job.remaining())
+        message = "cancelling…" if job.cancel_requested else ", ".join(p for p in (job.message, left) if p)
+        box.progress(job.fraction, text=md(message or "starting…"))
+        if box.button("Cancel", key=f"cancel_{job.key}", disabled=job.cancel_requested,
+                      help="Stops at the next step; the documents tagged so far are kept."):
+            jobs.cancel(job.key)
+    if ended:
+        st.rerun(scope="app")  # a preparation ended: show its outcome and the prepared corpus
+
+
 def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: Any = None,
-                  neighbours: str = "cosine") -> bool:
-    """The one preparation panel (Home and Documents): ``True`` when ``name`` is prepared (under
-    the ``neighbours`` spec); otherwise shows the state and a Prepare button with a progress
-    bar, and returns ``False``."""
-    from dkw_app import resources
+                  neighbours: str = "cosine", compact: bool = False, button_box: Any = None) -> bool:
+    """The one preparation panel (Home, Documents, Categories): ``True`` when ``name`` is
+    prepared (under the ``neighbours`` spec); otherwise shows the state and a Prepare button that
+    starts the preparation in the server's background jobs, and returns ``False``. ``compact``:
+    a short caption instead of a box, the cost being said once above (Home lists every corpus);
+    ``button_box``: where the button goes (default ``box``)."""
+    from dkw_app import jobs, resources
 
     box = box or st.container()
     try:
@@ -154,17 +235,23 @@ def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: A
         for note in resources.notices(name, sample, k_max, neighbours):  # e.g. a read-only data folder
             box.warning(md(note))
         return True
+    say = box.caption if compact else box.info
+    job = jobs.get(prepare_job_key(name, sample, k_max, neighbours))
+    if job is not None and job.running:
+        say("Being prepared on the server (progress above)." if compact else
+            md(f"{name} is being prepared on the server (progress at the top of the page)."))
+        return False
     how = "" if neighbours == "cosine" else f", found by {neighbours}"
-    box.info(f"{md(name)} is not prepared yet (tagging, and the K={k_max} nearest words of every phrase{how}).")
-    if box.button(f"Prepare {md(name)}", key=key):
-        bar = box.progress(0.0, text=f"Preparing {md(name)}…")
-        try:
-            resources.model(name, sample, k_max, progress=progress_callback(bar), neighbours=neighbours)
-        except DkwError as exc:
-            show_error(exc)
-            return False
-        bar.progress(1.0, text=f"{md(name)} prepared.")
-        st.rerun()  # show the new state
+    kept = guarded(lambda: backend.interrupted_tagging(name), default=0) or 0
+    # a preparation was stopped (cancelled, killed, server stopped): say what is left of it
+    left = f" An earlier preparation stopped: its {kept:,} tagged documents are kept, and Prepare resumes from them." \
+        if kept else ""
+    say(md("Not prepared yet." + left) if compact else
+        md(f"{name} is not prepared yet: every document tagged, then the K={k_max} nearest words "
+                        f"of every phrase{how}.{left} ") + PREPARE_COST)
+    if (button_box or box).button(f"Prepare {md(name)}", key=key):
+        start_preparation(name, sample, k_max, neighbours)
+        st.rerun()  # show the job's progress
     return False
 
 

@@ -246,9 +246,65 @@ def tag_cache_file(corpus_name: str, tagger: Tagger | None = None) -> Path:
     return disk_cache.path("tagged", disk_cache.key(corpus_name, tagger.name, readable=f"{corpus_name}__{tagger.name}") + ".pkl")
 
 
-def _load_cache(path: Path) -> dict[str, tuple[str, str]]:
+#: Documents tagged between two durable writes of the tag cache: a killed or cancelled
+#: preparation loses at most this many documents' tagging, and the next one resumes from the rest.
+CHUNK_DOCS = 200
+
+
+def tag_parts_folder(path: Path) -> Path:
+    """Where a running tagging writes its chunks (``<cache file>.parts/``) until it has finished."""
+    return path.with_name(path.name + ".parts")
+
+
+def _chunk_files(path: Path) -> list[Path]:
+    folder = tag_parts_folder(path)
+    return sorted(folder.glob("*.pkl")) if folder.is_dir() else []
+
+
+def load_tag_cache(path: Path) -> dict[str, tuple[str, str]]:
+    """The tag cache file with the chunks an unfinished tagging left beside it (text hash ->
+    (tokens, tags)), in the order they were tagged."""
     data = disk_cache.read_pickle(path)
-    return data if isinstance(data, dict) else {}
+    entries: dict[str, tuple[str, str]] = data if isinstance(data, dict) else {}
+    for part in _chunk_files(path):
+        chunk = disk_cache.read_pickle(part)
+        if isinstance(chunk, dict):
+            for h, entry in chunk.items():
+                entries.setdefault(h, entry)
+    return entries
+
+
+def interrupted_tagging(corpus_name: str) -> int:
+    """How many documents of ``corpus_name`` an unfinished tagging left in chunks (any tagger),
+    found without loading spaCy: what the next preparation resumes from."""
+    folder = disk_cache.folder("tagged")
+    prefix = disk_cache.key(readable=corpus_name).rsplit("__", 1)[0]  # as tag_cache_file spells the name
+    total = 0
+    for parts in folder.glob(f"{prefix}__*.pkl.parts") if folder.is_dir() else []:
+        for chunk in sorted(parts.glob("*.pkl")):
+            data = disk_cache.read_pickle(chunk)
+            total += len(data) if isinstance(data, dict) else 0
+    return total
+
+
+def write_tag_cache(path: Path, entries: dict[str, tuple[str, str]]) -> None:
+    """Write the whole tag cache atomically, then drop the chunks it now holds."""
+    parts = _chunk_files(path)
+    if disk_cache.write_pickle(path, entries):
+        for part in parts:
+            part.unlink(missing_ok=True)
+        try:
+            tag_parts_folder(path).rmdir()
+        except OSError:  # absent, or another tagging is writing chunks into it
+            pass
+
+
+def _write_chunk(path: Path, entries: dict[str, tuple[str, str]]) -> None:
+    """One durable chunk of newly tagged documents (atomic; named so that chunks sort in the
+    order they were written)."""
+    if entries:
+        name = f"{time.time_ns():020d}-{os.getpid()}.pkl"
+        disk_cache.write_pickle(tag_parts_folder(path) / name, entries)
 
 
 @dataclass
@@ -271,31 +327,50 @@ def tag_corpus(corpus, *, tagger: Tagger | None = None, n_process: int | None = 
 
     The cache is one file per corpus name whose entries are keyed by the content hash of each
     text: a sample shares its parent's tags, and a document whose text changed is tagged again.
-    ``LAST_TAGGING`` records words/s of the last run that tagged.
+    While tagging, every :data:`CHUNK_DOCS` documents are written to disk as a chunk (and the
+    chunk in progress when the run stops on an exception, e.g. a cancelled job), so that a run
+    that was killed or cancelled resumes from what it had tagged; the result is the same as an
+    uninterrupted run's. ``LAST_TAGGING`` records words/s of the last run that tagged.
     """
     tagger = tagger or get_tagger()
     n_process = n_process or default_n_process()
     cache_results = cache
     path = tag_cache_file(corpus.name, tagger)
-    cached = _load_cache(path) if cache_results else {}
+    cached = load_tag_cache(path) if cache_results else {}
     hashes = {d.id: disk_cache.text_hash(d.text) for d in corpus.documents}
     todo = [d for d in corpus.documents if hashes[d.id] not in cached]
+    total = len(corpus.documents)
     if todo:
-        report(progress, 0.0, f"tagging {len(todo):,} documents of {corpus.name} with {tagger.name} ({n_process} processes)")
+        already = total - len(todo)
+        resumed = f" (resuming: {already:,} of {total:,} documents already tagged)" if already else ""
+        report(progress, 0.0, f"tagging {len(todo):,} documents of {corpus.name} with {tagger.name} "
+                              f"({n_process} processes){resumed}")
         # a pool start-up costs seconds: small jobs run in this process
         procs = n_process if len(todo) >= 200 else 1
         start = time.perf_counter()
         words = 0
         step = max(1, len(todo) // 100)
-        for n, (doc, tagged) in enumerate(zip(todo, tagger.tag_many((d.text for d in todo), n_process=procs)), 1):
-            cached[hashes[doc.id]] = (tagged.text, tagged.tags)
-            words += len(tagged.tags)
-            if n % step == 0 or n == len(todo):
-                elapsed = time.perf_counter() - start
-                rate = words / max(elapsed, 1e-9)
-                report(progress, n / len(todo), f"tagged {n:,}/{len(todo):,} documents, {rate:,.0f} words/s")
+        pending: dict[str, tuple[str, str]] = {}
+        try:
+            for n, (doc, tagged) in enumerate(zip(todo, tagger.tag_many((d.text for d in todo), n_process=procs)), 1):
+                entry = (tagged.text, tagged.tags)
+                cached[hashes[doc.id]] = entry
+                if cache_results:
+                    pending[hashes[doc.id]] = entry
+                    if len(pending) >= CHUNK_DOCS:
+                        _write_chunk(path, pending)
+                        pending = {}
+                words += len(tagged.tags)
+                if n % step == 0 or n == len(todo):
+                    elapsed = time.perf_counter() - start
+                    rate = words / max(elapsed, 1e-9)
+                    report(progress, n / len(todo), f"tagged {n:,}/{len(todo):,} documents, {rate:,.0f} words/s{resumed}")
+        finally:  # stopped or finished: what was tagged is kept
+            _write_chunk(path, pending)
         LAST_TAGGING.documents, LAST_TAGGING.words = len(todo), words
         LAST_TAGGING.seconds = time.perf_counter() - start
         if cache_results:
-            disk_cache.write_pickle(path, cached)
+            write_tag_cache(path, cached)
+    elif cache_results and _chunk_files(path):  # a run that was stopped after its last document
+        write_tag_cache(path, cached)
     return {d.id: TaggedDoc(*cached[hashes[d.id]]) for d in corpus.documents}

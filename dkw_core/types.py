@@ -111,3 +111,43 @@ def scaled(progress: Progress | None, lo: float, hi: float) -> Progress | None:
     if progress is None:
         return None
     return lambda f, msg: progress(lo + (hi - lo) * min(max(f, 0.0), 1.0), msg)
+
+
+def time_left(elapsed: float, fraction: float) -> float | None:
+    """Seconds still to go at the pace so far (``elapsed`` seconds for ``fraction`` of the work);
+    ``None`` until there is a pace to go by (1 % done)."""
+    if fraction < 0.01 or elapsed <= 0:
+        return None
+    return elapsed * (1.0 - min(fraction, 1.0)) / fraction
+
+
+class Pace:
+    """Time left of a piece of work reporting ``progress(fraction, message)``, at its pace since
+    the fraction first moved: what comes before (loading a corpus, vectors, a tagger) reports no
+    fraction and would make the first estimates far too long."""
+
+    def __init__(self) -> None:
+        self._start: tuple[float, float] | None = None
+
+    def mark(self, now: float, fraction: float) -> None:
+        """Record a progress report (``now`` in seconds of any clock)."""
+        if self._start is None and fraction > 0:
+            self._start = (now, fraction)
+
+    def left(self, now: float, fraction: float) -> float | None:
+        """Seconds still to go, or ``None`` while there is no pace to go by."""
+        if self._start is None:
+            return None
+        began, first = self._start
+        return time_left(now - began, (fraction - first) / (1.0 - first)) if first < 1.0 else None
+
+
+def describe_time_left(seconds: float | None) -> str:
+    """``"~3 min left"``, ``"~40 s left"`` (rounded to what a reader needs), or ``""`` when unknown."""
+    if seconds is None:
+        return ""
+    if seconds < 60:
+        return f"~{max(10, round(seconds / 10) * 10):.0f} s left"
+    if seconds < 3600:
+        return f"~{round(seconds / 60):.0f} min left"
+    return f"~{seconds / 3600:.1f} h left"

@@ -1,51 +1,95 @@
-"""dkw explorer — Home: corpora (download, preparation), vectors, tagger, page links.
+"""dkw explorer — Home: what dkw does, keywords of a pasted text at once, where to go next; then the
+corpora (download, preparation in the server's background jobs), the models and your own corpus.
 
 Sajgalik, Barla & Bielikova (CSL 2017): discriminative keywords found in word-vector space.
 The page computes nothing itself; every step is a ``dkw_core`` call via ``dkw_app``.
 """
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
-from dkw_app import backend, resources, study_ui, widgets
+from dkw_app import backend, resources, study_ui, tables, widgets
 from dkw_app.untrusted import md
+from dkw_core.errors import DkwError
 
 st.set_page_config(page_title="dkw — discriminative keywords", page_icon=":material/key:", layout="wide")
 study_ui.require_mode_access("home")  # DKW_MODE=study: organisers only
-st.title("Discriminative keywords in word-vector space")
-st.caption("Sajgalik, Barla & Bielikova, *Searching for Discriminative Words in Multidimensional "
-           "Continuous Feature Space*, Computer Speech & Language 2017.")
+st.title("Discriminative keywords")
+st.markdown("dkw finds the words that set a text apart from texts of other categories: words near its phrases "
+            "in word-vector space, weighted by how well they tell the categories apart (Sajgalik, Barla & "
+            "Bielikova, *Computer Speech & Language*, 2017).")
 
-widgets.page_links()
-sample = widgets.sample_note()
+with st.form("instant_form", border=False):
+    text = st.text_area("Paste a text: its keywords come at once, nothing to prepare", key="instant_text", height=110,
+                        placeholder="e.g. a news article or a forum post")
+    asked = st.form_submit_button("Get keywords", type="primary", icon=":material/key:")
+if asked:
+    st.session_state.pop("instant_result", None)
+    if not text.strip():
+        st.error("Paste a text first.")
+    else:
+        try:
+            with st.spinner("Finding keywords…"):
+                words = [kw.word for kw in backend.text_keywords(text)]
+        except DkwError as exc:
+            widgets.show_error(exc)
+        else:
+            st.session_state["instant_result"] = (text, words)
+result = st.session_state.get("instant_result")
+if result and result[0] == text:
+    st.text("Keywords: " + (", ".join(result[1]) if result[1] else "none found (too few known words)"))
+    st.caption("Weighted with the statistics of 20 Newsgroups shipped with dkw. For another corpus, the other "
+               "metrics and where each keyword comes from, use Documents.")
 
-st.header("Models")
-left, right = st.columns(2)
-left.markdown("**Word vectors**")
-left.text(backend.vectors_description())
-right.markdown("**Tagger (candidate phrases)**")
-right.text(backend.tagger_description())
-k_max = backend.DEFAULT_K_MAX
+st.markdown("**Next**")
+c1, c2, c3 = st.columns(3)
+c1.page_link("pages/1_Documents.py", label="Browse a corpus", icon=":material/description:",
+             help="Every document's keywords under each metric, and where each keyword comes from.")
+c2.page_link("pages/2_Metrics.py", label="Compare the metrics", icon=":material/bar_chart:",
+             help="Classification F1 of every metric's keywords, as in the paper's figures.")
+c3.page_link("pages/3_Study_admin.py", label="Run a study", icon=":material/admin_panel_settings:",
+             help="People judge the keywords of two or more methods, blinded.")
+
+widgets.preparation_jobs()  # a preparation running on the server: progress, time left, Cancel
 
 st.header("Corpora")
-widgets.archives_note()
+st.caption(widgets.PREPARE_COST.replace("It takes", "Preparing a corpus (every document tagged, the K nearest words "
+                                        "of every phrase) takes"))
+sample = widgets.sample_note()
+k_max = backend.DEFAULT_K_MAX
 infos = widgets.guarded(resources.dataset_infos, default=[]) or []
+unobtainable = [i for i in infos if not i.get("available")
+                and not widgets.guarded(lambda i=i: backend.downloadable(str(i.get("name"))), default=False)]
+shown = [i for i in infos if i not in unobtainable]
 if not infos:
     st.info("No corpus is known to the library yet.")
 else:
-    table = pd.DataFrame(infos)
-    st.dataframe(table, hide_index=True, key="datasets_table")
+    st.dataframe(tables.corpora_table(shown), hide_index=True, key="datasets_table")
 
-for info in infos:
+for info in shown:
     name = str(info.get("name"))
-    box = st.container(border=True)
-    box.subheader(md(name), anchor=False)  # an uploaded corpus's name: never markdown, no anchor made of it
+    c_name, c_state, c_action = st.columns([1, 4, 2], vertical_alignment="center")
+    c_name.text(name)
     if not info.get("available"):
-        widgets.missing_corpus(info, box)
+        widgets.missing_corpus(info, c_state)
         continue
-    if widgets.prepare_panel(name, sample, k_max, key=f"prepare_{name}", box=box):
-        box.success(f"Prepared: tagged, and the K={k_max} nearest words of every phrase cached.")
+    if widgets.prepare_panel(name, sample, k_max, key=f"prepare_{name}", box=c_state, compact=True,
+                             button_box=c_action):
+        c_state.caption(f":material/check_circle: Prepared: tagged, and the K={k_max} nearest words of every "
+                        "phrase cached.")
+if unobtainable:
+    folder = widgets.guarded(backend.archives_folder, default="DKW_ARCHIVES") or "DKW_ARCHIVES"
+    st.caption(md(
+        "Not distributed, so not downloadable: " + ", ".join(f"{i.get('name')} (put {i.get('archive')} into {folder})"
+                                                            for i in unobtainable) + "."))
+
+with st.expander("Models and folders"):
+    left, right = st.columns(2)
+    left.markdown("**Word vectors**")
+    left.text(backend.vectors_description())
+    right.markdown("**Tagger (candidate phrases)**")
+    right.text(backend.tagger_description())
+    widgets.archives_note()
 
 st.header("Your own corpus")
 widgets.upload_report()

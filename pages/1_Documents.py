@@ -13,6 +13,7 @@ st.set_page_config(page_title="dkw — documents", page_icon=":material/descript
 study_ui.require_mode_access("documents")  # DKW_MODE=study: organisers only
 st.title("Documents and their keywords")
 sample = widgets.sample_note()
+widgets.preparation_jobs()  # a preparation running on the server: progress, time left, Cancel
 k_max = backend.DEFAULT_K_MAX
 
 infos = widgets.guarded(resources.dataset_infos, default=[]) or []

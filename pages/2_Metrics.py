@@ -19,6 +19,7 @@ st.title("Metrics: F1 of the keyword method")
 st.caption("Document vector = normalised sum of the top-N keyword vectors (paper §3.6); F1 in percent "
            "on the split each run names (test unless stated).")
 sample = widgets.sample_note()
+widgets.preparation_jobs()  # a preparation running on the server: progress, time left, Cancel
 
 YOURS = "your runs (results store)"
 user_runs = widgets.guarded(resources.runs)

@@ -19,6 +19,7 @@ st.caption("The metrics score every (word, category) pair from the training spli
            "words describe it. Words over-represented in the category only; a tf- metric multiplies by the "
            "word's occurrences in the category (docs/method.md §7).")
 sample = widgets.sample_note()
+widgets.preparation_jobs()  # a preparation running on the server: progress, time left, Cancel
 k_max = backend.DEFAULT_K_MAX
 
 infos = widgets.guarded(resources.dataset_infos, default=[]) or []

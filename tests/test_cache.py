@@ -67,7 +67,7 @@ def test_documents_page_in_a_read_only_data_folder_prepares_and_says_nothing_is_
     from dkw_app import resources
     from dkw_core import cache
     from dkw_core.corpora.uploads import import_corpus
-    from tests.app.conftest import page
+    from tests.app.conftest import finish_jobs, page
 
     data = tmp_path / "data"
     monkeypatch.setenv("DKW_DATA_DIR", str(data))
@@ -84,6 +84,8 @@ def test_documents_page_in_a_read_only_data_folder_prepares_and_says_nothing_is_
         assert not at.exception
         at.button(key="doc_prepare").click().run()
         assert not at.exception, [e.value for e in at.exception]
+        finish_jobs(timeout=600)  # the preparation runs in the server's background jobs
+        at.run()
         assert any("nothing could be saved" in w.value for w in at.warning)
         assert at.table  # the keywords are shown, computed in memory
     resources.clear_all()

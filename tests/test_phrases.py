@@ -129,3 +129,105 @@ def test_tag_corpus_retags_an_edited_document(topic_corpus, tagger, monkeypatch,
     tagged = tag_corpus(edited, tagger=tagger, n_process=1)
     assert "telescope" in tagged[first.id].tokens
     assert "team" not in tagged[first.id].tokens
+
+
+class _Recording:
+    """The real tagger, recording every text it is asked to tag; optionally killed (SIGKILL, no
+    clean-up at all) or stopped by an exception after ``die_after`` documents."""
+
+    def __init__(self, tagger, die_after=None, kill=False):
+        self.tagger, self.name, self.die_after, self.kill, self.texts = tagger, tagger.name, die_after, kill, []
+
+    def tag_many(self, texts, **kw):
+        texts = list(texts)
+        for text, doc in zip(texts, self.tagger.tag_many(texts, n_process=1), strict=True):
+            if self.die_after is not None and len(self.texts) == self.die_after:
+                if self.kill:
+                    import os
+                    import signal
+
+                    os.kill(os.getpid(), signal.SIGKILL)
+                raise KeyboardInterrupt
+            self.texts.append(text)
+            yield doc
+
+
+def _uninterrupted(topic_corpus, tagger, folder):
+    import os
+
+    from dkw_core import cache
+    from dkw_core.phrases import tag_cache_file
+
+    os.environ["DKW_DATA_DIR"] = str(folder)
+    result = tag_corpus(topic_corpus, tagger=tagger, n_process=1)
+    return result, cache.read_pickle(tag_cache_file(topic_corpus.name, tagger))
+
+
+def test_a_killed_tagging_resumes_from_its_chunks_and_ends_as_an_uninterrupted_one(topic_corpus, tagger, monkeypatch,
+                                                                                 tmp_path):
+    """SIGKILL after 7 of 8 documents, chunks of 3: the two chunks written (6 documents) are kept;
+    the next run tags only the other 2, says so, and its result and cache file are those of a run
+    that was never interrupted (same entries, same order)."""
+    import multiprocessing
+
+    from dkw_core import cache, phrases
+
+    monkeypatch.setattr(phrases, "CHUNK_DOCS", 3)
+    expected, expected_file = _uninterrupted(topic_corpus, tagger, tmp_path / "whole")
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path / "killed"))
+    child = multiprocessing.get_context("fork").Process(
+        target=tag_corpus, args=(topic_corpus,), kwargs={"tagger": _Recording(tagger, die_after=7, kill=True),
+                                                         "n_process": 1})
+    child.start()
+    child.join(60)
+    assert child.exitcode == -9  # killed: no finally, no atexit
+    path = phrases.tag_cache_file(topic_corpus.name, tagger)
+    assert not path.exists() and len(phrases.load_tag_cache(path)) == 6
+
+    messages = []
+    again = _Recording(tagger)
+    result = tag_corpus(topic_corpus, tagger=again, n_process=1, progress=lambda f, m: messages.append(m))
+    assert len(again.texts) == 2  # only what the killed run had not kept
+    assert "resuming: 6 of 8 documents already tagged" in messages[0]
+    assert result == expected
+    stored = cache.read_pickle(path)
+    assert stored == expected_file and list(stored) == list(expected_file)
+    assert not phrases.tag_parts_folder(path).exists()  # the chunks were folded into the cache file
+
+
+def test_a_stopped_tagging_keeps_every_document_it_tagged(topic_corpus, tagger, monkeypatch, tmp_path):
+    """A cancelled job stops tagging with an exception from its progress callback: the documents
+    tagged since the last chunk are written too, so the next run tags none of them again."""
+    from dkw_core import phrases
+
+    monkeypatch.setattr(phrases, "CHUNK_DOCS", 3)
+    expected, _ = _uninterrupted(topic_corpus, tagger, tmp_path / "whole")
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path / "stopped"))
+
+    class Cancelled(Exception):
+        pass
+
+    def cancel_at_four(fraction, message):
+        if message.startswith("tagged 4/"):
+            raise Cancelled
+
+    with pytest.raises(Cancelled):
+        tag_corpus(topic_corpus, tagger=tagger, n_process=1, progress=cancel_at_four)
+    again = _Recording(tagger)
+    assert tag_corpus(topic_corpus, tagger=again, n_process=1) == expected
+    assert len(again.texts) == 4
+
+
+def test_an_interrupted_tagging_is_counted_without_loading_spacy(topic_corpus, tagger, monkeypatch, tmp_path):
+    """What Home says after a killed server: how many documents the chunks hold, per corpus name."""
+    from dkw_core import phrases
+
+    monkeypatch.setattr(phrases, "CHUNK_DOCS", 3)
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    assert phrases.interrupted_tagging("topics") == 0
+    with pytest.raises(KeyboardInterrupt):
+        tag_corpus(topic_corpus, tagger=_Recording(tagger, die_after=5), n_process=1)
+    assert phrases.interrupted_tagging("topics") == 5
+    assert phrases.interrupted_tagging("topic") == 0 and phrases.interrupted_tagging("other") == 0
+    tag_corpus(topic_corpus, tagger=tagger, n_process=1)
+    assert phrases.interrupted_tagging("topics") == 0  # finished: nothing interrupted any more

@@ -12,10 +12,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 from ..errors import InputError
 from ..metrics import METRICS
-from ..types import DEFAULT_K, DEFAULT_PROTOCOL, DEFAULT_TOP, PROTOCOL_INFO, PROTOCOLS, Progress
+from ..types import (
+    DEFAULT_K,
+    DEFAULT_PROTOCOL,
+    DEFAULT_TOP,
+    PROTOCOL_INFO,
+    PROTOCOLS,
+    Pace,
+    Progress,
+    describe_time_left,
+)
 from ..validation import MAX_K, MAX_PROCESSES, check_count, check_k, check_k_max, check_seed, check_top
 
 
@@ -25,23 +35,46 @@ def print_json(obj) -> None:
 
 
 class ProgressBar:
-    """A library ``progress(fraction, message)`` callback drawing a tqdm bar on stderr — only
-    when stderr is a terminal, so logs and pipes get no bar lines. Use as a context manager."""
+    """A library ``progress(fraction, message)`` callback on stderr, used as a context manager.
+    On a terminal it draws a tqdm bar; in a pipe or a log it prints a plain line instead
+    (``preparing 20ng: 37% tagged 300/1,200 documents, ~3 min left``) at the first call and then
+    at most, and while the work advances at least, every :data:`LINE_SECONDS` seconds."""
 
-    def __init__(self, desc: str) -> None:
+    #: Seconds between two plain progress lines when stderr is not a terminal.
+    LINE_SECONDS = 10.0
+
+    def __init__(self, desc: str, *, clock=time.monotonic) -> None:
         from tqdm import tqdm
 
+        self._plain = not sys.stderr.isatty()
         self._bar = tqdm(total=1000, desc=desc, leave=False, file=sys.stderr, mininterval=0.5,
-                         disable=not sys.stderr.isatty(),
+                         disable=self._plain,
                          bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining} {postfix}")
         self._n = 0
+        self._desc, self._clock = desc, clock
+        self._pace = Pace()
+        self._printed: float | None = None
 
     def __call__(self, fraction: float, message: str) -> None:
-        n = int(min(max(fraction, 0.0), 1.0) * 1000)
+        fraction = min(max(fraction, 0.0), 1.0)
+        if self._plain:
+            self._line(fraction, message)
+            return
+        n = int(fraction * 1000)
         self._bar.set_postfix_str(message[:70], refresh=False)
         if n > self._n:
             self._bar.update(n - self._n)
             self._n = n
+
+    def _line(self, fraction: float, message: str) -> None:
+        now = self._clock()
+        self._pace.mark(now, fraction)
+        if self._printed is not None and now - self._printed < self.LINE_SECONDS:
+            return
+        self._printed = now
+        left = describe_time_left(self._pace.left(now, fraction))
+        text = ", ".join(part for part in (f"{fraction:.0%} {message}".strip(), left) if part)
+        print(f"{self._desc}: {text}", file=sys.stderr, flush=True)
 
     def close(self) -> None:
         self._bar.close()

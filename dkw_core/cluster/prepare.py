@@ -71,12 +71,21 @@ def _manifest(ref: CorpusRef) -> dict:
 
 
 def _cached_tags(path: Path) -> dict:
-    try:
-        stat = path.stat()
-    except OSError:
+    """The tag cache with the chunks of an unfinished single-machine tagging (phrases.load_tag_cache)."""
+    from ..phrases import tag_parts_folder
+
+    stamps = []
+    for target in (path, tag_parts_folder(path)):
+        try:
+            stat = target.stat()
+        except OSError:
+            continue
+        stamps.append((str(target), stat.st_mtime_ns, stat.st_size))
+    if not stamps:
         return {}
-    return _TAGS.get((str(path), stat.st_mtime_ns, stat.st_size),
-                     lambda: data if isinstance(data := cache.read_pickle(path), dict) else {})
+    from ..phrases import load_tag_cache
+
+    return _TAGS.get(tuple(stamps), lambda: load_tag_cache(path))
 
 
 def _tag_partition(ref: CorpusRef, start: int, stop: int, tag_file: str) -> tuple[dict, dict]:
@@ -158,17 +167,18 @@ def _write(ref: CorpusRef, path: str, spec: str, k_max: int, merged: dict, *bloc
 
 def _write_tags(tag_file: str, *news: dict) -> int:
     """Add the partitions' new entries to the tag cache (read again here: the newest copy)."""
+    from ..phrases import load_tag_cache, tag_parts_folder, write_tag_cache
+
     path = Path(tag_file)
-    current = cache.read_pickle(path)
-    current = current if isinstance(current, dict) else {}
+    current = load_tag_cache(path)
     added = 0
     for new in news:
         for h, entry in new.items():
             if h not in current:
                 current[h] = entry
                 added += 1
-    if added:
-        cache.write_pickle(path, current)
+    if added or tag_parts_folder(path).is_dir():
+        write_tag_cache(path, current)
     return added
 
 

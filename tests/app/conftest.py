@@ -16,7 +16,18 @@ def _fresh_caches(monkeypatch, tmp_path):
     monkeypatch.delenv("DKW_SAMPLE_PER_CATEGORY", raising=False)
     resources.clear_all()
     yield
+    finish_jobs()
     resources.clear_all()
+
+
+def finish_jobs(timeout: float = 30) -> None:
+    """Wait for the background jobs a test started (a fake preparation: a moment), then forget them."""
+    from dkw_app import jobs
+
+    for job in jobs.all_jobs():
+        if job.thread is not None:
+            job.thread.join(timeout)
+        jobs.forget(job.key)
 
 
 def page(path: str) -> str:

@@ -125,6 +125,9 @@ class FakeBackend:
         self.reference = reference if reference is not None else pd.DataFrame(columns=[*backend.RUN_COLUMNS, "source"])
         self.leaks = leaks if leaks is not None else pd.DataFrame(columns=["dataset", "metric", "k", "top"])
         self.leak_calls: list[dict] = []
+        self.instant_texts: list[str] = []  # texts given to the keywords-at-once box of Home
+        self.prepare_gate = None  # a threading.Event that holds the fake preparation until it is set
+        self.interrupted: dict[str, int] = {}  # documents an interrupted preparation left tagged, per corpus
         patches = {
             "list_datasets": lambda: ["20ng", "r8"],
             "dataset_info": lambda name: {"name": name, "train": 2, "test": 3, "categories": 2,
@@ -151,6 +154,8 @@ class FakeBackend:
             "hubness": self._hubness,
             "shipped_answers": lambda name, **_: name in self.shipped,
             "shipped_model": lambda name, **_: self._shipped_model(name),
+            "text_keywords": self._instant_keywords,
+            "interrupted_tagging": lambda name: self.interrupted.get(name, 0),
         }
         for name, fn in patches.items():
             monkeypatch.setattr(backend, name, fn)
@@ -203,9 +208,18 @@ class FakeBackend:
         self.prepared_neighbours.append(neighbours)
         if not self.prepared and progress:
             progress(0.5, "tagging")
+            if self.prepare_gate is not None:  # a long preparation: goes on when the test says so
+                self.prepare_gate.wait(30)
+                progress(0.6, "nearest words")
             progress(1.0, "done")
         self.prepared = True
         return FakeModel(corpus, neighbours)
+
+    def _instant_keywords(self, text, *, corpus="20ng"):
+        """The text's distinct words, longest first (no corpus, no preparation)."""
+        self.instant_texts.append(text)
+        words = sorted(set(re.findall(r"[a-z<>/]+", text.lower())), key=lambda w: (-len(w), w))[:10]
+        return [FakeKeyword(w, float(len(w)), 1) for w in words]
 
     def _hubness(self, model, *, k):
         words = ["same", "making", "<b>only</b>"]  # one untrusted-looking word: rendered as text

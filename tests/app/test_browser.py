@@ -76,8 +76,21 @@ def test_prepare_pick_example_and_see_keywords(tmp_path):
         wait_idle(page, timeout=120_000)
         button = page.get_by_role("button", name="Prepare 20ng")
         button.click()
-        wait_idle(page, timeout=180_000)
-        page.get_by_text("Prepared: tagged").wait_for()
+        wait_idle(page)
+        page.get_by_text("running on the server").wait_for()  # a job of the server, not of this page
+        page.goto(f"{url}/Metrics")  # leaving the page used to stop the preparation
+        page.get_by_text("running on the server").wait_for(timeout=120_000)  # shown here too
+        browser = page.context.browser
+        page.close()  # and so did closing the tab
+        page = browser.new_page(viewport={"width": 1000, "height": 900})
+        page.set_default_timeout(60_000)
+        page.goto(url)
+        wait_idle(page, timeout=120_000)
+        running = page.get_by_text("running on the server")
+        prepared = page.get_by_text("Prepared: tagged")
+        assert running.count() or prepared.count(), "the preparation was lost when its page was left"
+        prepared.wait_for(timeout=300_000)  # finished without a second click
+        assert page.get_by_role("button", name="Prepare 20ng").count() == 0
         shoot(page, shots, "home")
 
         page.goto(f"{url}/Documents")
@@ -138,6 +151,97 @@ def test_prepare_pick_example_and_see_keywords(tmp_path):
         assert doc.locator(":not(mark)").count() == 0  # no element of the payload exists
         assert page.evaluate("() => window.__pwned") is None
         assert page.locator("a[href='http://evil.example']").count() == 0
+
+
+def test_home_gives_keywords_of_a_pasted_text_without_preparing(tmp_path):
+    """A newcomer pastes a text on Home of a fresh data folder and gets its keywords at once:
+    nothing is prepared (the Prepare button is still offered, no tagging cache is written)."""
+    import dkw_core
+
+    if not hasattr(dkw_core, "extract_keywords"):
+        pytest.skip("dkw_core.extract_keywords (shipped statistics, branch h5-instant) is not in this tree")
+    only_20ng = tmp_path / "archives"
+    only_20ng.mkdir()
+    (only_20ng / ARCHIVE).symlink_to(archives() / ARCHIVE)
+    env = {"DKW_DATA_DIR": str(tmp_path), "DKW_ARCHIVES": str(only_20ng), "DKW_N_PROCESS": "1"}
+    with streamlit_server("app.py", env=env) as url, browser_page(viewport=(1000, 900)) as page:
+        page.goto(url)
+        wait_idle(page, timeout=120_000)
+        page.get_by_label("Paste a text").fill(PAYLOAD)
+        page.get_by_role("button", name="Get keywords").click()
+        wait_idle(page, timeout=120_000)
+        answer = page.get_by_text("Keywords: ", exact=False).first
+        answer.wait_for()
+        words = answer.inner_text().split(": ", 1)[1].split(", ")
+        assert len(words) >= 3 and all(w.strip() for w in words), words
+        assert page.evaluate("() => window.__pwned") is None
+        assert page.get_by_role("button", name="Prepare 20ng").count() == 1  # still not prepared
+    assert not list(tmp_path.glob("cache/*/tagged/*"))  # nothing was tagged
+
+
+def _tag_chunks(data: Path) -> tuple[int, int]:
+    """(chunk files, documents in them) of an unfinished tagging of 20ng in ``data``."""
+    from dkw_core.cache import read_pickle
+
+    chunks = sorted(data.glob("cache/*/tagged/20ng__*.parts/*.pkl"))
+    return len(chunks), sum(len(read_pickle(c) or {}) for c in chunks)
+
+
+def test_a_killed_server_resumes_the_preparation_without_tagging_again(tmp_path):
+    """Prepare on a slice, SIGKILL the server once the first chunk of tagged documents is on
+    disk, start it again: Prepare resumes from those documents ("resuming: N of M documents
+    already tagged"), tags only the others, and finishes."""
+    import re
+    import signal
+    import time
+
+    import psutil
+
+    from dkw_core.cache import read_pickle
+
+    only_20ng = tmp_path / "archives"
+    only_20ng.mkdir()
+    (only_20ng / ARCHIVE).symlink_to(archives() / ARCHIVE)
+    env = {"DKW_DATA_DIR": str(tmp_path), "DKW_ARCHIVES": str(only_20ng), "DKW_SAMPLE_PER_CATEGORY": "12",
+           "DKW_N_PROCESS": "1"}
+    with streamlit_server("app.py", env=env) as url, browser_page(viewport=(1000, 900)) as page:
+        page.goto(url)
+        wait_idle(page, timeout=120_000)
+        page.get_by_role("button", name="Prepare 20ng").click()
+        wait_idle(page)
+        page.get_by_text("running on the server").wait_for()
+        deadline = time.monotonic() + 600
+        while _tag_chunks(tmp_path)[0] == 0:  # the first 200 documents are tagged and kept
+            assert time.monotonic() < deadline, "no tagged chunk was written"
+            page.wait_for_timeout(500)
+        port = int(url.rsplit(":", 1)[1])
+        server = next(p for p in psutil.Process().children(recursive=True)
+                      if "streamlit_main" in " ".join(p.cmdline()) and str(port) in p.cmdline())
+        server.send_signal(signal.SIGKILL)  # no clean-up of any kind
+        server.wait(10)
+    _chunks, kept = _tag_chunks(tmp_path)
+    assert kept >= 200
+    assert not list(tmp_path.glob("cache/*/tagged/20ng__*.pkl"))  # tagging had not finished
+
+    with streamlit_server("app.py", env=env) as url, browser_page(viewport=(1000, 900)) as page:
+        page.goto(url)
+        wait_idle(page, timeout=120_000)
+        page.get_by_text(f"its {kept:,} tagged documents are kept").wait_for()  # said before the click
+        page.get_by_role("button", name="Prepare 20ng").click()
+        wait_idle(page)
+        resuming = page.get_by_text(re.compile(r"resuming: [\d,]+ of [\d,]+ documents already tagged"))
+        resuming.first.wait_for(timeout=300_000)
+        said = re.search(r"tagging ([\d,]+) documents.*resuming: ([\d,]+) of ([\d,]+)", resuming.first.inner_text())
+        if said is None:  # the bar shows "tagged i/n documents …" by now: n is what is tagged this time
+            said = re.search(r"tagged [\d,]+/([\d,]+) documents.*resuming: ([\d,]+) of ([\d,]+)",
+                             resuming.first.inner_text())
+        todo, before, total = (int(x.replace(",", "")) for x in said.groups())
+        assert before == kept and todo == total - kept  # only what the killed server had not kept
+        page.get_by_text("Prepared: tagged").wait_for(timeout=600_000)
+        shoot(page, tmp_path, "resumed")
+    final = next(iter(tmp_path.glob("cache/*/tagged/20ng__*.pkl")))
+    assert len(read_pickle(final)) == total
+    assert not list(tmp_path.glob("cache/*/tagged/20ng__*.parts/*.pkl"))  # the chunks were folded in
 
 
 def pick_keyword(page, index: int = 1) -> None:

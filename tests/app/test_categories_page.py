@@ -8,7 +8,7 @@ import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from dkw_app import backend, category_view
-from tests.app.conftest import page
+from tests.app.conftest import finish_jobs, page
 from tests.app.fakes import FakeBackend, FakeModel, make_corpus
 
 
@@ -80,6 +80,9 @@ def test_unprepared_corpus_offers_preparation(monkeypatch):
     at = run_page()
     assert not at.exception and not at.get("plotly_chart")
     at.button(key="cat_prepare").click().run()
+    assert not at.exception
+    finish_jobs()  # the preparation runs in the server's background jobs
+    at.run()
     assert not at.exception and fake.prepare_calls == 1 and at.get("plotly_chart")
 
 

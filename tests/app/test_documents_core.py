@@ -7,7 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dkw_app import backend
-from tests.app.conftest import page
+from tests.app.conftest import finish_jobs, page
 
 pytestmark = pytest.mark.corpus
 EXAMPLE = "20ng/test/comp.graphics/38758"
@@ -23,6 +23,7 @@ def test_prepare_then_keywords_of_the_paper_example(monkeypatch, slice_20ng, tmp
     assert not at.table  # not prepared yet: no keyword table, no error
     at.button(key="doc_prepare").click().run()
     assert not at.exception
+    finish_jobs(timeout=600)  # the preparation runs in the server's background jobs
     at.multiselect(key="kw_metrics").set_value(["rf", "tf-idf"])
     at.number_input(key="kw_top").set_value(5).run()
     assert not at.exception

@@ -1,9 +1,13 @@
 from __future__ import annotations
 
+import threading
+
+import numpy as np
+import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from tests.app.conftest import page
-from tests.app.fakes import FakeBackend
+from tests.app.conftest import finish_jobs, page
+from tests.app.fakes import UNTRUSTED, FakeBackend
 from tests.support.markdown import shown
 
 
@@ -12,31 +16,126 @@ def run_home() -> AppTest:
     return at.run()
 
 
+def captions(at: AppTest) -> list[str]:
+    return [c.value.replace("\\", "") for c in at.caption]
+
+
 def test_home_lists_corpora_models_and_links(monkeypatch):
     FakeBackend(monkeypatch, prepared=True)
     at = run_home()
     assert not at.exception
     table = at.dataframe[0].value
-    assert list(table["name"]) == ["20ng", "r8"]
+    assert list(table["corpus"]) == ["20ng", "r8"]
     texts = [t.value for t in at.text]
     assert "fake tagger" in texts
     assert any("GloVe" in t for t in texts)
-    assert any("Prepared" in s.value for s in at.success)
+    assert any("Prepared" in c for c in captions(at))
     assert any("r8.tar.gz" in w.value.replace("\\", "") for w in at.warning)  # unavailable archive named
 
 
-def test_home_prepare_button_prepares_with_progress(monkeypatch):
+def test_home_starts_with_what_dkw_does_keywords_at_once_and_three_next_steps(monkeypatch):
+    """The top of Home: one sentence, a text box answering at once (no preparation, the text
+    shown back as plain text only), and three links — not the list of every page twice."""
     fake = FakeBackend(monkeypatch, prepared=False)
+    at = run_home()
+    assert not at.exception
+    assert "set a text apart" in at.markdown[0].value
+    links = [e.proto.page for e in at.get("page_link")]
+    assert links == ["Documents", "Metrics", "Study_admin"]
+    at.text_area(key="instant_text").input(UNTRUSTED)
+    at.button[0].click().run()  # the form's "Get keywords"
+    assert not at.exception
+    assert fake.instant_texts == [UNTRUSTED] and fake.prepare_calls == 0
+    answer = next(t.value for t in at.text if t.value.startswith("Keywords: "))
+    assert answer.startswith("Keywords: <script>alert, <b>html</b>, ")  # plain text, in the answer's order
+
+
+def test_home_says_paste_a_text_first(monkeypatch):
+    fake = FakeBackend(monkeypatch, prepared=True)
+    at = run_home()
+    at.button[0].click().run()
+    assert not at.exception
+    assert [e.value for e in at.error] == ["Paste a text first."] and fake.instant_texts == []
+
+
+def test_home_has_no_none_cell_and_one_line_for_a_corpus_that_cannot_be_had(monkeypatch):
+    FakeBackend(monkeypatch, prepared=True)
+    infos = {"20ng": {"name": "20ng", "train": 2, "test": 3, "categories": 2, "available": True,
+                      "archive": "20ng.tar.gz", "description": "news"},
+             "7sectors": {"name": "7sectors", "train": None, "test": None, "categories": 7, "available": False,
+                          "archive": "7sectors.tar.gz", "url": None, "description": None},
+             "mine": {"name": "mine", "train": 5, "test": None, "categories": 2, "available": True,
+                      "archive": None, "description": "your corpus"}}
+    from dkw_app import backend
+
+    monkeypatch.setattr(backend, "list_datasets", lambda: list(infos))
+    monkeypatch.setattr(backend, "dataset_info", lambda name: infos[name])
+    at = run_home()
+    assert not at.exception
+    table = at.dataframe[0].value
+    assert list(table["corpus"]) == ["20ng", "mine"]
+    cells = [v for column in table.columns for v in table[column]]
+    assert not any(v is None or (isinstance(v, float) and np.isnan(v)) or v is pd.NA or str(v) in ("None", "nan")
+                   for v in cells)
+    assert list(table["test"]) == ["3", "unknown"]
+    assert not [w for w in at.warning if "7sectors" in w.value]  # no warning box for what cannot be had
+    assert len([c for c in captions(at) if "7sectors" in c]) == 1  # one line
+    assert not [b for b in at.button if "7sectors" in (b.key or "")]
+
+
+def test_home_prepare_runs_in_the_background_with_progress_and_time_left(monkeypatch):
+    """Prepare starts a job of the server: the page shows it running (progress, Cancel), a page
+    run later (another page, another visitor) still finds it, and when it ends the corpus is prepared."""
+    fake = FakeBackend(monkeypatch, prepared=False)
+    fake.prepare_gate = threading.Event()
     at = run_home()
     assert not at.exception
     buttons = [b for b in at.button if b.key == "prepare_20ng"]
     assert buttons, "an unprepared corpus must offer a Prepare button"
-    assert fake.prepare_calls == 0
+    assert any("minutes" in c for c in captions(at))  # the cost is said before the click
     buttons[0].click().run()
     assert not at.exception
+    from dkw_app import jobs
+    from dkw_app.widgets import prepare_job_key
+
+    job = jobs.get(prepare_job_key("20ng", None, 90))
+    assert job is not None and job.running
+    again = run_home()  # a new visit of Home while it runs
+    assert not again.exception
+    assert [b.key for b in again.button if b.key.startswith("cancel_")] == [f"cancel_{job.key}"]
+    assert not [b for b in again.button if b.key == "prepare_20ng"]
+    bar = again.get("progress")[0]
+    assert "tagging" in bar.proto.text and bar.proto.value == 50
+    assert any("running on the server" in t.value for t in again.text)
+    fake.prepare_gate.set()
+    finish_jobs()
     assert fake.prepare_calls == 1
-    assert any("Prepared" in s.value for s in at.success)
-    assert not [b for b in at.button if b.key == "prepare_20ng"]
+    done = run_home()
+    assert any("Prepared" in c for c in captions(done))
+    assert not [b for b in done.button if b.key == "prepare_20ng"]
+
+
+def test_home_cancel_stops_the_preparation_and_says_so(monkeypatch):
+    fake = FakeBackend(monkeypatch, prepared=False)
+    fake.prepare_gate = threading.Event()
+    at = run_home()
+    next(b for b in at.button if b.key == "prepare_20ng").click().run()
+    next(b for b in at.button if b.key.startswith("cancel_")).click().run()
+    assert not at.exception
+    fake.prepare_gate.set()
+    from dkw_app import jobs
+    from dkw_app.widgets import prepare_job_key
+
+    job = jobs.get(prepare_job_key("20ng", None, 90))
+    job.thread.join(10)
+    assert job.state == "cancelled"
+    at = run_home()
+    assert not at.exception
+    note = next(w.value.replace("\\", "") for w in at.warning if "Preparing 20ng" in w.value.replace("\\", ""))
+    assert "cancelled by a visitor" in note and "Prepare resumes" in note
+    assert any(b.key == "prepare_20ng" for b in at.button)  # offered again
+    next(b for b in at.button if b.key.startswith("dismiss_")).click().run()
+    assert not [w for w in at.warning if "Preparing 20ng" in w.value.replace("\\", "")]
 
 
 def test_home_checks_preparation_by_keys_without_loading(monkeypatch):
@@ -80,3 +179,13 @@ def test_home_download_failure_is_one_line(monkeypatch):
     assert not at.exception
     assert [shown(e.value) for e in at.error] == [fake.download_error]
     assert any(b.key == "download_r8" for b in at.button)  # still offered
+
+
+def test_home_says_what_an_interrupted_preparation_left(monkeypatch):
+    """After a killed server there is no job any more: Home still says that the tagged documents
+    were kept and that Prepare resumes from them."""
+    fake = FakeBackend(monkeypatch, prepared=False)
+    fake.interrupted["20ng"] = 400
+    at = run_home()
+    assert not at.exception
+    assert any("its 400 tagged documents are kept, and Prepare resumes from them" in c for c in captions(at))

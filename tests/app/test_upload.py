@@ -51,7 +51,7 @@ def test_upload_csv_then_documents_page_offers_it(uploading):
     success = " ".join(shown(s.value) for s in at.success)
     assert "Imported my-news: 7 documents (5 train / 2 test), 2 categories" in success
     assert "stratified split" in success
-    names = list(at.dataframe[0].value["name"])
+    names = list(at.dataframe[0].value["corpus"])
     assert "my-news" in names
 
     docs = AppTest.from_file(page("pages/1_Documents.py"), default_timeout=60).run()

@@ -1,0 +1,36 @@
+"""The shared progress callback of the command line (dkw_core/cli/options.py)."""
+from __future__ import annotations
+
+from dkw_core.cli.options import ProgressBar
+from dkw_core.types import describe_time_left, time_left
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_in_a_pipe_a_plain_line_is_printed_every_ten_seconds_with_the_time_left(capsys):
+    """stderr is not a terminal here (captured): no bar, but one line at the start and then one
+    whenever 10 s have passed since the last, never more often."""
+    clock = Clock()
+    with ProgressBar("preparing 20ng", clock=clock) as progress:
+        for second in range(0, 61):  # a call every second, 1 % of the work each
+            clock.now = 1000.0 + second
+            progress(second / 100, f"tagged {second}/100 documents")
+    lines = capsys.readouterr().err.strip().split("\n")
+    assert len(lines) == 7  # seconds 0, 10, 20, ..., 60
+    assert lines[0] == "preparing 20ng: 0% tagged 0/100 documents"  # no pace yet: no time left
+    assert lines[3] == "preparing 20ng: 30% tagged 30/100 documents, ~1 min left"
+    assert lines[6] == "preparing 20ng: 60% tagged 60/100 documents, ~40 s left"
+    assert all("\r" not in line and "|" not in line for line in lines)
+
+
+def test_time_left_is_said_in_the_unit_a_reader_needs():
+    assert time_left(30.0, 0.0) is None and describe_time_left(None) == ""
+    assert describe_time_left(time_left(60.0, 0.25)) == "~3 min left"
+    assert describe_time_left(3.0) == "~10 s left"
+    assert describe_time_left(2 * 3600.0) == "~2.0 h left"
