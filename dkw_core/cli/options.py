@@ -37,8 +37,9 @@ def print_json(obj) -> None:
 class ProgressBar:
     """A library ``progress(fraction, message)`` callback on stderr, used as a context manager.
     On a terminal it draws a tqdm bar; in a pipe or a log it prints a plain line instead
-    (``preparing 20ng: 37% tagged 300/1,200 documents, ~3 min left``) at the first call and then
-    at most, and while the work advances at least, every :data:`LINE_SECONDS` seconds."""
+    (``preparing 20ng: 37% tagged 300/1,200 documents, ~3 min left``) at most, and while the work
+    advances at least, every :data:`LINE_SECONDS` seconds — the first once that long has passed,
+    so work that ends sooner (or is refused at once) prints no progress line at all."""
 
     #: Seconds between two plain progress lines when stderr is not a terminal.
     LINE_SECONDS = 10.0
@@ -53,7 +54,7 @@ class ProgressBar:
         self._n = 0
         self._desc, self._clock = desc, clock
         self._pace = Pace()
-        self._printed: float | None = None
+        self._printed = clock()  # the first line comes LINE_SECONDS after the start
 
     def __call__(self, fraction: float, message: str) -> None:
         fraction = min(max(fraction, 0.0), 1.0)
@@ -69,7 +70,7 @@ class ProgressBar:
     def _line(self, fraction: float, message: str) -> None:
         now = self._clock()
         self._pace.mark(now, fraction)
-        if self._printed is not None and now - self._printed < self.LINE_SECONDS:
+        if now - self._printed < self.LINE_SECONDS:
             return
         self._printed = now
         left = describe_time_left(self._pace.left(now, fraction))
