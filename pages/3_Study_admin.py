@@ -76,7 +76,7 @@ def create_tab() -> None:
             problems.append(str(exc))
             continue
         kind = backend.study_method_kind(spec)
-        cols = st.columns([2, 3, 1])
+        cols = st.columns([2, 3])
         cols[0].text(f"{spec} ({kind})")
         if kind in ("dkw", "baseline"):
             protocol = cols[1].selectbox(f"Protocol of {spec}", protocols, key=f"new_protocol_{spec}",
@@ -85,9 +85,7 @@ def create_tab() -> None:
         else:
             protocol = "label-free"
             cols[1].caption("label-free: reads the article's text only")
-        top = cols[2].number_input(f"Keywords of {spec}", 1, 50, int(DEFAULTS["keywords_per_method"]),
-                                   key=f"new_top_{spec}")
-        methods.append(backend.MethodSpec(name=spec, protocol=protocol, top=int(top)))
+        methods.append(backend.MethodSpec(name=spec, protocol=protocol))  # shows "Keywords per method"
     upload = st.file_uploader("Imported keywords (optional): CSV doc_id,method,keywords (separated by ; or |) "
                               "or JSONL {\"doc_id\", \"method\", \"keywords\": [...]}", type=["csv", "jsonl"],
                               key="new_import")
@@ -109,7 +107,8 @@ def create_tab() -> None:
         st.error(problem, icon=":material/error:")
     st.markdown("**Articles and judges**")
     c3, c4, c5, c6 = st.columns(4)
-    top = c3.number_input("Keywords per method", 1, 50, int(DEFAULTS["keywords_per_method"]), key="new_top")
+    top = c3.number_input("Keywords per method", 1, 50, int(DEFAULTS["keywords_per_method"]), key="new_top",
+                          help="Shown for every method, built-in and imported (one number for all of them).")
     per_cat = c4.number_input("Articles per category", 1, 100, int(DEFAULTS["articles_per_category"]),
                               key="new_per_cat")
     per_batch = c5.number_input("Categories per batch", 1, 100, int(DEFAULTS["categories_per_batch"]),
