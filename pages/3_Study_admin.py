@@ -107,8 +107,7 @@ def create_tab() -> None:
         st.error(problem, icon=":material/error:")
     st.markdown("**Articles and judges**")
     c3, c4, c5, c6 = st.columns(4)
-    top = c3.number_input("Keywords per method", 1, 50, int(DEFAULTS["keywords_per_method"]), key="new_top",
-                          help="Shown for every method, built-in and imported (one number for all of them).")
+    top = c3.number_input("Keywords per method", 1, 50, int(DEFAULTS["keywords_per_method"]), key="new_top")
     per_cat = c4.number_input("Articles per category", 1, 100, int(DEFAULTS["articles_per_category"]),
                               key="new_per_cat")
     per_batch = c5.number_input("Categories per batch", 1, 100, int(DEFAULTS["categories_per_batch"]),
