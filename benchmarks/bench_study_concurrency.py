@@ -1,6 +1,7 @@
 """Study database under concurrent judges, on SQLite and on PostgreSQL.
 
     .venv/bin/python benchmarks/bench_study_concurrency.py [--threads 50] [--processes 4] [--kills 5]
+    .venv/bin/python benchmarks/bench_study_concurrency.py --judges 30 --judge-processes 6 [--sqlite-only]
 
 For each backend (a SQLite file; a throw-away PostgreSQL server started from Debian's
 ``postgresql`` package as in the tests, skipped when its binaries are missing): 16 concurrent
@@ -10,6 +11,14 @@ judged to the end by ``--threads`` threads (one judge each), by ``--processes`` 
 the rest finished by other judges. Prints, per run: wall time, judgements submitted,
 duplicates, over-assigned articles, submitted judgements with a wrong number of answers,
 unsubmitted judgements holding answers, and failures.
+
+``--judges N --judge-processes P`` runs only the judge-page load instead: N judges spread
+over P processes (a thread per judge, as a server's sessions), each doing what the judge
+page does — reserve an article, save every answer as a draft as soon as it is given, submit
+— until the study (the paper's shape: 100 articles x 3 judges, 10 keywords each) is judged. A service call that raises is what the
+page shows a judge as an error (the judge reloads and goes on); the run prints the errors
+shown, their first message, and the median / p95 / max latency of a submission and of a
+reservation.
 """
 from __future__ import annotations
 
@@ -179,16 +188,119 @@ def bench_kills(url, kills):
             "failed": 0, "seconds": time.perf_counter() - t0}
 
 
+def _judge_process(url, judges, start, out):
+    from dkw_core.study.submission import save_draft, submit
+    from dkw_core.study.tasks import next_task
+
+    engine = make_engine(url, default_file="unused.sqlite")
+    start.wait()
+    lock = threading.Lock()
+    stats = {"errors": [], "submit": [], "reserve": [], "submitted": 0}
+
+    def timed(kind, fn):
+        t0 = time.perf_counter()
+        try:
+            return fn()
+        except Exception as exc:  # noqa: BLE001 - shown to the judge on the page
+            with lock:
+                stats["errors"].append(f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}")
+            return None
+        finally:
+            with lock:
+                stats[kind].append(time.perf_counter() - t0)
+
+    def judge(j):
+        failures = 0
+        while failures < 20:
+            state = timed("reserve", lambda: next_task(engine, j))
+            if state is None:
+                failures += 1
+                continue
+            if state.status == "wait":
+                time.sleep(0.05)
+                continue
+            if state.task is None:
+                return
+            task = state.task
+            for pos, _w in task.keywords:
+                for q in QUESTIONS:
+                    timed("draft", lambda pos=pos, q=q, t=task: save_draft(
+                        engine, judge_id=j, judgement_id=t.judgement_id, answers={(pos, q): 2}, token=t.token))
+            res = timed("submit", lambda t=task: submit(engine, judge_id=j, judgement_id=t.judgement_id,
+                                                        answers=all_answers(2)(j, t), token=t.token))
+            if res is None:
+                failures += 1
+            else:
+                with lock:
+                    stats["submitted"] += 1
+
+    stats["draft"] = []
+    threads = [threading.Thread(target=judge, args=(j,)) for j in judges]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    engine.dispose()
+    out.put(stats)
+
+
+def _pct(values, q):
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+
+
+def bench_judges(url, n_judges, n_procs):
+    engine = make_engine(url, default_file="unused.sqlite")
+    init_db(engine)
+    cats = [f"c{i}" for i in range(20)]  # the paper's shape: 20 categories x 5 articles, 5 + 5 keywords
+    sid = S.create_study(engine, documents=synthetic_documents(cats, per_split=5), categories=cats,
+                         provider=labelled_provider,
+                         config=S.StudyConfig(name="bench", corpus="fake", articles_per_category=5,
+                                              categories_per_batch=5, judges_per_article=3,
+                                              keywords_per_method=5, seed=7))
+    judges = [S.invite_judge(engine, sid, name=f"j{i}")[0] for i in range(n_judges)]
+    engine.dispose()
+    ctx = multiprocessing.get_context("fork")
+    start, out = ctx.Event(), ctx.Queue()
+    procs = [ctx.Process(target=_judge_process, args=(url, judges[i::n_procs], start, out)) for i in range(n_procs)]
+    for p in procs:
+        p.start()
+    t0 = time.perf_counter()
+    start.set()
+    res = [out.get(timeout=1800) for _ in procs]
+    for p in procs:
+        p.join()
+    errors = [e for r in res for e in r["errors"]]
+    submit_t = [t for r in res for t in r["submit"]]
+    reserve_t = [t for r in res for t in r["reserve"]]
+    draft_t = [t for r in res for t in r["draft"]]
+    audit = _audit(engine)
+    return {"judges": n_judges, "processes": n_procs, "submitted": audit["submitted"],
+            "duplicates": audit["duplicates"], "over_assigned": audit["over_assigned"],
+            "errors_shown": len(errors), "drafts": len(draft_t),
+            "submit_p50": _pct(submit_t, 0.5), "submit_p95": _pct(submit_t, 0.95), "submit_max": max(submit_t or [0.0]),
+            "reserve_p95": _pct(reserve_t, 0.95), "reserve_max": max(reserve_t or [0.0]),
+            "draft_p95": _pct(draft_t, 0.95), "draft_max": max(draft_t or [0.0]),
+            "seconds": time.perf_counter() - t0, "first_error": errors[0] if errors else "-"}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--threads", type=int, default=50)
     ap.add_argument("--processes", type=int, default=4)
     ap.add_argument("--kills", type=int, default=5)
+    ap.add_argument("--judges", type=int, default=0, help="judge-page load: N judges (only this run)")
+    ap.add_argument("--judge-processes", type=int, default=6, help="processes the judges are spread over")
+    ap.add_argument("--sqlite-only", action="store_true")
     args = ap.parse_args()
     from dkw_core.testing import postgres
 
     backends = [("sqlite", None)]
-    if postgres.pg_bin() is not None:
+    if args.sqlite_only:
+        pass
+    elif postgres.pg_bin() is not None:
         backends.append(("postgresql", "pg"))
     else:
         print("PostgreSQL binaries not found: SQLite only", file=sys.stderr)
@@ -201,10 +313,14 @@ def main() -> int:
                 return postgres.new_database(base) if base else f"sqlite:///{tmp}/{tag}.sqlite"
 
             try:
-                for label, fn in (("16 first starts", lambda: bench_first_starts(fresh("first"))),
+                runs = (((f"{args.judges} judges", lambda: bench_judges(fresh("judges"), args.judges,
+                                                                        args.judge_processes)),)
+                        if args.judges else
+                        (("16 first starts", lambda: bench_first_starts(fresh("first"))),
                                   (f"{args.threads} threads", lambda: bench_threads(fresh("threads"), args.threads)),
                                   (f"{args.processes} processes", lambda: bench_processes(fresh("procs"), args.processes)),
-                                  (f"SIGKILL x{args.kills}", lambda: bench_kills(fresh("kills"), args.kills))):
+                                  (f"SIGKILL x{args.kills}", lambda: bench_kills(fresh("kills"), args.kills))))
+                for label, fn in runs:
                     res = fn()
                     print(f"{name:<10} {label:<16} " + " ".join(f"{k}={v:.1f}" if isinstance(v, float) else f"{k}={v}"
                                                               for k, v in res.items()), flush=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -133,8 +133,14 @@ class Tagger:
     def tag(self, text: str) -> TaggedDoc:
         return next(self.tag_many([text], n_process=1))
 
-    def tag_many(self, texts: Iterable[str], *, n_process: int = 1, batch_size: int = 32) -> Iterator[TaggedDoc]:
-        """Tag texts in order with ``nlp.pipe`` (``n_process`` worker processes)."""
+    def tag_many(self, texts: Iterable[str], *, n_process: int = 1, batch_size: int = 32,
+                 beat: Callable[[], None] | None = None) -> Iterator[TaggedDoc]:
+        """Tag texts in order with ``nlp.pipe``, in ``n_process`` worker processes when above 1.
+
+        ``beat()`` (with worker processes) is called every :data:`HEARTBEAT` seconds while the
+        next batch is awaited: a background job's progress call, which raises when the job is
+        cancelled. However the consumer stops (an exception, the generator closed), the worker
+        processes are terminated at once."""
         pieces: list[tuple[int, str]] = []
         for i, text in enumerate(texts):
             for chunk in _chunks(text):
@@ -142,28 +148,80 @@ class Tagger:
         if not pieces:
             return
         if n_process > 1:
-            yield from _guarded(self._pieces(pieces, n_process, batch_size))
+            yield from _guarded(self._pieces(pieces, self._pooled(pieces, n_process, batch_size, beat)))
             return
-        yield from self._pieces(pieces, n_process, batch_size)
+        yield from self._pieces(pieces, (_tokens(doc) for doc in self.nlp.pipe((c for _, c in pieces),
+                                                                              batch_size=batch_size)))
 
-    def _pieces(self, pieces: list[tuple[int, str]], n_process: int, batch_size: int) -> Iterator[TaggedDoc]:
+    def _pooled(self, pieces: list[tuple[int, str]], n_process: int, batch_size: int,
+                beat: Callable[[], None] | None) -> Iterator[tuple[list[str], list[str]]]:
+        """The pieces tagged by a pool of ``n_process`` forked workers, in order, a batch per task
+        (a pool is terminated cleanly wherever it stands, which spaCy's own ``n_process`` pipe
+        is not: its queues' feeder threads could block the process's exit for ever)."""
+        import multiprocessing
+
+        texts = [c for _, c in pieces]
+        batches = (texts[i:i + batch_size] for i in range(0, len(texts), batch_size))
+        pool = multiprocessing.get_context("fork").Pool(n_process, initializer=_pool_init, initargs=(self,))
+        try:
+            results = pool.imap(_pool_tag, batches)
+            while True:
+                try:
+                    batch = results.next(timeout=HEARTBEAT)
+                except multiprocessing.TimeoutError:
+                    if beat is not None:
+                        beat()
+                    continue
+                except StopIteration:
+                    break
+                yield from batch
+        finally:
+            pool.terminate()
+            pool.join()
+
+    @staticmethod
+    def _pieces(pieces: list[tuple[int, str]],
+                tagged: Iterator[tuple[list[str], list[str]]]) -> Iterator[TaggedDoc]:
+        """Pieces' tokens joined back into one :class:`TaggedDoc` per text."""
         current = 0
         words: list[str] = []
         tags: list[str] = []
-        stream = self.nlp.pipe((c for _, c in pieces), n_process=n_process, batch_size=batch_size)
         n_docs = pieces[-1][0] + 1
-        for (i, _), doc in zip(pieces, stream):
+        for (i, _), (piece_words, piece_tags) in zip(pieces, tagged):
             while i > current:
                 yield TaggedDoc(" ".join(words), "".join(tags))
                 current, words, tags = current + 1, [], []
-            for tok in doc:
-                if tok.is_space:
-                    continue
-                words.append(tok.text.replace(" ", "_"))
-                tags.append(coarse_tag(tok.tag_))
+            words.extend(piece_words)
+            tags.extend(piece_tags)
         while current < n_docs:
             yield TaggedDoc(" ".join(words), "".join(tags))
             current, words, tags = current + 1, [], []
+
+
+#: Seconds between ``beat()`` calls while a tagging pool's next batch is awaited.
+HEARTBEAT = 0.5
+_POOL_TAGGER: Tagger | None = None
+
+
+def _tokens(doc) -> tuple[list[str], list[str]]:  # noqa: ANN001 - a spaCy Doc
+    words: list[str] = []
+    tags: list[str] = []
+    for tok in doc:
+        if tok.is_space:
+            continue
+        words.append(tok.text.replace(" ", "_"))
+        tags.append(coarse_tag(tok.tag_))
+    return words, tags
+
+
+def _pool_init(tagger: Tagger) -> None:
+    global _POOL_TAGGER
+    _POOL_TAGGER = tagger  # forked: the parent's loaded model, nothing pickled
+
+
+def _pool_tag(texts: list[str]) -> list[tuple[list[str], list[str]]]:
+    assert _POOL_TAGGER is not None
+    return [_tokens(doc) for doc in _POOL_TAGGER.nlp.pipe(texts, batch_size=len(texts))]
 
 
 # -- the tagging pool stops with its parent ------------------------------------------------------
@@ -351,8 +409,12 @@ def tag_corpus(corpus, *, tagger: Tagger | None = None, n_process: int | None = 
         words = 0
         step = max(1, len(todo) // 100)
         pending: dict[str, tuple[str, str]] = {}
+        last = (0.0, "tagging")
+        # with a pool, progress is also called while a batch is awaited: a cancelled job stops within HEARTBEAT s
+        stream = tagger.tag_many((d.text for d in todo), n_process=procs,
+                                 beat=(lambda: report(progress, *last)) if procs > 1 else None)
         try:
-            for n, (doc, tagged) in enumerate(zip(todo, tagger.tag_many((d.text for d in todo), n_process=procs)), 1):
+            for n, (doc, tagged) in enumerate(zip(todo, stream), 1):
                 entry = (tagged.text, tagged.tags)
                 cached[hashes[doc.id]] = entry
                 if cache_results:
@@ -364,8 +426,12 @@ def tag_corpus(corpus, *, tagger: Tagger | None = None, n_process: int | None = 
                 if n % step == 0 or n == len(todo):
                     elapsed = time.perf_counter() - start
                     rate = words / max(elapsed, 1e-9)
-                    report(progress, n / len(todo), f"tagged {n:,}/{len(todo):,} documents, {rate:,.0f} words/s{resumed}")
-        finally:  # stopped or finished: what was tagged is kept
+                    last = (n / len(todo), f"tagged {n:,}/{len(todo):,} documents, {rate:,.0f} words/s{resumed}")
+                    report(progress, *last)
+        finally:  # stopped or finished: what was tagged is kept, and the pool's workers are terminated now
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()
             _write_chunk(path, pending)
         LAST_TAGGING.documents, LAST_TAGGING.words = len(todo), words
         LAST_TAGGING.seconds = time.perf_counter() - start

@@ -77,7 +77,7 @@ def create_tab() -> None:
             problems.append(str(exc))
             continue
         kind = backend.study_method_kind(spec)
-        cols = st.columns([2, 3, 1])
+        cols = st.columns([2, 3])
         cols[0].text(f"{spec} ({kind})")
         if kind in ("dkw", "baseline"):
             protocol = cols[1].selectbox(f"Protocol of {md(spec)}", protocols, key=f"new_protocol_{spec}",
@@ -86,9 +86,7 @@ def create_tab() -> None:
         else:
             protocol = "label-free"
             cols[1].caption("label-free: reads the article's text only")
-        top = cols[2].number_input(f"Keywords of {md(spec)}", 1, 50, int(DEFAULTS["keywords_per_method"]),
-                                   key=f"new_top_{spec}")
-        methods.append(backend.MethodSpec(name=spec, protocol=protocol, top=int(top)))
+        methods.append(backend.MethodSpec(name=spec, protocol=protocol))  # shows "Keywords per method"
     limit = backend.max_upload_mb()
     upload = st.file_uploader("Imported keywords (optional): CSV doc_id,method,keywords (separated by ; or |) "
                               "or JSONL {\"doc_id\", \"method\", \"keywords\": [...]}", type=["csv", "jsonl"],

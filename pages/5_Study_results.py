@@ -47,7 +47,7 @@ methods = s.get("methods") or [{"label": "A", "name": s["method_a"], "protocol":
                                {"label": "B", "name": s["method_b"], "protocol": s["protocol_b"]}]
 method_line = ", ".join(f"{m['label']} = {m['name']} ({m['protocol']} protocol)" for m in methods)
 st.text(f"Study {s['name']} ({s['status']}): corpus {s['corpus']} ({s['split']} split, seed {s['seed']}), "
-        f"{s['keywords_per_method']} keywords per method, {s['judges_per_article']} judges per article. "
+        f"{s['keywords_shown']}, {s['judges_per_article']} judges per article. "
         f"{c['judgements']} submitted judgements by {c['judges']} judges, {c['answers']} answers "
         f"({c['do_not_know']} 'Do not know').")  # plain text: stored names exactly as stored
 st.text("Methods: " + method_line)
@@ -68,6 +68,7 @@ pairs = len(result.get("pairs") or [["A", "B"]])
 st.subheader("Significance between the methods (Table 7, the paper's layout)")
 st.text(method_line)
 st.caption(result["pairing"])
+st.caption("Left out: " + result["left_out_note"])
 st.caption("Wilcoxon: " + result["wilcoxon_note"])
 st.caption("Sign test: " + result["sign_note"])
 if result.get("correction"):
@@ -75,7 +76,8 @@ if result.get("correction"):
 st.plotly_chart(backend.study_difference_figure(result), key="fig_difference")
 
 #: The columns that fit the page (the others under "All columns"), with short headers.
-COLUMNS = {"question": "question", "method_x": "x", "method_y": "y", "pairs": "pairs", "n_plus": "n+",
+COLUMNS = {"question": "question", "method_x": "x", "method_y": "y", "pairs": "pairs",
+           "answers_paired": "answers in pairs", "answers": "answers", "n_plus": "n+",
            "n_minus": "n−", "direction": "direction", "wilcoxon_z_signed": "z (signed)",
            "wilcoxon_p_two_sided": "Wilcoxon p", "p_holm": "Wilcoxon p (Holm)", "sign_M": "sign M",
            "sign_p_one_sided": "sign p1", "sign_p_two_sided": "sign p2", "sign_p_holm": "sign p2 (Holm)", "note": "note"}

@@ -231,3 +231,43 @@ def test_an_interrupted_tagging_is_counted_without_loading_spacy(topic_corpus, t
     assert phrases.interrupted_tagging("topic") == 0 and phrases.interrupted_tagging("other") == 0
     tag_corpus(topic_corpus, tagger=tagger, n_process=1)
     assert phrases.interrupted_tagging("topics") == 0  # finished: nothing interrupted any more
+
+
+def test_a_cancelled_tagging_job_stops_its_worker_processes_at_once(tagger, monkeypatch, tmp_path):
+    """Issue 26 item 7: a server's background job tags with a pool of worker processes; its
+    progress call raises when the server stops. Tagging must unwind there and leave no worker
+    process and no queue thread behind (spaCy's own pool kept both, and the process could not
+    exit until the launcher killed it)."""
+    import multiprocessing
+    import threading
+
+    from dkw_core.corpora import Corpus, Document
+
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    corpus = Corpus("many", [Document(f"d{i}", f"The rocket number {i} reached a high orbit. " * 30, "space", "train")
+                             for i in range(400)])
+
+    class Stop(Exception):
+        pass
+
+    calls: list[float] = []
+    outcome: list[BaseException] = []
+
+    def progress(fraction: float, _message: str) -> None:
+        calls.append(fraction)
+        if len(calls) > 1:  # the server is stopping
+            raise Stop
+
+    def job() -> None:
+        try:
+            tag_corpus(corpus, tagger=tagger, n_process=2, progress=progress)
+        except BaseException as exc:  # noqa: BLE001 - checked below
+            outcome.append(exc)
+
+    before = {p.pid for p in multiprocessing.active_children()}
+    worker = threading.Thread(target=job)  # as dkw_app.jobs runs it: not the main thread
+    worker.start()
+    worker.join(60)
+    assert not worker.is_alive() and len(outcome) == 1 and isinstance(outcome[0], Stop)
+    assert [p for p in multiprocessing.active_children() if p.pid not in before] == []
+    assert not [t for t in threading.enumerate() if t.name == "QueueFeederThread" and t.is_alive()]

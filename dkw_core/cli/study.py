@@ -78,13 +78,14 @@ def _create(args) -> int:
                                 progress=progress)
     finally:
         bar.close()
+    from ..study.creation import keywords_shown
     from ..study.service import study_settings
 
     st = study_settings(engine, study_id)
     described = ", ".join(f"{m['label']} = {m['name']} ({m['protocol']})" for m in st["methods"])
     print(f"created study {study_id}: {st['articles_per_category']} articles per category drawn from the "
           f"{st['split']} split of {st['corpus']} with seed {st['seed']}; {described}, "
-          f"{st['keywords_per_method']} keywords each, {st['judges_per_article']} judges per article")
+          f"{keywords_shown(st['methods'])}, {st['judges_per_article']} judges per article")
     return 0
 
 

@@ -47,6 +47,7 @@ from .comparison import (  # noqa: F401  (re-exported: analysis is the study's s
     ARTICLE_PAIRING,
     DIFFERENCE_NOTE,
     HOLM_NOTE,
+    LEFT_OUT_NOTE,
     LEVEL_ARTICLES,
     LEVEL_PAPER,
     PAIRING,
@@ -59,8 +60,10 @@ from .comparison import (  # noqa: F401  (re-exported: analysis is the study's s
     method_pairs,
     paired_ratings,
     paired_tests,
+    pairing,
     significance,
 )
+from .creation import keywords_shown
 from .errors import StudyError
 from .models import ANSWERS, QUESTIONS, Answer, Article, Judge, Judgement, Study, StudyKeyword
 
@@ -202,6 +205,7 @@ def analyze(engine: Engine, study_id: int, *, include_simulated: bool = False) -
                                "protocol_a": study.protocol_a, "protocol_b": study.protocol_b, "methods": methods,
                                "status": study.status,
                                "keywords_per_method": study.keywords_per_method,
+                               "keywords_shown": keywords_shown(methods),
                                "judges_per_article": study.judges_per_article, "seed": study.seed,
                                "articles": len(study.articles)}
         simulated = session.scalar(
@@ -220,7 +224,9 @@ def analyze(engine: Engine, study_id: int, *, include_simulated: bool = False) -
         "distribution": distribution(frame, names),
         "agreement": agreement(frame, names, info["judges_per_article"]),
         "agreement_note": AGREEMENT_NOTE,
-        "significance": significance(frame, info["keywords_per_method"], names),
+        "significance": significance(frame, {m["label"]: m["top"] for m in info["methods"]}
+                                     or info["keywords_per_method"], names),
+        "left_out_note": LEFT_OUT_NOTE,
         "pairs": [list(p) for p in pairs],
         "correction": (HOLM_NOTE if len(pairs) > 1 else "none (2 methods, one comparison)"),
         "differences": differences(frame, names),
@@ -254,7 +260,7 @@ def format_report(result: dict[str, Any]) -> str:
                           + (f", {m['kind']}" if m["kind"] in ("extractor", "imported") else "") + ")"
                           for m in s["methods"])
     lines = [f"study {s['id']} {s['name']!r} ({s['status']}): corpus {s['corpus']} ({s['split']} split), "
-             f"{described}, {s['keywords_per_method']} keywords per method, "
+             f"{described}, {s['keywords_shown']}, "
              f"{s['judges_per_article']} judges per article",
              simulated_note(result),
              f"{c['judgements']} submitted judgements by {c['judges']} judges, {c['answers']} answers "
@@ -270,7 +276,7 @@ def format_report(result: dict[str, Any]) -> str:
     many = len(result["pairs"]) > 1
     title = ("every pair of methods" if many else f"A ({s['method_a']}) against B ({s['method_b']})")
     lines += ["", f"Significance, {title}",
-              f"  {result['pairing']}", f"  {result['article_pairing']}",
+              f"  {result['pairing']}", f"  Left out: {result['left_out_note']}", f"  {result['article_pairing']}",
               f"  Wilcoxon: {result['wilcoxon_note']}", f"  Sign test: {result['sign_note']}",
               f"  Multiple comparisons: {result['correction']}"]
     level = None
@@ -286,6 +292,11 @@ def format_report(result: dict[str, Any]) -> str:
                      f"p2={_fmt(row['wilcoxon_p_two_sided'])}{holm_part} ({row['direction'] or '—'})  "
                      f"sign M={_fmt(row['sign_M'])} p1={_fmt(row['sign_p_one_sided'])} "
                      f"({row['sign_alternative'] or '—'}) p2={_fmt(row['sign_p_two_sided'])}{sign_holm} {row['note']}")
+        if row.get("ranks_paired") is not None:
+            lines.append(f"      ranks 1..{row['ranks_paired']} paired: {row['answers_paired']} of {row['answers']} "
+                         f"answers in pairs; left out: {row['left_out_do_not_know']} 'Do not know', "
+                         f"{row['left_out_partner_do_not_know']} with a 'Do not know' partner, "
+                         f"{row['left_out_no_partner_rank']} without a partner rank")
     lines += ["", f"Differences between methods (Table 7 chart data): {result['difference_note']}"]
     for row in result["differences"]:
         lines.append(f"  {row['method_x']}-{row['method_y']} {row['question']:<9} articles={row['articles']} "

@@ -8,7 +8,7 @@ there are more than two methods; mean differences with bootstrap CIs (the Table 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -19,8 +19,13 @@ from scipy import stats
 from .models import QUESTIONS
 
 PAIRING = ("pairs: same article, same judge, same question, keyword rank i of method x vs rank i of method y "
-           "(x = A, y = B with two methods; i = 1..keywords per method); a pair is left out when either answer "
-           "is 'Do not know' or a method has no keyword at rank i; d = x - y")
+           "(x = A, y = B with two methods; i = 1..the smaller of the two methods' keyword counts, every rank "
+           "both showed); a pair is left out when either answer is 'Do not know' or a method has no keyword at "
+           "rank i; d = x - y")
+LEFT_OUT_NOTE = ("every answer to x's and y's keywords is either in a pair or counted as left out, by reason: "
+                 "'Do not know' (no rating), its partner at the same rank answered 'Do not know', or no partner "
+                 "rank (the other method showed fewer keywords for that article); all non-'Do not know' answers "
+                 "are in the robustness rows and the differences")
 ARTICLE_PAIRING = ("robustness rows: one pair per article — the mean of its non-'Do not know' answers to "
                    "x's keywords and to y's keywords (over all its judges and keywords), d = mean x - mean y; "
                    "no pseudo-replication of judges and keywords")
@@ -59,19 +64,40 @@ def holm(pvalues: list[float | None]) -> list[float | None]:
 
 def paired_ratings(frame: pd.DataFrame, question: str, keywords_per_method: int, x: str = "A",
                    y: str = "B") -> tuple[list[int], list[int]]:
-    """Ratings of methods x and y paired by (article, judge, question, rank i); see :data:`PAIRING`."""
-    sub = frame[(frame["question"] == question) & (frame["value"] > 0)]
+    """Ratings of methods x and y paired by (article, judge, question, rank i), ranks
+    1..``keywords_per_method``; see :data:`PAIRING`."""
+    a_vals, b_vals, _left = pairing(frame, question, keywords_per_method, x, y)
+    return a_vals, b_vals
+
+
+def pairing(frame: pd.DataFrame, question: str, max_rank: int, x: str = "A",
+            y: str = "B") -> tuple[list[int], list[int], dict[str, int]]:
+    """:func:`paired_ratings` plus the account of every answer to x's and y's keywords that is
+    not in a pair (:data:`LEFT_OUT_NOTE`): ``answers`` (x's plus y's), ``paired`` (answers in
+    pairs, twice the pairs), ``do_not_know``, ``partner_do_not_know``, ``no_partner_rank``."""
+    sub = frame[frame["question"] == question]
     a_vals: list[int] = []
     b_vals: list[int] = []
+    left = {"answers": 0, "paired": 0, "do_not_know": 0, "partner_do_not_know": 0, "no_partner_rank": 0}
     rx, ry = f"rank_{x.lower()}", f"rank_{y.lower()}"
     for _jid, grp in sub.groupby("judgement_id", sort=True):
         by_a = {int(r): int(v) for r, v in zip(grp[rx], grp["value"], strict=True) if not pd.isna(r)}
         by_b = {int(r): int(v) for r, v in zip(grp[ry], grp["value"], strict=True) if not pd.isna(r)}
-        for i in range(1, keywords_per_method + 1):
-            if i in by_a and i in by_b:
+        for own, other in ((by_a, by_b), (by_b, by_a)):
+            for i, v in own.items():
+                left["answers"] += 1
+                if v == 0:
+                    left["do_not_know"] += 1
+                elif i > max_rank or i not in other:
+                    left["no_partner_rank"] += 1
+                elif other[i] == 0:
+                    left["partner_do_not_know"] += 1
+        for i in range(1, max_rank + 1):
+            if by_a.get(i, 0) > 0 and by_b.get(i, 0) > 0:
                 a_vals.append(by_a[i])
                 b_vals.append(by_b[i])
-    return a_vals, b_vals
+    left["paired"] = 2 * len(a_vals)
+    return a_vals, b_vals, left
 
 
 def article_means(frame: pd.DataFrame, question: str, x: str = "A", y: str = "B") -> tuple[list[float], list[float]]:
@@ -124,21 +150,36 @@ def method_pairs(labels: list[str]) -> list[tuple[str, str]]:
     return list(combinations(labels, 2))
 
 
-def significance(frame: pd.DataFrame, keywords_per_method: int,
+def significance(frame: pd.DataFrame, keywords_shown: int | Mapping[str, int],
                  names: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """Table 7 rows (rank-paired answers) then robustness rows (article means), per question and
-    pair of methods; with more than two methods Holm-corrected per question and level."""
+    pair of methods; with more than two methods Holm-corrected per question and level.
+    ``keywords_shown``: each method's number of keywords (label -> N; one int for all); a pair
+    x, y pairs ranks 1..min(N_x, N_y) and every Table 7 row accounts for the answers it leaves
+    out (``answers``, ``answers_paired``, ``left_out_*``; :data:`LEFT_OUT_NOTE`)."""
     names = names or {"A": "A", "B": "B"}
+    shown = (keywords_shown if isinstance(keywords_shown, Mapping)
+             else dict.fromkeys(names, int(keywords_shown)))
     pairs = method_pairs(list(names))
     out = []
     for level in (LEVEL_PAPER, LEVEL_ARTICLES):
         for q in QUESTIONS:
             family = []
             for x, y in pairs:
-                a, b = (paired_ratings(frame, q, keywords_per_method, x, y) if level == LEVEL_PAPER
-                        else article_means(frame, q, x, y))
+                extra: dict[str, Any] = {}
+                a: Sequence[float]
+                b: Sequence[float]
+                if level == LEVEL_PAPER:
+                    max_rank = min(int(shown[x]), int(shown[y]))
+                    a, b, left = pairing(frame, q, max_rank, x, y)
+                    extra = {"ranks_paired": max_rank, "answers": left["answers"],
+                             "answers_paired": left["paired"], "left_out_do_not_know": left["do_not_know"],
+                             "left_out_partner_do_not_know": left["partner_do_not_know"],
+                             "left_out_no_partner_rank": left["no_partner_rank"]}
+                else:
+                    a, b = article_means(frame, q, x, y)
                 family.append({"level": level, "question": q, "method_x": x, "method_y": y,
-                               "name_x": names[x], "name_y": names[y], **paired_tests(a, b, x, y)})
+                               "name_x": names[x], "name_y": names[y], **paired_tests(a, b, x, y), **extra})
             if len(family) > 1:  # corrected within the family
                 p_holm = holm([r["wilcoxon_p_two_sided"] for r in family])
                 s_holm = holm([r["sign_p_two_sided"] for r in family])

@@ -122,19 +122,19 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
     init_db(engine)
     batch_of = {c: i // config.categories_per_batch for i, c in enumerate(categories)}
     first, second = specs[0], specs[1]
+    tops = [spec.top or config.keywords_per_method for spec in specs]
     with write_session(engine) as session:
         study = Study(name=config.name.strip(), corpus=config.corpus, split=config.split,
                       method_a=first.name.strip(), method_b=second.name.strip(),
-                      keywords_per_method=config.keywords_per_method,
+                      keywords_per_method=max(tops),  # each method's own count is its StudyMethod.top
                       articles_per_category=config.articles_per_category,
                       categories_per_batch=config.categories_per_batch,
                       judges_per_article=config.judges_per_article, seed=seed, categories=categories,
                       reservation_minutes=config.reservation_minutes, protocol_a=effective_protocol(first)[:32],
                       protocol_b=effective_protocol(second)[:32], status="open", sample=config.sample)
         study.methods = [StudyMethod(label=label, name=spec.name.strip(), protocol=effective_protocol(spec)[:32],
-                                     kind=kind, top=spec.top or config.keywords_per_method,
-                                     source=(spec.source or "")[:300])
-                         for label, spec, kind in zip(labels, specs, kinds, strict=True)]
+                                     kind=kind, top=top, source=(spec.source or "")[:300])
+                         for label, spec, kind, top in zip(labels, specs, kinds, tops, strict=True)]
         session.add(study)
         for pos, doc in enumerate(docs):
             art = Article(doc_id=doc.id, category=doc.label, batch=batch_of[doc.label], position=pos,
@@ -153,10 +153,19 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
                   f"{len(docs)} articles of {config.corpus}"
                   + (f" (slice: first {config.sample} documents per category and split)" if config.sample else "")
                   + f" ({config.split} split, seed {seed}); {described}; "
-                  f"{config.keywords_per_method} keywords per method, {config.judges_per_article} judges per article")
+                  f"{keywords_shown(method_rows(study))}, {config.judges_per_article} judges per article")
     if progress is not None:
         progress(1.0, f"study {study_id} created with {len(docs)} articles")
     return study_id
+
+
+def keywords_shown(methods: Sequence[dict[str, Any]]) -> str:
+    """How many keywords each method shows, in words: ``5 keywords per method`` when all show
+    the same number, else ``keywords per method: A 2, B 5``. ``methods``: :func:`method_rows`."""
+    tops = [int(m["top"]) for m in methods]
+    if tops and len(set(tops)) == 1:
+        return f"{tops[0]} keywords per method"
+    return "keywords per method: " + ", ".join(f"{m['label']} {m['top']}" for m in methods)
 
 
 def method_rows(study: Study) -> list[dict[str, Any]]:

@@ -174,11 +174,23 @@ def next_task(engine: Engine, judge_id: int) -> JudgeState:
     for attempt in range(3):
         try:
             with write_session(engine, study_id) as session:
-                return _next_task_locked(session, judge_id)
+                status, judgement_id = _reserve_locked(session, judge_id)
+            break
         except IntegrityError:  # only reachable without a write lock (e.g. exotic backends)
             if attempt == 2:
                 raise StoreError("could not reserve an article after 3 attempts; try again") from None
-    raise AssertionError("unreachable")
+    # What the page shows is read after the write lock is released (short write transactions:
+    # other judges' writes need not wait for her article, keywords, drafts and progress).
+    with Session(engine) as session:
+        judge = session.get(Judge, judge_id)
+        if judge is None:
+            raise AccessError("unknown judge")
+        judgement = session.get(Judgement, judgement_id) if judgement_id is not None else None
+        if judgement is None or judgement.judge_id != judge_id or judgement.submitted_at is not None:
+            return JudgeState(status if judgement_id is None else "wait", progress_of(session, judge, None),
+                              notices=notices_of(session, judge.id))
+        return JudgeState("task", progress_of(session, judge, judgement.article.batch), build_task(judge, judgement),
+                          notices_of(session, judge.id))
 
 
 def _article_states(session: Session, study: Study, judge: Judge) -> list[ArticleState]:
@@ -197,7 +209,9 @@ def _article_states(session: Session, study: Study, judge: Judge) -> list[Articl
     return [ArticleState(a, b, frozenset(used.get(a, ())), a in mine, a in has_open) for a, b in articles]
 
 
-def _next_task_locked(session: Session, judge_id: int) -> JudgeState:
+def _reserve_locked(session: Session, judge_id: int) -> tuple[str, int | None]:
+    """Under the write lock, only what must be atomic: resume or reserve. Returns the state and
+    the judgement to show (None unless ``"task"``)."""
     judge = session.get(Judge, judge_id)
     if judge is None:  # removed since next_task looked it up
         raise AccessError("unknown judge")
@@ -206,26 +220,24 @@ def _next_task_locked(session: Session, judge_id: int) -> JudgeState:
         raise AccessError(REVOKED)
     now = utcnow()
     if study.status == "closed":
-        return JudgeState("closed", progress_of(session, judge, None), notices=notices_of(session, judge.id))
+        return "closed", None
     open_j = session.scalars(select(Judgement).where(Judgement.judge_id == judge.id,
                                                      Judgement.submitted_at.is_(None))).first()
     if study.status == "paused" and open_j is None:
-        return JudgeState("paused", progress_of(session, judge, None), notices=notices_of(session, judge.id))
+        return "paused", None
     if open_j is not None:
         open_j.last_seen_at = now  # resuming renews the reservation (time spent counts from assigned_at)
-        return JudgeState("task", progress_of(session, judge, open_j.article.batch), build_task(judge, open_j),
-                          notices_of(session, judge.id))
+        return "task", open_j.id
     release_expired(session, study, now)
     choice = choose(_article_states(session, study, judge), judges_per_article=study.judges_per_article,
                     seed=judge.order_seed)
     if choice.status != "task":
-        return JudgeState(choice.status, progress_of(session, judge, None), notices=notices_of(session, judge.id))
+        return choice.status, None
     judgement = Judgement(article_id=choice.article_id, judge_id=judge.id, slot=choice.slot, assigned_at=now,
                           last_seen_at=now)
     session.add(judgement)
     session.flush()
-    return JudgeState("task", progress_of(session, judge, judgement.article.batch), build_task(judge, judgement),
-                      notices_of(session, judge.id))
+    return "task", judgement.id
 
 
 def judge_progress(engine: Engine, judge_id: int) -> JudgeProgress:

@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 import urllib.request
+from pathlib import Path
 
 import psutil
 import pytest
@@ -105,9 +106,12 @@ def test_a_running_job_is_cancelled_at_its_next_progress_call(monkeypatch):
 @pytest.mark.browser
 @pytest.mark.corpus
 def test_sigterm_during_a_background_study_preparation_stops_everything_within_seconds(tmp_path):
-    """The organiser starts a study on a 20ng slice (tagging, neighbours: minutes of work) and
-    leaves it running; SIGTERM then stops the server, the job and its workers within seconds,
-    and no study is stored half-made."""
+    """The organiser starts a study on a 20ng slice (100 documents per category and split:
+    tagging, neighbours, minutes of work) and leaves it running; SIGTERM, sent as soon as the
+    tagging pool starts, then stops the server, the job and its workers within seconds,
+    and no study is stored half-made. The stop is graceful (issue 26 item 7): the creation
+    unwinds at its next progress call and its tagging pool is terminated, so the launcher never
+    has to kill the server."""
     from sqlalchemy import create_engine, inspect, text
 
     from dkw_core.config import archives_dir
@@ -125,16 +129,18 @@ def test_sigterm_during_a_background_study_preparation_stops_everything_within_s
         box.press("Enter")
         wait_idle(page)
         number = page.get_by_label("Documents per category and split (0 = all)", exact=True)
-        number.fill("30")
+        number.fill("100")
         number.press("Enter")
         wait_idle(page)
         page.get_by_role("button", name="Create study").click()
         page.get_by_text("being prepared in the background").wait_for()
-        page.wait_for_timeout(8000)  # well into loading and tagging
+        page.get_by_text(" processes)").first.wait_for(timeout=180_000)  # "tagging N documents … (2 processes)"
         assert page.get_by_text("being prepared in the background").count()  # still working
         seconds, alive = stop_and_time(proc, signal.SIGTERM)
     log.close()
     assert proc.returncode == 0 and not alive
+    said = Path(log.name).read_text()
+    assert "dkw: stopping" in said and "did not stop within" not in said, said[-2000:]
     engine = create_engine(db)
     with engine.connect() as conn:  # the database is consistent and holds no half-made study
         assert conn.execute(text("PRAGMA integrity_check")).scalar() == "ok"

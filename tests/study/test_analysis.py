@@ -218,3 +218,31 @@ def test_empty_study_analyses_without_error_and_report_states_protocol(engine):
     assert "pairs: same article, same judge" in text and "tf-rf" in text
     with pytest.raises(S.StudyError):
         analyze(engine, sid + 99)
+
+
+def test_methods_showing_different_counts_pair_every_shared_rank_and_account_for_the_rest(engine):
+    """Issue 26 item 4: A shows 2 keywords, B 4. Table 7 pairs ranks 1..2; the answers to B's
+    ranks 3..4 are counted as left out (no partner rank), none silently dropped, and the report
+    names each method's count instead of one study-wide number."""
+    methods = (S.MethodSpec("tf-rf", top=2), S.MethodSpec("latent-5word-knn90-rf", top=4))
+    cfg = S.StudyConfig(name="u", corpus="fake", articles_per_category=2, categories_per_batch=2,
+                        judges_per_article=2, keywords_per_method=3, seed=1, methods=methods)
+    sid = S.create_study(engine, documents=make_docs(CATS[:2]), categories=CATS[:2], provider=disjoint_provider,
+                         config=cfg)
+    for j in range(2):
+        jid = S.invite_judge(engine, sid, name=f"j{j}")[0]
+        while (st := S.next_task(engine, jid)).task is not None:
+            S.submit(engine, judge_id=jid, judgement_id=st.task.judgement_id,
+                     answers={(k, q): 1 + (k + j) % 3 for k, _w in st.task.keywords for q in ("topic", "category")})
+    result = analyze(engine, sid)
+    judgements = result["counts"]["judgements"]
+    assert judgements == 8 and result["counts"]["answers"] == judgements * 6 * 2
+    for row in (r for r in result["significance"] if r["level"] == LEVEL_PAPER):
+        assert row["ranks_paired"] == 2 and row["pairs"] == judgements * 2
+        assert row["answers"] == judgements * 6  # every answer to this question, A's and B's
+        assert row["answers_paired"] == judgements * 4 and row["left_out_no_partner_rank"] == judgements * 2
+        assert row["answers_paired"] + row["left_out_do_not_know"] + row["left_out_partner_do_not_know"] \
+            + row["left_out_no_partner_rank"] == row["answers"]
+    text = format_report(result)
+    assert "keywords per method: A 2, B 4" in text
+    assert f"{judgements * 4} of {judgements * 6} answers in pairs" in text and "without a partner rank" in text

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from dkw_core.db import make_engine
 from dkw_core.study import service as S
-from dkw_core.study.models import QUESTIONS, Answer, Judgement, KeywordSource, StudyKeyword, utcnow
+from dkw_core.study.models import QUESTIONS, Answer, Judgement, KeywordSource, StudyKeyword, init_db, utcnow
 from dkw_core.study.simulate import all_answers, take_turns
 
 from .fakes import CATS, disjoint_provider, make_docs
@@ -158,3 +158,40 @@ def test_judging_process_killed_mid_submission_leaves_no_partial_or_lost_judgeme
     finishers = [S.invite_judge(engine, sid, name=f"f{i}")[0] for i in range(JUDGES_PER_ARTICLE)]
     _work(engine, finishers + judges)
     _assert_complete_and_consistent(engine)
+
+
+def test_a_judge_never_sees_locked_for_a_lock_that_clears_while_she_backs_off(tmp_path, monkeypatch):
+    """Issue 26 item 7: a writer of another process holds the SQLite write lock longer than one
+    busy wait. The judge's submission backs off (jittered, exponential) and retries instead of
+    failing with "study database is locked"; the lock is released at her first backoff pause."""
+    import sqlite3
+
+    from dkw_core.study import store
+
+    path = tmp_path / "locked.sqlite"
+    engine = make_engine(f"sqlite:///{path}", default_file="unused.sqlite", timeout=3.0)
+    init_db(engine)
+    sid = _study(engine)
+    jid = S.invite_judge(engine, sid, name="ann")[0]
+    task = S.next_task(engine, jid).task
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)  # "another process"
+    other.execute("BEGIN IMMEDIATE")
+    pauses: list[float] = []
+
+    def pause(seconds: float) -> None:
+        pauses.append(seconds)
+        if other.in_transaction:
+            other.execute("COMMIT")  # the other writer finishes while the judge waits
+
+    monkeypatch.setattr(store, "_sleep", pause, raising=False)
+    try:
+        result = S.submit(engine, judge_id=jid, judgement_id=task.judgement_id, answers=all_answers(2)(jid, task),
+                          token=task.token)
+    finally:
+        if other.in_transaction:
+            other.execute("ROLLBACK")
+        other.close()
+    assert result.saved and pauses and all(0 < p <= store.BACKOFF[1] * 1.5 for p in pauses)
+    with Session(engine) as s:
+        assert s.scalar(select(func.count(Answer.id))) == KEYWORDS * len(QUESTIONS)
+    engine.dispose()

@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 from dkw_app import backend, study_ui
 from dkw_core.db import make_engine
 from dkw_core.study import service as S
+from dkw_core.study.analysis import LEVEL_PAPER, format_report
 from dkw_core.study.demo import demo_corpus, fake_provider
 from dkw_core.study.models import Answer, Study, init_db
 from dkw_core.study.simulate import simulate
@@ -144,7 +145,8 @@ def test_admin_wrong_password_shows_nothing_right_password_creates_and_invites(e
     assert "/Judge?code=" in table["link"][0]
 
 
-def create(at: AppTest, *, seed: int = 0, protocols: dict | None = None, upload: tuple | None = None) -> None:
+def create(at: AppTest, *, seed: int = 0, protocols: dict | None = None, upload: tuple | None = None,
+           top: int | None = None) -> None:
     """Fill the admin's creation form (demo corpus, 1 article per category, 2 categories per
     batch), create, and wait for the background job to finish."""
     from dkw_app import jobs
@@ -155,6 +157,8 @@ def create(at: AppTest, *, seed: int = 0, protocols: dict | None = None, upload:
     at.number_input(key="new_per_cat").set_value(1)
     at.number_input(key="new_per_batch").set_value(2)
     at.number_input(key="new_seed").set_value(seed)
+    if top is not None:
+        at.number_input(key="new_top").set_value(top)
     at.button(key="create_go").click().run()
     assert not at.exception, at.exception
     for _ in range(100):
@@ -332,6 +336,34 @@ def test_protocols_chosen_at_creation_shown_to_admin_never_to_judges(env):
     judge.button(key="judge_start").click().run()
     text = _texts(judge)
     assert judge.radio and "label" not in text and "protocol" not in text.lower()
+
+
+def test_keywords_per_method_set_on_the_admin_page_is_what_judges_see_and_table_7_pairs(env):
+    """Issue 26 item 4: "Keywords per method" = 2 on the form gave 5 + 5 keywords per article
+    while Table 7 paired ranks 1..2 only and the report said 2. Now the one number is shown for
+    every method, stored per method, and Table 7 uses every answer given (none left out for a
+    missing partner rank)."""
+    at = _admin()
+    create(at, seed=3, top=2)
+    assert any("is ready" in s.value for s in at.success)
+    sid = S.list_studies(env)[-1]["id"]
+    settings = S.study_settings(env, sid)
+    assert [m["top"] for m in settings["methods"]] == [2, 2]
+    with Session(env) as s:
+        ranks = {src.rank for a in s.get(Study, sid).articles for kw in a.keywords for src in kw.sources}
+    assert ranks == {1, 2}  # no keyword beyond the second of any method was shown
+    simulate(env, sid, judges=2, seed=1, mode="random")
+    result = backend.analyze_study(env, sid, include_simulated=True)
+    for row in (r for r in result["significance"] if r["level"] == LEVEL_PAPER):
+        assert row["ranks_paired"] == 2 and row["left_out_no_partner_rank"] == 0
+        assert row["answers_paired"] + row["left_out_do_not_know"] + row["left_out_partner_do_not_know"] \
+            == row["answers"] == result["counts"]["answers"] // 2  # every answer to this question
+    assert "2 keywords per method" in format_report(result)
+    results = _run(RESULTS)
+    results.text_input(key="results-password").input("s3cret-s3cret").run()
+    results.toggle(key="results_simulated").set_value(True).run()
+    assert not results.exception
+    assert any("2 keywords per method" in t.value for t in results.text)
 
 
 @pytest.mark.parametrize("page", ["pages/0_Home.py", "pages/1_Documents.py", "pages/2_Metrics.py"])
