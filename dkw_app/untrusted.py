@@ -35,7 +35,8 @@ JOINER = "\u2060"
 #: Every character markdown (CommonMark, GFM, Streamlit's directives and math) gives a meaning.
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=^])")
 #: After escaping: what still becomes a link or an icon once the escapes are resolved.
-_AUTOLINK = re.compile(r"(:|@|www(?=\\\.))", re.IGNORECASE)
+#: (A colon only where text follows it: ``resuming: 200`` reads and copies unchanged.)
+_AUTOLINK = re.compile(r"(:(?=\S)|@|www(?=\\\.))", re.IGNORECASE)
 _INDENT = re.compile(r"^([ \t])", re.MULTILINE)
 _BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _FSI, _PDI = "\u2068", "\u2069"
