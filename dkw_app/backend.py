@@ -35,7 +35,7 @@ from dkw_core.phrases import (
     interrupted_tagging,  # noqa: F401  (documents an interrupted preparation kept)
 )
 from dkw_core.phrases import get_tagger as open_tagger  # noqa: F401  (spaCy, loaded once per process)
-from dkw_core.types import (  # noqa: F401  # noqa: F401
+from dkw_core.types import (  # noqa: F401
     DEFAULT_CORPUS,
     DEFAULT_K,
     DEFAULT_METRIC,
