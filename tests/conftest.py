@@ -5,6 +5,7 @@ built in memory."""
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -86,3 +87,15 @@ def topic_corpus():
     docs = [Document(id=f"topics/{split}/{label}/{i}", text=t, label=label, split=split)
             for (split, label), ts in texts.items() for i, t in enumerate(ts)]
     return Corpus("topics", docs)
+
+
+@pytest.fixture(autouse=True)
+def _main_module_restored():
+    """Streamlit's script runner (every AppTest) puts the page's script in ``sys.modules["__main__"]``
+    and leaves it there; a later ``multiprocessing`` spawn (Dask workers, the tagging pool) would
+    re-run that script as its main module and die (an ``AppTest.from_function`` script raises
+    NameError). Each test gets the real ``__main__`` back."""
+    main = sys.modules.get("__main__")
+    yield
+    if main is not None:
+        sys.modules["__main__"] = main

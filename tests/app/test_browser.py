@@ -122,7 +122,9 @@ def test_prepare_pick_example_and_see_keywords(tmp_path):
         page.get_by_role("tab", name="Per metric").click()
         chart = page.locator("[data-testid='stPlotlyChart']").first
         chart.wait_for()
-        assert "F1 per metric" in chart.inner_text()
+        from playwright.sync_api import expect
+
+        expect(chart).to_contain_text("F1 per metric", timeout=60_000)  # Plotly draws its SVG after the element
         shoot(page, shots, "metrics", at=chart)
 
         # the Categories page on the slice: a bar chart of comp.graphics's words

@@ -78,7 +78,7 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 2 and err.startswith("error:") and "nope" in err and "Traceback" not in err
     code = main(["search", "--dataset", "20ng", "--sample", "5", "--k-max", "30", "--ks", "10,50", "--db", db])
-    assert code == 2 and "k_max" in capsys.readouterr().err
+    assert code == 2 and "(--k-max), got 50" in capsys.readouterr().err
 
 
 def test_search_and_baselines_on_real_slice(exp, tmp_path):
