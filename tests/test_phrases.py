@@ -234,7 +234,7 @@ def test_an_interrupted_tagging_is_counted_without_loading_spacy(topic_corpus, t
 
 
 def test_a_cancelled_tagging_job_stops_its_worker_processes_at_once(tagger, monkeypatch, tmp_path):
-    """Issue 26 item 7: a server's background job tags with a pool of worker processes; its
+    """A server's background job tags with a pool of worker processes; its
     progress call raises when the server stops. Tagging must unwind there and leave no worker
     process and no queue thread behind (spaCy's own pool kept both, and the process could not
     exit until the launcher killed it)."""
@@ -265,9 +265,13 @@ def test_a_cancelled_tagging_job_stops_its_worker_processes_at_once(tagger, monk
             outcome.append(exc)
 
     before = {p.pid for p in multiprocessing.active_children()}
+    feeders = {t.ident for t in threading.enumerate() if t.name == "QueueFeederThread"}  # other tests' pools
     worker = threading.Thread(target=job)  # as dkw_app.jobs runs it: not the main thread
     worker.start()
     worker.join(60)
     assert not worker.is_alive() and len(outcome) == 1 and isinstance(outcome[0], Stop)
     assert [p for p in multiprocessing.active_children() if p.pid not in before] == []
-    assert not [t for t in threading.enumerate() if t.name == "QueueFeederThread" and t.is_alive()]
+    left = [t for t in threading.enumerate() if t.name == "QueueFeederThread" and t.ident not in feeders]
+    for thread in left:
+        thread.join(5)  # a terminated pool's feeder ends once its pipe is closed
+    assert not [t for t in left if t.is_alive()]

@@ -227,7 +227,7 @@ def test_truncated_word2vec_binary_is_named_as_such(tmp_path, capsys):
     assert "truncated" in err and "Supervised" not in err and err.count("\n") == 1
 
 
-# ------------------------------------------------------------------ broken vector files (issue 26)
+# ------------------------------------------------------------------ broken vector files
 @pytest.mark.parametrize("content,message", [
     ("the 0.1 0.2 0.3\nspace nan 0.1 0.2\nrocket 0.3 0.1 0.2\n", "line 2 (word 'space'): the vector holds NaN"),
     ("the 0.1 0.2 0.3\nspace inf 0.1 0.2\n", "line 2 (word 'space'): the vector holds an infinite value"),

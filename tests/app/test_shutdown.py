@@ -109,7 +109,7 @@ def test_sigterm_during_a_background_study_preparation_stops_everything_within_s
     """The organiser starts a study on a 20ng slice (100 documents per category and split:
     tagging, neighbours, minutes of work) and leaves it running; SIGTERM, sent as soon as the
     tagging pool starts, then stops the server, the job and its workers within seconds,
-    and no study is stored half-made. The stop is graceful (issue 26 item 7): the creation
+    and no study is stored half-made. The stop is graceful: the creation
     unwinds at its next progress call and its tagging pool is terminated, so the launcher never
     has to kill the server."""
     from sqlalchemy import create_engine, inspect, text

@@ -195,7 +195,7 @@ def test_split_export_names_the_problem_of_a_document_without_known_words(tmp_pa
     assert rows["odd/test/space/0.txt"]["problem"] == ""
 
 
-# ------------------------------------------------------------------ hostile input, round two (issue 26)
+# ------------------------------------------------------------------ hostile input: out-of-range options, shared caches
 SPACE_CSV = {  # (split, label) -> texts; ids 1, 2, … per label, the same in both corpora
     ("train", "a"): ["The rocket reached orbit around the planet.", "A shuttle launch from the space station.",
                      "The astronauts landed on the moon."],
