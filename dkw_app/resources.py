@@ -6,6 +6,8 @@ Every loader calls :mod:`dkw_app.backend` at call time, so tests can swap the ba
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 import warnings
 from typing import Any
@@ -136,24 +138,56 @@ def reference_leaks() -> pd.DataFrame:
     return backend.reference_leakchecks()
 
 
-@st.cache_data(show_spinner="Bootstrapping the F1 intervals…", max_entries=32)
+def runs_key(frame: pd.DataFrame) -> str:
+    """A fingerprint of a runs table, the cache key of the tables computed from it.
+
+    Streamlit cannot hash a DataFrame whose cells are dicts (``options``, the packed per-document
+    ``predictions``): it logged a warning and pickled the whole table on every rerun. Here every
+    cell is hashed by pandas, a dict or list cell as its sorted JSON."""
+    def cell(value: Any) -> Any:
+        return json.dumps(value, sort_keys=True, default=str) if isinstance(value, (dict, list)) else value
+
+    parts = frame.copy()
+    for column in parts.columns:
+        if parts[column].dtype == object:
+            parts[column] = parts[column].map(cell)
+    digest = hashlib.sha256(",".join(map(str, parts.columns)).encode())
+    digest.update(pd.util.hash_pandas_object(parts, index=True).to_numpy().tobytes())
+    return digest.hexdigest()
+
+
 def curves(proto_runs: pd.DataFrame, dataset: str, protocol: str, selection: str, classifier: str | None
            ) -> pd.DataFrame:
     """F1 against N with bootstrap intervals (recomputed only when the runs change)."""
-    return backend.curve_table(proto_runs, dataset=dataset, protocol=protocol, selection=selection,
+    return _curves(proto_runs, runs_key(proto_runs), dataset, protocol, selection, classifier)
+
+
+@st.cache_data(show_spinner="Bootstrapping the F1 intervals…", max_entries=32)
+def _curves(_proto_runs: pd.DataFrame, key: str, dataset: str, protocol: str, selection: str,
+            classifier: str | None) -> pd.DataFrame:
+    return backend.curve_table(_proto_runs, dataset=dataset, protocol=protocol, selection=selection,
                                classifier=classifier)
 
 
-@st.cache_data(show_spinner="Comparing every pair of metrics per document…", max_entries=32)
 def per_document(proto_runs: pd.DataFrame, dataset: str, protocol: str, top: int, selection: str) -> pd.DataFrame:
     """Every metric pair at one N compared per test document (recomputed only when the runs change)."""
-    return backend.per_document(proto_runs, dataset=dataset, protocol=protocol, top=top, selection=selection)
+    return _per_document(proto_runs, runs_key(proto_runs), dataset, protocol, top, selection)
+
+
+@st.cache_data(show_spinner="Comparing every pair of metrics per document…", max_entries=32)
+def _per_document(_proto_runs: pd.DataFrame, key: str, dataset: str, protocol: str, top: int, selection: str
+                  ) -> pd.DataFrame:
+    return backend.per_document(_proto_runs, dataset=dataset, protocol=protocol, top=top, selection=selection)
+
+
+def significance(method_runs: pd.DataFrame, dataset: str, protocol: str) -> pd.DataFrame:
+    """Pairwise metric p-values of the given method runs (recomputed only when they change)."""
+    return _significance(method_runs, runs_key(method_runs), dataset, protocol)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def significance(method_runs: pd.DataFrame, dataset: str, protocol: str) -> pd.DataFrame:
-    """Pairwise metric p-values of the given method runs (recomputed only when they change)."""
-    return backend.significance_table(method_runs, dataset=dataset, protocol=protocol)
+def _significance(_method_runs: pd.DataFrame, key: str, dataset: str, protocol: str) -> pd.DataFrame:
+    return backend.significance_table(_method_runs, dataset=dataset, protocol=protocol)
 
 
 @st.cache_data(show_spinner="Ranking every document of the split…", max_entries=8)

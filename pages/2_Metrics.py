@@ -106,8 +106,11 @@ def chart(fig, *, key: str, file_name: str) -> None:
                                                                    "scale": 2}, "displaylogo": False})
 
 
+# Lazy tabs: the bootstrap intervals and the per-document tests (which decode every run's stored
+# predictions) run only when their tab is open, not on every visit of the page.
 (t_overview, t_metric, t_n, t_sig, t_leak, t_hub, t_yours) = st.tabs(
-    ["Overview", "Per metric", "Against N", "Significance", "Leak check", "Hubness", "Your runs"])
+    ["Overview", "Per metric", "Against N", "Significance", "Leak check", "Hubness", "Your runs"],
+    key="m_tab", on_change="rerun")
 
 # ------------------------------------------------------------------ overview
 with t_overview:
@@ -163,70 +166,72 @@ with t_metric:
 
 # ------------------------------------------------------------------ lines against N
 with t_n:
-    curves = widgets.guarded(lambda: resources.curves(proto_runs, dataset, protocol, selection or "cv", classifier))
-    curves = curves if curves is not None else pd.DataFrame()
-    if not curves.empty:
-        k_choice = ", ".join(sorted({str(v) for v in curves["k_choice"]}))
-        how = f"{charts.K_CHOICE_TEXT.get(k_choice, k_choice)} by {tables.SELECTION_LABELS.get(selection, selection)}"
-        curves = curves.assign(series=curves["metric"])
-        shown, lone = tables.connected(curves)
-        st.caption(f"micro-F1 against the number of keywords N (paper Figs. 8–10), one line per metric, under the "
-                   f"{protocol} protocol; {how}. Error bars: 95 % percentile bootstrap interval over the test "
-                   "documents (1,000 resamples, seed 0).")
-        if shown.empty:
-            st.info("Every metric has a single N here: no line to draw (" + ", ".join(lone) + ").")
+    if t_n.open:
+        curves = widgets.guarded(lambda: resources.curves(proto_runs, dataset, protocol, selection or "cv", classifier))
+        curves = curves if curves is not None else pd.DataFrame()
+        if not curves.empty:
+            k_choice = ", ".join(sorted({str(v) for v in curves["k_choice"]}))
+            how = f"{charts.K_CHOICE_TEXT.get(k_choice, k_choice)} by {tables.SELECTION_LABELS.get(selection, selection)}"
+            curves = curves.assign(series=curves["metric"])
+            shown, lone = tables.connected(curves)
+            st.caption(f"micro-F1 against the number of keywords N (paper Figs. 8–10), one line per metric, under the "
+                       f"{protocol} protocol; {how}. Error bars: 95 % percentile bootstrap interval over the test "
+                       "documents (1,000 resamples, seed 0).")
+            if shown.empty:
+                st.info("Every metric has a single N here: no line to draw (" + ", ".join(lone) + ").")
+            else:
+                chart(charts.curve_chart(shown, base, dataset=dataset, protocol=protocol, how=how), key="chart_lines",
+                      file_name=f"f1-vs-N-{dataset}-{protocol}")
+                widgets.csv_download(shown, label="Download this chart's data (CSV)",
+                                     file_name=f"f1-vs-N-{dataset}-{protocol}.csv", key="csv_lines")
+                st.caption(PNG + (f" Left out (a single N, no line): {', '.join(lone)}." if lone else ""))
         else:
-            chart(charts.curve_chart(shown, base, dataset=dataset, protocol=protocol, how=how), key="chart_lines",
-                  file_name=f"f1-vs-N-{dataset}-{protocol}")
-            widgets.csv_download(shown, label="Download this chart's data (CSV)",
-                                 file_name=f"f1-vs-N-{dataset}-{protocol}.csv", key="csv_lines")
-            st.caption(PNG + (f" Left out (a single N, no line): {', '.join(lone)}." if lone else ""))
-    else:
-        lines, lone = tables.connected(grid_lines)
-        if lines.empty:
-            st.info(f"No metric of {md(dataset)} ({chosen}) has runs at two N or more under the {protocol} protocol.")
-        else:
-            st.caption(f"No F1-against-N runs with K chosen on the training split: the {tables.GRID}.")
-            chart(charts.keywords_line_chart(lines, base, dataset=dataset, protocol=protocol, grid=True),
-                  key="chart_lines", file_name=f"f1-vs-N-{dataset}-{protocol}")
-            widgets.csv_download(pd.concat([lines, base], ignore_index=True), label="Download this chart's data (CSV)",
-                                 file_name=f"f1-vs-N-{dataset}-{protocol}.csv", key="csv_lines")
-            st.caption(PNG)
+            lines, lone = tables.connected(grid_lines)
+            if lines.empty:
+                st.info(f"No metric of {md(dataset)} ({chosen}) has runs at two N or more under the {protocol} protocol.")
+            else:
+                st.caption(f"No F1-against-N runs with K chosen on the training split: the {tables.GRID}.")
+                chart(charts.keywords_line_chart(lines, base, dataset=dataset, protocol=protocol, grid=True),
+                      key="chart_lines", file_name=f"f1-vs-N-{dataset}-{protocol}")
+                widgets.csv_download(pd.concat([lines, base], ignore_index=True), label="Download this chart's data (CSV)",
+                                     file_name=f"f1-vs-N-{dataset}-{protocol}.csv", key="csv_lines")
+                st.caption(PNG)
 
 # ------------------------------------------------------------------ significance
 with t_sig:
-    st.caption("Which metric is better, and by how much: every pair of metrics at one N compared document by "
-               "document on the same test split — McNemar's exact test on the documents only one of the two "
-               "classifies correctly, the micro-F1 difference with its 95 % paired bootstrap interval (2,000 "
-               f"resamples, seed 0), p Holm-corrected over all pairs. K each metric's own, {how_chosen}.")
-    sig_tops = sorted({int(t) for t in chosen_lines["top"].dropna()}) if not chosen_lines.empty else []
-    if not sig_tops:
-        st.info("No per-metric runs with stored test predictions here: nothing to compare per document.")
-    else:
-        s_top = widgets.select("N — number of keywords", sig_tops, key="m_sig_top", default=10)
-        pairs = widgets.guarded(lambda: resources.per_document(proto_runs, dataset, protocol, int(s_top),
-                                                               selection or "cv"))
-        if pairs is None or pairs.empty:
-            st.info("Fewer than two metrics with stored per-document predictions at this N.")
+    if t_sig.open:
+        st.caption("Which metric is better, and by how much: every pair of metrics at one N compared document by "
+                   "document on the same test split — McNemar's exact test on the documents only one of the two "
+                   "classifies correctly, the micro-F1 difference with its 95 % paired bootstrap interval (2,000 "
+                   f"resamples, seed 0), p Holm-corrected over all pairs. K each metric's own, {how_chosen}.")
+        sig_tops = sorted({int(t) for t in chosen_lines["top"].dropna()}) if not chosen_lines.empty else []
+        if not sig_tops:
+            st.info("No per-metric runs with stored test predictions here: nothing to compare per document.")
         else:
-            chart(charts.difference_heatmap(pairs, dataset=dataset, protocol=protocol, top=int(s_top)),
-                  key="chart_significance", file_name=f"significance-{dataset}-{protocol}-N{s_top}")
-            widgets.number_table(pairs, key="table_significance")
-            widgets.csv_download(pairs, label="Download the tests (CSV)",
-                                 file_name=f"significance-{dataset}-{protocol}-N{s_top}.csv", key="csv_significance")
-            st.caption(PNG)
-    with st.expander("The paper's test (appendix D): Wilcoxon signed-rank and sign test over configurations"):
-        long = widgets.guarded(lambda: backend.significance_long(proto_runs, dataset=dataset, protocol=protocol))
-        if long is None or long.empty:
-            st.info("Not enough paired configurations for the paper's test.")
-        else:
-            st.caption("The paper's appendix-D comparison, kept as the paper's: micro-F1 of the two metrics paired "
-                       "over configurations (here the N values), Wilcoxon signed-rank (method per pair: exact "
-                       "without ties among |differences| and n ≤ 50, else normal approximation; zeros dropped) and "
-                       "the sign test, Bonferroni-corrected. " + backend.appendix_d_power(long))
-            widgets.number_table(long, key="table_appendix_d")
-            widgets.csv_download(long, label="Download the paper's tests (CSV)",
-                                 file_name=f"appendix-d-{dataset}-{protocol}.csv", key="csv_appendix_d")
+            s_top = widgets.select("N — number of keywords", sig_tops, key="m_sig_top", default=10)
+            pairs = widgets.guarded(lambda: resources.per_document(proto_runs, dataset, protocol, int(s_top),
+                                                                   selection or "cv"))
+            if pairs is None or pairs.empty:
+                st.info("Fewer than two metrics with stored per-document predictions at this N.")
+            else:
+                chart(charts.difference_heatmap(pairs, dataset=dataset, protocol=protocol, top=int(s_top)),
+                      key="chart_significance", file_name=f"significance-{dataset}-{protocol}-N{s_top}")
+                widgets.number_table(pairs, key="table_significance")
+                widgets.csv_download(pairs, label="Download the tests (CSV)",
+                                     file_name=f"significance-{dataset}-{protocol}-N{s_top}.csv", key="csv_significance")
+                st.caption(PNG)
+        with st.expander("The paper's test (appendix D): Wilcoxon signed-rank and sign test over configurations"):
+            long = widgets.guarded(lambda: backend.significance_long(proto_runs, dataset=dataset, protocol=protocol))
+            if long is None or long.empty:
+                st.info("Not enough paired configurations for the paper's test.")
+            else:
+                st.caption("The paper's appendix-D comparison, kept as the paper's: micro-F1 of the two metrics paired "
+                           "over configurations (here the N values), Wilcoxon signed-rank (method per pair: exact "
+                           "without ties among |differences| and n ≤ 50, else normal approximation; zeros dropped) and "
+                           "the sign test, Bonferroni-corrected. " + backend.appendix_d_power(long))
+                widgets.number_table(long, key="table_appendix_d")
+                widgets.csv_download(long, label="Download the paper's tests (CSV)",
+                                     file_name=f"appendix-d-{dataset}-{protocol}.csv", key="csv_appendix_d")
 
 # ------------------------------------------------------------------ leak check
 with t_leak:

@@ -54,6 +54,12 @@ def run_metrics() -> AppTest:
     return AppTest.from_file(page("pages/2_Metrics.py"), default_timeout=30).run()
 
 
+def open_tab(at: AppTest, name: str) -> AppTest:
+    """Click a tab: "Against N" and "Significance" compute only while open."""
+    at.session_state["m_tab"] = name
+    return at.run()
+
+
 def make_search_runs() -> pd.DataFrame:
     """Per-metric Algorithm 2 runs (K chosen on training data) beside grid runs whose test F1 is higher."""
     rows = []
@@ -98,9 +104,10 @@ def test_algorithm2_choice_is_charted_not_the_best_test_score(monkeypatch):
     assert bars["micro-F1"]["x"] == ["rf", "tds", "ig"]
     assert bars["micro-F1"]["y"] == pytest_approx([60, 70, 50])  # K=30 chosen on training data, not the 99s
     assert "Algorithm 2" in fig["layout"]["title"]["text"]
+    choice = frame_with(at, "selection")
+    open_tab(at, "Against N")
     lines = by_name(titled(at, "vs number of keywords"))
     assert lines["tds"]["x"] == [1, 10] and lines["tds"]["y"] == pytest_approx([61, 70])
-    choice = frame_with(at, "selection")
     assert list(choice["metric"]) == ["ig"] and list(choice["top"]) == [5]
     assert list(choice["selection"]) == ["algorithm2"]
 
@@ -113,6 +120,7 @@ def test_protocol_and_n_change_the_charts(monkeypatch):
     assert not at.exception
     bars = by_name(titled(at, "F1 per metric"))
     assert bars["micro-F1"]["y"] == pytest_approx([50, 51, 70, 71, 60, 61])
+    open_tab(at, "Against N")
     lines = by_name(titled(at, "vs number of keywords"))
     assert lines["rf K=90 micro-F1"]["x"] == [1, 10]
     assert lines["rf K=90 micro-F1"]["y"] == pytest_approx([71, 76])
@@ -120,7 +128,7 @@ def test_protocol_and_n_change_the_charts(monkeypatch):
 
 def test_papers_test_keeps_its_direction_table_and_states_its_power(monkeypatch):
     FakeBackend(monkeypatch, runs=make_runs())
-    at = run_metrics()
+    at = open_tab(run_metrics(), "Significance")
     table = frame_with(at, "z_signed")
     row = table[(table.metric_a == "rf") & (table.metric_b == "tds")].iloc[0]
     assert row["higher"] == "rf" and row["z_signed"] > 0
@@ -154,23 +162,52 @@ def test_per_document_significance_and_no_lone_dot_in_any_chart(monkeypatch):
     at = run_metrics()
     assert not at.exception
     assert at.radio(key="m_selection_20ng").value == "cv"
-    for fig in figures(at):
-        for trace in fig["data"]:
-            if trace.get("type") in ("scatter", None) and "dash" not in str(trace.get("line", {})):
-                assert len(trace["x"]) >= 2, trace.get("name")  # a line, never a lone dot
+    for tab in ("Overview", "Against N", "Significance"):
+        open_tab(at, tab)
+        assert not at.exception
+        for fig in figures(at):
+            for trace in fig["data"]:
+                if trace.get("type") in ("scatter", None) and "dash" not in str(trace.get("line", {})):
+                    assert len(trace["x"]) >= 2, trace.get("name")  # a line, never a lone dot
+    open_tab(at, "Against N")
     lines = by_name(titled(at, "vs number of keywords"))
     assert set(lines) >= {"rf", "ig", "tf-idf"} and "tds" not in lines
     assert lines["rf"]["error_y"]["array"]  # the bootstrap interval is drawn
     assert "once per metric" in titled(at, "vs number of keywords")["layout"]["title"]["text"]
+    assert any("Left out" in c.value and "tds" in c.value for c in at.caption)
+    assert "Download this chart's data (CSV)" in {b.label for b in at.get("download_button")}
+    open_tab(at, "Significance")
     heat = titled(at, "McNemar")["data"][0]
     assert heat["type"] == "heatmap"
     pairs = frame_with(at, "p_holm")
     rf = pairs[(pairs.metric_a == "rf") & (pairs.metric_b == "tf-idf")].iloc[0]
     assert rf["diff"] == pytest_approx(55.0) and rf["ci_low"] > 40 and rf["p_holm"] < 1e-6 and rf["significant"]
     assert (pairs["p_holm"] >= pairs["p_mcnemar"]).all()
-    assert any("Left out" in c.value and "tds" in c.value for c in at.caption)
-    labels = {b.label for b in at.get("download_button")}
-    assert {"Download this chart's data (CSV)", "Download the tests (CSV)"} <= labels
+    assert "Download the tests (CSV)" in {b.label for b in at.get("download_button")}
+
+
+def test_first_visit_decodes_no_prediction_and_hashes_every_cached_table(monkeypatch):
+    """The page used to bootstrap and compare every stored prediction on each first visit (every tab
+    ran), and Streamlit could not hash the runs table's dict cells (it logged a warning and pickled
+    the table). Now the predictions are decoded only once a tab that needs them is open."""
+    from streamlit.runtime.caching import hashing
+
+    from dkw_core.evaluation import comparisons
+
+    decoded: list[str] = []
+    real_decode = comparisons.decode_labels
+    monkeypatch.setattr(comparisons, "decode_labels", lambda text: decoded.append(text) or real_decode(text))
+    warned: list[str] = []
+    monkeypatch.setattr(hashing._LOGGER, "warning", lambda msg, *a, **k: warned.append(str(msg)))
+    FakeBackend(monkeypatch, runs=make_prediction_runs())
+    at = run_metrics()
+    assert not at.exception
+    assert titled(at, "F1 per metric") and decoded == []  # the first visit: no prediction decoded
+    open_tab(at, "Significance")
+    assert titled(at, "McNemar") and decoded  # the tab that needs them decodes them
+    open_tab(at, "Against N")
+    assert titled(at, "vs number of keywords")
+    assert not [w for w in warned if "default hashing method failed" in w]
 
 
 def test_reference_results_shown_first_and_never_mixed_with_your_runs(monkeypatch):
