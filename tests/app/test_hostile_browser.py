@@ -159,6 +159,10 @@ def test_a_hostile_corpus_plants_no_link_image_script_or_math_on_any_page(tmp_pa
         page.goto(f"{base}/Metrics")
         wait_idle(page, timeout=120_000)
         _no_payload_markup(page, "Metrics")
+        for tab in ("Against N", "Significance"):  # lazy tabs: drawn only once opened
+            page.get_by_role("tab", name=tab).click()
+            wait_idle(page, timeout=120_000)
+            _no_payload_markup(page, f"Metrics, {tab}")
 
         # Study admin: an import file of hostile method names, named in the form's captions
         page.goto(f"{base}/Study_admin")
