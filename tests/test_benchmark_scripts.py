@@ -54,9 +54,11 @@ def clone(tmp_path_factory) -> Path:
     return root
 
 
-def test_the_helper_list_names_existing_modules():
+def test_the_helper_list_names_existing_modules_and_the_path_helper_is_one_file():
     assert all((ROOT / h).is_file() for h in HELPERS)
     assert len(ENTRY_SCRIPTS) >= 15
+    # one definition of the path helper: the benchmarks' is a link to the scripts'
+    assert (ROOT / "benchmarks" / "repo_root.py").resolve() == (ROOT / "scripts" / "repo_root.py").resolve()
 
 
 @pytest.mark.parametrize("script", ENTRY_SCRIPTS)
