@@ -23,9 +23,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+import repo_root  # noqa: F401  (puts the repository root first on sys.path)
 
 ALT = r'''
 import json, sys, time

@@ -26,9 +26,8 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-
 from measure import TreeSampler  # noqa: E402  (benchmarks/measure.py)
+from repo_root import ROOT  # the repository root, put first on sys.path (scripts/repo_root.py)
 
 
 def synthetic_corpus(dataset: str, copies: int, folder: Path) -> Path:

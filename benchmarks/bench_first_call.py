@@ -18,7 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from repo_root import ROOT  # the repository root, put first on sys.path (scripts/repo_root.py)
+
 FIRST = ("NVIDIA's new graphics card renders 3D scenes with ray tracing; the driver update fixes texture "
          "flicker in older games and adds support for higher resolution displays.")
 MORE = ("The shuttle launch was delayed because of a fuel leak in the orbiter's main engine.",

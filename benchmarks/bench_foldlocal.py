@@ -15,9 +15,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import repo_root  # noqa: F401  (puts the repository root first on sys.path)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -29,6 +29,8 @@ import json
 import sys
 import time
 
+import repo_root  # noqa: F401  (puts the repository root first on sys.path)
+
 EXAMPLE_METRICS = ("tf-rf", "rf", "tf-idf", "ig")
 
 

@@ -20,9 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-
 from measure import TreeSampler  # noqa: E402  (benchmarks/measure.py)
+from repo_root import ROOT  # the repository root, put first on sys.path (scripts/repo_root.py)
 
 
 def build_text(mb: float, folder: Path) -> Path:

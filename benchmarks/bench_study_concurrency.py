@@ -31,11 +31,8 @@ import tempfile
 import threading
 import time
 from datetime import timedelta
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
+import repo_root  # noqa: F401  (puts the repository root first on sys.path)
 from sqlalchemy import func, select, update  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 

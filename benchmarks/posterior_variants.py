@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+import repo_root  # noqa: F401  (puts the repository root first on sys.path)
 
 
 def main() -> None:

@@ -19,8 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from repo_root import ROOT  # the repository root, put first on sys.path (scripts/repo_root.py)
 
 
 def main(argv=None) -> int:

@@ -14,9 +14,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import repo_root  # noqa: F401  (puts the repository root first on sys.path)
 
 
 def main() -> int:

@@ -28,8 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-
+from repo_root import ROOT  # the repository root, put first on sys.path (scripts/repo_root.py)
 from tqdm import tqdm  # noqa: E402
 
 from dkw_core.errors import DkwError  # noqa: E402

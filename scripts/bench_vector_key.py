@@ -10,14 +10,13 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+import repo_root  # noqa: F401  (puts the repository root first on sys.path)
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from dkw_core.vectors import fingerprint  # noqa: E402
 
 

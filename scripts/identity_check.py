@@ -26,6 +26,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import repo_root  # noqa: F401  (puts the repository root first on sys.path)
+
 METRICS = ("rf", "tf-rf", "ig", "tds", "tf-idf")
 PROTOCOLS = ("label-aware", "label-free", "label-free-top1")
 RUNS = (("rf", 90, 10, "label-aware"), ("rf", 90, 10, "label-free"), ("tf-ig", 30, 20, "label-free"),

@@ -15,10 +15,8 @@ import json
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
 import pandas as pd  # noqa: E402
+from repo_root import ROOT  # the repository root, put first on sys.path (scripts/repo_root.py)
 
 from dkw_core.evaluation.comparisons import choices, main_choices, seed_stability  # noqa: E402
 

@@ -11,16 +11,16 @@ Debian's Chromium and the 20ng archive (DKW_ARCHIVES). Look at the PNGs before c
 """
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from repo_root import ROOT  # the repository root, put first on sys.path (scripts/repo_root.py)
 
 
 def main() -> int:
-    sys.path.insert(0, str(ROOT))
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     from dkw_core.corpora import load_corpus
     from dkw_core.keywords import KeywordModel
 

@@ -47,3 +47,35 @@ def test_no_module_below_the_study_imports_it():
 def test_the_import_reader_sees_relative_and_lazy_imports():
     assert "dkw_core.study.schema" in {n for _l, n in _imports(CORE / "cli" / "study_db.py")}
     assert {n for _l, n in _imports(CORE / "study" / "schema.py")} >= {"dkw_core.errors", "dkw_core.db"}
+
+
+def _evaluation_cycle() -> list[str]:
+    """One import cycle among the ``dkw_core.evaluation`` modules (lazy imports included), or []."""
+    package = CORE / "evaluation"
+    modules = {_module(p): p for p in sorted(package.glob("*.py")) if p.name != "__init__.py"}
+    # "from .paired import x" names dkw_core.evaluation.paired and ...paired.x; "from . import report" ...report
+    graph = {m: sorted({t for _l, n in _imports(p) for t in (n, n.rpartition(".")[0]) if t in modules and t != m})
+             for m, p in modules.items()}
+    state: dict[str, int] = {}  # 1 on the path, 2 done
+    path: list[str] = []
+
+    def visit(m: str) -> list[str]:
+        state[m] = 1
+        path.append(m)
+        for n in graph[m]:
+            if state.get(n) == 1:
+                return path[path.index(n):] + [n]
+            if n not in state and (cycle := visit(n)):
+                return cycle
+        path.pop()
+        state[m] = 2
+        return []
+
+    for m in graph:
+        if m not in state and (cycle := visit(m)):
+            return cycle
+    return []
+
+
+def test_no_import_cycle_among_the_evaluation_modules():
+    assert _evaluation_cycle() == [], " -> ".join(_evaluation_cycle())

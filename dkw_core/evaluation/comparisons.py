@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .paired import DEFAULT_RESAMPLES, DEFAULT_SEED, compare_all, decode_labels
+from .significance import compare_metrics
 
 PER_DOCUMENT_COLUMNS = ["metric_a", "metric_b", "higher", "f1_a", "f1_b", "diff", "ci_low", "ci_high",
                         "only_a_right", "only_b_right", "p_mcnemar", "p_holm", "significant", "k_a", "k_b",
@@ -26,6 +27,40 @@ PER_DOCUMENT_COLUMNS = ["metric_a", "metric_b", "higher", "f1_a", "f1_b", "diff"
 def _options(row) -> dict:
     o = row.get("options") if hasattr(row, "get") else None
     return o if isinstance(o, dict) else {}
+
+
+def significance_runs(runs: pd.DataFrame) -> pd.DataFrame:
+    """The runs the significance tables pair: per-metric Algorithm 2 runs (K each metric's own,
+    chosen on the training split) when present, else fixed-K method runs; variants left out."""
+    method = runs[runs["kind"].isin(["method", "search"])]
+    if method.empty:
+        return method
+    method = method[method.apply(lambda r: r["kind"] == "method" or len(_options(r).get("metrics", [])) == 1, axis=1)]
+    if method.empty:
+        return method
+    method = method[method.apply(lambda r: not _options(r).get("decoding") and not _options(r).get("train_protocol"), axis=1)]
+    if (method["kind"] == "search").any():  # K chosen on the training split when available; fixed-K runs left out
+        method = method[method["kind"] == "search"]
+        cv = method.apply(lambda r: _options(r).get("selection") == "cv", axis=1).astype(bool)
+        if cv.any():  # one selection only, never the two mixed: the robust CV when present
+            method = method[cv]
+    return method
+
+
+SIGNIFICANCE_PAIR_ON = ("dataset", "sample", "top", "classifier", "split", "vectors", "kind")
+
+
+def significance_table(runs: pd.DataFrame, protocol: str) -> pd.DataFrame | None:
+    """``compare_metrics`` over the paired configurations of one protocol (pairs with data only)."""
+    m = significance_runs(runs)
+    if m.empty:
+        return None
+    m = m[m["protocol"] == protocol]
+    if m["metric"].nunique() < 2:
+        return None
+    sig = compare_metrics(m, pair_on=SIGNIFICANCE_PAIR_ON)
+    sig = sig[sig["n"] > 0]
+    return None if sig.empty else sig
 
 
 def selection_of(row) -> str:
@@ -85,19 +120,17 @@ def appendix_d(runs: pd.DataFrame, *, dataset: str, protocol: str) -> pd.DataFra
     its direction) and the sign test over configurations run with both metrics, Bonferroni-
     corrected. Pairs the per-metric runs with K chosen on the training split over N when there
     are any, else the grid of fixed runs over (K, N)."""
-    from . import report, significance
-
     here = runs[(runs["dataset"] == dataset) & (runs["protocol"] == protocol)]
     if "options" not in here.columns:
         here = here.assign(options=[{}] * len(here))
-    chosen = report.significance_runs(here)
+    chosen = significance_runs(here)
     if not chosen.empty and (chosen["kind"] == "search").any():
-        table = report.significance_table(chosen, protocol)
+        table = significance_table(chosen, protocol)
         return table if table is not None else pd.DataFrame()
     method = here[here["kind"] == "method"]
     if method["metric"].nunique() < 2:
         return pd.DataFrame()
-    return significance.compare_metrics(method, score="micro_f1")
+    return compare_metrics(method, score="micro_f1")
 
 
 def appendix_d_power(table: pd.DataFrame) -> str:

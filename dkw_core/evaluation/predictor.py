@@ -4,7 +4,8 @@ Dask worker rebuilds it from the model's reference."""
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -13,8 +14,17 @@ from ..types import POSTERIOR_PROTOCOLS
 from .classifiers import DEFAULT_CLASSIFIER, fit_predict
 from .foldstats import fold_scores, rank_rows, training_counts
 
-if TYPE_CHECKING:
-    from .search import Setup
+
+@dataclass(frozen=True, order=True)
+class Setup:
+    """One candidate parameter setup: K nearest words, weighting metric, N keywords."""
+
+    k: int
+    metric: str
+    top: int
+
+    def __str__(self) -> str:
+        return f"K={self.k}, metric={self.metric}, N={self.top}"
 
 
 class ModelPredictor:

@@ -10,8 +10,13 @@ from __future__ import annotations
 import pandas as pd
 
 from .classifiers import CLASSIFIER_LABELS
+from .comparisons import (  # noqa: F401  (the significance tables are computed there; re-exported here)
+    SIGNIFICANCE_PAIR_ON,
+    per_document,
+    significance_runs,
+    significance_table,
+)
 from .protocols import STANDARD, run_variant
-from .significance import compare_metrics
 
 
 def _fmt(x: float) -> str:
@@ -72,40 +77,6 @@ def metric_table(runs: pd.DataFrame, *, top: int | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def significance_runs(runs: pd.DataFrame) -> pd.DataFrame:
-    """The runs the significance tables pair: per-metric Algorithm 2 runs (K each metric's own,
-    chosen on the training split) when present, else fixed-K method runs; variants left out."""
-    method = runs[runs["kind"].isin(["method", "search"])]
-    if method.empty:
-        return method
-    method = method[method.apply(lambda r: r["kind"] == "method" or len(_options(r, "metrics", [])) == 1, axis=1)]
-    if method.empty:
-        return method
-    method = method[method.apply(lambda r: not _options(r, "decoding") and not _options(r, "train_protocol"), axis=1)]
-    if (method["kind"] == "search").any():  # K chosen on the training split when available; fixed-K runs left out
-        method = method[method["kind"] == "search"]
-        cv = method.apply(lambda r: _options(r, "selection") == "cv", axis=1).astype(bool)
-        if cv.any():  # one selection only, never the two mixed: the robust CV when present
-            method = method[cv]
-    return method
-
-
-SIGNIFICANCE_PAIR_ON = ("dataset", "sample", "top", "classifier", "split", "vectors", "kind")
-
-
-def significance_table(runs: pd.DataFrame, protocol: str) -> pd.DataFrame | None:
-    """``compare_metrics`` over the paired configurations of one protocol (pairs with data only)."""
-    m = significance_runs(runs)
-    if m.empty:
-        return None
-    m = m[m["protocol"] == protocol]
-    if m["metric"].nunique() < 2:
-        return None
-    sig = compare_metrics(m, pair_on=SIGNIFICANCE_PAIR_ON)
-    sig = sig[sig["n"] > 0]
-    return None if sig.empty else sig
-
-
 def significance_sections(runs: pd.DataFrame) -> list[str]:
     """Paper appendix D: metric pairs over every paired (dataset, sample, N, classifier, vectors)
     configuration, per protocol (K is each metric's own, from Algorithm 2 or fixed)."""
@@ -132,7 +103,6 @@ def significance_sections(runs: pd.DataFrame) -> list[str]:
 def per_document_sections(runs: pd.DataFrame, *, top: int = 10) -> list[str]:
     """Every pair of metrics at N = ``top`` compared per test document (McNemar exact, paired
     bootstrap CI, Holm), per (dataset, protocol) with CV-chosen per-metric runs."""
-    from .comparisons import per_document
 
     out: list[str] = []
     if runs.empty or "predictions" not in runs.columns:

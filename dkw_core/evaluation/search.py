@@ -48,7 +48,7 @@ from .classifiers import DEFAULT_CLASSIFIER
 
 # the keyword predictor and the fold statistics live in their own modules (re-exported here)
 from .foldstats import fold_scores, rank_rows, training_counts  # noqa: F401
-from .predictor import ModelPredictor, _predictor_on_worker  # noqa: F401
+from .predictor import ModelPredictor, Setup, _predictor_on_worker  # noqa: F401
 
 PAPER_SIZES: tuple[int, ...] = (5, 10, 20, 100, 1000)
 PAPER_RATIOS: tuple[int, ...] = (2, 3, 5)
@@ -58,18 +58,6 @@ DEFAULT_N_GRID: tuple[int, ...] = (1, 2, 5, 10, 20, 50)
 DEFAULT_EXCLUDED: frozenset[str] = frozenset({"chi2", "tf-chi2"})
 
 Predict = Callable[["Setup", np.ndarray, np.ndarray], np.ndarray]
-
-
-@dataclass(frozen=True, order=True)
-class Setup:
-    """One candidate parameter setup: K nearest words, weighting metric, N keywords."""
-
-    k: int
-    metric: str
-    top: int
-
-    def __str__(self) -> str:
-        return f"K={self.k}, metric={self.metric}, N={self.top}"
 
 
 @dataclass

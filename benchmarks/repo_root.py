@@ -1,0 +1,1 @@
+../scripts/repo_root.py
