@@ -282,6 +282,9 @@ def load_reference(folder: str | Path | None = None) -> pd.DataFrame:
             if isinstance(p, str) and isinstance(s, str) and s in gold
             else None
             for s, p in zip(frame.get("test_split", [None] * len(frame)), frame.get("predictions", [None] * len(frame)))]
+        docs = data.get("documents")
+        if isinstance(docs, dict) and isinstance(docs.get("test"), int):
+            frame["test_documents"] = docs["test"]  # the significance tests count correct documents
         version = str(data.get("dkw_version", "?"))
         frame["source"] = f"reference results of dkw {version}"
         frame["date"] = data.get("date")
