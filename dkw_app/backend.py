@@ -26,6 +26,7 @@ from dkw_core.evaluation.classifiers import (
     DEFAULT_CLASSIFIER,
     check_evaluable,  # noqa: F401  (one category: nothing to evaluate)
 )
+from dkw_core.evaluation.comparisons import format_p  # noqa: F401  (the one p-value format of pages and tables)
 from dkw_core.evaluation.protocols import STANDARD, run_variant  # noqa: F401  (the variant label the report uses too)
 from dkw_core.keywords import KeywordModel
 from dkw_core.metrics import METRICS, PAPER_METRICS

@@ -44,19 +44,27 @@ def csv_download(frame: pd.DataFrame, *, label: str, file_name: str, key: str) -
 
 
 def number_table(frame: pd.DataFrame, *, key: str) -> None:
-    """A results table with readable numbers: p-values (``p_…`` columns) in scientific notation
-    (``1.23e-45``, never a row of zeros), other decimals with two places; CSV keeps full precision."""
+    """A results table with readable numbers: p-values (``p_…`` columns) shown in the one
+    p-value format (:func:`backend.format_p`: ``1.2e-45``, ``< 1e-300`` where p underflowed),
+    other decimals with two places (an exact tie 0, never -0.00); CSV keeps full precision."""
     config = {}
+    shown = frame.copy()
+    p_columns = []
     for column in frame.columns:
         values = frame[column].dropna()
         if values.empty or not all(isinstance(v, numbers.Real) and not isinstance(v, bool | np.bool_) for v in values):
             continue  # text, flags, or nothing to format
-        if all(float(v).is_integer() for v in values) and not str(column).startswith("p_"):
+        if str(column).startswith("p_"):
+            p_columns.append(column)  # numbers still (sorting), shown as text
+            continue
+        if all(float(v).is_integer() for v in values):
             fmt = "%d"  # counts, K, N, folds: never "3.00"
         else:
-            fmt = "%.2e" if str(column).startswith("p_") else "%.2f"
+            fmt = "%.2f"
+            shown[column] = pd.to_numeric(frame[column]) + 0.0  # -0.0 (an exact tie) shows as 0
         config[column] = st.column_config.NumberColumn(format=fmt)
-    st.dataframe(frame, hide_index=True, key=key, column_config=config)
+    st.dataframe(shown.style.format(backend.format_p, subset=p_columns), hide_index=True, key=key,
+                 column_config=config)
 
 
 def progress_callback(bar: Any) -> backend.Progress:

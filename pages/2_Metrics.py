@@ -226,7 +226,8 @@ with t_sig:
                 st.info("Not enough paired configurations for the paper's test.")
             else:
                 st.caption("The paper's appendix-D comparison, kept as the paper's: micro-F1 of the two metrics paired "
-                           "over configurations (here the N values), Wilcoxon signed-rank (method per pair: exact "
+                           "over configurations (here the N values) as correct-document counts, Wilcoxon signed-rank "
+                           "(method per pair: exact "
                            "without ties among |differences| and n ≤ 50, else normal approximation; zeros dropped) and "
                            "the sign test, Bonferroni-corrected. " + backend.appendix_d_power(long))
                 widgets.number_table(long, key="table_appendix_d")

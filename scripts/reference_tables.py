@@ -18,7 +18,14 @@ from pathlib import Path
 import pandas as pd  # noqa: E402
 from repo_root import ROOT  # the repository root, put first on sys.path (scripts/repo_root.py)
 
-from dkw_core.evaluation.comparisons import choices, main_choices, seed_stability  # noqa: E402
+from dkw_core.evaluation.comparisons import (  # noqa: E402
+    choices,
+    format_difference,
+    format_p,
+    main_choices,
+    seed_stability,
+)
+from dkw_core.evaluation.reference import rounded_p_decimals  # noqa: E402
 
 ORDER = ["20ng", "r52", "r8", "webkb"]
 METRICS = ["tf-idf", "tf-ig", "tf-rf", "tf-tds", "tf-tf-dcf", "tf-thd", "tf-dcf", "ig", "rf", "tds", "thd",
@@ -146,6 +153,7 @@ def smoothness(rows: dict[str, list]) -> str:
 
 def comparisons(data, name) -> list[str]:
     out = []
+    digits = rounded_p_decimals(data)  # older files rounded p to 4 decimals
     for proto, block in (data.get("comparisons") or {}).items():
         pairs = block["pairs"]
         sig = sum(1 for p in pairs if p["significant"])
@@ -157,9 +165,10 @@ def comparisons(data, name) -> list[str]:
                 "p (Holm) |", "| --- | --- | --- | --- | --- | --- | --- |"]
         for p in pairs:
             if p["metric_a"] in COMPARED and p["metric_b"] in COMPARED:
-                out.append(f"| {p['metric_a']} | {p['metric_b']} | {p['diff']:+.2f} | [{p['ci_low']:+.2f}, "
-                           f"{p['ci_high']:+.2f}] | {p['only_a_right']} / {p['only_b_right']} | "
-                           f"{p['p_mcnemar']:.2g} | {p['p_holm']:.2g} |")
+                out.append(f"| {p['metric_a']} | {p['metric_b']} | {format_difference(p['diff'])} | "
+                           f"[{format_difference(p['ci_low'])}, {format_difference(p['ci_high'])}] | "
+                           f"{p['only_a_right']} / {p['only_b_right']} | "
+                           f"{format_p(p['p_mcnemar'], rounded_to=digits)} | {format_p(p['p_holm'], rounded_to=digits)} |")
     return out
 
 

@@ -148,6 +148,29 @@ def appendix_d_power(table: pd.DataFrame) -> str:
             f"p is {smallest:.3g}; Bonferroni over {pairs} pairs makes it {corrected:.3g}, {verdict}.")
 
 
+#: How a p-value that underflowed (0.0 in float: below the smallest double) reads.
+UNDERFLOW = "< 1e-300"
+
+
+def format_p(p: float | None, *, rounded_to: int | None = None) -> str:
+    """A p-value as text, the one format of every page and table: two significant digits
+    (``0.031``, ``1.2e-45``), ``< 1e-300`` where it underflowed (0.0 in float), empty for NaN.
+    ``rounded_to``: the decimals an older reference file rounded p to — there a 0 only means
+    below half the last digit (``< 5e-05`` for 4 decimals)."""
+    if p is None or pd.isna(p):
+        return ""
+    value = float(p)
+    if value == 0.0:
+        return f"< {0.5 * 10.0 ** -rounded_to:.0e}" if rounded_to is not None else UNDERFLOW
+    return f"{value:.2g}"
+
+
+def format_difference(x: float, spec: str = "+.2f") -> str:
+    """A difference as text (``spec``); an exact tie — also -0.0 or one rounding to zero — as ``0``."""
+    text = f"{x:{spec}}"
+    return "0" if float(text) == 0 else text
+
+
 def square(table: pd.DataFrame, value: str, *, antisymmetric: bool = False) -> pd.DataFrame:
     """A long table (``metric_a``, ``metric_b``, ``value``) as a metric × metric matrix:
     symmetric, or with ``antisymmetric`` the lower triangle negated (a difference A − B)."""

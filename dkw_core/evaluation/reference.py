@@ -94,13 +94,30 @@ def machine() -> dict:
     return info
 
 
+#: Payload key saying the file's p-values (``p_…`` fields) are stored unrounded; older files
+#: rounded them to :data:`OLD_P_DECIMALS` decimals like every other float (a tiny p read 0).
+P_VALUES_KEY = "p_values"
+OLD_P_DECIMALS = 4
+
+
+def rounded_p_decimals(data: dict) -> int | None:
+    """The decimals the p-values of reference document ``data`` were rounded to (None: unrounded)."""
+    return None if data.get(P_VALUES_KEY) == "unrounded" else OLD_P_DECIMALS
+
+
+def _clean_p(value):
+    if isinstance(value, (np.floating, float)):
+        return None if pd.isna(value) else float(value)
+    return _clean(value)
+
+
 def _clean(value):
     if isinstance(value, (np.integer,)):
         return int(value)
     if isinstance(value, (np.floating, float)):
         return None if pd.isna(value) else round(float(value), 4)
     if isinstance(value, dict):
-        return {k: _clean(v) for k, v in value.items()}
+        return {k: _clean_p(v) if str(k).startswith("p_") else _clean(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_clean(v) for v in value]
     if value is pd.NA:
@@ -158,6 +175,7 @@ def reference_payload(runs: pd.DataFrame, *, dataset: str, command: str, extra: 
     stability = seed_stability(records)
     return {
         "format": FORMAT,
+        P_VALUES_KEY: "unrounded",
         **({"stability": stability} if stability else {}),
         "dkw_version": dkw_version(),
         "dataset": dataset,
@@ -201,6 +219,8 @@ def merge_kept(payload: dict, previous: dict) -> dict:
     for key, value in previous.items():
         if key not in payload or payload[key] in (None, [], {}):
             payload[key] = value
+            if key in ("significance", "comparisons") and value and rounded_p_decimals(previous) is not None:
+                payload.pop(P_VALUES_KEY, None)  # the kept tables hold the older file's rounded p-values
         elif key == "cv_choice" and isinstance(value, dict) and isinstance(payload[key], dict):
             payload[key] = {**value, **payload[key]}  # one entry per protocol: a re-run of one keeps the others
         elif key == "leakcheck" and isinstance(value, list) and isinstance(payload[key], list):
@@ -282,6 +302,9 @@ def load_reference(folder: str | Path | None = None) -> pd.DataFrame:
             if isinstance(p, str) and isinstance(s, str) and s in gold
             else None
             for s, p in zip(frame.get("test_split", [None] * len(frame)), frame.get("predictions", [None] * len(frame)))]
+        docs = data.get("documents")
+        if isinstance(docs, dict) and isinstance(docs.get("test"), int):
+            frame["test_documents"] = docs["test"]  # the significance tests count correct documents
         version = str(data.get("dkw_version", "?"))
         frame["source"] = f"reference results of dkw {version}"
         frame["date"] = data.get("date")

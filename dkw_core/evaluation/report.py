@@ -12,11 +12,16 @@ import pandas as pd
 from .classifiers import CLASSIFIER_LABELS
 from .comparisons import (  # noqa: F401  (the significance tables are computed there; re-exported here)
     SIGNIFICANCE_PAIR_ON,
+    format_difference,
+    format_p,
     per_document,
     significance_runs,
     significance_table,
 )
 from .protocols import STANDARD, run_variant
+
+#: Columns holding a difference between two metrics.
+DIFFERENCES = ("mean_diff", "diff", "ci_low", "ci_high")
 
 
 def _fmt(x: float) -> str:
@@ -32,7 +37,12 @@ def _table(frame: pd.DataFrame, columns: list[str], headers: list[str] | None = 
         cells = []
         for c in columns:
             v = row[c]
-            cells.append(_fmt(v) if isinstance(v, float) else ("" if v is None else str(v)))
+            if isinstance(v, float) and c.startswith("p_"):
+                cells.append(format_p(v))
+            elif isinstance(v, float) and c in DIFFERENCES and not pd.isna(v):
+                cells.append(format_difference(v, ".2f"))  # an exact tie reads 0, never -0.00
+            else:
+                cells.append(_fmt(v) if isinstance(v, float) else ("" if v is None else str(v)))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

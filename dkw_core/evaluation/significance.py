@@ -15,10 +15,13 @@ dataset, protocol, K, N, classifier, split, vectors, sample by default):
 both Bonferroni-corrected for the number of metric pairs tested (p × pairs, capped at 1).
 Zero differences are dropped (``zero_method="wilcox"``; the sign test ignores ties too).
 
-The p-value is deterministic: F1 values are first rounded to :data:`RESOLUTION` decimals (the
-shipped reference results store percentages with 4 decimals, the database full floats; rounded
-the same way, both give the same differences and ties), and the method is chosen explicitly
-(:func:`wilcoxon_method`): the **exact** null distribution when n ≤ 50 non-zero differences
+The p-value is deterministic: the tests run on the integer number of **correct test documents**
+(micro-F1 in percent × test documents / 100, rounded to the integer it is — :func:`correct_documents`;
+the test size comes from a ``test_documents`` column or the run's stored predictions), so the
+shipped reference results (percentages with 4 decimals) and the database (full floats) give the
+same differences and the same real ties. Only scores without a known test size fall back to F1
+rounded to :data:`RESOLUTION` decimals. The method is chosen explicitly (:func:`wilcoxon_method`,
+what ``scipy.stats.wilcoxon`` picks by default): the **exact** null distribution when n ≤ 50 non-zero differences
 and no two absolute differences are tied, otherwise the **normal approximation** with the
 tie-corrected variance and no continuity correction. Each table names the method per pair
 (column ``wilcoxon_method``).
@@ -35,7 +38,7 @@ from scipy import stats
 from ..errors import InputError
 from ..expected_warnings import wilcoxon_warnings_expected
 
-#: Decimals (of F1 in percent) every score is rounded to before a difference is taken.
+#: Decimals (of F1 in percent) a score without a known test size is rounded to before a difference is taken.
 RESOLUTION = 4
 #: Largest number of non-zero differences for the exact Wilcoxon distribution.
 EXACT_MAX_N = 50
@@ -71,6 +74,28 @@ def _differences(a: Sequence[float], b: Sequence[float]) -> np.ndarray:
     x = np.round(np.asarray(a, dtype=float), RESOLUTION)
     y = np.round(np.asarray(b, dtype=float), RESOLUTION)
     return np.asarray(np.round(x - y, RESOLUTION))
+
+
+def correct_documents(runs: pd.DataFrame, score: str = "micro_f1") -> pd.Series:
+    """Correct test documents per run, ``round(score / 100 × test documents)`` (micro-F1 in percent
+    is the share of test documents classified right), NaN where the test size is unknown.
+
+    The test size is the ``test_documents`` column, else the length of the run's stored gold
+    labels (``predictions``), shared by every run of the same (dataset, sample)."""
+    size = pd.Series(np.nan, index=runs.index, dtype=float)
+    if "test_documents" in runs.columns:
+        size = pd.to_numeric(runs["test_documents"], errors="coerce").astype(float)
+    if "predictions" in runs.columns:
+        from .paired import decode_labels
+
+        gold = [len(decode_labels(p["gold"])) if isinstance(p, dict) and isinstance(p.get("gold"), str) else np.nan
+                for p in runs["predictions"]]
+        size = size.fillna(pd.Series(gold, index=runs.index, dtype=float))
+    keys = [c for c in ("dataset", "sample") if c in runs.columns]
+    if keys and size.isna().any() and size.notna().any():
+        group = pd.Series(["|".join(str(row[k]) for k in keys) for _, row in runs[keys].iterrows()], index=runs.index)
+        size = size.fillna(size.groupby(group).transform("max"))
+    return np.round(pd.to_numeric(runs[score], errors="coerce") * size / 100)
 
 
 def wilcoxon_method(d: np.ndarray) -> str:
@@ -144,17 +169,23 @@ def compare_metrics(
 
     ``runs`` is a DataFrame like :func:`dkw_core.evaluation.results.load_runs` returns (one
     row per run with a ``metric`` column and the ``pair_on`` columns). A pair is tested on the
-    configurations where both metrics have a score.
+    configurations where both metrics have a score. The tests run on correct-document counts
+    (:func:`correct_documents`) where the test size is known; ``mean_diff`` is in ``score`` units.
     """
+    counts = correct_documents(runs, score) if score == "micro_f1" else None
     table = paired_table(runs, score=score, pair_on=pair_on)
+    tested = table
+    if counts is not None and counts.notna().any():  # the tests on integer counts where the test size is known
+        tested = paired_table(runs.assign(_correct=counts.fillna(runs[score])), score="_correct", pair_on=pair_on)
     names = [m for m in (metrics or list(dict.fromkeys(runs["metric"]))) if m in table.columns]  # first-seen order
     pairs = list(itertools.combinations(names, 2))
     rows = []
     for a, b in pairs:
         both = table[[a, b]].dropna()
-        T, z, p_w, _, w_method = wilcoxon_signed_rank(both[a], both[b])
-        M, p_s, _ = sign_test(both[a], both[b])
-        r_plus, r_minus, z_signed = signed_rank_direction(both[a], both[b])
+        t = tested.loc[both.index, [a, b]]
+        T, z, p_w, _, w_method = wilcoxon_signed_rank(t[a], t[b])
+        M, p_s, _ = sign_test(t[a], t[b])
+        r_plus, r_minus, z_signed = signed_rank_direction(t[a], t[b])
         higher = a if r_plus > r_minus else b if r_minus > r_plus else "tie"
         rows.append({
             "metric_a": a, "metric_b": b, "n": int(len(both)),
@@ -162,7 +193,7 @@ def compare_metrics(
             "higher": higher, "R_plus": r_plus, "R_minus": r_minus,
             "T": T, "z": z, "z_signed": z_signed, "p_wilcoxon": p_w, "wilcoxon_method": w_method, "M": M,
             "p_sign": p_s,
-            "p_sign_two_sided": sign_test_two_sided(both[a], both[b]),
+            "p_sign_two_sided": sign_test_two_sided(t[a], t[b]),
         })
     out = pd.DataFrame(rows, columns=[c for c in COLUMNS if c not in _CORRECTED])
     m = max(len(pairs), 1)

@@ -58,3 +58,12 @@ def test_the_headline_choice_is_the_cv_whose_curves_are_shipped_then_the_smalles
     no_curves = runs.drop(index=3)  # without the curve run: the smallest seed, whatever its configuration
     main = main_choices(choices(no_curves, dataset="r8"), no_curves)
     assert main.iloc[1]["seed"] == 0 and len(main) == 2
+
+
+def test_format_p_underflow_old_rounding_and_ties():
+    from dkw_core.evaluation.comparisons import format_difference, format_p
+
+    assert format_p(0.0) == "< 1e-300"  # underflowed: never "0.00e+0"
+    assert format_p(0.0, rounded_to=4) == "< 5e-05"  # an older reference file rounded p to 4 decimals
+    assert (format_p(0.0273), format_p(1.23e-45), format_p(float("nan")), format_p(None)) == ("0.027", "1.2e-45", "", "")
+    assert format_difference(-0.0) == format_difference(-0.001) == "0" and format_difference(-1.234) == "-1.23"

@@ -96,3 +96,17 @@ def test_predictions_are_packed_in_the_file_and_read_back_exactly():
     assert unpack_predictions(plain) == plain  # a format-2 file's plain string still reads
     with pytest.raises(InputError, match="not valid packed predictions"):
         unpack_predictions("zlib:not base64!")
+
+
+def test_p_values_are_written_unrounded_and_both_kinds_of_file_read():
+    """The writer keeps p-values unrounded (a McNemar p of 1e-50 is not 0) and says so; an older
+    file's p-values were rounded to 4 decimals, which the reader still takes, with a 0 read as < 5e-05."""
+    from dkw_core.evaluation.reference import P_VALUES_KEY, _clean, merge_kept, rounded_p_decimals
+
+    row = _clean({"diff": -56.01434, "p_mcnemar": 1e-50, "p_holm": 0.123456789})
+    assert row == {"diff": -56.0143, "p_mcnemar": 1e-50, "p_holm": 0.123456789}
+    assert rounded_p_decimals({P_VALUES_KEY: "unrounded"}) is None
+    assert rounded_p_decimals({"format": 3}) == 4  # the shipped files before this field
+    new = {"dkw_version": "1", P_VALUES_KEY: "unrounded", "runs": [], "comparisons": {}}
+    old = {"dkw_version": "1", "runs": [], "comparisons": {"label-aware": {"pairs": [{"p_mcnemar": 0.0}]}}}
+    assert rounded_p_decimals(merge_kept(new, old)) == 4  # tables kept from the older file stay "rounded"

@@ -106,3 +106,62 @@ def test_compare_metrics_names_the_wilcoxon_method():
     assert set(table["wilcoxon_method"]) <= {"exact", "approx", "none"}
     noisy = runs.assign(micro_f1=runs["micro_f1"] + 1e-10)
     assert compare_metrics(noisy)["p_wilcoxon"].tolist() == table["p_wilcoxon"].tolist()
+
+
+def _tie_broken_by_rounding(documents: int = 7532) -> tuple[np.ndarray, np.ndarray]:
+    """Correct-document counts of two metrics on 6 configurations whose first two differences
+    are tied (−40 and −40) but whose F1 percentages, rounded to 4 decimals, differ by unequal amounts."""
+    other = np.array([3000, 3100, 3500, 3600, 3700, 3800])
+    steps = np.array([40, 40, 7, 11, 13, 17])
+    for start in range(0, documents):
+        a = other.copy()
+        a[0] = start
+        b = a + steps
+        f1_a, f1_b = np.round(a * 100 / documents, 4), np.round(b * 100 / documents, 4)
+        d = np.round(f1_a - f1_b, 4)
+        if d[0] != d[1]:
+            return a, b
+    raise AssertionError("no count the 4-decimal rounding breaks")
+
+
+def test_wilcoxon_on_correct_document_counts_keeps_real_ties():
+    """A real tie of correct-document differences stays a tie although the F1 percentages (4
+    decimals, as the reference JSON holds them) differ by unequal amounts: the method is the
+    tie-corrected approximation, and the p-value is scipy's on the integer differences."""
+    from scipy import stats
+
+    documents = 7532
+    a, b = _tie_broken_by_rounding(documents)
+    f1 = {"tf-idf": list(np.round(a * 100 / documents, 4)), "thd": list(np.round(b * 100 / documents, 4))}
+    runs = _runs(f1).assign(test_documents=documents)
+    row = compare_metrics(runs).iloc[0]
+    d = a - b
+    expected = stats.wilcoxon(d, zero_method="wilcox", correction=False, method="asymptotic").pvalue
+    assert row.wilcoxon_method == "approx"  # |d| tied at 40: the exact distribution does not apply
+    assert row.p_wilcoxon == pytest.approx(expected, abs=1e-12)
+    assert row.p_wilcoxon != pytest.approx(2 / 2**6)  # what the exact test on the rounded F1 said
+    assert row.mean_diff == pytest.approx(float(np.mean(np.array(f1["tf-idf"]) - np.array(f1["thd"]))))
+    # no tie: the exact test, as scipy picks it
+    untied = _runs({"x": [10.0, 20.0, 30.0, 40.0, 50.0], "y": [11.0, 22.0, 33.0, 44.0, 45.0]}).assign(test_documents=100)
+    row = compare_metrics(untied).iloc[0]
+    assert row.wilcoxon_method == "exact"
+    assert row.p_wilcoxon == pytest.approx(stats.wilcoxon([-1, -2, -3, -4, 5]).pvalue)
+
+
+def test_test_size_from_stored_predictions_gives_counts():
+    """Without a test_documents column the size comes from the run's stored gold labels."""
+    documents = 7532
+    a, b = _tie_broken_by_rounding(documents)
+    runs = _runs({"tf-idf": list(np.round(a * 100 / documents, 4)), "thd": list(np.round(b * 100 / documents, 4))})
+    runs["predictions"] = [{"split": "s", "gold": "0" * documents, "pred": ""}] + [None] * (len(runs) - 1)
+    assert compare_metrics(runs).iloc[0].wilcoxon_method == "approx"
+
+
+def test_shipped_reference_20ng_tie_is_the_approximation():
+    from dkw_core.evaluation.reference import load_reference
+    from dkw_core.evaluation.report import significance_table
+
+    runs = load_reference()
+    table = significance_table(runs[runs["dataset"] == "20ng"], "label-aware")
+    row = table[(table.metric_a == "tf-idf") & (table.metric_b == "thd")].iloc[0]
+    assert row.wilcoxon_method == "approx" and row.p_wilcoxon == pytest.approx(0.0273, abs=1e-4)
