@@ -47,9 +47,9 @@ sys.exit(code)
 
 @pytest.fixture(scope="module")
 def clone(tmp_path_factory) -> Path:
-    """The package and the script folders, as a fresh clone has them."""
+    """The package, the script folders and the tests' helpers, as a fresh clone has them."""
     root = tmp_path_factory.mktemp("clone")
-    for folder in ("dkw_core", "benchmarks", "scripts"):
+    for folder in ("dkw_core", "benchmarks", "scripts", "tests"):  # tests/support: a browser benchmark's helpers
         shutil.copytree(ROOT / folder, root / folder, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
     return root
 

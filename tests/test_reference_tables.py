@@ -12,6 +12,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _script():
+    import sys
+
+    if str(ROOT / "scripts") not in sys.path:  # as `python scripts/reference_tables.py` has it: its repo_root helper
+        sys.path.insert(0, str(ROOT / "scripts"))
     spec = importlib.util.spec_from_file_location("reference_tables", ROOT / "scripts" / "reference_tables.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
