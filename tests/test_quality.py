@@ -77,3 +77,10 @@ def test_bad_input_is_one_input_error_line(call, message):
 def test_no_list_with_two_known_words_gives_nan_not_a_crash():
     got = coherence({"a": ["ball", "nowhere"], "b": ["zzz"]}, TEXTS)
     assert math.isnan(got.npmi) and got.skipped == ["a", "b"]
+
+
+def test_reference_tokens_are_the_baselines_lower_cased_words():
+    from dkw_core.phrases import TaggedDoc
+    from dkw_core.quality import word_tokens
+
+    assert word_tokens(TaggedDoc("The Ball , goal 42 x Team", "X N X N X X N")) == ["ball", "goal", "team"]
