@@ -36,6 +36,7 @@ from scipy.special import entr, xlogy
 from scipy.stats import rankdata
 
 from dkw_core.errors import InputError
+from dkw_core.peers import fightin_words
 
 __all__ = [
     "CategoryStats",
@@ -268,6 +269,18 @@ def _thd(stats: CategoryStats) -> np.ndarray:
     return _safe_div(ranks_c, size_c) - _safe_div(ranks_g, size_g)
 
 
+def _lo(stats: CategoryStats) -> np.ndarray:
+    """lo (informative-prior log-odds, not in the paper): Fightin' Words on the document counts.
+
+    :func:`dkw_core.peers.fightin_words` (Monroe, Colaresi & Quinn 2008) applied to A, the
+    documents of c containing w, against C, the documents outside c containing w (the other
+    categories pooled), with the prior from the overall document frequencies A + C scaled to
+    the default total mass. A z-score: positive where w is over-represented in c, negative
+    where under-represented, 0 for a word in no document.
+    """
+    return fightin_words(stats.doc_freq)
+
+
 # --------------------------------------------------------------------------- registry
 
 
@@ -323,6 +336,8 @@ _BASE_SPECS: tuple[_BaseSpec, ...] = (
               "Lopes et al. 2016; Sajgalik et al. 2017, Formula 1", False, _tf_dcf),
     _BaseSpec("thd", "termhood r(w,c)/|V_c| - r(w,all)/|V_all| (ascending frequency ranks)",
               "Kit & Liu 2008; Sajgalik et al. 2017, Formula 2", False, _thd),
+    _BaseSpec("lo", "informative-prior log-odds z-score of A vs C (Fightin' Words on the neighbour-set "
+              "document counts; not in the paper)", "Monroe, Colaresi & Quinn 2008", False, _lo),
 )
 _SPECS: dict[str, _BaseSpec] = {spec.name: spec for spec in _BASE_SPECS}
 

@@ -21,7 +21,7 @@ from dkw_core.metrics import (
     get_metric,
 )
 
-BASES = ("rf", "tds", "ig", "gr", "chi2", "idf", "tf-dcf", "thd")
+BASES = ("rf", "tds", "ig", "gr", "chi2", "idf", "tf-dcf", "thd", "lo")
 ABCD_BASES = ("rf", "tds", "ig", "gr", "chi2", "idf")
 
 
@@ -360,16 +360,17 @@ def test_category_scores_matches_abcd_on_stats_table():
 # --------------------------------------------------------------------------- registry
 
 
-def test_registry_has_sixteen_metrics_bases_first():
+def test_registry_has_eighteen_metrics_bases_first():
     names = list(METRICS)
-    assert len(names) == 16
-    assert names[:8] == list(BASES)
-    assert names[8:] == [f"tf-{b}" for b in BASES]
+    assert len(names) == 18
+    assert names[:9] == list(BASES)
+    assert names[9:] == [f"tf-{b}" for b in BASES]
 
 
 def test_paper_metrics_are_registered():
     assert len(PAPER_METRICS) == 13
     assert set(PAPER_METRICS) <= set(METRICS)
+    assert not {"lo", "tf-lo"} & set(PAPER_METRICS)  # dkw's addition, not in the paper's tables
     assert set(SEARCH_EXCLUDED) == {"chi2", "tf-chi2"}
 
 
@@ -410,3 +411,35 @@ def test_unknown_metric_lists_valid_names():
 def test_category_scores_unknown_metric_raises_input_error():
     with pytest.raises(InputError):
         category_scores("nope", tiny_stats())
+
+
+# --------------------------------------------------------------------------- lo (Fightin' Words on A vs C)
+
+
+def direct_lo(stats: CategoryStats) -> np.ndarray:
+    """Monroe et al. 2008's z-score of A against C written out cell by cell, prior from A + C."""
+    a, _, c, _ = stats.abcd_table()
+    n_cat, n_words = a.shape
+    df = [float(a[:, w].sum()) for w in range(n_words)]  # A + C: documents containing w
+    total = sum(df)
+    alpha0 = 0.01 * total
+    out = np.zeros((n_cat, n_words))
+    for i in range(n_cat):
+        n_i = float(a[i].sum())
+        n_rest = float(c[i].sum())
+        for w in range(n_words):
+            alpha = alpha0 * df[w] / total
+            y_i, y_j = float(a[i, w]), float(c[i, w])
+            delta = (math.log((y_i + alpha) / (n_i + alpha0 - y_i - alpha))
+                     - math.log((y_j + alpha) / (n_rest + alpha0 - y_j - alpha)))
+            out[i, w] = delta / math.sqrt(1 / (y_i + alpha) + 1 / (y_j + alpha))
+    return out
+
+
+def test_lo_equals_direct_fightin_words_on_document_counts():
+    stats = tiny_stats()
+    got = category_scores("lo", stats)
+    np.testing.assert_allclose(got, direct_lo(stats), rtol=1e-12)
+    # Word 0 is in both of category 0's documents and in 1 of 3 of category 1's: over-represented in 0.
+    assert got[0, 0] > 0 > got[1, 0]
+    assert not get_metric("lo").label_free and get_metric("tf-lo").base == "lo"

@@ -20,6 +20,16 @@ def test_label_aware_keywords_come_from_the_documents_topic(model):
         assert set(words) <= set(SPORT if doc.label == "sport" else SPACE), (doc.id, words)
 
 
+@pytest.mark.parametrize("metric", ["lo", "tf-lo"])
+def test_fightin_words_metric_ranks_the_documents_topic(model, metric):
+    """The lo metric (dkw_core.peers.fightin_words on A vs C) runs through the keyword path."""
+    for doc in model.corpus.test:
+        kws = model.keywords(doc, metric=metric, k=3, top=3)
+        assert {kw.word for kw in kws} <= set(SPORT if doc.label == "sport" else SPACE), (doc.id, kws)
+        assert all(np.isfinite(kw.score) for kw in kws)
+    assert model.rank("test", metric=metric, k=3, top=3, protocol="label-free").shape[0] == len(model.corpus.test)
+
+
 def test_term_counts_count_phrase_occurrences_per_neighbour(model):
     # with K = 1 every phrase occurrence votes for its single nearest word
     counts = model.term_counts("all", 1)
