@@ -75,9 +75,9 @@ def test_safe_url_hides_the_password():
     assert PASSWORD not in safe_url("::not a url " + PASSWORD)
 
 
-@pytest.mark.parametrize("how", ["--db", "env"])
-@pytest.mark.parametrize("url", [UNREACHABLE, NO_DRIVER], ids=["unreachable", "no-driver"])
-def test_no_study_command_prints_the_password(url, how, capsys, caplog, monkeypatch, tmp_path):
+def _failing_study_commands(url, how, capsys, caplog, monkeypatch, tmp_path):
+    """Run every study command against ``url`` (given as ``--db`` or as ``DKW_STUDY_DB``), each
+    failing with exit 2; yield (command, stdout, stderr) for the caller's checks."""
     monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("DKW_STUDY_FAKE_KEYWORDS", "1")
     caplog.set_level(logging.DEBUG)
@@ -89,6 +89,13 @@ def test_no_study_command_prints_the_password(url, how, capsys, caplog, monkeypa
             argv[2:2] = ["--db", url]
         assert main(argv) == 2, command
         out, err = capsys.readouterr()
+        yield command, out, err
+
+
+@pytest.mark.parametrize("how", ["--db", "env"])
+@pytest.mark.parametrize("url", [UNREACHABLE, NO_DRIVER], ids=["unreachable", "no-driver"])
+def test_no_study_command_prints_the_password(url, how, capsys, caplog, monkeypatch, tmp_path):
+    for command, out, err in _failing_study_commands(url, how, capsys, caplog, monkeypatch, tmp_path):
         assert PASSWORD not in out + err + caplog.text, command
         assert err.startswith("error: ") and err.count("\n") == 1, (command, err)
         assert "judge:***@" in err, err
@@ -121,17 +128,7 @@ def test_safe_url_hides_credential_query_parameters_and_shows_only_the_dialect_o
 @pytest.mark.parametrize("url", [IN_QUERY, AT_SIGN, AT_COLON], ids=["query-password", "at-sign", "at-colon"])
 def test_no_study_command_prints_a_query_password_or_part_of_one_with_an_at_sign(url, how, capsys, caplog,
                                                                                  monkeypatch, tmp_path):
-    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
-    monkeypatch.setenv("DKW_STUDY_FAKE_KEYWORDS", "1")
-    caplog.set_level(logging.DEBUG)
-    for command in STUDY_COMMANDS:
-        argv = ["study", *command]
-        if how == "env":
-            monkeypatch.setenv("DKW_STUDY_DB", url)
-        else:
-            argv[2:2] = ["--db", url]
-        assert main(argv) == 2, command
-        out, err = capsys.readouterr()
+    for command, out, err in _failing_study_commands(url, how, capsys, caplog, monkeypatch, tmp_path):
         assert not any(p in out + err + caplog.text for p in PIECES), (command, err)
         assert err.startswith("error: ") and err.count("\n") == 1, (command, err)
         if url == IN_QUERY:
