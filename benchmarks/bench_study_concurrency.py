@@ -132,17 +132,24 @@ def bench_processes(url, n):
     engine, sid = _study(url)
     judges = [S.invite_judge(engine, sid, name=f"j{i}")[0] for i in range(5 * n)]
     engine.dispose()
+    res, seconds = _run_in_processes(_proc, url, judges, n, timeout=600)
+    return {**_audit(engine), "failed": sum(r[0] != "ok" for r in res), "seconds": seconds}
+
+
+def _run_in_processes(target, url, judges, n, *, timeout):
+    """``target(url, judges[i::n], start, out)`` in ``n`` forked processes released together;
+    each puts one result on ``out``. Returns the results and the seconds from the release."""
     ctx = multiprocessing.get_context("fork")
     start, out = ctx.Event(), ctx.Queue()
-    procs = [ctx.Process(target=_proc, args=(url, judges[i::n], start, out)) for i in range(n)]
+    procs = [ctx.Process(target=target, args=(url, judges[i::n], start, out)) for i in range(n)]
     for p in procs:
         p.start()
     t0 = time.perf_counter()
     start.set()
-    res = [out.get(timeout=600) for _ in procs]
+    res = [out.get(timeout=timeout) for _ in procs]
     for p in procs:
         p.join()
-    return {**_audit(engine), "failed": sum(r[0] != "ok" for r in res), "seconds": time.perf_counter() - t0}
+    return res, time.perf_counter() - t0
 
 
 def _doomed(url, judges, count):
@@ -259,16 +266,7 @@ def bench_judges(url, n_judges, n_procs):
                                               keywords_per_method=5, seed=7))
     judges = [S.invite_judge(engine, sid, name=f"j{i}")[0] for i in range(n_judges)]
     engine.dispose()
-    ctx = multiprocessing.get_context("fork")
-    start, out = ctx.Event(), ctx.Queue()
-    procs = [ctx.Process(target=_judge_process, args=(url, judges[i::n_procs], start, out)) for i in range(n_procs)]
-    for p in procs:
-        p.start()
-    t0 = time.perf_counter()
-    start.set()
-    res = [out.get(timeout=1800) for _ in procs]
-    for p in procs:
-        p.join()
+    res, seconds = _run_in_processes(_judge_process, url, judges, n_procs, timeout=1800)
     errors = [e for r in res for e in r["errors"]]
     submit_t = [t for r in res for t in r["submit"]]
     reserve_t = [t for r in res for t in r["reserve"]]
@@ -280,7 +278,7 @@ def bench_judges(url, n_judges, n_procs):
             "submit_p50": _pct(submit_t, 0.5), "submit_p95": _pct(submit_t, 0.95), "submit_max": max(submit_t or [0.0]),
             "reserve_p95": _pct(reserve_t, 0.95), "reserve_max": max(reserve_t or [0.0]),
             "draft_p95": _pct(draft_t, 0.95), "draft_max": max(draft_t or [0.0]),
-            "seconds": time.perf_counter() - t0, "first_error": errors[0] if errors else "-"}
+            "seconds": seconds, "first_error": errors[0] if errors else "-"}
 
 
 def main() -> int:
