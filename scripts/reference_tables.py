@@ -1,12 +1,23 @@
-"""The evaluation tables of BENCHMARKS.md, printed from the reference results
-(``docs/results/<corpus>.json``) and nothing else, so the document quotes the shipped files.
+"""The generated reference-result pages and tables, from the reference results
+(``docs/results/<corpus>.json``) and nothing else, so the documents quote the shipped files.
 
-    .venv/bin/python scripts/reference_tables.py [--folder docs/results]      # print them
-    .venv/bin/python scripts/reference_tables.py --write BENCHMARKS.md --readme README.md  # refresh both
-    .venv/bin/python scripts/reference_tables.py --report docs/results/report.md   # the report, from the same files
+    .venv/bin/python scripts/reference_tables.py --update    # rewrite every generated file (below)
+    .venv/bin/python scripts/reference_tables.py --check     # exit 1 naming the generated files that are stale
+    .venv/bin/python scripts/reference_tables.py             # print the corpus pages
 
-``--write`` replaces the text between ``<!-- reference-tables:begin -->`` and
-``<!-- reference-tables:end -->`` in the file.
+``--update`` writes, from the JSON files of ``--folder`` (default ``docs/results``):
+
+* ``docs/results/<corpus>.md``: one page per corpus (the docs site's "Reference results"), every
+  table of the corpus — chosen setups, baselines, F1 against N, per-document comparisons, seed
+  stability, leak checks — one section per entry of ``SECTIONS``;
+* ``BENCHMARKS.md``: the summary between ``<!-- reference-tables:begin -->`` and
+  ``<!-- reference-tables:end -->`` (the headline table and one line per corpus, linking its page);
+* ``README.md``: the headline table between ``<!-- headline:begin -->`` and ``<!-- headline:end -->``;
+* ``docs/results/report.md``: the report of ``python -m dkw_core report`` over the same runs.
+
+``--write FILE``, ``--readme FILE``, ``--pages FOLDER`` and ``--report FILE`` write one of them to
+another place. ``tests/test_reference_tables.py`` fails when a committed page or block differs from
+what the JSON files generate.
 """
 from __future__ import annotations
 
@@ -18,6 +29,7 @@ from pathlib import Path
 import pandas as pd  # noqa: E402
 from repo_root import ROOT  # the repository root, put first on sys.path (scripts/repo_root.py)
 
+from dkw_core.evaluation.classifiers import CLASSIFIER_LABELS  # noqa: E402
 from dkw_core.evaluation.comparisons import (  # noqa: E402
     choices,
     format_difference,
@@ -38,10 +50,13 @@ COMPARED = ["rf", "ig", "tds", "tf-idf"]
 
 
 def load(folder: Path) -> dict[str, dict]:
+    """The reference results of ``folder``, by corpus: its ``<corpus>.json`` files (a JSON file
+    beside them without ``dataset`` and ``runs``, e.g. another table's data, is not a corpus)."""
     out = {}
     for path in sorted(folder.glob("*.json")):
         data = json.loads(path.read_text())
-        out[data["dataset"]] = data
+        if isinstance(data, dict) and "dataset" in data and "runs" in data:
+            out[data["dataset"]] = data
     return dict(sorted(out.items(), key=lambda kv: ORDER.index(kv[0]) if kv[0] in ORDER else 99))
 
 
@@ -210,61 +225,181 @@ def leaks(data, name) -> list[str]:
     return out
 
 
-def tables(ref: dict) -> str:
-    out = headline(ref)
-    for name, data in ref.items():
-        wall = (data.get("wall_seconds") or 0) / 60
-        out += ["", f"### {name}", "",
-                f"dkw {data['dkw_version']} (reference format {data.get('format')}), {data['date']}, "
-                f"{wall:.1f} min wall, peak RSS {(data.get('peak_rss_mib') or 0) / 1024:.2f} GiB; command: "
-                f"`{data['command']}`", ""]
-        base = next(iter(runs(data, kind="baseline-tfidf")), None)
-        bows = {r["protocol"]: r for r in runs(data, kind="baseline-bow", top=10)}
-        out.append(f"tf-idf + LinearSVC {mm(base)}; bag-of-words tf-rf keyword sets, N = 10: "
-                   + "; ".join(f"{p} {mm(r)}" for p, r in bows.items()))
-        if data.get("format", 1) < 2:
-            out += ["", "*No per-document predictions in this file (format 1, dkw "
-                    f"{data['dkw_version']}): no CV selection and no per-document comparison yet.*"]
-        out += curves(data, name) + comparisons(data, name) + stability(data, name) + leaks(data, name)
+def provenance(data, name) -> list[str]:
+    wall = (data.get("wall_seconds") or 0) / 60
+    machine = data.get("machine") or {}
+    where = (f"; machine: {machine.get('cpus')} CPUs, {machine.get('memory_gib')} GiB, Python {machine.get('python')}"
+             if machine else "")
+    out = [f"dkw {data['dkw_version']} (reference format {data.get('format')}), {data['date']}, {wall:.1f} min wall, "
+           f"peak RSS {(data.get('peak_rss_mib') or 0) / 1024:.2f} GiB{where}. Command:", "",
+           f"    {data['command']}"]
+    if data.get("backfill_command"):
+        out += ["", "Predictions of runs stored before they were kept, added by:", "", f"    {data['backfill_command']}"]
+    kept = data.get("kept_runs") or {}
+    if kept.get("count"):
+        out += ["", f"{kept['count']} run(s) kept from an earlier file of the same version"
+                + (f" ({kept['from']})" if kept.get("from") else "")
+                + (f", written by `{kept['command']}`" if kept.get("command") else "") + "."]
+    return out
+
+
+def chosen(data, name) -> list[str]:
+    return ["The setup chosen over all (K, metric, N) setups on the training split — by the robust CV selection, and "
+            "beside it by the paper's Algorithm 2 (seed 0) — trained on the whole training split and scored once on "
+            "the test split (the corpus's row of the headline in BENCHMARKS.md).", "", *headline_table({name: data})]
+
+
+def baselines(data, name) -> list[str]:
+    base = next(iter(runs(data, kind="baseline-tfidf")), None)
+    bows = {r["protocol"]: r for r in runs(data, kind="baseline-bow", top=10)}
+    out = [f"tf-idf + LinearSVC {mm(base)}; bag-of-words tf-rf keyword sets, N = 10: "
+           + "; ".join(f"{p} {mm(r)}" for p, r in bows.items())]
+    if data.get("format", 1) < 2:
+        out += ["", "*No per-document predictions in this file (format 1, dkw "
+                f"{data['dkw_version']}): no CV selection and no per-document comparison yet.*"]
+    return out
+
+
+#: The sections of every corpus page, in order: (heading, renderer). A renderer takes the corpus's
+#: reference results (the parsed ``docs/results/<corpus>.json``) and its name and returns Markdown
+#: lines; a section it returns nothing for is left out. A new kind of result in the JSON is one
+#: renderer added here: ``--update`` then writes it into every page and the test checks it.
+SECTIONS = [
+    ("Where the figures come from", provenance),
+    ("Chosen setups", chosen),
+    ("Baselines", baselines),
+    ("F1 against N", curves),
+    ("Per-document comparison", comparisons),
+    ("Seed stability", stability),
+    ("Leak check", leaks),
+]
+
+
+def page(data, name) -> str:
+    """The docs site's page of one corpus (``docs/results/<name>.md``), generated whole."""
+    docs = data.get("documents") or {}
+    split = (f" ({docs['test']:,} documents; {docs['train']:,} training documents)"
+             if docs.get("test") and docs.get("train") else "")
+    vectors = sorted({r.get("vectors") for r in data["runs"]} - {None, "none"})
+    classifiers = sorted({r.get("classifier") for r in data["runs"]} - {None})
+    out = [f"# Reference results: {name}", "",
+           f"<!-- Generated by scripts/reference_tables.py from docs/results/{name}.json; do not edit. "
+           "Regenerate with: python scripts/reference_tables.py --update -->", "",
+           f"Every table on this page is generated by `scripts/reference_tables.py` from "
+           f"`docs/results/{name}.json` and nothing else (`python scripts/reference_tables.py --update`); "
+           "`tests/test_reference_tables.py` fails when the page differs from what that file generates. "
+           f"F1 in percent on the **test split**{split}, vectors "
+           + ", ".join(f"`{v}`" for v in vectors) + ", classifier "
+           + ", ".join(CLASSIFIER_LABELS.get(c, c) for c in classifiers) + " (`LinearSVC`, C = 1). "
+           "What the protocols and the two selections are, and how each parameter was chosen (on the training "
+           "split only): [Reference results](README.md); the statistics: [the method, §8]"
+           "(../method.md#8-choosing-parameters-and-comparing-metrics)."]
+    for heading, render in SECTIONS:
+        lines = render(data, name)
+        while lines and lines[0] == "":
+            lines = lines[1:]
+        if lines:
+            out += ["", f"## {heading}", "", *lines]
     return "\n".join(out) + "\n"
+
+
+def summary(ref: dict) -> str:
+    """BENCHMARKS.md's generated block: the headline and one line per corpus, linking its page."""
+    out = headline(ref) + ["", "### Per corpus", "",
+                           "Every table of a corpus — F1 against N under each protocol and selection, the "
+                           "per-document comparisons, seed stability, leak checks — is on its page of the docs site, "
+                           "generated from the same file.", "",
+                           "| corpus | page | reference file | dkw | date | wall | peak RSS | runs |",
+                           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for name, data in ref.items():
+        out.append(f"| {name} | [{name}](docs/results/{name}.md) | `docs/results/{name}.json` | {data['dkw_version']} | "
+                   f"{data['date'][:10]} | {(data.get('wall_seconds') or 0) / 60:.1f} min | "
+                   f"{(data.get('peak_rss_mib') or 0) / 1024:.2f} GiB | {len(data['runs'])} |")
+    return "\n".join(out) + "\n"
+
+
+def tables(ref: dict) -> str:
+    """Every corpus page, one after the other (what the script prints without options)."""
+    return "\n".join(page(data, name) for name, data in ref.items())
+
+
+def generated(folder: Path, *, benchmarks: Path | None = None, readme: Path | None = None,
+              pages: Path | None = None, report: Path | None = None) -> dict[Path, str]:
+    """What each generated file should hold, by path (in full: the marked files with their block
+    replaced). A file given as ``None`` is left out; the report is the slow one (about a minute)."""
+    ref = load(folder)
+    out: dict[Path, str] = {}
+    if pages is not None:
+        for name, data in ref.items():
+            out[pages / f"{name}.md"] = page(data, name)
+    for target, begin, end, block in ((benchmarks, BEGIN, END, lambda: summary(ref)),
+                                      (readme, HEADLINE_BEGIN, HEADLINE_END,
+                                       lambda: "\n".join(headline_table(ref)) + "\n")):
+        if target is not None:
+            out[target] = with_block(target, begin, end, block())
+    if report is not None:
+        from dkw_core.evaluation.reference import load_reference
+        from dkw_core.evaluation.report import markdown_report
+
+        out[report] = markdown_report(load_reference(folder))
+    return out
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--folder", default=str(ROOT / "docs" / "results"))
-    ap.add_argument("--write", default=None, metavar="FILE", help="replace the marked block of FILE")
+    ap.add_argument("--folder", default=str(ROOT / "docs" / "results"), help="the reference results (<corpus>.json)")
+    ap.add_argument("--update", action="store_true",
+                    help="rewrite every generated file: the corpus pages, BENCHMARKS.md's and README.md's blocks and "
+                         "docs/results/report.md")
+    ap.add_argument("--check", action="store_true",
+                    help="write nothing; exit 1 naming every generated file that differs from what --update writes")
+    ap.add_argument("--write", default=None, metavar="FILE",
+                    help="replace the <!-- reference-tables --> block of FILE (BENCHMARKS.md)")
     ap.add_argument("--readme", default=None, metavar="FILE",
                     help="replace the headline table between the <!-- headline --> markers of FILE (README.md)")
+    ap.add_argument("--pages", default=None, metavar="FOLDER", help="write the corpus pages <corpus>.md into FOLDER")
     ap.add_argument("--report", default=None, metavar="FILE",
                     help="also write the Markdown report of the runs in the reference files (docs/results/report.md)")
     args = ap.parse_args(argv)
-    if args.report:
-        from dkw_core.evaluation.reference import load_reference
-        from dkw_core.evaluation.report import markdown_report
-
-        Path(args.report).write_text(markdown_report(load_reference(Path(args.folder))), encoding="utf-8")
-    ref = load(Path(args.folder))
-    text = tables(ref)
-    if not args.write and not args.readme:
-        print(text)
-        return 0
-    for target, begin, end, block in ((args.write, BEGIN, END, text),
-                                      (args.readme, HEADLINE_BEGIN, HEADLINE_END, "\n".join(headline_table(ref)) + "\n")):
-        if target and not replace_block(Path(target), begin, end, block):
-            return 2
+    folder = Path(args.folder)
+    if args.update or args.check:
+        targets = {"benchmarks": ROOT / "BENCHMARKS.md", "readme": ROOT / "README.md",
+                   "pages": ROOT / "docs" / "results", "report": ROOT / "docs" / "results" / "report.md"}
+    else:
+        targets = {"benchmarks": args.write, "readme": args.readme, "pages": args.pages, "report": args.report}
+        if not any(targets.values()):
+            print(tables(load(folder)))
+            return 0
+    try:
+        files = generated(folder, **{k: None if v is None else Path(v) for k, v in targets.items()})
+    except MarkerError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    stale = [path for path, text in files.items()
+             if not path.is_file() or path.read_text(encoding="utf-8") != text]
+    if args.check:
+        for path in stale:
+            print(f"stale: {path} (python scripts/reference_tables.py --update)", file=sys.stderr)
+        return 1 if stale else 0
+    for path in stale:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(files[path], encoding="utf-8")
     return 0
 
 
-def replace_block(path: Path, begin: str, end: str, block: str) -> bool:
-    """Replace the text between the markers ``begin`` and ``end`` of ``path`` with ``block``."""
+class MarkerError(ValueError):
+    """A file to refresh has no begin … end markers."""
+
+
+def with_block(path: Path, begin: str, end: str, block: str) -> str:
+    """The text of ``path`` with the text between the markers ``begin`` and ``end`` replaced by ``block``."""
     doc = path.read_text(encoding="utf-8")
     if begin not in doc or end not in doc:
-        print(f"error: {path} has no {begin} … {end} block", file=sys.stderr)
-        return False
+        raise MarkerError(f"{path} has no {begin} … {end} block")
     head, rest = doc.split(begin, 1)
     _, tail = rest.split(end, 1)
-    path.write_text(f"{head}{begin}\n{block}{end}{tail}", encoding="utf-8")
-    return True
+    return f"{head}{begin}\n{block}{end}{tail}"
+
 
 if __name__ == "__main__":
     sys.exit(main())
