@@ -43,3 +43,45 @@ def test_strict_build_fails_on_dead_links(tmp_path):
     warnings = [line for line in done.stderr.splitlines() if line.startswith("WARNING")]
     for link in ("/README.md", "missing.md", "../NOPE.md"):
         assert any(f"'{link}'" in line for line in warnings), (link, done.stderr)
+
+
+def test_every_table_is_readable_at_1280_px(tmp_path):
+    """The project's site, built as `make lint` builds it, in Chromium at 1280 px: every table of the
+    benchmark and reference-result pages fits the text column or scrolls inside it (docs/css/tables.css);
+    none runs past the column to be cut off at the window's edge."""
+    import functools
+    import http.server
+    import threading
+
+    from tests.support.browser import browser_page, require_chromium
+
+    require_chromium()
+    site = tmp_path / "site"
+    built = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+                           cwd=ROOT, capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr[-2000:]
+    corpora = sorted(p.stem for p in (ROOT / "docs" / "results").glob("*.md") if p.stem not in ("README", "report"))
+    pages = ["benchmarks/", "measurements/", "results/", "results/report/", *(f"results/{c}/" for c in corpora)]
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):  # noqa: ANN002
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with browser_page((1280, 900)) as page:
+            for name in pages:
+                page.goto(f"http://127.0.0.1:{server.server_address[1]}/{name}")
+                cut = page.evaluate("""() => {
+                    const column = document.querySelector('[role=main]').getBoundingClientRect();
+                    return [...document.querySelectorAll('[role=main] table')].filter(t => {
+                        const box = t.getBoundingClientRect();
+                        const scrolls = ['auto', 'scroll'].includes(getComputedStyle(t).overflowX);
+                        return box.right > column.right + 1 || (t.scrollWidth > t.clientWidth + 1 && !scrolls);
+                    }).map(t => t.rows[0].innerText.slice(0, 60));
+                }""")
+                assert page.evaluate("document.querySelectorAll('[role=main] table').length") > 0, name
+                assert cut == [], (name, cut)
+    finally:
+        server.shutdown()
