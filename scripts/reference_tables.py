@@ -47,6 +47,7 @@ TOPS = [1, 2, 5, 10, 20, 50]
 BEGIN, END = "<!-- reference-tables:begin -->", "<!-- reference-tables:end -->"
 HEADLINE_BEGIN, HEADLINE_END = "<!-- headline:begin -->", "<!-- headline:end -->"
 COMPARED = ["rf", "ig", "tds", "tf-idf"]
+FOLDER_KEY = "_folder"  # set by load(): the folder a corpus's reference file was read from
 
 
 def load(folder: Path) -> dict[str, dict]:
@@ -56,8 +57,17 @@ def load(folder: Path) -> dict[str, dict]:
     for path in sorted(folder.glob("*.json")):
         data = json.loads(path.read_text())
         if isinstance(data, dict) and "dataset" in data and "runs" in data:
+            data[FOLDER_KEY] = str(path.parent)  # for beside(): the results a section keeps in their own file
             out[data["dataset"]] = data
     return dict(sorted(out.items(), key=lambda kv: ORDER.index(kv[0]) if kv[0] in ORDER else 99))
+
+
+def beside(data, *parts: str):
+    """A JSON file of the reference-results folder beside the corpus's own file, or ``None`` when there
+    is none: a section whose results live in their own file, e.g. ``beside(data, "extractors",
+    f"{name}.json")`` or ``beside(data, "quality.json")``."""
+    path = Path(data[FOLDER_KEY]).joinpath(*parts)
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
 
 
 def runs(data, **equal):
@@ -263,7 +273,8 @@ def baselines(data, name) -> list[str]:
 #: The sections of every corpus page, in order: (heading, renderer). A renderer takes the corpus's
 #: reference results (the parsed ``docs/results/<corpus>.json``) and its name and returns Markdown
 #: lines; a section it returns nothing for is left out. A new kind of result in the JSON is one
-#: renderer added here: ``--update`` then writes it into every page and the test checks it.
+#: renderer added here (results kept in a file of their own: ``beside``): ``--update`` then writes
+#: it into every page and the test checks it.
 SECTIONS = [
     ("Where the figures come from", provenance),
     ("Chosen setups", chosen),

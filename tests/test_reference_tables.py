@@ -74,12 +74,20 @@ def test_a_new_section_reaches_every_page(tmp_path, monkeypatch):
     for corpus in ("r8", "webkb"):
         shutil.copy(RESULTS / f"{corpus}.json", folder)
     (folder / "quality.json").write_text('{"format": 1, "corpora": {}}', encoding="utf-8")  # not a corpus
-    monkeypatch.setattr(module, "SECTIONS", [*module.SECTIONS, ("Hubness", lambda data, name: [f"hubs of {name}"])])
+    (folder / "extractors").mkdir()
+    (folder / "extractors" / "r8.json").write_text('{"yake": 71.5}', encoding="utf-8")
+
+    def extractors(data, name):  # results kept in a file of their own
+        found = module.beside(data, "extractors", f"{name}.json")
+        return [f"{name}: yake {found['yake']}"] if found else []
+
+    monkeypatch.setattr(module, "SECTIONS", [*module.SECTIONS, ("Hubness", lambda data, name: [f"hubs of {name}"]),
+                                             ("Extractors", extractors)])
     assert module.main(["--folder", str(folder), "--pages", str(tmp_path / "pages")]) == 0
     assert sorted(p.name for p in (tmp_path / "pages").iterdir()) == ["r8.md", "webkb.md"]
-    for corpus in ("r8", "webkb"):
-        assert (tmp_path / "pages" / f"{corpus}.md").read_text(encoding="utf-8").endswith(
-            f"## Hubness\n\nhubs of {corpus}\n")
+    assert (tmp_path / "pages" / "r8.md").read_text(encoding="utf-8").endswith(
+        "## Hubness\n\nhubs of r8\n\n## Extractors\n\nr8: yake 71.5\n")
+    assert (tmp_path / "pages" / "webkb.md").read_text(encoding="utf-8").endswith("## Hubness\n\nhubs of webkb\n")
 
 
 def test_a_file_without_markers_is_refused(tmp_path, capsys):
