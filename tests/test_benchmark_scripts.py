@@ -228,6 +228,7 @@ def test_the_commands_of_benchmarks_md_are_all_read():
 @pytest.mark.parametrize("command", BENCHMARK_COMMANDS, ids=lambda c: f"{c.target} {' '.join(c.args)}"[:90])
 def test_benchmarks_md_command_runs_as_written_from_a_fresh_clone(clone, parsed_benchmark_commands, command):
     assert "PYTHONPATH" not in command.env, f"needs no PYTHONPATH from a fresh clone: {command.written}"
+    assert not re.search(r"<[^<>]+>", command.written), f"a placeholder is no value (and < redirects): {command.written}"
     if command.target != "dkw_core":
         assert (ROOT / command.target).is_file(), f"no such script: {command.written}"
     result = parsed_benchmark_commands[command]
