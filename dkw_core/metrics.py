@@ -36,7 +36,7 @@ from scipy.special import entr, xlogy
 from scipy.stats import rankdata
 
 from dkw_core.errors import InputError
-from dkw_core.peers import fightin_words
+from dkw_core.peers import ctfidf, fightin_words
 
 __all__ = [
     "CategoryStats",
@@ -281,6 +281,30 @@ def _lo(stats: CategoryStats) -> np.ndarray:
     return fightin_words(stats.doc_freq)
 
 
+# h1 (issue 28): the field's standard word scores on word *occurrences*, as their authors define
+# them; over a document's own words (``keywords.baseline``) they are the peers dkw is held against.
+
+
+def _fw(stats: CategoryStats) -> np.ndarray:
+    """fw (Fightin' Words, not in the paper): :func:`dkw_core.peers.fightin_words` on tf(w, c).
+
+    Monroe, Colaresi & Quinn 2008 as scattertext applies it: the informative-prior log-odds
+    z-score of the word's occurrences in c against its occurrences in the other categories
+    pooled, the prior from the overall word counts. It differs from ``lo`` only in counting
+    occurrences (tf(w, c)) where ``lo`` counts documents (A). 0 for a word that never occurs.
+    """
+    return fightin_words(stats.term_freq)
+
+
+def _ctfidf(stats: CategoryStats) -> np.ndarray:
+    """ctfidf (class-based tf-idf, not in the paper): :func:`dkw_core.peers.ctfidf` on tf(w, c).
+
+    Grootendorst 2022 (BERTopic's topic words): tf(w, c) / |c| · ln(1 + A_avg / f(w)).
+    0 for a word absent from c, and for an empty category.
+    """
+    return ctfidf(stats.term_freq)
+
+
 # --------------------------------------------------------------------------- registry
 
 
@@ -338,6 +362,11 @@ _BASE_SPECS: tuple[_BaseSpec, ...] = (
               "Kit & Liu 2008; Sajgalik et al. 2017, Formula 2", False, _thd),
     _BaseSpec("lo", "informative-prior log-odds z-score of A vs C (Fightin' Words on the neighbour-set "
               "document counts; not in the paper)", "Monroe, Colaresi & Quinn 2008", False, _lo),
+    # h1 (issue 28): the peers on word occurrences, not in the paper
+    _BaseSpec("fw", "Fightin' Words: informative-prior log-odds z-score of tf(w,c) vs the other categories' "
+              "occurrences (not in the paper)", "Monroe, Colaresi & Quinn 2008", False, _fw),
+    _BaseSpec("ctfidf", "class-based tf-idf tf(w,c)/|c| * ln(1 + avg|c|/f(w)) (BERTopic; not in the paper)",
+              "Grootendorst 2022", False, _ctfidf),
 )
 _SPECS: dict[str, _BaseSpec] = {spec.name: spec for spec in _BASE_SPECS}
 

@@ -13,6 +13,17 @@ its first ``topn`` (10) words.
   belong to the list's category, averaged over the list (words in no training document are
   left out of it).
 * **Absent share**: the share of all the lists' words absent from the reference texts.
+* **F1**: the classification F1 the same words give (:class:`ListF1`), computed by the evaluation
+  (:func:`dkw_core.evaluation.wordlists.method_f1`): micro/macro F1 of the method's document
+  keywords at N = 10 under the deployable protocol label-free-top1. For category vocabularies it
+  is the F1 of the same method's document keywords (a vocabulary classifies nothing by itself).
+
+Reference tokens (:func:`word_tokens`): the test split's *content words* (spaCy's tokens,
+lower-cased, alphabetic, longer than one character, not spaCy stop words), because (1) they are
+the tokens the own-words methods rank and exclusivity counts on the training split, so "absent"
+means the same thing in every measure; (2) stop words would fill gensim's 10-word window with
+words no list holds; (3) the lists are chosen on the training split, so the held-out test split
+keeps coherence from rewarding a list for the very counts it was picked on.
 """
 from __future__ import annotations
 
@@ -27,6 +38,8 @@ from .errors import InputError
 DEFAULT_TOPN = 10
 #: The one gensim coherence measure dkw reports.
 COHERENCE = "c_npmi"
+#: What the reference texts are (stated in :meth:`ListQuality.describe`; see the module's docstring).
+REFERENCE = "the test split's content words (lower-cased alphabetic tokens, no stop words)"
 
 
 def npmi_window() -> int:
@@ -60,6 +73,21 @@ class Coherence:
 
 
 @dataclass(frozen=True)
+class ListF1:
+    """The classification F1 the words of a method give (fractions in [0, 1])."""
+
+    micro_f1: float
+    macro_f1: float
+    top: int
+    protocol: str
+    means: str  # what was classified, e.g. "the test documents' own keywords, N=10, label-free-top1"
+
+    def to_dict(self) -> dict:
+        return {"micro_f1": self.micro_f1, "macro_f1": self.macro_f1, "top": self.top, "protocol": self.protocol,
+                "means": self.means}
+
+
+@dataclass(frozen=True)
 class ListQuality:
     """The quality of a set of word lists (see the module's description)."""
 
@@ -73,12 +101,25 @@ class ListQuality:
     topn: int
     window: int
     reference: str
+    f1: ListF1 | None = None
 
     def describe(self) -> str:
-        """One line that states the measure, its reference corpus and window."""
-        return (f"NPMI (gensim c_npmi, top {self.topn} words) over {self.reference}, boolean sliding "
+        """One line that states the measure, its reference corpus and window, and what the F1 is."""
+        line = (f"NPMI (gensim c_npmi, top {self.topn} words) over {self.reference}, boolean sliding "
                 f"window of {self.window} words; {self.absent_share:.1%} of the words absent from it "
                 f"(left out of the coherence); exclusivity over the training documents")
+        if self.f1 is not None:
+            line += f"; micro-F1 {100 * self.f1.micro_f1:.2f} of {self.f1.means}"
+        return line
+
+    def to_dict(self) -> dict:
+        """The figures as JSON-ready values (NaN as ``None``)."""
+        def num(x):
+            return None if x is None or (isinstance(x, float) and math.isnan(x)) else x
+
+        return {"npmi": num(self.npmi), "absent_share": self.absent_share, "exclusivity": num(self.exclusivity),
+                "npmi_skipped": list(self.npmi_skipped), "topn": self.topn, "window": self.window,
+                "reference": self.reference, "f1": self.f1.to_dict() if self.f1 is not None else None}
 
 
 def _check_lists(lists: Mapping[str, Sequence[str]], topn: int) -> dict[str, list[str]]:
@@ -150,12 +191,14 @@ def exclusivity(lists: Mapping[str, Sequence[str]], train_tokens: Sequence[Itera
 def list_quality(lists: Mapping[str, Sequence[str]], reference_texts: Sequence[Sequence[str]],
                  train_tokens: Sequence[Iterable[str]], train_labels: Sequence[str], *,
                  categories: Mapping[str, str] | None = None, topn: int = DEFAULT_TOPN,
-                 reference: str = "the test split's word tokens") -> ListQuality:
+                 reference: str = REFERENCE, f1: ListF1 | None = None) -> ListQuality:
     """Every measure of the lists at once; ``reference`` names the reference texts in
-    :meth:`ListQuality.describe`."""
+    :meth:`ListQuality.describe`; ``f1`` is the classification F1 the same method's words give
+    (:func:`dkw_core.evaluation.wordlists.method_f1`, which :func:`dkw_core.evaluation.wordlists.
+    method_quality` passes here)."""
     coh = coherence(lists, reference_texts, topn=topn)
     excl, excl_per_list = exclusivity(lists, train_tokens, train_labels, categories=categories, topn=topn)
     return ListQuality(npmi=coh.npmi, npmi_per_list=coh.per_list, npmi_skipped=coh.skipped,
                        absent_share=sum(coh.absent.values()) / sum(coh.words.values()), absent=coh.absent,
                        exclusivity=excl, exclusivity_per_list=excl_per_list, topn=topn,
-                       window=npmi_window(), reference=reference)
+                       window=npmi_window(), reference=reference, f1=f1)

@@ -21,7 +21,7 @@ from dkw_core.metrics import (
     get_metric,
 )
 
-BASES = ("rf", "tds", "ig", "gr", "chi2", "idf", "tf-dcf", "thd", "lo")
+BASES = ("rf", "tds", "ig", "gr", "chi2", "idf", "tf-dcf", "thd", "lo", "fw", "ctfidf")
 ABCD_BASES = ("rf", "tds", "ig", "gr", "chi2", "idf")
 
 
@@ -360,17 +360,18 @@ def test_category_scores_matches_abcd_on_stats_table():
 # --------------------------------------------------------------------------- registry
 
 
-def test_registry_has_eighteen_metrics_bases_first():
+def test_registry_has_twenty_two_metrics_bases_first():
     names = list(METRICS)
-    assert len(names) == 18
-    assert names[:9] == list(BASES)
-    assert names[9:] == [f"tf-{b}" for b in BASES]
+    assert len(names) == 22
+    assert names[:11] == list(BASES)
+    assert names[11:] == [f"tf-{b}" for b in BASES]
 
 
 def test_paper_metrics_are_registered():
     assert len(PAPER_METRICS) == 13
     assert set(PAPER_METRICS) <= set(METRICS)
     assert not {"lo", "tf-lo"} & set(PAPER_METRICS)  # dkw's addition, not in the paper's tables
+    assert not {"fw", "tf-fw", "ctfidf", "tf-ctfidf"} & set(PAPER_METRICS)  # the peers, not the paper's
     assert set(SEARCH_EXCLUDED) == {"chi2", "tf-chi2"}
 
 
@@ -443,3 +444,60 @@ def test_lo_equals_direct_fightin_words_on_document_counts():
     # Word 0 is in both of category 0's documents and in 1 of 3 of category 1's: over-represented in 0.
     assert got[0, 0] > 0 > got[1, 0]
     assert not get_metric("lo").label_free and get_metric("tf-lo").base == "lo"
+
+
+# --------------------------------------------------------------------------- fw, ctfidf (the peers, on occurrences)
+
+
+def direct_fw(stats: CategoryStats) -> np.ndarray:
+    """Monroe et al. 2008's z-score of tf(w, c) against the other categories' occurrences, cell by
+    cell, prior from the overall occurrences."""
+    tf = stats.term_freq
+    n_cat, n_words = tf.shape
+    freq = [sum(float(tf[c, w]) for c in range(n_cat)) for w in range(n_words)]
+    total = sum(freq)
+    alpha0 = 0.01 * total
+    out = np.zeros((n_cat, n_words))
+    for i in range(n_cat):
+        n_i = sum(float(tf[i, w]) for w in range(n_words))
+        n_rest = total - n_i
+        for w in range(n_words):
+            alpha = alpha0 * freq[w] / total
+            y_i = float(tf[i, w])
+            y_j = freq[w] - y_i
+            delta = (math.log((y_i + alpha) / (n_i + alpha0 - y_i - alpha))
+                     - math.log((y_j + alpha) / (n_rest + alpha0 - y_j - alpha)))
+            out[i, w] = delta / math.sqrt(1 / (y_i + alpha) + 1 / (y_j + alpha))
+    return out
+
+
+def direct_ctfidf(stats: CategoryStats) -> np.ndarray:
+    """BERTopic's c-TF-IDF, tf(w, c) / |c| * ln(1 + average class size / f(w)), cell by cell."""
+    tf = stats.term_freq
+    n_cat, n_words = tf.shape
+    size = [sum(float(tf[c, w]) for w in range(n_words)) for c in range(n_cat)]
+    avg = sum(size) / n_cat
+    out = np.zeros((n_cat, n_words))
+    for c in range(n_cat):
+        for w in range(n_words):
+            f = sum(float(tf[k, w]) for k in range(n_cat))
+            out[c, w] = tf[c, w] / size[c] * math.log(1 + avg / f) if size[c] and f else 0.0
+    return out
+
+
+def test_fw_equals_direct_fightin_words_on_occurrences():
+    stats = tiny_stats()
+    got = category_scores("fw", stats)
+    np.testing.assert_allclose(got, direct_fw(stats), rtol=1e-12)
+    # occurrences, not documents: lo and fw differ on the tiny table (w2 occurs 4 times in 2 documents)
+    assert not np.allclose(got, category_scores("lo", stats))
+    assert got[1, 2] > 0 > got[0, 2]
+    assert get_metric("tf-fw").base == "fw" and not get_metric("fw").label_free
+
+
+def test_ctfidf_equals_direct_class_based_tfidf_on_occurrences():
+    stats = tiny_stats()
+    got = category_scores("ctfidf", stats)
+    np.testing.assert_allclose(got, direct_ctfidf(stats), rtol=1e-12)
+    assert got[0, 2] == 0.0 and got[1, 2] > got[1, 0]
+    assert get_metric("tf-ctfidf").base == "ctfidf" and not get_metric("ctfidf").label_free

@@ -84,3 +84,21 @@ def test_reference_tokens_are_the_baselines_lower_cased_words():
     from dkw_core.quality import word_tokens
 
     assert word_tokens(TaggedDoc("The Ball , goal 42 x Team", "X N X N X X N")) == ["ball", "goal", "team"]
+
+
+def test_the_f1_the_same_words_give_is_carried_stated_and_serialised():
+    from dkw_core.quality import REFERENCE, ListF1
+
+    f1 = ListF1(micro_f1=0.8512, macro_f1=0.8, top=10, protocol="label-free-top1",
+                means="the test documents' keywords (K=90, N=10, label-free-top1) as keyword-vector sums")
+    quality = list_quality({"sport": SPORT, "space": SPACE}, TEXTS, TEXTS, ["sport"] * 3 + ["space"] * 3 + ["sport"],
+                           f1=f1)
+    assert quality.f1 is f1 and quality.reference == REFERENCE
+    assert quality.describe().endswith("; micro-F1 85.12 of the test documents' keywords (K=90, N=10, "
+                                       "label-free-top1) as keyword-vector sums")
+    assert "content words" in quality.describe() and "no stop words" in quality.describe()
+    data = quality.to_dict()
+    assert data["f1"] == {"micro_f1": 0.8512, "macro_f1": 0.8, "top": 10, "protocol": "label-free-top1",
+                          "means": f1.means}
+    assert data["npmi"] == pytest.approx(quality.npmi) and data["window"] == 10
+    assert list_quality({"a": ["ball", "zzz"]}, TEXTS, TEXTS, ["a"] * 7).to_dict()["npmi"] is None  # NaN as null

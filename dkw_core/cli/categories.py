@@ -21,22 +21,35 @@ def cmd_categories(args) -> int:
     if args.category is not None and args.category not in corpus.categories:
         raise InputError(f"unknown category {args.category!r} for corpus {corpus.key}; "
                          f"one of {', '.join(corpus.categories)}")
-    with ProgressBar(f"preparing {corpus.key}") as progress:
-        model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=max(args.k, DEFAULT_K), progress=progress,
-                                     neighbours=args.neighbours)
-    cats = [args.category] if args.category else list(model.categories)
-    words = {c: model.category_keywords(c, metric=args.metric, k=args.k, top=args.top, phrases=args.phrases)
-             for c in cats}
+    cats = [args.category] if args.category else list(corpus.categories)
+    if args.baseline:  # the documents' own words, no vectors: no K, no phrases but the word itself
+        from ..keywords import BaselineModel
+        from ..keywords.categories import category_keywords
+
+        with ProgressBar(f"tagging {corpus.key}") as progress:
+            own = BaselineModel.prepare(corpus, progress=progress)
+        args.k = None
+        words = {c: category_keywords(own, c, metric=args.metric, top=args.top, phrases=0) for c in cats}
+        vectors, neighbours, labels, categories = "none (own words)", None, own.labels("train"), own.categories
+    else:
+        with ProgressBar(f"preparing {corpus.key}") as progress:
+            model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=max(args.k, DEFAULT_K),
+                                         progress=progress, neighbours=args.neighbours)
+        words = {c: model.category_keywords(c, metric=args.metric, k=args.k, top=args.top, phrases=args.phrases)
+                 for c in cats}
+        vectors, neighbours, labels, categories = (model.vectors.name, model.neighbours, model.labels("train"),
+                                                   model.categories)
     about = {"dataset": corpus.key, "metric": args.metric, "k": args.k, "top": args.top,
-             "vectors": model.vectors.name, "neighbours": model.neighbours,
-             "statistics": "training split", "train_documents": {c: int((model.labels("train") ==
-                                                                         model.categories.index(c)).sum())
-                                                                 for c in cats}}
+             "vectors": vectors, "neighbours": neighbours, "words": "own words" if args.baseline else "latent",
+             "statistics": "training split",
+             "train_documents": {c: int((labels == categories.index(c)).sum()) for c in cats}}
     if args.json:
         print_json({**about, "categories": {c: [w.to_dict() for w in ws] for c, ws in words.items()}})
         return 0
-    print(f"{corpus.key}: the {args.top} most discriminative words per category [metric={args.metric}, K={args.k}, "
-          f"vectors={model.vectors.name}, neighbours={model.neighbours}, statistics from the training split]")
+    setting = ("the documents' own words, no vectors" if args.baseline else
+               f"K={args.k}, vectors={vectors}, neighbours={neighbours}")
+    print(f"{corpus.key}: the {args.top} most discriminative words per category [metric={args.metric}, {setting}, "
+          f"statistics from the training split]")
     for c, ws in words.items():
         print(f"\n{c} ({about['train_documents'][c]:,} training documents)")
         for w in ws:
@@ -61,5 +74,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     options.add_sample(p)
     options.add_vectors(p)
     options.add_neighbours(p)
+    p.add_argument("--baseline", action="store_true",
+                   help="rank the training documents' own words, no vectors (e.g. --metric fw: Fightin' Words, "
+                        "--metric ctfidf: c-TF-IDF); --k and --phrases do not apply")
     options.add_json(p)
     p.set_defaults(handler=cmd_categories)

@@ -98,6 +98,13 @@ class TermModel:
     def _save_posteriors(self, post: np.ndarray, fitted) -> None:
         pass
 
+    def use_posteriors_of(self, other: TermModel) -> None:
+        """Take the category posteriors of another model of the same corpus (they depend on the
+        texts, labels and split only), so a second model of a corpus never fits them again."""
+        if other.corpus.key != self.corpus.key:
+            raise InputError(f"posteriors of {other.corpus.name} cannot weight {self.corpus.name}")
+        self._posterior = other._posteriors_all()
+
     def posteriors(self, split: str = "all") -> np.ndarray:
         """(documents x categories) P(c | d) of a split from a classifier fitted on the training
         split only; training documents get out-of-fold posteriors (docs/method.md §3)."""

@@ -36,3 +36,22 @@ def test_unknown_category_and_metric_are_one_line_errors(folder, capsys):  # noq
     assert code == 2 and "unknown category 'chess'" in err and "Traceback" not in err
     code, out, err = run(capsys, "categories", "--dataset", str(folder), "--metric", "nope")
     assert code == 2 and "nope" in err
+
+
+def test_baseline_ranks_the_documents_own_words_by_fightin_words(folder, capsys):  # noqa: F811
+    from dkw_core.keywords import BaselineModel
+    from dkw_core.keywords.categories import category_keywords
+
+    code, out, err = run(capsys, "categories", "--dataset", str(folder), "--baseline", "--metric", "fw",
+                         "--top", "3", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["words"] == "own words" and data["metric"] == "fw" and data["k"] is None
+    base = BaselineModel.prepare(load_corpus(str(folder)))
+    for cat, words in data["categories"].items():
+        assert [w["word"] for w in words] == [w.word for w in category_keywords(base, cat, metric="fw", top=3)]
+        assert words and all(w["phrases"] == [] for w in words)
+    code, out, err = run(capsys, "categories", "--dataset", str(folder), "--baseline", "--metric", "ctfidf",
+                         "--category", "space", "--top", "2")
+    assert code == 0, err
+    assert "metric=ctfidf, the documents' own words, no vectors" in out
