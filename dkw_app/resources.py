@@ -129,7 +129,7 @@ def _quality_texts(name: str, sample: int | None) -> Any:
     return backend.quality_texts(own_words_model(name, sample))
 
 
-@st.cache_data(show_spinner="Measuring the list's coherence (NPMI over the test split)…", max_entries=256)
+@st.cache_data(show_spinner=False, max_entries=256)
 def category_quality(name: str, sample: int | None, category: str, words: tuple[str, ...]) -> Any:
     """The quality of one list (also cached on disk by the library: NPMI takes seconds on a full corpus)."""
     return backend.category_quality(corpus(name, sample).key, category, list(words),

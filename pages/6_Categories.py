@@ -75,13 +75,12 @@ def provenance(name: str, sample: int | None, k_max: int, cat: str, metric: str,
 
 
 def list_of(cat: str) -> tuple:
-    """(terms, table, quality, seconds to rank the words) of one category."""
+    """(terms, table, seconds to rank the words) of one category."""
     t0 = time.perf_counter()
     terms = resources.category_terms(name, sample, k_max, cat, metric, int(k), int(top))
     seconds = time.perf_counter() - t0
     phrases = None if peer else provenance(name, sample, k_max, cat, metric, int(k), int(top))
-    quality = resources.category_quality(name, sample, cat, tuple(terms.words)) if terms.words else None
-    return terms, category_view.words_frame(terms, phrases=phrases, k=None if peer else int(k)), quality, seconds
+    return terms, category_view.words_frame(terms, phrases=phrases, k=None if peer else int(k)), seconds
 
 
 try:
@@ -93,20 +92,21 @@ except DkwError as exc:
 vectors_name = resources.loaded_vectors_name()
 setup = (f"{md(name)} · {md(label)} · own words of the training split" if peer else
          f"{md(name)} · metric {md(metric)} · K={k} · vectors {md(vectors_name)} · statistics from the training split")
-st.caption(f"{setup} · N={top} · ranked in {lists[0][3]:.2f} s")
+st.caption(f"{setup} · N={top} · ranked in {lists[0][2]:.2f} s")
 
 COLORS = ("#4c78a8", "#f58518")
-# Answer first: each list with its quality and its scores, then why its words are there.
-for col, (terms, frame, quality, _s), color in zip(st.columns(len(lists)), lists, COLORS):
+# Answer first: each list's quality (filled in last: NPMI takes seconds the first time) and its scores,
+# then why its words are there.
+slots = []
+for col, (terms, frame, _s), color in zip(st.columns(len(lists)), lists, COLORS):
     with col:
         st.markdown(f"Quality of **{md(terms.category)}**'s top {len(frame)}")
-        for box, (what, value, why) in zip(st.columns(3), category_view.quality_figures(quality)):
-            box.metric(what, value, help=why)
+        slots.append(st.empty())
+        slots[-1].caption("Measuring its coherence (NPMI over the test split)…")
         st.plotly_chart(category_view.bar_chart(frame, title=f"{terms.category}: top {len(frame)} words by {label}",
                                                 color=color, label=label), width="stretch",
                         key=f"chart_{terms.category}")
-if lists[0][2] is not None:  # one reference and window for every list: stated once
-    st.caption(md(category_view.quality_note(lists[0][2])))
+note = st.empty()
 st.subheader("Why these words: in the category against elsewhere")
 st.caption("Each word's count in the category against its count in the other categories (" +
            ("occurrences of the word in the training split" if peer else
@@ -114,13 +114,13 @@ st.caption("Each word's count in the category against its count in the other cat
            "), log scales, zero at the 0 tick. The list's words are labelled; grey: other words of the category, "
            "the most frequent of each region of the plane; above the dashed line a word is more frequent in the "
            "category than elsewhere, relative to their sizes. Hover a point for its score.")
-for col, (terms, _f, _q, _s), color in zip(st.columns(len(lists)), lists, COLORS):
+for col, (terms, _f, _s), color in zip(st.columns(len(lists)), lists, COLORS):
     with col:
         st.plotly_chart(category_view.scatter_chart(terms, title=f"{terms.category}: why these words", label=label,
                                                     color=color, width=820 // len(lists)), width="stretch",
                         key=f"scatter_{terms.category}")
 
-frames = [frame for _t, frame, _q, _s in lists]
+frames = [frame for _t, frame, _s in lists]
 first, second = frames[0], frames[1] if len(frames) > 1 else None
 if second is not None:
     shared = [w for w in first["word"] if w in set(second["word"])]
@@ -147,3 +147,15 @@ st.dataframe(table, hide_index=True, key="cat_table")
 st.download_button("Download words (CSV)", data=category_view.csv_bytes(table),
                    file_name=f"categories-{name}-{metric}-K{k}-N{top}.csv", mime="text/csv", key="cat_csv",
                    disabled=table.empty)
+
+for slot, (terms, _f, _s) in zip(slots, lists):
+    with slot.container():
+        try:
+            quality = resources.category_quality(name, sample, terms.category, tuple(terms.words)) if terms.words else None
+        except DkwError as exc:  # e.g. a corpus without a test split: no reference texts for NPMI
+            widgets.show_error(exc)
+            continue
+        for box, (what, value, why) in zip(st.columns(3), category_view.quality_figures(quality)):
+            box.metric(what, value, help=why)
+        if quality is not None:  # one reference and window for every list: stated once
+            note.caption(md(category_view.quality_note(quality)))

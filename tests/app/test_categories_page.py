@@ -178,3 +178,17 @@ def test_switching_the_method_to_a_peer_changes_the_list_and_its_quality(monkeyp
                for c in at.caption)
     (fig,) = figures(at, "bar")
     assert "Fightin' Words" in fig["layout"]["title"]["text"]
+
+
+def test_a_corpus_without_a_test_split_shows_its_lists_and_one_line_for_their_coherence(monkeypatch):
+    """NPMI is measured over the test split: without one, the quality says so in one line and the
+    list, its scores and the scatter are shown all the same."""
+    from dkw_core.corpora import Corpus
+
+    fake = FakeBackend(monkeypatch)
+    fake.corpus = Corpus("20ng", [d for d in make_corpus().documents if d.split == "train"])
+    at = run_page()
+    assert not at.exception
+    assert [e.value for e in at.error] == ["no reference texts to measure coherence on"]
+    assert not at.metric
+    assert len(figures(at, "bar")) == len(figures(at, "scatter")) == 1
