@@ -88,11 +88,12 @@ def quality_note(quality: Any) -> str:
             f"counted (absent). Exclusivity: over the training documents.")
 
 
-def _log_axis(values: Sequence[float], title: str) -> dict:
+def _log_axis(values: Sequence[float], title: str, length: float, spacing: float) -> dict:
     """A log axis spanning ``values`` (a zero drawn at :data:`ZERO_AT`, ticked "0"), ticked at
-    1, 10, 100, … (1, 2, 5, 10, … over less than two decades)."""
+    1, 2, 5, 10, 20, … where ``length`` pixels leave ``spacing`` pixels a tick, else at 1, 10, 100, …"""
     low, high = min(values, default=1.0), max(values, default=1.0)
-    steps = (1, 2, 5) if np.log10(max(high, 1.0)) - np.log10(max(low, 1.0)) < 2 else (1,)
+    decades = np.log10(max(high, 1.0)) - np.log10(max(low, 1.0)) + 1
+    steps = (1, 2, 5) if 3 * decades * spacing <= length else (1,)
     vals, texts = ([ZERO_AT], ["0"]) if low <= ZERO_AT else ([], [])
     decade = 1.0
     while decade <= high:
@@ -174,16 +175,16 @@ def scatter_chart(terms: Any, *, title: str, label: str, color: str = LIST_COLOR
                              text=[plotly(p.word) for p in listed],
                              marker=dict(size=10, color=color, line=dict(width=1, color="white")),
                              customdata=hover(listed), hovertemplate=template))
-    xaxis = _log_axis([*bx, *lx], f"elsewhere: {unit} (log)")
-    yaxis = _log_axis([*by, *ly], f"in the category: {unit} (log)")
+    plot = (max(width - 90, 100), height - 150)  # the plot area's size in pixels, estimated from the figure's
+    xaxis = _log_axis([*bx, *lx], f"elsewhere: {unit} (log)", plot[0], 60)
+    yaxis = _log_axis([*by, *ly], f"in the category: {unit} (log)", plot[1], 28)
     if terms.elsewhere_total and terms.in_total:
         ratio = terms.in_total / terms.elsewhere_total
         xs = list(np.logspace(*xaxis["range"], 2))
         fig.add_trace(go.Scatter(x=xs, y=[x * ratio for x in xs], mode="lines", hoverinfo="skip",
                                  name="same share in the category as elsewhere",
                                  line=dict(color="#888", dash="dash", width=1)))
-    # labels: placed in pixels of the plot area (its size estimated from the figure's)
-    plot = (max(width - 90, 100), height - 150)
+    # labels: placed in pixels of the plot area
 
     def pixel(v: float, rng: list[float], length: float, flip: bool) -> float:
         f = (np.log10(v) - rng[0]) / (rng[1] - rng[0])
