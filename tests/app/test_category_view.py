@@ -90,3 +90,13 @@ def test_the_words_table_holds_the_list_only_with_shares_of_the_totals():
     assert list(frame["share_%"]) == [40.0, 12.0] and list(frame["elsewhere_%"]) == [1.1, 0.0]
     assert list(frame["phrases"]) == ["graphics card (7)", ""]
     assert frame.attrs == {"metric": "rf", "k": 90, "unit": "documents"}
+
+
+def test_log_ticks_are_1_2_5_only_where_the_axis_has_room():
+    """A narrow axis (two lists side by side) over three decades gets 1, 10, 100, 1,000 only:
+    with 1, 2, 5 its labels tilted and ran into the axis title."""
+    wide = category_view._log_axis([20, 9000], "x", 730, 60)
+    narrow = category_view._log_axis([20, 9000], "x", 320, 60)
+    assert wide["ticktext"] == ["10", "20", "50", "100", "200", "500", "1,000", "2,000", "5,000"]
+    assert narrow["ticktext"] == ["10", "100", "1,000"]
+    assert category_view._log_axis([0.5, 40], "y", 370, 28)["ticktext"][:3] == ["0", "1", "2"]  # a zero: the 0 tick
