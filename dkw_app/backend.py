@@ -206,6 +206,60 @@ def category_keywords(model, category: str, *, metric: str, k: int, top: int, ph
     return list(model.category_keywords(category, metric=metric, k=k, top=top, phrases=phrases))
 
 
+def category_methods() -> list[str]:
+    """The methods a category's list can be ranked by: dkw's metrics, then the peers
+    (``dkw_core.keywords.category_methods``)."""
+    from dkw_core.keywords.category_methods import method_names
+
+    return method_names()
+
+
+def method_label(method: str) -> str:
+    """How the page names a method: a metric by its name, a peer by its label ("Fightin' Words
+    (own words)")."""
+    from dkw_core.keywords.category_methods import PEERS
+
+    return f"{PEERS[method].label} (own words)" if method in PEERS else method
+
+
+def is_peer(method: str) -> bool:
+    """Whether ``method`` scores the category's own words (a peer) rather than dkw's latent words."""
+    from dkw_core.keywords.category_methods import is_peer as peer
+
+    return peer(method)
+
+
+def own_words_model(corpus):
+    """The corpus's own words (the bag-of-words ``BaselineModel``: tagging read from the cache)."""
+    from dkw_core.keywords import BaselineModel
+
+    return BaselineModel.prepare(corpus)
+
+
+def category_terms(model, category: str, *, method: str, k: int | None, top: int):
+    """A category's ``top`` words under ``method`` with each word's score and counts in the
+    category and elsewhere, and the category's most frequent other words
+    (``dkw_core.keywords.category_methods.category_terms``)."""
+    from dkw_core.keywords.category_methods import category_terms as terms
+
+    return terms(model, category, method, k=k, top=top)
+
+
+def quality_texts(own):
+    """The test split's word tokens (NPMI's reference) and the training split's, of an own-words model."""
+    from dkw_core.keywords.category_methods import quality_texts as texts
+
+    return texts(own)
+
+
+def category_quality(content_key: str, category: str, words: Sequence[str], texts):
+    """NPMI, exclusivity and absent share of one category's list (``dkw_core.quality``; cached
+    on disk per corpus content key and list; ``texts()`` gives :func:`quality_texts` on a miss)."""
+    from dkw_core.keywords.category_methods import list_quality_of
+
+    return list_quality_of(content_key, category, words, texts)
+
+
 def compare_categories(first: list, second: list) -> dict[str, list[str]]:
     """Shared and distinct words of two categories' lists."""
     from dkw_core.keywords.categories import compare_categories as compare

@@ -108,6 +108,34 @@ def shipped_model(name: str, k: int) -> Any:
     return backend.shipped_model(name, k=k)
 
 
+@st.cache_resource(show_spinner="Counting the corpus's own words…")
+def own_words_model(name: str, sample: int | None) -> Any:
+    """The corpus's own words (bag-of-words model; what the peers score and NPMI reads)."""
+    tagger()  # its tagging is read from the cache through the tagger: load spaCy once, under the Streamlit cache
+    return backend.own_words_model(corpus(name, sample))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def category_terms(name: str, sample: int | None, k_max: int, category: str, method: str, k: int, top: int) -> Any:
+    """A category's list under a method, with the counts behind it: a metric on the prepared
+    model's latent words, a peer on the category's own words (computed once per choice)."""
+    if backend.is_peer(method):
+        return backend.category_terms(own_words_model(name, sample), category, method=method, k=None, top=top)
+    return backend.category_terms(model(name, sample, k_max), category, method=method, k=k, top=top)
+
+
+@st.cache_resource(show_spinner="Reading the corpus's word tokens…")
+def _quality_texts(name: str, sample: int | None) -> Any:
+    return backend.quality_texts(own_words_model(name, sample))
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def category_quality(name: str, sample: int | None, category: str, words: tuple[str, ...]) -> Any:
+    """The quality of one list (also cached on disk by the library: NPMI takes seconds on a full corpus)."""
+    return backend.category_quality(corpus(name, sample).key, category, list(words),
+                                    lambda: _quality_texts(name, sample))
+
+
 @st.cache_data(show_spinner=False, max_entries=64)
 def search(name: str, sample: int | None, split: str, category: str, query: str) -> list[str]:
     """Ids of the documents of a split and category whose id or text contains ``query``."""

@@ -1,6 +1,7 @@
-"""Categories: each category's most discriminative words (the metric's scores of the training
-split), two categories side by side, and through which phrases the category's documents
-reach each word."""
+"""Categories: each category's most discriminative words under dkw's metrics or the field's
+standards (Fightin' Words, c-TF-IDF), the list's quality (coherence, exclusivity, absent share),
+why each word is there (its count in the category against elsewhere), two categories side by
+side, and through which phrases the category's documents reach each word."""
 from __future__ import annotations
 
 import time
@@ -15,9 +16,10 @@ from dkw_core.errors import DkwError
 st.set_page_config(page_title="dkw — categories", page_icon="🏷️", layout="wide")
 study_ui.require_mode_access("categories")  # DKW_MODE=study: organisers only
 st.title("Categories and their own words")
-st.caption("The metrics score every (word, category) pair from the training split: a category's best-scored "
+st.caption("dkw's metrics score every (word, category) pair from the training split: a category's best-scored "
            "words describe it. Words over-represented in the category only; a tf- metric multiplies by the "
-           "word's occurrences in the category (docs/method.md §7).")
+           "word's occurrences in the category (docs/method.md §7). Fightin' Words and c-TF-IDF, the field's "
+           "standards, score the category's own words instead.")
 sample = widgets.sample_note()
 widgets.preparation_jobs()  # a preparation running on the server: progress, time left, Cancel
 k_max = backend.DEFAULT_K_MAX
@@ -32,12 +34,17 @@ c1, c2, c3, c4 = st.columns([1, 1, 1, 1])
 with c1:
     name = widgets.select("Corpus", names, key="cat_corpus")
 with c2:
-    all_metrics = widgets.guarded(backend.metric_names, default=[]) or []
-    metric = widgets.select("Metric", all_metrics, key="cat_metric", default=backend.DEFAULT_METRIC,
-                            help="Paper Table 2. rf and tds favour words frequent in the category and rare "
-                                 "elsewhere; ig and chi2 measure dependence.")
+    methods = widgets.guarded(backend.category_methods, default=[]) or []
+    metric = widgets.select("Method", methods, key="cat_metric", default=backend.DEFAULT_METRIC,
+                            format_func=backend.method_label,
+                            help="dkw's metrics (paper Table 2) score the words the category's phrases reach in "
+                                 "word-vector space; Fightin' Words and c-TF-IDF, the field's standards, score the "
+                                 "category's own words.")
+peer = backend.is_peer(metric)
 with c3:
-    k = st.number_input("K — nearest words per phrase", 1, k_max, backend.DEFAULT_K, key="cat_k")
+    k = st.number_input("K — nearest words per phrase", 1, k_max, backend.DEFAULT_K, key="cat_k", disabled=peer,
+                        help="Not used by Fightin' Words and c-TF-IDF: they read the category's own words." if peer
+                        else None)
 with c4:
     top = st.number_input("N — words per category", 1, 100, backend.DEFAULT_TOP, key="cat_top")
 
@@ -57,38 +64,64 @@ with c1:
 with c2:
     other = widgets.select("Compare with", [NONE, *[c for c in categories if c != category]], key="cat_other",
                            default=NONE)
+label = backend.method_label(metric)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def category_words(name: str, sample: int | None, k_max: int, cat: str, metric: str, k: int, top: int) -> list:
-    """One category's words (computed once per choice; the model's statistics are cached per K)."""
-    return backend.category_keywords(resources.model(name, sample, k_max), cat, metric=metric, k=k, top=top)
+def provenance(name: str, sample: int | None, k_max: int, cat: str, metric: str, k: int, top: int) -> dict:
+    """The phrases through which a category's documents reach each of its words (a metric's list)."""
+    words = backend.category_keywords(resources.model(name, sample, k_max), cat, metric=metric, k=k, top=top)
+    return {w.word: tuple(w.phrases) for w in words}
 
 
-def words_of(cat: str) -> tuple:
-    """(frame, seconds to get the words) of one category."""
+def list_of(cat: str) -> tuple:
+    """(terms, table, seconds to rank the words) of one category."""
     t0 = time.perf_counter()
-    words = category_words(name, sample, k_max, cat, metric, int(k), int(top))
-    return category_view.words_frame(cat, words, metric=metric, k=int(k)), time.perf_counter() - t0
+    terms = resources.category_terms(name, sample, k_max, cat, metric, int(k), int(top))
+    seconds = time.perf_counter() - t0
+    phrases = None if peer else provenance(name, sample, k_max, cat, metric, int(k), int(top))
+    return terms, category_view.words_frame(terms, phrases=phrases, k=None if peer else int(k)), seconds
 
 
 try:
     with st.spinner("Ranking the category's words…"):
-        first, seconds = words_of(category)
-        second = words_of(other)[0] if other != NONE else None
+        lists = [list_of(category)] + ([list_of(other)] if other != NONE else [])
 except DkwError as exc:
     widgets.show_error(exc)
     st.stop()
 vectors_name = resources.loaded_vectors_name()
-st.caption(f"{md(name)} · metric {metric} · K={k} · N={top} · vectors {md(vectors_name)} · statistics from the training "
-           f"split · computed in {seconds:.2f} s")
+setup = (f"{md(name)} · {md(label)} · own words of the training split" if peer else
+         f"{md(name)} · metric {md(metric)} · K={k} · vectors {md(vectors_name)} · statistics from the training split")
+st.caption(f"{setup} · N={top} · ranked in {lists[0][2]:.2f} s")
 
-frames = [first] if second is None else [first, second]
-for col, frame, color in zip(st.columns(len(frames)), frames, ("#4c78a8", "#f58518")):
+COLORS = ("#4c78a8", "#f58518")
+# Answer first: each list's quality (filled in last: NPMI takes seconds the first time) and its scores,
+# then why its words are there.
+slots = []
+for col, (terms, frame, _s), color in zip(st.columns(len(lists)), lists, COLORS):
     with col:
-        cat = frame["category"].iloc[0] if len(frame) else ""
-        st.plotly_chart(category_view.bar_chart(frame, title=f"{cat}: top {len(frame)} words by {metric}",
-                                                color=color), use_container_width=True, key=f"chart_{cat}")
+        st.markdown(f"Quality of **{md(terms.category)}**'s top {len(frame)}")
+        slots.append(st.empty())
+        slots[-1].caption("Measuring its coherence (NPMI over the test split)…")
+        st.plotly_chart(category_view.bar_chart(frame, title=f"{terms.category}: top {len(frame)} words by {label}",
+                                                color=color, label=label), width="stretch",
+                        key=f"chart_{terms.category}")
+note = st.empty()
+st.subheader("Why these words: in the category against elsewhere")
+st.caption("Each word's count in the category against its count in the other categories (" +
+           ("occurrences of the word in the training split" if peer else
+            "training documents whose phrases reach the word among their K nearest words") +
+           "), log scales, zero at the 0 tick. The list's words are labelled; grey: other words of the category, "
+           "the most frequent of each region of the plane; above the dashed line a word is more frequent in the "
+           "category than elsewhere, relative to their sizes. Hover a point for its score.")
+for col, (terms, _f, _s), color in zip(st.columns(len(lists)), lists, COLORS):
+    with col:
+        st.plotly_chart(category_view.scatter_chart(terms, title=f"{terms.category}: why these words", label=label,
+                                                    color=color, width=820 // len(lists)), width="stretch",
+                        key=f"scatter_{terms.category}")
+
+frames = [frame for _t, frame, _s in lists]
+first, second = frames[0], frames[1] if len(frames) > 1 else None
 if second is not None:
     shared = [w for w in first["word"] if w in set(second["word"])]
     st.subheader("Shared and distinct words")
@@ -100,12 +133,29 @@ if second is not None:
     c.markdown(f"**Only {md(other)}**")
     c.text("\n".join(w for w in second["word"] if w not in set(shared)) or "—")
 
-st.subheader("Provenance across the training split")
-st.caption("documents: training documents of the category whose phrases reach the word among their K nearest "
-           "words (share_%: of the category's documents; elsewhere_%: of the other categories' documents); "
-           "phrases: the phrases through which most of them reach it, with their document counts.")
+st.subheader("Words and their counts")
+st.caption("in_category / elsewhere: " + (
+    "occurrences of the word in the category's / the other categories' training documents (share_%, elsewhere_%: "
+    "of all their words)." if peer else
+    "training documents of the category / of the other categories whose phrases reach the word among their K nearest "
+    "words (share_%, elsewhere_%: of those documents); phrases: the phrases through which most of the category's "
+    "documents reach it, with their document counts."))
 table = pd.concat(frames, ignore_index=True)
+if peer:  # own words: no phrase provenance
+    table = table.drop(columns="phrases")
 st.dataframe(table, hide_index=True, key="cat_table")
 st.download_button("Download words (CSV)", data=category_view.csv_bytes(table),
                    file_name=f"categories-{name}-{metric}-K{k}-N{top}.csv", mime="text/csv", key="cat_csv",
                    disabled=table.empty)
+
+for slot, (terms, _f, _s) in zip(slots, lists):
+    with slot.container():
+        try:
+            quality = resources.category_quality(name, sample, terms.category, tuple(terms.words)) if terms.words else None
+        except DkwError as exc:  # e.g. a corpus without a test split: no reference texts for NPMI
+            widgets.show_error(exc)
+            continue
+        for box, (what, value, why) in zip(st.columns(3), category_view.quality_figures(quality)):
+            box.metric(what, value, help=why)
+        if quality is not None:  # one reference and window for every list: stated once
+            note.caption(md(category_view.quality_note(quality)))

@@ -103,6 +103,45 @@ class FakeModel:
         return [CategoryWord(w, float(len(words) - i), 1, 1.0, 0.0, ((f"{w} phrase", 1),)) for i, w in enumerate(words)]
 
 
+#: The fake peers and their labels; a peer ranks the category's own words alphabetically backwards.
+PEERS = {"fightin-words": "Fightin' Words (own words)", "c-tf-idf": "c-TF-IDF (own words)"}
+
+
+def tokens(text: str) -> list[str]:
+    return re.findall(r"[a-z]+", text.lower())
+
+
+def fake_category_terms(model, category, *, method, k, top):
+    """The category's words ranked as :meth:`FakeModel.expected` ranks them (a peer: backwards),
+    scored N, N-1, …, with their occurrences in the category's and the other training documents;
+    the category's other words follow as background."""
+    from collections import Counter
+
+    from dkw_core.keywords.category_methods import CategoryTerms, TermPoint
+
+    train = [d for d in model.corpus.documents if d.split == "train"]
+    inside = Counter(w for d in train if d.label == category for w in tokens(d.text))
+    outside = Counter(w for d in train if d.label != category for w in tokens(d.text))
+    if method in PEERS:
+        words = sorted(inside, reverse=True)[:top]
+    else:
+        words = FakeModel.expected(" ".join(d.text for d in train if d.label == category), method, top)
+    points = [TermPoint(w, float(len(words) - i), inside[w], outside[w], i + 1) for i, w in enumerate(words)]
+    points += [TermPoint(w, 0.0, inside[w], outside[w], 0) for w in sorted(inside) if w not in words]
+    return CategoryTerms(category, method, "occurrences" if method in PEERS else "documents",
+                         float(sum(inside.values())), float(sum(outside.values())), tuple(points))
+
+
+def fake_category_quality(corpus_key, category, words, texts):
+    """dkw_core.quality on the fake corpus's tokens (test split: reference; training split: exclusivity)."""
+    from dkw_core.quality import list_quality
+
+    docs = texts().documents
+    train = [d for d in docs if d.split == "train"]
+    return list_quality({category: list(words)}, [tokens(d.text) for d in docs if d.split == "test"],
+                        [tokens(d.text) for d in train], [d.label for d in train])
+
+
 class FakeBackend:
     """Installs itself over ``dkw_app.backend`` with ``monkeypatch``."""
 
@@ -156,6 +195,13 @@ class FakeBackend:
             "shipped_model": lambda name, **_: self._shipped_model(name),
             "text_keywords": self._instant_keywords,
             "interrupted_tagging": lambda name: self.interrupted.get(name, 0),
+            "category_methods": lambda: ["rf", "tds", "ig", "tf-idf", "tf-rf", *PEERS],
+            "method_label": lambda method: PEERS.get(method, method),
+            "is_peer": lambda method: method in PEERS,
+            "own_words_model": lambda corpus: FakeModel(corpus, "own words"),
+            "category_terms": fake_category_terms,
+            "quality_texts": lambda own: own.corpus,
+            "category_quality": fake_category_quality,
         }
         for name, fn in patches.items():
             monkeypatch.setattr(backend, name, fn)

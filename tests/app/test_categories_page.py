@@ -1,19 +1,37 @@
 """pages/6_Categories.py through AppTest with the fake backend: a category's words as a bar
-chart with scores, two categories side by side, provenance and a formula-safe CSV."""
+chart with scores and their quality, why they are there (a scatter), the method switched
+between dkw's metrics and the peers, two categories side by side, provenance and a
+formula-safe CSV."""
 from __future__ import annotations
 
 import io
+import json
 
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from dkw_app import backend, category_view
 from tests.app.conftest import finish_jobs, page
-from tests.app.fakes import FakeBackend, FakeModel, make_corpus
+from tests.app.fakes import FakeBackend, FakeModel, make_corpus, tokens
 
 
 def run_page() -> AppTest:
     return AppTest.from_file(page("pages/6_Categories.py"), default_timeout=30).run()
+
+
+def figures(at: AppTest, kind: str) -> list[dict]:
+    """The page's Plotly figures whose first trace is of ``kind`` ("bar", "scatter"), in page order."""
+    figs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    return [f for f in figs if f["data"][0]["type"] == kind]
+
+
+def direct_quality(category: str, words: list[str]):
+    from dkw_core.quality import list_quality
+
+    docs = make_corpus().documents
+    train = [d for d in docs if d.split == "train"]
+    return list_quality({category: words}, [tokens(d.text) for d in docs if d.split == "test"],
+                        [tokens(d.text) for d in train], [d.label for d in train])
 
 
 def expected(category: str, metric: str, top: int) -> list[str]:
@@ -29,10 +47,7 @@ def test_a_category_shows_its_words_as_a_bar_chart_with_scores(monkeypatch):
     at.selectbox(key="cat_metric").set_value("rf").run()
     at.number_input(key="cat_top").set_value(4).run()
     assert not at.exception
-    (chart,) = at.get("plotly_chart")
-    import json
-
-    fig = json.loads(chart.proto.spec)
+    (fig,) = figures(at, "bar")
     bar = fig["data"][0]
     assert bar["type"] == "bar" and bar["orientation"] == "h"
     assert bar["y"][::-1] == expected("comp.graphics", "rf", 4)  # best word on top
@@ -52,7 +67,7 @@ def test_two_categories_side_by_side_with_shared_and_distinct_words(monkeypatch)
     at = run_page()
     at.selectbox(key="cat_other").set_value("sci.space").run()
     assert not at.exception
-    assert len(at.get("plotly_chart")) == 2
+    assert len(figures(at, "bar")) == len(figures(at, "scatter")) == 2
     table = at.dataframe[0].value
     assert set(table["category"]) == {"comp.graphics", "sci.space"}
     # the page's defaults: the one default metric and N
@@ -90,8 +105,6 @@ def test_hostile_category_names_create_no_link_in_the_chart_or_the_headings(monk
     """A category named ``<a href=…>`` was a live link in the chart's title, and
     ``http://…``, ``www.…`` in the "Only <category>" headings became links (GFM autolinks
     fire on the text after markdown escapes are resolved)."""
-    import json
-
     from tests.app.fakes import hostile_corpus
     from tests.support import hostile
     from tests.support.markdown import live_markup, shown
@@ -105,11 +118,77 @@ def test_hostile_category_names_create_no_link_in_the_chart_or_the_headings(monk
     at.selectbox(key="cat_other").set_value(other).run()
     assert not at.exception
     titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
-    assert len(titles) == 2 and all("<" not in t for t in titles), titles  # Plotly reads "<a …>" as a link
+    assert len(titles) == 4 and all("<" not in t for t in titles), titles  # Plotly reads "<a …>" as a link
     assert titles[0].startswith("&lt;a href=") and "clickme&lt;/a&gt;" in titles[0]
     headings = [m.value for m in at.markdown if "Only" in m.value]
     assert [shown(h) for h in headings] == [f"**Only {first}**", f"**Only {other}**"]
     assert [live_markup(h.strip("*")) for h in headings] == [[], []]
-    for c in at.get("plotly_chart"):
-        bar = json.loads(c.proto.spec)["data"][0]
+    for fig in figures(at, "bar"):
+        bar = fig["data"][0]
         assert all("<" not in str(v) for v in [*bar["y"], *(str(d) for d in bar["customdata"])])
+    for fig in figures(at, "scatter"):  # the scatter's axis titles and hovers name no category unescaped
+        assert "<" not in json.dumps(fig["layout"]["xaxis"]) + json.dumps(fig["layout"]["yaxis"])
+        assert all("<" not in str(d) for t in fig["data"] for d in t.get("customdata", []))
+
+
+def test_the_list_and_its_quality_come_first_then_why_its_words_are_there(monkeypatch):
+    """The quality of the list (NPMI with its reference and window, exclusivity, absent share)
+    stands above its bar chart, and a scatter of each word's count in the category against
+    elsewhere, the list's words labelled, follows."""
+    FakeBackend(monkeypatch)
+    at = run_page()
+    at.selectbox(key="cat_metric").set_value("rf").run()
+    assert not at.exception
+    words = expected("comp.graphics", "rf", backend.DEFAULT_TOP)
+    want = direct_quality("comp.graphics", words)
+    shown = {m.label: m.value for m in at.metric}
+    assert shown == {"NPMI": f"{want.npmi:+.3f}", "exclusivity": f"{want.exclusivity:.3f}",
+                     "absent": f"{want.absent_share:.0%}"}
+    assert any("boolean sliding window of 10 words" in c.value and "test split" in c.value for c in at.caption)
+    kinds = [json.loads(c.proto.spec)["data"][0]["type"] for c in at.get("plotly_chart")]
+    assert kinds == ["bar", "scatter"]  # the list first, then why
+    (fig,) = figures(at, "scatter")
+    listed = next(t for t in fig["data"] if t["name"].startswith("top "))
+    assert listed["text"] == words == [a["text"] for a in fig["layout"]["annotations"]]  # labelled
+    assert fig["layout"]["xaxis"]["type"] == fig["layout"]["yaxis"]["type"] == "log"
+
+
+def test_switching_the_method_to_a_peer_changes_the_list_and_its_quality(monkeypatch):
+    FakeBackend(monkeypatch)
+    at = run_page()
+    at.selectbox(key="cat_metric").set_value("rf").run()
+    at.number_input(key="cat_top").set_value(3).run()
+    before = list(at.dataframe[0].value["word"])
+    quality_before = {m.label: m.value for m in at.metric}
+    assert not at.number_input(key="cat_k").proto.disabled
+    at.selectbox(key="cat_metric").set_value("fightin-words").run()
+    assert not at.exception
+    own = sorted(set(tokens("video playback resolution frames graphics card")), reverse=True)[:3]
+    table = at.dataframe[0].value
+    assert list(table["word"]) == own != before
+    assert "phrases" not in table.columns  # own words: no phrase provenance
+    want = direct_quality("comp.graphics", own)
+    shown = {m.label: m.value for m in at.metric}
+    assert shown == {"NPMI": f"{want.npmi:+.3f}", "exclusivity": f"{want.exclusivity:.3f}",
+                     "absent": f"{want.absent_share:.0%}"} != quality_before
+    assert at.number_input(key="cat_k").proto.disabled  # K means nothing to a peer
+    from dkw_app.untrusted import md
+
+    assert any(md("Fightin' Words (own words)") in c.value and "own words of the training split" in c.value
+               for c in at.caption)
+    (fig,) = figures(at, "bar")
+    assert "Fightin' Words" in fig["layout"]["title"]["text"]
+
+
+def test_a_corpus_without_a_test_split_shows_its_lists_and_one_line_for_their_coherence(monkeypatch):
+    """NPMI is measured over the test split: without one, the quality says so in one line and the
+    list, its scores and the scatter are shown all the same."""
+    from dkw_core.corpora import Corpus
+
+    fake = FakeBackend(monkeypatch)
+    fake.corpus = Corpus("20ng", [d for d in make_corpus().documents if d.split == "train"])
+    at = run_page()
+    assert not at.exception
+    assert [e.value for e in at.error] == ["no reference texts to measure coherence on"]
+    assert not at.metric
+    assert len(figures(at, "bar")) == len(figures(at, "scatter")) == 1

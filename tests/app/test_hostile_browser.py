@@ -6,7 +6,8 @@ Documents (through a shared ``?doc=`` link), Categories, Metrics, Study admin (w
 file of hostile method names), Study results and Judge. On no page does the payload create a
 link or image (``href``/``src`` to evil.example, in HTML or Plotly's SVG), a script, rendered
 KaTeX or a Material icon, and the raw id, category, method name and keyword read as typed.
-A tiny vector model keeps the preparation to seconds."""
+The Categories page is also seen under a peer method, its scatter labelled with the corpus's
+own words. A tiny vector model keeps the preparation to seconds."""
 from __future__ import annotations
 
 import urllib.parse
@@ -155,6 +156,17 @@ def test_a_hostile_corpus_plants_no_link_image_script_or_math_on_any_page(tmp_pa
         title.wait_for()
         assert any(_shown(title.text_content()).startswith(f"{c}: top") for c in hostile.CATEGORIES)
         _no_payload_markup(page, "Categories")
+        # why the words are there, under a peer: a scatter of the category's own words (the payload's
+        # text among them), its title naming the category as typed, its points labelled
+        page.locator("[data-testid='stSelectbox'] input[aria-label='Method']").click()
+        page.get_by_role("option", name="Fightin' Words (own words)").click()
+        wait_idle(page, timeout=120_000)
+        page.locator(".annotation-text").first.wait_for()
+        titles = [_shown(t) for t in page.locator(".gtitle").all_text_contents()]
+        assert any(t == f"{c}: why these words" for c in hostile.CATEGORIES for t in titles), titles
+        labels = page.locator(".annotation-text").all_text_contents()
+        assert labels and all(label.isalpha() for label in labels), labels  # own words, shown as text
+        _no_payload_markup(page, "Categories, Fightin' Words")
 
         page.goto(f"{base}/Metrics")
         wait_idle(page, timeout=120_000)

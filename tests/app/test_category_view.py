@@ -1,0 +1,102 @@
+"""The Categories page's pure builders (dkw_app/category_view.py): the scatter of why a list's
+words are there (log axes, the list's words labelled and marked, the score in every hover,
+untrusted text escaped), the quality figures and the words table."""
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+import pytest
+
+from dkw_app import category_view
+from dkw_core.keywords.category_methods import CategoryTerms, TermPoint
+
+EVIL = '<a href="http://evil.example">x</a>'
+
+
+def terms(category: str = "comp.graphics", unit: str = "documents") -> CategoryTerms:
+    return CategoryTerms(category, "rf", unit, 100.0, 900.0, (
+        TermPoint("graphics", 2.5, 40, 10, 1), TermPoint(EVIL, 2.0, 12, 0, 2),
+        TermPoint("the", 0.1, 95, 850, 0), TermPoint("image", 0.0, 30, 60, 0)))
+
+
+def test_the_scatter_draws_in_category_against_elsewhere_on_log_axes_with_the_list_marked():
+    fig = category_view.scatter_chart(terms(), title="comp.graphics: why these words", label="rf").to_plotly_json()
+    layout = fig["layout"]
+    assert layout["xaxis"]["type"] == layout["yaxis"]["type"] == "log"
+    background, listed = fig["data"][0], fig["data"][1]
+    escaped = ["graphics", "&lt;a href=\"http://evil.example\"&gt;x&lt;/a&gt;"]
+    assert listed["text"] == escaped
+    labels = layout["annotations"]  # each listed point labelled (escaped), a line to it
+    assert [a["text"] for a in labels] == escaped and all(a["showarrow"] for a in labels)
+    assert [10 ** a[c] for a in labels for c in "xy"] == pytest.approx([10, 40, category_view.ZERO_AT, 12])
+    assert listed["marker"]["size"] > background["marker"]["size"]  # the list's words stand out
+    assert listed["marker"]["color"] != background["marker"]["color"]
+    assert list(listed["y"]) == [40, 12] and list(background["y"]) == [95, 30]
+    # a word never seen elsewhere sits at the axis's "0" tick, not off the log scale
+    assert listed["x"][1] == category_view.ZERO_AT
+    ticks = dict(zip(layout["xaxis"]["tickvals"], layout["xaxis"]["ticktext"]))
+    assert ticks[category_view.ZERO_AT] == "0" and ticks[100] == "100"
+    assert math.log10(category_view.ZERO_AT) > layout["xaxis"]["range"][0]  # the 0 tick is inside the axis
+    assert math.log10(850) < layout["xaxis"]["range"][1]
+    # the score (and rank, counts) in every hover
+    for trace in (listed, background):
+        assert "score %{customdata[1]" in trace["hovertemplate"]
+    assert [row[1] for row in listed["customdata"]] == [2.5, 2.0]
+    assert listed["customdata"][1][0].startswith("&lt;a href")
+    # the dashed line of equal shares: in = elsewhere x 100 / 900
+    line = fig["data"][2]
+    assert line["mode"] == "lines" and math.isclose(line["y"][-1] / line["x"][-1], 100 / 900)
+
+
+def test_labels_of_a_dense_cluster_are_placed_apart():
+    """Ten words at nearly one place: their labels do not overlap each other."""
+    points = [(400 + i, 200 + i) for i in range(10)]
+    widths = [60] * 10
+    offsets = category_view._place_labels(points, widths, (700, 370))
+    boxes = [(x + ax - 30, y + ay - 8, x + ax + 30, y + ay + 8) for (x, y), (ax, ay) in zip(points, offsets)]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert min(a[2], b[2]) <= max(a[0], b[0]) or min(a[3], b[3]) <= max(a[1], b[1]), (a, b)
+
+
+def test_the_scatter_escapes_the_category_and_names_the_counts():
+    fig = category_view.scatter_chart(terms(EVIL, "occurrences"), title=f"{EVIL}: why these words",
+                                      label="<b>m</b>").to_plotly_json()
+    assert "<a" not in fig["layout"]["title"]["text"] and fig["layout"]["title"]["text"].startswith("&lt;a href")
+    assert "<b>m" not in fig["data"][1]["name"] and "<b>m" not in fig["data"][1]["hovertemplate"]
+    assert "occurrences" in fig["layout"]["xaxis"]["title"]["text"]
+    assert "occurrences" in fig["layout"]["yaxis"]["title"]["text"]
+
+
+def test_quality_figures_are_short_and_state_reference_and_window():
+    quality = SimpleNamespace(npmi=-0.2451, exclusivity=0.6512, absent_share=0.12, topn=10, window=10,
+                              reference="the test split's word tokens")
+    figs = category_view.quality_figures(quality)
+    assert [(label, value) for label, value, _ in figs] == [("NPMI", "-0.245"), ("exclusivity", "0.651"),
+                                                            ("absent", "12%")]
+    assert "window of 10 words" in figs[0][2] and "test split" in figs[0][2]
+    unscored = SimpleNamespace(npmi=math.nan, exclusivity=math.nan, absent_share=1.0, topn=10, window=10,
+                               reference="r")
+    assert [v for _, v, _ in category_view.quality_figures(unscored)] == ["—", "—", "100%"]
+    assert category_view.quality_figures(None) == []
+    note = category_view.quality_note(quality)
+    assert "c_npmi over the test split's word tokens, boolean sliding window of 10 words, top 10 words" in note
+
+
+def test_the_words_table_holds_the_list_only_with_shares_of_the_totals():
+    frame = category_view.words_frame(terms(), phrases={"graphics": (("graphics card", 7),)}, k=90)
+    assert list(frame["word"]) == ["graphics", EVIL]
+    assert list(frame["share_%"]) == [40.0, 12.0] and list(frame["elsewhere_%"]) == [1.1, 0.0]
+    assert list(frame["phrases"]) == ["graphics card (7)", ""]
+    assert frame.attrs == {"metric": "rf", "k": 90, "unit": "documents"}
+
+
+def test_log_ticks_are_1_2_5_only_where_the_axis_has_room():
+    """A narrow axis (two lists side by side) over three decades gets 1, 10, 100, 1,000 only:
+    with 1, 2, 5 its labels tilted and ran into the axis title."""
+    wide = category_view._log_axis([20, 9000], "x", 730, 60)
+    narrow = category_view._log_axis([20, 9000], "x", 320, 60)
+    assert wide["ticktext"] == ["10", "20", "50", "100", "200", "500", "1,000", "2,000", "5,000"]
+    assert narrow["ticktext"] == ["10", "100", "1,000"]
+    assert category_view._log_axis([0.5, 40], "y", 370, 28)["ticktext"][:3] == ["0", "1", "2"]  # a zero: the 0 tick
