@@ -21,7 +21,7 @@ from .types import DEFAULT_K, MAX_TOP
 from .vectors import CROP_SIZE
 
 __all__ = ["MAX_K", "MAX_TOP", "MAX_SEED", "MAX_PROCESSES", "MAX_INVITE", "check_count", "check_k", "check_top",
-           "check_k_max", "check_neighbours", "check_seed"]
+           "check_k_max", "check_neighbours", "check_prepare", "check_seed"]
 
 MAX_K = CROP_SIZE
 """The largest K (and k_max) any vector model allows: the cropped vocabulary's size limit."""
@@ -78,6 +78,17 @@ def check_k_max(k_max, vocabulary_size: int | None = None, *, vectors: str = "")
                else f"the words in the cropped vocabulary of {vectors or 'the vectors'}")
         raise InputError(f"K and k_max must be between 1 and {hi} ({why}), got {n}")
     return n
+
+
+def check_prepare(k_max, neighbours, vectors) -> tuple[int, str]:
+    """The ``k_max`` and canonical neighbours spec a preparation uses, checked against the loaded
+    ``vectors`` before any tagging — the one rule of ``KeywordModel.prepare`` and
+    ``prepare_on_cluster``: a ``k_max`` up to the default :data:`DEFAULT_K` is capped at the cropped
+    vocabulary's size (a small vector model gets all its words), a larger one must fit in it."""
+    k_max = check_k_max(k_max)
+    size = len(vectors.cropped_words)
+    k_max = min(k_max, size) if k_max <= DEFAULT_K else check_k_max(k_max, size, vectors=vectors.name)
+    return k_max, check_neighbours(neighbours, dim=vectors.dim, vocabulary_size=size)
 
 
 def check_top(top) -> int:

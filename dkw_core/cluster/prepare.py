@@ -33,7 +33,6 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import cache
-from ..neighbours import neighbours_spec
 from ..types import DEFAULT_K, Progress, report
 from .refs import CorpusRef
 from .scheduler import run, worker_env
@@ -192,15 +191,17 @@ def prepare_on_cluster(client, ref: CorpusRef, *, vectors_path: str | None = Non
 
     from ..errors import InputError
     from ..keywords.index import index_path, read_meta
-    from ..vectors import vectors_name
+    from ..validation import check_k_max, check_prepare
+    from ..vectors import load_vectors, vectors_name
 
-    if k_max < 1:
-        raise InputError("k_max must be at least 1")
+    check_k_max(k_max)
     if block % 1024:
         raise InputError("the nearest-words block must be a multiple of 1,024 rows")
     start = time.perf_counter()
     env = worker_env()
-    spec = neighbours_spec(neighbours)
+    # k_max and the neighbours spec against the vectors' cropped vocabulary, as on one machine
+    # (KeywordModel.prepare), before any task is submitted: the same refusal and the same cache path
+    k_max, spec = check_prepare(k_max, neighbours, load_vectors(vectors_path))
 
     def submit(fn, *args, **kw):
         return client.submit(run, env, fn, *args, pure=False, **kw)

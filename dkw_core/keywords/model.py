@@ -30,7 +30,7 @@ from ..types import (
     report,
     scaled,
 )
-from ..validation import check_k, check_k_max, check_neighbours, check_top
+from ..validation import check_k, check_k_max, check_prepare, check_top
 from ..vectors import Vectors, load_vectors
 from .base import TermModel
 from .index import (
@@ -94,11 +94,9 @@ class KeywordModel(TermModel):
         (:mod:`dkw_core.validation`): a ``k_max`` up to the default :data:`DEFAULT_K` is capped at
         the cropped vocabulary's size (a small vector model gets all its words), a larger one must
         fit in it."""
-        k_max = check_k_max(k_max)
+        check_k_max(k_max)
         vectors = vectors or load_vectors()
-        size = len(vectors.cropped_words)
-        k_max = min(k_max, size) if k_max <= DEFAULT_K else check_k_max(k_max, size, vectors=vectors.name)
-        spec = check_neighbours(neighbours, dim=vectors.dim, vocabulary_size=size)
+        k_max, spec = check_prepare(k_max, neighbours, vectors)
         path = cls.cache_path(corpus, vectors, k_max, spec)
         if cache:
             model = cls._load(corpus, vectors, path, spec)

@@ -7,9 +7,8 @@ import pickle
 import numpy as np
 import pytest
 
-from tests.cluster.conftest import SLICE, data_dir, needs_20ng
-
-pytestmark = needs_20ng
+from tests.cluster.conftest import SLICE, data_dir
+from tests.conftest import SPACE, SPORT
 
 ARRAYS = ("phrase_uid.npy", "nbr_idx.npy", "nbr_sim.npy")
 
@@ -66,3 +65,23 @@ def test_worker_settings_follow_the_client(client, tmp_path):
     assert env["DKW_DATA_DIR"] == str((tmp_path / "rel").resolve())
     seen = client.submit(run, env, lambda: __import__("os").environ["DKW_DATA_DIR"], pure=False).result()
     assert seen == env["DKW_DATA_DIR"]
+
+
+def test_k_max_beyond_the_vectors_is_refused_before_any_task(client, tmp_path, monkeypatch):
+    """As on one machine (KeywordModel.prepare): a k_max above the default that the cropped
+    vocabulary cannot hold is one line, before the cluster is given any work; the corpus is never
+    loaded (no archive needed), the default k_max is capped at the vocabulary as on one machine."""
+    from dkw_core.cluster import CorpusRef, prepare_on_cluster
+    from dkw_core.errors import InputError
+
+    words = SPORT + SPACE
+    lines = [f"{len(words)} 4"] + [f"{w} {i + 1} {i % 3} 1 {len(w)}" for i, w in enumerate(words)]
+    vectors = tmp_path / "tiny.txt"
+    vectors.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    submitted = []
+    monkeypatch.setattr(client, "submit", lambda *a, **kw: submitted.append(a) or pytest.fail("a task was submitted"))
+    with pytest.raises(InputError, match=r"K and k_max must be between 1 and 16 \(the words in the cropped vocabulary of tiny-"):
+        prepare_on_cluster(client, CorpusRef("no-such-corpus"), vectors_path=str(vectors), k_max=100)
+    with pytest.raises(InputError, match="CSLS neighbourhood k"):
+        prepare_on_cluster(client, CorpusRef("no-such-corpus"), vectors_path=str(vectors), neighbours="csls-k20")
+    assert submitted == []
