@@ -2,7 +2,8 @@
 
 ``documents`` are kept in a stable order: split (train first), category, file id (numeric ids
 numerically). ``Corpus.key`` names the corpus's *content* in every cache: it equals ``name`` for
-the full built-in corpora (their archives are fixed), ``<name>-<content hash>`` for user corpora,
+the full built-in corpora whose archives are fixed by checksums, ``7sectors-<hash of its files>``
+for 7 Sectors (not distributed: an edited folder gets another key), ``<name>-<content hash>`` for user corpora,
 so editing a document gives another key, and ``<key>-head<n>`` for samples (built from the
 content key, never the name: two CSV files of one name in different folders, an edited CSV or a
 re-uploaded corpus give different sample keys).

@@ -21,7 +21,7 @@ from .model import Corpus, Document
 from .specs import CORPORA, corpus_spec
 from .uploads import user_corpora, user_corpus_meta, user_corpus_path
 from .user import load_csv, load_folder
-from .webkb import WEBKB4_CLASSES, load_7sectors
+from .webkb import WEBKB4_CLASSES, load_7sectors, sectors_key
 
 
 def corpus_key(name: str, sample: int | None = None) -> str:
@@ -31,7 +31,11 @@ def corpus_key(name: str, sample: int | None = None) -> str:
         key = str(user_corpus_meta(name).get("key") or name)  # the content key of the stored upload
         return f"{key}-head{sample}" if sample else key
     corpus_spec(name)
-    return f"{name}-head{sample}" if sample else name
+    key = name
+    if name == "7sectors":  # not distributed: keyed by its files, as load_corpus keys it
+        source = _local_source(name)
+        key = sectors_key(source) if source is not None else name
+    return f"{key}-head{sample}" if sample else key
 
 
 def list_datasets() -> list[str]:
@@ -44,16 +48,20 @@ def list_corpora() -> list[str]:
     return list(CORPORA) + [n for n in user_corpora() if n not in CORPORA]
 
 
-def _archive_path(name: str, archives: Path | None = None) -> Path:
-    return Path(archives or config.archives_dir()) / corpus_spec(name).archive.archive
+def _local_source(name: str, archives: Path | None = None) -> Path | None:
+    """The archive of built-in corpus ``name`` (7sectors: or its folder) if present, never downloaded."""
+    folder = Path(archives or config.archives_dir())
+    path = folder / corpus_spec(name).archive.archive
+    if path.is_file():
+        return path
+    if name == "7sectors" and (folder / "7sectors").is_dir():
+        return folder / "7sectors"
+    return None
 
 
 def available(name: str, *, archives: Path | None = None) -> bool:
     """Whether the archive of built-in corpus ``name`` is present (7sectors: archive or folder)."""
-    folder = Path(archives or config.archives_dir())
-    if name == "7sectors" and (folder / "7sectors").is_dir():
-        return True
-    return _archive_path(name, archives).is_file()
+    return _local_source(name, archives) is not None
 
 
 def dataset_info(name: str, *, archives: Path | None = None) -> dict:
@@ -110,11 +118,9 @@ def _ensure_archive(name: str, archives: Path | None, progress: Progress | None,
                     download: bool | None = None) -> Path:
     folder = Path(archives or config.archives_dir())
     spec = CORPORA[name]
-    path = folder / spec.archive.archive
-    if path.is_file():
+    path = _local_source(name, folder)
+    if path is not None:
         return path
-    if name == "7sectors" and (folder / "7sectors").is_dir():
-        return folder / "7sectors"
     if spec.downloadable and (config.download_enabled() if download is None else download):
         from .download import fetch  # first use: download, validate, rename atomically
 
@@ -151,10 +157,11 @@ def _load_builtin(name: str, archives: Path | None, progress: Progress | None,
     if source.is_dir():  # 7sectors folder: not cached (its files may change)
         return load_7sectors(source, progress=progress)
     entry = _cache_path(name, source)
+    key = sectors_key(source) if name == "7sectors" else None  # not distributed: keyed by content
     docs = _read_cached(entry)
     if docs is not None:
         report(progress, 1.0, f"{name}: loaded from cache")
-        return Corpus(name, docs, sort=False)
+        return Corpus(name, docs, key=key, sort=False)
     if name == "webkb4":  # same pages, same per-class hash split: reuse the parsed 7-class corpus
         full = _load_builtin("webkb", archives, progress, download)
         docs = [Document("webkb4/" + d.id.split("/", 1)[1], d.text, d.label, d.split)
@@ -167,7 +174,7 @@ def _load_builtin(name: str, archives: Path | None, progress: Progress | None,
         docs = CORPORA[name].reader(source, name, progress)
     except (tarfile.TarError, EOFError, OSError, zlib.error) as exc:
         raise CorpusError(f"{name}: archive {source} is unreadable or truncated ({exc}); replace it") from exc
-    corpus = Corpus(name, docs)
+    corpus = Corpus(name, docs, key=key)
     _check_nonempty(corpus, source)
     _write_cached(entry, corpus.documents)
     report(progress, 1.0, f"{name}: {len(corpus)} documents")

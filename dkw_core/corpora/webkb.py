@@ -4,7 +4,8 @@
               folder ignored).
 ``webkb4``    the common 4-class subset student / faculty / course / project (4,199 pages).
 ``7sectors``  ``[wrapper/]<sector>/<industry>/.../<file>`` HTML pages from ``7sectors.tar.gz`` or a
-              folder; label = the top-level sector ("7sectors-flattened"). Not distributed here.
+              folder; label = the top-level sector ("7sectors-flattened"). Not distributed here, so
+              no checksum fixes its content: it is keyed by its files (:func:`sectors_key`).
 
 **Split.** These corpora have no train/test split. :func:`hash_split` gives a deterministic
 stratified 2/3–1/3 split: inside every class the documents are ordered by
@@ -21,6 +22,7 @@ import tarfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from .. import cache
 from ..errors import CorpusError
 from ..types import Progress, report
 from ._archive import member_bytes, tar_members
@@ -118,18 +120,51 @@ def parse_sectors_archive(path: Path, name: str, progress: Progress | None) -> l
     return _pages_to_documents(name, _sectors_pages(files, path), progress)
 
 
+def _folder_files(path: Path) -> list[Path]:
+    return [p for p in sorted(path.rglob("*")) if p.is_file() and not hidden(p.relative_to(path).as_posix())]
+
+
+_SECTORS_KEYS: cache.Memo[str] = cache.Memo(maxsize=4)
+
+
+def sectors_key(path: str | os.PathLike) -> str:
+    """The cache key of a 7 Sectors folder or archive: ``7sectors-<hash of every file's path and
+    bytes>``. The other built-in corpora are keyed by their name (their archives are fixed by
+    checksums); 7 Sectors is not distributed, so an edited folder (or another archive) must get
+    another key. Hashed once per process while no file's size or modification time changes."""
+    path = Path(path)
+    files = [path] if path.is_file() else _folder_files(path)
+    stamps = []
+    for f in files:
+        st = f.stat()
+        stamps.append((str(f.resolve()), st.st_size, st.st_mtime_ns))
+
+    def build() -> str:
+        h = hashlib.sha1()
+        for f in files:
+            h.update(f.relative_to(path).as_posix().encode("utf-8", "surrogateescape") + b"\x00")
+            with f.open("rb") as fh:
+                for chunk in iter(lambda: fh.read(1 << 20), b""):
+                    h.update(chunk)
+            h.update(b"\x00")
+        return f"7sectors-{h.hexdigest()[:10]}"
+
+    return _SECTORS_KEYS.get(tuple(stamps), build)
+
+
 def load_7sectors(path: str | os.PathLike, *, progress: Progress | None = None) -> Corpus:
     """7 Sectors in the CMU layout from a folder or a ``.tar.gz``: ``[wrapper/]<sector>/<industry>/<file>``
-    HTML pages, labelled with the top-level sector ("7sectors-flattened"), hash-split."""
+    HTML pages, labelled with the top-level sector ("7sectors-flattened"), hash-split; keyed by
+    its content (:func:`sectors_key`)."""
     path = Path(path)
     if path.is_file():
         try:
-            return Corpus("7sectors", parse_sectors_archive(path, "7sectors", progress))
+            return Corpus("7sectors", parse_sectors_archive(path, "7sectors", progress), key=sectors_key(path))
         except tarfile.TarError as exc:
             raise CorpusError(f"7sectors: {path} is not a readable tar archive ({exc})") from exc
     if not path.is_dir():
         raise CorpusError(f"7sectors: {path} is neither a folder nor an archive")
-    files = [(p.relative_to(path).as_posix(), p.read_bytes)
-             for p in sorted(path.rglob("*")) if p.is_file() and not hidden(p.relative_to(path).as_posix())]
-    return Corpus("7sectors", _pages_to_documents("7sectors", _sectors_pages(files, path), progress))
+    files = [(p.relative_to(path).as_posix(), p.read_bytes) for p in _folder_files(path)]
+    return Corpus("7sectors", _pages_to_documents("7sectors", _sectors_pages(files, path), progress),
+                  key=sectors_key(path))
 

@@ -364,3 +364,28 @@ def test_a_sample_is_keyed_by_its_corpus_content_not_its_name(tmp_path):
     assert one.head(1).key != two.head(1).key and one.head(1).key.startswith(one.key)
     write(tmp_path / "one" / "corp.csv", "engines")  # edited in place
     assert load_corpus(str(tmp_path / "one" / "corp.csv")).head(1).key != one.head(1).key
+
+
+def test_an_edited_7sectors_folder_gets_a_new_cache_key(tmp_path, monkeypatch):
+    """7 Sectors has no checksum (not distributed): a folder or an archive is keyed by its files, so
+    an edited page gives another key (the corpus's, its samples' and ``corpus_key``'s, which Home
+    reads without loading), never the model prepared from the old pages."""
+    from dkw_core.corpora import corpus_key
+
+    monkeypatch.setenv("DKW_ARCHIVES", str(tmp_path))
+    _build_sectors_folder(tmp_path)
+    first = load_corpus("7sectors")
+    assert first.key.startswith("7sectors-") and first.key == corpus_key("7sectors")
+    assert first.head(1).key == corpus_key("7sectors", 1) == f"{first.key}-head1"
+    _write(tmp_path / "7sectors" / "energy.sector" / "oil.industry" / "http:^^www.oil.industry0.com^",
+           _page("oil.industry", "an edited page about refineries"))
+    edited = load_corpus("7sectors")
+    assert [d.id for d in edited] == [d.id for d in first]
+    assert edited.key != first.key and edited.key == corpus_key("7sectors")
+    assert edited.head(1).key != first.head(1).key and edited.head(1).key == corpus_key("7sectors", 1)
+    # an archive of the same pages: keyed by its bytes too, also when read back from the parse cache
+    archives = tmp_path / "archives"
+    with tarfile.open(_write(archives / "7sectors.tar.gz", b"").as_posix(), "w:gz") as tar:
+        tar.add(tmp_path / "7sectors", arcname="7sectors")
+    packed = [load_corpus("7sectors", archives=archives).key for _ in range(2)]
+    assert packed[0] == packed[1] and packed[0].startswith("7sectors-") and packed[0] not in (first.key, edited.key)
