@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 from ..errors import InputError
 from ..types import Progress
 from .errors import cancellable
+from .imports import same_keyword
 from .methods import effective_protocol, method_keywords, method_kind
 from .models import METHOD_SLOTS, Article, KeywordSource, Study, StudyKeyword, StudyMethod, init_db
 from .settings import DocumentLike, KeywordProvider, StudyConfig
@@ -57,8 +58,11 @@ def draw_articles(documents: Iterable[DocumentLike], categories: Sequence[str], 
 
 def keyword_union(lists: dict[str, list[str]]) -> list[tuple[str, dict[str, int]]]:
     """Union of ranked keyword lists by method label: word -> {label: 1-based rank}, first-seen
-    order (labels in order). A word several methods produced appears once and counts for each."""
-    merged: dict[str, dict[str, int]] = {}
+    order (labels in order). A word several methods produced appears once and counts for each —
+    also when they spell it in another case or Unicode form (``NASA`` from an imported list, ``nasa`` from
+    dkw: :func:`~.imports.same_keyword`, the rule imported lists are checked by), which a judge
+    would read as one word. It is shown as the first method (in label order) spelt it."""
+    merged: dict[str, tuple[str, dict[str, int]]] = {}
     for label in sorted(lists):
         rank = 0
         for word in lists[label]:
@@ -66,8 +70,8 @@ def keyword_union(lists: dict[str, list[str]]) -> list[tuple[str, dict[str, int]
             if not word:
                 continue
             rank += 1
-            merged.setdefault(word, {}).setdefault(label, rank)
-    return list(merged.items())
+            merged.setdefault(same_keyword(word), (word, {}))[1].setdefault(label, rank)
+    return list(merged.values())
 
 
 def _union(a: list[str], b: list[str]) -> list[tuple[str, dict[str, int]]]:

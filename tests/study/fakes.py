@@ -13,4 +13,11 @@ def overlap_provider(spec: str, doc_ids: list[str], top: int, protocol: str = "l
     return {d: words[:top] for d in doc_ids}
 
 
+def case_provider(spec: str, doc_ids: list[str], top: int, protocol: str = "label-aware") -> dict[str, list[str]]:
+    """A: NASA, Café, a3; B: b1, nasa, cafe + combining acute — A's rank 1 and 2 in another case
+    and Unicode form (a judge reads each pair as one word), B's rank 2 and 3."""
+    words = ["NASA", "Caf\u00e9", "a3"] if spec == "tf-rf" else ["b1", "nasa", "cafe\u0301"]
+    return {d: words[:top] for d in doc_ids}
+
+
 CATS = ["c1", "c2", "c3", "c4", "c5", "c6"]

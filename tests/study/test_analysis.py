@@ -15,7 +15,7 @@ from dkw_core.study import service as S
 from dkw_core.study.analysis import LEVEL_ARTICLES, LEVEL_PAPER, PAIRING, analyze, answers_frame, format_report
 from dkw_core.study.models import Judgement
 
-from .fakes import CATS, disjoint_provider, make_docs, overlap_provider
+from .fakes import CATS, case_provider, disjoint_provider, make_docs, overlap_provider
 
 
 def _design(judge: int, article: int, word: str, question: str) -> int:
@@ -204,6 +204,35 @@ def test_shared_keyword_counts_for_both_methods(engine):
     assert set(shared["rank_a"]) == {1} and set(shared["rank_b"]) == {2}
     dist = {(r["method"], r["question"], r["answer"]): r["count"] for r in analyze(engine, sid)["distribution"]}
     assert dist[("A", "topic", "Relevant")] == 1 and dist[("B", "topic", "Relevant")] == 1
+
+
+def test_a_keyword_two_methods_give_in_two_cases_counts_for_both_in_table_7(engine):
+    """A: NASA, Café, a3; B: b1, nasa, café (decomposed). Shown once each, every answer to NASA
+    and Café counts for both methods at their own ranks: the distribution counts it for A and B,
+    Table 7 pairs every rank (A's 1-3 against B's 1-3) and accounts for every answer."""
+    cfg = S.StudyConfig(name="c", corpus="fake", articles_per_category=1, categories_per_batch=2,
+                        judges_per_article=2, keywords_per_method=3, seed=1)
+    sid = S.create_study(engine, documents=make_docs(CATS[:2]), categories=CATS[:2], provider=case_provider, config=cfg)
+    value = {"NASA": 3, "Caf\u00e9": 2, "a3": 1, "b1": 1}
+    for j in range(2):
+        jid = S.invite_judge(engine, sid, name=f"j{j}")[0]
+        while (st := S.next_task(engine, jid)).task is not None:
+            assert sorted(w for _k, w in st.task.keywords) == sorted(value)  # each word once
+            S.submit(engine, judge_id=jid, judgement_id=st.task.judgement_id,
+                     answers={(k, q): value[w] for k, w in st.task.keywords for q in ("topic", "category")})
+    frame = answers_frame(engine, sid)
+    nasa = frame[frame["keyword"] == "NASA"]
+    assert len(nasa) == 4 * 2 and nasa["in_a"].all() and nasa["in_b"].all()
+    assert set(nasa["rank_a"]) == {1} and set(nasa["rank_b"]) == {2}
+    result = analyze(engine, sid)
+    dist = {(r["method"], r["question"], r["answer"]): r["count"] for r in result["distribution"]}
+    assert dist[("A", "topic", "Relevant")] == 4 and dist[("B", "topic", "Relevant")] == 4  # NASA for both
+    assert dist[("B", "topic", "Partially")] == 4 and dist[("B", "topic", "Irrelevant")] == 4  # café, b1
+    a, b = [3, 2, 1] * 4, [1, 3, 2] * 4  # per judgement: ranks 1-3 of A (NASA, Café, a3) and B (b1, NASA, Café)
+    ref = stats.wilcoxon(a, b, zero_method="wilcox", correction=False, method="approx")
+    for row in (r for r in result["significance"] if r["level"] == LEVEL_PAPER):
+        assert row["pairs"] == 12 and row["answers"] == row["answers_paired"] == 24
+        assert row["wilcoxon_T"] == pytest.approx(ref.statistic) and row["wilcoxon_p_two_sided"] == pytest.approx(ref.pvalue)
 
 
 def test_empty_study_analyses_without_error_and_report_states_protocol(engine):

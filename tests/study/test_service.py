@@ -13,7 +13,7 @@ from dkw_core.study import service as S
 from dkw_core.study.models import QUESTIONS, Answer, Article, Judge, Judgement, StudyKeyword, utcnow
 from dkw_core.study.simulate import all_answers, take_turns
 
-from .fakes import CATS, disjoint_provider, make_docs, overlap_provider
+from .fakes import CATS, case_provider, disjoint_provider, make_docs, overlap_provider
 
 
 def _study(engine, *, cats=CATS[:4], per_cat=2, per_batch=2, judges=3, provider=disjoint_provider, seed=7, **kw):
@@ -69,6 +69,22 @@ def test_union_stores_shared_keyword_once_with_both_ranks(engine):
         art = s.scalars(select(Article).where(Article.study_id == sid)).first()
         words = {kw.word: {src.method: src.rank for src in kw.sources} for kw in art.keywords}
     assert words == {"shared": {"A": 1, "B": 2}, "a2": {"A": 2}, "a3": {"A": 3}, "b1": {"B": 1}, "b3": {"B": 3}}
+
+
+def test_a_word_two_methods_give_in_two_cases_is_shown_once_as_the_first_method_spelt_it(engine):
+    """NASA (A) and nasa (B), Café (A) and the decomposed cafe + U+0301 (B): a judge would read each
+    pair as one word, so it is one keyword with both ranks, spelt as method A gave it."""
+    sid = _study(engine, provider=case_provider, top=3, judges=1)
+    with Session(engine) as s:
+        for art in s.scalars(select(Article).where(Article.study_id == sid)):
+            words = {kw.word: {src.method: src.rank for src in kw.sources} for kw in art.keywords}
+            assert words == {"NASA": {"A": 1, "B": 2}, "Caf\u00e9": {"A": 2, "B": 3}, "a3": {"A": 3}, "b1": {"B": 1}}
+    jid, _ = S.invite_judge(engine, sid, name="ann")
+    task = S.next_task(engine, jid).task
+    assert sorted(w for _p, w in task.keywords) == ["Caf\u00e9", "NASA", "a3", "b1"]  # each once
+    S.submit(engine, judge_id=jid, judgement_id=task.judgement_id, answers=_full_answers(task))
+    with Session(engine) as s:
+        assert s.scalar(select(func.count(Answer.id)).where(Answer.judgement_id == task.judgement_id)) == 4 * 2
 
 
 def test_create_refuses_bad_input(engine):
