@@ -19,14 +19,20 @@ k_max = backend.DEFAULT_K_MAX
 infos = widgets.guarded(resources.dataset_infos, default=[]) or []
 names = [str(i["name"]) for i in infos if i.get("available")]
 missing = [i for i in infos if not i.get("available")]
+# built-in corpora without their archive whose shipped statistics answer a new text (as on Home)
+text_only = [str(i["name"]) for i in missing
+             if widgets.guarded(lambda i=i: backend.shipped_answers(str(i["name"]), sample=sample), default=False)]
 wanted = st.query_params.get("doc")
 wanted_missing = [i for i in missing if wanted and str(wanted).split("/", 1)[0] == i.get("name")]
-if not names or wanted_missing:
+if not (names or text_only) or wanted_missing:
     if not names:
         st.info("No corpus archive is available yet: download one here.")
     for info in wanted_missing or missing:
         widgets.missing_corpus(info)
     st.stop()
+if not names:
+    st.info("No corpus archive is available yet: your own text is answered from the statistics shipped with dkw; "
+            "download a corpus (below) to browse its documents.")
 if missing:
     with st.expander(f"Corpora not downloaded yet ({len(missing)})"):
         for info in missing:
@@ -42,14 +48,18 @@ if wanted and st.session_state.get("_doc_param") != wanted:
 
 # ------------------------------------------------------------------ choose a document
 CORPUS_DOC, OWN_TEXT = "a document of the corpus", "your own text"
+sources = (CORPUS_DOC, OWN_TEXT) if names else (OWN_TEXT,)
+if st.session_state.get("doc_source") not in sources:
+    st.session_state.pop("doc_source", None)
+# read before the radio is drawn: a new text may use a corpus whose archive is missing (shipped statistics)
+own_text = st.session_state.get("doc_source", sources[0]) == OWN_TEXT
 c1, c2, c3 = st.columns([1, 1, 2])
 with c1:
-    name = widgets.select("Corpus", names, key="doc_corpus")
-source = st.radio("Keywords of", (CORPUS_DOC, OWN_TEXT), key="doc_source", horizontal=True,
-                  help="Your own text is scored with the statistics of the corpus's training split.")
-corpus = widgets.guarded(lambda: resources.corpus(name, sample))
-if corpus is None:
-    st.stop()
+    name = widgets.select("Corpus", names + text_only if own_text else names, key="doc_corpus")
+source = st.radio("Keywords of", sources, key="doc_source", horizontal=True,
+                  help="Your own text is scored with the statistics of the corpus's training split: the ones "
+                       "shipped with dkw (a built-in corpus at the default K and nearest words) or the prepared "
+                       "corpus's.")
 # ------------------------------------------------------------------ keyword options
 with st.sidebar:
     st.header("Keywords")
@@ -90,24 +100,35 @@ def ready_model():
 
 
 if source == OWN_TEXT:
+    shipped = widgets.guarded(lambda: backend.shipped_answers(name, sample=sample, k=int(k), neighbours=neighbours),
+                              default=False)
     text = keyword_views.own_text_input()
     if text is None:
+        where = "shipped statistics" if shipped else "prepared corpus"
         st.info(f"Paste a text or choose a file: its keywords are scored with the statistics of {md(name)}'s "
-                f"training split, weighted by default with the category a classifier predicts for it "
+                f"training split ({where}), weighted by default with the category a classifier predicts for it "
                 f"({backend.NEW_TEXT_PROTOCOL}).")
         st.stop()
-    if backend.shipped_answers(name, sample=sample, k=int(k), neighbours=neighbours):
+    if shipped:
         if not metrics:  # the shipped statistics answer at once: no preparation
             st.info("Choose at least one metric in the sidebar.")
             st.stop()
         model = widgets.guarded(lambda: resources.shipped_model(name, int(k)))
         if model is None:
             st.stop()
+    elif name not in names:  # only its shipped statistics are here, and they do not answer these settings
+        st.info(f"{md(name)}'s shipped statistics answer at K = {backend.DEFAULT_K} with {backend.DEFAULT_NEIGHBOURS} "
+                "nearest words; other settings need the prepared corpus, so its archive (Corpora not downloaded "
+                "yet, above).")
+        st.stop()
     else:
         model = ready_model()
     keyword_views.own_text_keywords(model, text, corpus=name, metrics=metrics, k=int(k), top=int(top),
                                     protocol=protocol, vectors=resources.loaded_vectors_name(),
                                     neighbours=neighbours)
+    st.stop()
+corpus = widgets.guarded(lambda: resources.corpus(name, sample))
+if corpus is None:
     st.stop()
 example = None
 try:

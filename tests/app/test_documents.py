@@ -283,3 +283,32 @@ def test_own_text_on_an_unprepared_corpus_is_answered_from_its_shipped_statistic
     (frame,) = keyword_tables(at)
     assert list(frame.columns) == [backend.DEFAULT_METRIC]  # the one default metric
     assert any("(shipped statistics)" in c.value for c in at.caption)
+
+
+def test_own_text_of_a_built_in_corpus_without_its_archive_is_answered_from_shipped_statistics(monkeypatch):
+    """No archive at all: the text box still answers a new text for a built-in corpus whose
+    statistics ship with dkw (as Home, the CLI and the library do), never opening the corpus, and
+    says the source; settings the shipped statistics cannot answer name the archive they need."""
+    fake = FakeBackend(monkeypatch, prepared=False)
+    fake.available = set()
+    monkeypatch.setattr(backend, "shipped_answers",  # shipped for 20ng at the default K only
+                        lambda name, *, sample=None, k=backend.DEFAULT_K, neighbours="cosine":
+                        name == "20ng" and k == backend.DEFAULT_K and neighbours == "cosine")
+    FakeModel.text_calls = []
+    at = run_docs()
+    assert not at.exception
+    assert at.radio(key="doc_source").options == ["your own text"] and at.radio(key="doc_source").value == "your own text"
+    assert at.selectbox(key="doc_corpus").options == ["20ng"]  # r8 ships nothing here
+    assert any("(shipped statistics)" in i.value for i in at.info)
+    at.text_area(key="own_text").input("video graphics card resolution").run()
+    assert not at.exception and not at.error
+    assert fake.shipped_loads == ["20ng"] and "corpus" not in fake.opened and fake.prepare_calls == 0
+    assert {c["protocol"] for c in FakeModel.text_calls} == {"label-free-top1"}
+    (frame,) = keyword_tables(at)
+    assert list(frame.columns) == [backend.DEFAULT_METRIC]
+    assert any("(shipped statistics)" in c.value for c in at.caption)
+    at.number_input(key="kw_k").set_value(30).run()  # the shipped statistics do not answer another K
+    assert not at.exception and not keyword_tables(at)
+    assert any("shipped statistics answer at K = 90" in i.value and "so its archive" in i.value for i in at.info)
+    assert any("20ng.tar.gz not found" in w.value.replace("\\", "") for w in at.warning)  # with its Download button
+    assert "corpus" not in fake.opened and fake.prepare_calls == 0

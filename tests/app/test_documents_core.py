@@ -41,3 +41,21 @@ def test_prepare_then_keywords_of_the_paper_example(monkeypatch, slice_20ng, tmp
     assert not at.exception
     free = [kw.word for kw in model.keywords(EXAMPLE, metric="rf", k=90, top=5, protocol="label-free")]
     assert list(at.table[0].value["rf"]) == free
+
+
+def test_own_text_without_any_archive_gets_the_keywords_of_the_one_request_path(monkeypatch, tmp_path):
+    """No corpus archive at all (a fresh clone): the Documents page's text box answers a new text
+    from 20ng's shipped statistics, with exactly the keywords Home, the CLI and the library give
+    (``extract_keywords``), and says so."""
+    from dkw_core import extract_keywords
+
+    monkeypatch.setenv("DKW_ARCHIVES", str(tmp_path / "no-archives"))
+    text = "The new graphics card renders 3D images at a high resolution with its video memory."
+    at = AppTest.from_file(page("pages/1_Documents.py"), default_timeout=120).run()
+    assert not at.exception
+    assert at.selectbox(key="doc_corpus").value == "20ng"
+    at.text_area(key="own_text").input(text).run()
+    assert not at.exception and not at.error
+    shown = [w.replace("\\", "") for w in at.table[0].value[backend.DEFAULT_METRIC] if w]
+    assert shown == [kw.word for kw in extract_keywords(text, corpus="20ng")] and len(shown) == backend.DEFAULT_TOP
+    assert any("(shipped statistics)" in c.value for c in at.caption)
