@@ -13,6 +13,8 @@ own-word document counts, i.e. the registry's ``lo`` on ``BaselineModel``):
   ``--k``), measured by ``dkw_core.quality.list_quality``: NPMI (gensim ``c_npmi`` over the test
   split's word tokens), the share of words absent from it, exclusivity over the training
   documents;
+* the test documents' top ``--top`` keywords under label-free-top1: the share that occur among the
+  document's own word tokens, and how many distinct words they hold over the whole test split;
 * micro-F1 (%) at N = ``--top`` on the test split under label-free-top1 and label-aware
   (``evaluate_model``: LinearSVC on keyword-sum document vectors, K fixed at ``--k``, no
   parameter search; Fightin' Words: the same classifier on binary own-word keyword sets,
@@ -54,6 +56,7 @@ def measure(name: str, *, metrics, k: int, top: int, f1: bool) -> tuple[dict, di
     tagged = tag_corpus(corpus)
     train = [d for d in corpus.documents if d.split == "train"]
     reference = [word_tokens(tagged[d.id]) for d in corpus.documents if d.split == "test"]
+    test_own = [set(tokens) for tokens in reference]
     train_tokens, train_labels = [word_tokens(tagged[d.id]) for d in train], [d.label for d in train]
 
     methods = {m: (model, m, k) for m in metrics}
@@ -66,10 +69,15 @@ def measure(name: str, *, metrics, k: int, top: int, f1: bool) -> tuple[dict, di
                  for c in source.categories}
         q = list_quality(lists, reference, train_tokens, train_labels, topn=top)
         row = {"npmi": q.npmi, "absent_share": q.absent_share, "exclusivity": q.exclusivity}
+        if source is base:
+            base._posterior = model._posteriors_all()  # same texts, labels and classifier
+        ranked = source.words(source.rank("test", metric=metric, k=kk, top=top, protocol=PROTOCOLS[0]))
+        row["in_document"] = sum(sum(w in own for w in ws) / len(ws) for ws, own in zip(ranked, test_own)
+                                 if ws) / len(ranked)
+        row["distinct_keywords"] = len({w for ws in ranked for w in ws})
         if f1:
             for protocol in PROTOCOLS:
                 if source is base:
-                    base._posterior = model._posteriors_all()  # same texts, labels and classifier
                     scores, _ = bow_baseline(base, metric=metric, top=top, protocol=protocol)
                 else:
                     scores, _, _ = evaluate_model(model, metric=metric, k=kk, top=top, protocol=protocol)
@@ -98,7 +106,8 @@ def main(argv=None) -> int:
         show[corpus] = cats.split(",")
 
     result: dict[str, dict] = {"k": args.k, "top": args.top, "corpora": {}}
-    cols = ["NPMI", "absent", "exclusivity"] + ([] if args.no_f1 else [f"F1 {p}" for p in PROTOCOLS])
+    cols = ["NPMI", "absent", "exclusivity", "keywords in the document", "distinct keywords"]
+    cols += [] if args.no_f1 else [f"F1 {p}" for p in PROTOCOLS]
     table = ["| corpus | method | " + " | ".join(cols) + " |", "| --- | --- |" + " --- |" * len(cols)]
     shown = ["| corpus | category | method | top words |", "| --- | --- | --- | --- |"]
     for name in datasets:
@@ -107,7 +116,8 @@ def main(argv=None) -> int:
         result["corpora"][name] = {"figures": figures, "lists": {m: {c: words[m][c] for c in show.get(name, [])
                                                                      if c in words[m]} for m in words}}
         for method, row in figures.items():
-            cells = [f"{row['npmi']:+.3f}", f"{row['absent_share']:.1%}", f"{row['exclusivity']:.3f}"]
+            cells = [f"{row['npmi']:+.3f}", f"{row['absent_share']:.1%}", f"{row['exclusivity']:.3f}",
+                     f"{row['in_document']:.1%}", str(row["distinct_keywords"])]
             cells += [] if args.no_f1 else [f"{row[f'f1_{p}']:.2f}" for p in PROTOCOLS]
             table.append(f"| {name} | {method} | " + " | ".join(cells) + " |")
         for cat in show.get(name, []):
@@ -115,7 +125,7 @@ def main(argv=None) -> int:
                 if cat in words[method]:
                     shown.append(f"| {name} | {cat} | {method} | {', '.join(words[method][cat])} |")
     print(f"Category top {args.top} (training split, K {args.k}); NPMI and absent share over the test split's "
-          f"word tokens; F1 micro (%) at N = {args.top}, K {args.k}\n")
+          f"word tokens; test documents' keywords under {PROTOCOLS[0]}; F1 micro (%) at N = {args.top}, K {args.k}\n")
     print("\n".join(table) + "\n\n" + "\n".join(shown))
     if args.out:
         with open(args.out, "w", encoding="utf-8") as fh:
