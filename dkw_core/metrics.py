@@ -60,11 +60,15 @@ class CategoryStats:
     ``doc_freq``  (C x V) A: number of training documents of category c containing w.
     ``n_docs``    (C,) number of training documents per category.
     ``term_freq`` (C x V) tf(w, c): total occurrences of w in category c (for tf-dcf, thd).
+    ``own_freq``  (C x V) or ``None``: number of training documents of category c in which w
+                  itself occurs (an own word, not a substituted one; for lo-own). ``None``
+                  when the statistics were counted without it.
     """
 
     doc_freq: np.ndarray
     n_docs: np.ndarray
     term_freq: np.ndarray
+    own_freq: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         doc_freq = np.asarray(self.doc_freq, dtype=np.float64)
@@ -83,6 +87,15 @@ class CategoryStats:
                 raise InputError(f"{label} must hold finite non-negative counts")
         if np.any(doc_freq > n_docs[:, None]):
             raise InputError("doc_freq exceeds the number of documents of its category")
+        if self.own_freq is not None:
+            own_freq = np.asarray(self.own_freq, dtype=np.float64)
+            if own_freq.shape != doc_freq.shape:
+                raise InputError(f"own_freq shape {own_freq.shape} differs from doc_freq shape {doc_freq.shape}")
+            if not np.all(np.isfinite(own_freq)) or np.any(own_freq < 0):
+                raise InputError("own_freq must hold finite non-negative counts")
+            if np.any(own_freq > n_docs[:, None]):
+                raise InputError("own_freq exceeds the number of documents of its category")
+            object.__setattr__(self, "own_freq", own_freq)
         object.__setattr__(self, "doc_freq", doc_freq)
         object.__setattr__(self, "n_docs", n_docs)
         object.__setattr__(self, "term_freq", term_freq)
@@ -99,16 +112,22 @@ class CategoryStats:
 
     @classmethod
     def from_matrices(
-        cls, counts: scipy.sparse.spmatrix | np.ndarray, labels: np.ndarray, n_categories: int
+        cls, counts: scipy.sparse.spmatrix | np.ndarray, labels: np.ndarray, n_categories: int,
+        own: scipy.sparse.spmatrix | np.ndarray | None = None,
     ) -> CategoryStats:
-        """Count the statistics from a (docs x V) tf(w, d) matrix and a category index per doc.
+        """Count the statistics from a (docs x V) tf(w, d) matrix and a category index per doc;
+        ``own``, a (docs x V) matrix of the words each document itself contains (any positive
+        entry counts once), gives ``own_freq``.
 
         Uses sparse products (one-hot label matrix @ binarised counts), no loop over documents.
         """
         try:
             matrix = scipy.sparse.csr_matrix(counts, dtype=np.float64)
+            own_matrix = None if own is None else scipy.sparse.csr_matrix(own, dtype=np.float64)
         except (TypeError, ValueError) as exc:
             raise InputError(f"counts must be a numeric (documents x words) matrix: {exc}") from None
+        if own_matrix is not None and own_matrix.shape != matrix.shape:
+            raise InputError(f"own counts shape {own_matrix.shape} differs from counts shape {matrix.shape}")
         labels_arr = np.asarray(labels)
         n_cat = int(n_categories)
         if n_cat < 1:
@@ -122,18 +141,23 @@ class CategoryStats:
         labels_arr = labels_arr.astype(np.int64, copy=False)
         if labels_arr.size and (labels_arr.min() < 0 or labels_arr.max() >= n_cat):
             raise InputError(f"labels must lie in [0, {n_cat - 1}]")
-        if matrix.nnz and (matrix.data.min() < 0 or not np.all(np.isfinite(matrix.data))):
-            raise InputError("counts must be finite and non-negative")
+        for m in (matrix, own_matrix):
+            if m is not None and m.nnz and (m.data.min() < 0 or not np.all(np.isfinite(m.data))):
+                raise InputError("counts must be finite and non-negative")
         n_doc = matrix.shape[0]
         one_hot = scipy.sparse.csr_matrix(
             (np.ones(n_doc), (labels_arr, np.arange(n_doc))), shape=(n_cat, n_doc)
         )
-        present = matrix.copy()
-        present.data = (present.data > 0).astype(np.float64)
-        doc_freq = np.asarray((one_hot @ present).toarray(), dtype=np.float64)
+        def documents_with(m: scipy.sparse.csr_matrix) -> np.ndarray:
+            present = m.copy()
+            present.data = (present.data > 0).astype(np.float64)
+            return np.asarray((one_hot @ present).toarray(), dtype=np.float64)
+
+        doc_freq = documents_with(matrix)
         term_freq = np.asarray((one_hot @ matrix).toarray(), dtype=np.float64)
         n_docs = np.bincount(labels_arr, minlength=n_cat).astype(np.float64)
-        return cls(doc_freq=doc_freq, n_docs=n_docs, term_freq=term_freq)
+        own_freq = None if own_matrix is None else documents_with(own_matrix)
+        return cls(doc_freq=doc_freq, n_docs=n_docs, term_freq=term_freq, own_freq=own_freq)
 
     def abcd_table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """A, B, C, D as (C x V) float arrays (see module docstring)."""
@@ -304,6 +328,40 @@ def _ctfidf(stats: CategoryStats) -> np.ndarray:
     """
     return ctfidf(stats.term_freq)
 
+# --------------------------------------------------------------------------- lo-own (latent and own words)
+
+
+def _dispersion_scaled(z: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """z-scores divided by the square root of their Pearson dispersion φ = mean z² over every
+    (category, word) cell of the words with a count (McCullagh & Nelder 1989, §4.5: the
+    quasi-likelihood scale of over-dispersed counts). Zero rule: φ = 0 (no count, or every
+    z-score 0) gives all zeros."""
+    seen = counts.sum(axis=0) > 0
+    phi = float(np.mean(z[:, seen] ** 2)) if seen.any() else 0.0
+    return z / np.sqrt(phi) if phi > 0 else np.zeros_like(z)
+
+
+def _lo_own(stats: CategoryStats) -> np.ndarray:
+    """lo-own (not in the paper): the latent and the own-word log-odds z-scores, each corrected
+    for its over-dispersion, combined by Stouffer's method (docs/method.md §11)::
+
+        lo-own(w, c) = (z_A(w, c) / √φ_A + z_O(w, c) / √φ_O) / √2
+
+    ``z_A`` is :func:`_lo` (Fightin' Words on A, the documents whose phrases *reach* w among
+    their K nearest words); ``z_O`` the same formula on ``own_freq``, the documents in which
+    w *itself* occurs; φ their Pearson dispersions (:func:`_dispersion_scaled`). A word reached
+    through one off-sense neighbour of a frequent phrase (R8 earn: *cts* → *sedan*) has a
+    large z_A but no own-word evidence; a word a category both uses and reaches keeps both.
+    Zero rules: those of :func:`fightin_words` and :func:`_dispersion_scaled`. Statistics
+    counted without ``own_freq`` are an :class:`InputError`.
+    """
+    if stats.own_freq is None:
+        raise InputError("metric lo-own needs the own-word document counts (own_freq) of the training split; "
+                         "these statistics were counted without them")
+    latent = _dispersion_scaled(fightin_words(stats.doc_freq), stats.doc_freq)
+    own = _dispersion_scaled(fightin_words(stats.own_freq), stats.own_freq)
+    return (latent + own) / np.sqrt(2.0)
+
 
 # --------------------------------------------------------------------------- registry
 
@@ -362,11 +420,16 @@ _BASE_SPECS: tuple[_BaseSpec, ...] = (
               "Kit & Liu 2008; Sajgalik et al. 2017, Formula 2", False, _thd),
     _BaseSpec("lo", "informative-prior log-odds z-score of A vs C (Fightin' Words on the neighbour-set "
               "document counts; not in the paper)", "Monroe, Colaresi & Quinn 2008", False, _lo),
-    # h1 (issue 28): the peers on word occurrences, not in the paper
+    # the peers on word occurrences, not in the paper
     _BaseSpec("fw", "Fightin' Words: informative-prior log-odds z-score of tf(w,c) vs the other categories' "
               "occurrences (not in the paper)", "Monroe, Colaresi & Quinn 2008", False, _fw),
     _BaseSpec("ctfidf", "class-based tf-idf tf(w,c)/|c| * ln(1 + avg|c|/f(w)) (BERTopic; not in the paper)",
               "Grootendorst 2022", False, _ctfidf),
+
+    # the latent and own-word log-odds combined (docs/method.md §11)
+    _BaseSpec("lo-own", "lo of the neighbour-set counts and of the own-word counts, each over-dispersion "
+              "scaled, Stouffer-combined (not in the paper)",
+              "Monroe, Colaresi & Quinn 2008; Stouffer et al. 1949; docs/method.md §11", False, _lo_own),
 )
 _SPECS: dict[str, _BaseSpec] = {spec.name: spec for spec in _BASE_SPECS}
 

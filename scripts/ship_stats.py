@@ -4,7 +4,10 @@ what a new text needs to get its keywords from a fresh clone, without preparing 
 ``DKW_DATA_DIR`` (default GloVe 6B 50d, K = 90, plain cosine); ``manifest.json`` records each
 file's size and the shipped posterior's agreement with the full one on the test split.
 
-    DKW_DATA_DIR=/path/with/prepared/corpora .venv/bin/python scripts/ship_stats.py [20ng r8 r52 webkb]
+    DKW_DATA_DIR=/path/with/prepared/corpora .venv/bin/python scripts/ship_stats.py [--stats-only] [20ng r8 r52 webkb]
+
+``--stats-only`` rewrites the statistics files alone (e.g. after a statistic was added to them)
+and leaves the posterior files and their manifest figures as they are.
 """
 from __future__ import annotations
 
@@ -27,6 +30,8 @@ def main(argv=None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("datasets", nargs="*", default=list(CORPORA), help=f"default: {' '.join(CORPORA)}")
+    ap.add_argument("--stats-only", action="store_true",
+                    help="rewrite the statistics files only; the posterior files stay as they are")
     args = ap.parse_args(argv)
     manifest_path = SHIPPED_DIR / "manifest.json"
     manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else {}
@@ -34,12 +39,14 @@ def main(argv=None) -> int:
     for name in args.datasets:
         t0 = time.perf_counter()
         model = KeywordModel.prepare(load_corpus(name), k_max=DEFAULT_K)
-        report = ship(model, name, k=DEFAULT_K)
+        report = ship(model, name, k=DEFAULT_K, posterior=not args.stats_only)
         report["seconds"] = round(time.perf_counter() - t0, 1)
-        manifest[name] = report
+        # --stats-only: the posterior's figures (and the time of the run that wrote it) stay
+        manifest[name] = ({**manifest.get(name, {}), "stats_bytes": report["stats_bytes"]} if args.stats_only
+                          else report)
         print(json.dumps(report), flush=True)
         too_big += [f"{name}: {key} {report[key]:,}" for key in ("stats_bytes", "posterior_bytes")
-                    if report[key] >= LIMIT]
+                    if key in report and report[key] >= LIMIT]
     manifest_path.write_text(json.dumps(dict(sorted(manifest.items())), indent=2) + "\n", encoding="utf-8")
     if too_big:
         print("files over 2 MB: " + "; ".join(too_big), file=sys.stderr)

@@ -21,7 +21,7 @@ from dkw_core.metrics import (
     get_metric,
 )
 
-BASES = ("rf", "tds", "ig", "gr", "chi2", "idf", "tf-dcf", "thd", "lo", "fw", "ctfidf")
+BASES = ("rf", "tds", "ig", "gr", "chi2", "idf", "tf-dcf", "thd", "lo", "fw", "ctfidf", "lo-own")
 ABCD_BASES = ("rf", "tds", "ig", "gr", "chi2", "idf")
 
 
@@ -30,10 +30,13 @@ ABCD_BASES = ("rf", "tds", "ig", "gr", "chi2", "idf")
 #   cat 1: d3 = [0, 1, 3], d4 = [0, 0, 1], d5 = [1, 0, 0]
 TINY_COUNTS = np.array([[2, 1, 0], [1, 0, 0], [0, 1, 3], [0, 0, 1], [1, 0, 0]])
 TINY_LABELS = np.array([0, 0, 1, 1, 1])
+# The words each document itself contains (its own words; the counts above are substituted ones).
+TINY_OWN = np.array([[1, 0, 0], [2, 0, 0], [0, 0, 1], [0, 1, 1], [0, 1, 0]])
 
 
 def tiny_stats() -> CategoryStats:
-    return CategoryStats.from_matrices(scipy.sparse.csr_matrix(TINY_COUNTS), TINY_LABELS, 2)
+    return CategoryStats.from_matrices(scipy.sparse.csr_matrix(TINY_COUNTS), TINY_LABELS, 2,
+                                       own=scipy.sparse.csr_matrix(TINY_OWN))
 
 
 def table(a, b, c, d):
@@ -52,6 +55,27 @@ def test_from_matrices_counts_documents_and_occurrences_by_hand():
     np.testing.assert_array_equal(stats.n_docs, [2, 3])
     # term_freq: cat0 w0 = 2+1 = 3, w1 = 1, w2 = 0; cat1 w0 = 1, w1 = 1, w2 = 3+1 = 4.
     np.testing.assert_array_equal(stats.term_freq, [[3, 1, 0], [1, 1, 4]])
+
+
+def test_from_matrices_counts_own_word_documents_by_hand():
+    # own_freq: cat0 w0 in d1,d2 = 2 (d2's count of 2 is one document); cat1 w1 in d4,d5 = 2, w2 in d3,d4 = 2.
+    np.testing.assert_array_equal(tiny_stats().own_freq, [[2, 0, 0], [0, 2, 2]])
+    without = CategoryStats.from_matrices(scipy.sparse.csr_matrix(TINY_COUNTS), TINY_LABELS, 2)
+    assert without.own_freq is None
+
+
+@pytest.mark.parametrize("own, message", [
+    (np.ones((5, 2)), "own counts shape"),
+    (-np.ones((5, 3)), "finite and non-negative"),
+])
+def test_from_matrices_refuses_bad_own_counts(own, message):
+    with pytest.raises(InputError, match=message):
+        CategoryStats.from_matrices(scipy.sparse.csr_matrix(TINY_COUNTS), TINY_LABELS, 2, own=own)
+
+
+def test_own_freq_above_the_category_size_is_refused():
+    with pytest.raises(InputError, match="own_freq exceeds"):
+        CategoryStats(doc_freq=[[1, 0]], n_docs=[1], term_freq=[[1, 0]], own_freq=[[2, 0]])
 
 
 def test_from_matrices_keeps_a_category_without_documents():
@@ -289,7 +313,8 @@ def test_thd_most_frequent_word_gets_highest_rank():
 def test_every_metric_finite_with_empty_category_and_unused_word(name):
     # 3rd category has no documents, 4th word occurs in no document.
     counts = np.array([[2, 1, 0, 0], [1, 0, 0, 0], [0, 1, 3, 0], [0, 0, 1, 0]])
-    stats = CategoryStats.from_matrices(scipy.sparse.csr_matrix(counts), np.array([0, 0, 1, 1]), 3)
+    stats = CategoryStats.from_matrices(scipy.sparse.csr_matrix(counts), np.array([0, 0, 1, 1]), 3,
+                                        own=scipy.sparse.csr_matrix(counts[:, ::-1]))
     scores = category_scores(name, stats)
     assert scores.shape == (3, 4)
     assert scores.dtype == np.float64
@@ -298,7 +323,8 @@ def test_every_metric_finite_with_empty_category_and_unused_word(name):
 
 @pytest.mark.parametrize("name", BASES)
 def test_every_metric_finite_on_all_zero_stats(name):
-    stats = CategoryStats(doc_freq=np.zeros((2, 3)), n_docs=np.zeros(2), term_freq=np.zeros((2, 3)))
+    stats = CategoryStats(doc_freq=np.zeros((2, 3)), n_docs=np.zeros(2), term_freq=np.zeros((2, 3)),
+                          own_freq=np.zeros((2, 3)))
     scores = category_scores(name, stats)
     assert np.all(np.isfinite(scores))
 
@@ -360,11 +386,11 @@ def test_category_scores_matches_abcd_on_stats_table():
 # --------------------------------------------------------------------------- registry
 
 
-def test_registry_has_twenty_two_metrics_bases_first():
+def test_registry_has_twenty_four_metrics_bases_first():
     names = list(METRICS)
-    assert len(names) == 22
-    assert names[:11] == list(BASES)
-    assert names[11:] == [f"tf-{b}" for b in BASES]
+    assert len(names) == 24
+    assert names[:12] == list(BASES)
+    assert names[12:] == [f"tf-{b}" for b in BASES]
 
 
 def test_paper_metrics_are_registered():
@@ -372,6 +398,7 @@ def test_paper_metrics_are_registered():
     assert set(PAPER_METRICS) <= set(METRICS)
     assert not {"lo", "tf-lo"} & set(PAPER_METRICS)  # dkw's addition, not in the paper's tables
     assert not {"fw", "tf-fw", "ctfidf", "tf-ctfidf"} & set(PAPER_METRICS)  # the peers, not the paper's
+    assert not {"lo", "tf-lo", "lo-own", "tf-lo-own"} & set(PAPER_METRICS)  # dkw's additions, not the paper's
     assert set(SEARCH_EXCLUDED) == {"chi2", "tf-chi2"}
 
 
@@ -417,9 +444,11 @@ def test_category_scores_unknown_metric_raises_input_error():
 # --------------------------------------------------------------------------- lo (Fightin' Words on A vs C)
 
 
-def direct_lo(stats: CategoryStats) -> np.ndarray:
-    """Monroe et al. 2008's z-score of A against C written out cell by cell, prior from A + C."""
-    a, _, c, _ = stats.abcd_table()
+def direct_lo(stats: CategoryStats, counts: np.ndarray | None = None) -> np.ndarray:
+    """Monroe et al. 2008's z-score of A against C written out cell by cell, prior from A + C
+    (``counts``: another (categories x words) document count in A's place, e.g. own_freq)."""
+    a = stats.doc_freq if counts is None else np.asarray(counts, dtype=np.float64)
+    c = a.sum(axis=0, keepdims=True) - a
     n_cat, n_words = a.shape
     df = [float(a[:, w].sum()) for w in range(n_words)]  # A + C: documents containing w
     total = sum(df)
@@ -501,3 +530,52 @@ def test_ctfidf_equals_direct_class_based_tfidf_on_occurrences():
     np.testing.assert_allclose(got, direct_ctfidf(stats), rtol=1e-12)
     assert got[0, 2] == 0.0 and got[1, 2] > got[1, 0]
     assert get_metric("tf-ctfidf").base == "ctfidf" and not get_metric("ctfidf").label_free
+
+
+# --------------------------------------------------------------------------- lo-own (latent and own words)
+
+
+def direct_lo_own(stats: CategoryStats) -> np.ndarray:
+    """docs/method.md §11 written out: each view's z-scores over the square root of their mean
+    square on the words it counts, summed, over √2."""
+    out = np.zeros(stats.doc_freq.shape)
+    for counts in (stats.doc_freq, stats.own_freq):
+        z = direct_lo(stats, counts)
+        seen = [w for w in range(z.shape[1]) if counts[:, w].sum() > 0]
+        phi = sum(z[i, w] ** 2 for i in range(z.shape[0]) for w in seen) / (z.shape[0] * len(seen))
+        out += z / math.sqrt(phi)
+    return out / math.sqrt(2)
+
+
+def test_lo_own_equals_direct_computation():
+    stats = tiny_stats()
+    got = category_scores("lo-own", stats)
+    np.testing.assert_allclose(got, direct_lo_own(stats), rtol=1e-12)
+    # Word 1 is reached by one document of each category but occurs only among category 1's own
+    # words: lo-own scores it higher for category 1 than lo does.
+    assert got[1, 1] > category_scores("lo", stats)[1, 1]
+    assert not get_metric("lo-own").label_free and get_metric("tf-lo-own").base == "lo-own"
+
+
+def test_lo_own_drops_a_word_only_reached_through_a_neighbour():
+    """Two words equally reached by category 0's documents (latent evidence alike); only the
+    first occurs in them. lo equals them, lo-own ranks the own word first (the cts → sedan case)."""
+    counts = np.array([[1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    own = np.array([[1, 0, 0], [1, 0, 0], [0, 0, 1], [0, 0, 1]])
+    stats = CategoryStats.from_matrices(scipy.sparse.csr_matrix(counts), np.array([0, 0, 1, 1]), 2,
+                                        own=scipy.sparse.csr_matrix(own))
+    lo, lo_own = category_scores("lo", stats), category_scores("lo-own", stats)
+    assert lo[0, 0] == lo[0, 1]
+    assert lo_own[0, 0] > lo_own[0, 1] > 0
+
+
+def test_lo_own_needs_own_word_counts():
+    stats = CategoryStats.from_matrices(scipy.sparse.csr_matrix(TINY_COUNTS), TINY_LABELS, 2)
+    with pytest.raises(InputError, match="own-word document counts"):
+        category_scores("lo-own", stats)
+
+
+def test_lo_own_of_statistics_without_any_count_is_zero():
+    stats = CategoryStats(doc_freq=np.zeros((2, 3)), n_docs=[1, 1], term_freq=np.zeros((2, 3)),
+                          own_freq=np.zeros((2, 3)))
+    np.testing.assert_array_equal(category_scores("lo-own", stats), np.zeros((2, 3)))

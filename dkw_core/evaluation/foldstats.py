@@ -29,8 +29,10 @@ def fold_scores(model, metric: str, k: int, train_pos: np.ndarray, labels: np.nd
     if (base, k) not in cache["scores"]:
         if k not in cache["stats"]:
             matrix = counts(train_pos) if counts is not None else training_counts(model, train_pos, k)
+            own_rows = getattr(model, "own_counts_rows", None)  # the fold's own words, for lo-own
+            own = own_rows("train", np.asarray(train_pos)) if own_rows is not None else None
             cache["stats"][k] = CategoryStats.from_matrices(matrix, labels[np.asarray(train_pos)],
-                                                            len(model.categories))
+                                                            len(model.categories), own=own)
         cache["scores"][(base, k)] = category_scores(base, cache["stats"][k])
     return cache["scores"][(base, k)]
 

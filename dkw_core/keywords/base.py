@@ -7,6 +7,7 @@ by every call (docs/method.md, "Two protocols").
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -24,6 +25,7 @@ class TermModel:
 
     vocabulary: list[str]
     categories: list[str]
+    counts_own_words = False  # whether _all_own gives the words each document itself contains
 
     def _init_docs(self, corpus) -> None:
         self.corpus = corpus
@@ -140,6 +142,16 @@ class TermModel:
         """tf(w, d) for the documents of ``split`` (rows in corpus order)."""
         return self._all_counts(k)[self.rows(split)]
 
+    def _all_own(self) -> sp.csr_matrix | None:
+        """(documents x vocabulary) the words each document itself contains (any positive
+        entry), or ``None`` when the model does not count them."""
+        return None
+
+    def own_counts_rows(self, split: str, positions: np.ndarray) -> sp.csr_matrix | None:
+        """The own words of the documents at ``positions`` within ``split`` (``None``: not counted)."""
+        own = self._all_own()
+        return None if own is None else own[self.rows(split)[np.asarray(positions, dtype=np.int64)]]
+
     def metric_scores(self, metric: str, k: int | None = None) -> np.ndarray:
         """(categories x vocabulary) scores of the metric's base, from the training split only."""
         base = get_metric(metric).base
@@ -155,8 +167,10 @@ class TermModel:
             return self._stats_cache[k]
         path = self._stats_path(k)
         stats = _read_stats(path) if path is not None else None
-        if stats is None:
-            stats = CategoryStats.from_matrices(self.term_counts("train", k), self.labels("train"), len(self.categories))
+        if stats is None or (stats.own_freq is None and self.counts_own_words):  # a file from before own_freq
+            own, train = self._all_own(), self.rows("train")
+            stats = CategoryStats.from_matrices(self.term_counts("train", k), self.labels("train"), len(self.categories),
+                                                own=None if own is None else own[train])
             if path is not None:
                 _write_stats(path, stats)
         self._stats_cache[k] = stats
@@ -214,7 +228,8 @@ class TermModel:
 def _read_stats(path: Path) -> CategoryStats | None:
     try:
         with np.load(path) as z:
-            return CategoryStats(doc_freq=z["doc_freq"], n_docs=z["n_docs"], term_freq=z["term_freq"])
+            return CategoryStats(doc_freq=z["doc_freq"], n_docs=z["n_docs"], term_freq=z["term_freq"],
+                                 own_freq=z["own_freq"] if "own_freq" in z.files else None)
     except (OSError, ValueError, KeyError):
         return None
 
@@ -222,6 +237,9 @@ def _read_stats(path: Path) -> CategoryStats | None:
 def _write_stats(path: Path, stats: CategoryStats) -> None:
     try:
         with cache.atomic_file(path) as tmp, tmp.open("wb") as fh:
-            np.savez(fh, doc_freq=stats.doc_freq, n_docs=stats.n_docs, term_freq=stats.term_freq)
+            arrays: dict[str, Any] = {"doc_freq": stats.doc_freq, "n_docs": stats.n_docs, "term_freq": stats.term_freq}
+            if stats.own_freq is not None:
+                arrays["own_freq"] = stats.own_freq
+            np.savez(fh, **arrays)
     except OSError:
         pass  # a read-only cache only costs speed

@@ -56,7 +56,12 @@ class BaselineModel(TermModel):
         counts.sort_indices()
         return cls(corpus, counts, list(vec.get_feature_names_out()), tagged)
 
+    counts_own_words = True  # its terms are the documents' own words
+
     def _all_counts(self, k: int | None) -> sp.csr_matrix:
+        return self._counts
+
+    def _all_own(self) -> sp.csr_matrix:
         return self._counts
 
     def keywords(self, doc, *, metric: str = "tf-rf", k: int | None = None, top: int = DEFAULT_TOP,

@@ -101,6 +101,23 @@ def document_problems(doc_ids: list[str], empty_text, index: NeighbourIndex, vec
     return out
 
 
+def phrase_words(vectors: Vectors, phrases: list[str]) -> sp.csr_matrix:
+    """phrases x cropped vocabulary, 1 where the word is itself one of the phrase's units
+    (Algorithm 1's split): a document's *own* words, as opposed to the substituted ones."""
+    column = np.full(len(vectors.key_to_index), -1, dtype=np.int64)
+    column[vectors.cropped_index] = np.arange(len(vectors.cropped_index))
+    rows: list[int] = []
+    cols: list[int] = []
+    units_fn = vectors.units
+    for i, ph in enumerate(phrases):
+        for c in {int(column[u]) for u in units_fn(ph.split(" "))}:
+            if c >= 0:
+                rows.append(i)
+                cols.append(c)
+    return sp.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)),
+                         shape=(len(phrases), len(vectors.cropped_index)))
+
+
 def unique_units(vectors: Vectors, phrases: list[str]) -> tuple[np.ndarray, list[tuple[int, ...]]]:
     """Map phrases to unique unit tuples (identical tuples give identical vectors)."""
     uid_of: dict[tuple[int, ...], int] = {}

@@ -9,6 +9,7 @@ training split only. See docs/method.md for the method and the decisions it take
 from __future__ import annotations
 
 import shutil
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -40,6 +41,7 @@ from .index import (
     document_problems,
     index_path,
     load_index,
+    phrase_words,
     read_meta,
     save_index,
     verify_index,
@@ -50,6 +52,8 @@ from .units import DocUnits, keywords_from_units, raise_unusable, text_units
 
 class KeywordModel(TermModel):
     """Discriminative keywords in word-vector space for one corpus and one vector model."""
+
+    counts_own_words = True
 
     def __init__(self, corpus, vectors: Vectors, index: NeighbourIndex, problems: dict[str, str],
                  neighbours: str | None = None):
@@ -63,6 +67,7 @@ class KeywordModel(TermModel):
         self.cache_dir: Path | None = None  # set when the model lives in the disk cache
         self.doc_uid = index.doc_uid()
         self._counts_cache: dict[int, sp.csr_matrix] = {}
+        self._own: sp.csr_matrix | None = None
 
     # index parts under their historical names
     phrases = property(lambda self: self.index.phrases)
@@ -204,6 +209,21 @@ class KeywordModel(TermModel):
             self._counts_cache[k] = counts
         return self._counts_cache[k]
 
+    def _all_own(self) -> sp.csr_matrix:
+        """(documents x cropped vocabulary) 1 where the word is itself a unit of one of the
+        document's candidate phrases (``index.phrase_words``): its own words, for lo-own."""
+        if self._own is None:
+            path = None if self.cache_dir is None else self.cache_dir / "own_words.npz"
+            own = _read_own(path, self.doc_phrase.shape[0], len(self.vocabulary)) if path is not None else None
+            if own is None:
+                own = (self.doc_phrase @ phrase_words(self.vectors, self.phrases)).tocsr()
+                own.data = (own.data > 0).astype(np.float32)
+                own.sort_indices()
+                if path is not None:
+                    _write_own(path, own)
+            self._own = own
+        return self._own
+
     def term_counts_rows(self, split: str, positions: np.ndarray, k: int | None = None) -> sp.csr_matrix:
         """tf(w, d) of the documents at ``positions`` within ``split``, computed for those rows
         only (cross-validation on a subsample never builds the corpus-wide matrix)."""
@@ -322,3 +342,22 @@ class KeywordModel(TermModel):
             labels, weights = rank_arguments(protocol, self.posterior_model().predict(list(texts)))
         return top_n(counts, self.metric_scores(metric, k), labels=labels, use_tf=get_metric(metric).tf, top=top,
                      weights=weights)
+
+
+def _read_own(path: Path, n_docs: int, n_words: int) -> sp.csr_matrix | None:
+    """The cached own-word matrix of a prepared corpus (``None``: missing or not this corpus's)."""
+    try:
+        own = sp.load_npz(path).tocsr()
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):  # missing or damaged: count again
+        return None
+    return own if own.shape == (n_docs, n_words) else None
+
+
+def _write_own(path: Path, own: sp.csr_matrix) -> None:
+    from .. import cache
+
+    try:
+        with cache.atomic_file(path) as tmp, tmp.open("wb") as fh:
+            sp.save_npz(fh, own)
+    except OSError:
+        pass  # a read-only cache only costs speed

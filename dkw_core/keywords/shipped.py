@@ -24,6 +24,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -66,17 +67,21 @@ def _uint(a: np.ndarray) -> np.ndarray:
 def write_stats(path: Path, *, dataset: str, corpus_key: str, categories: list[str], stats: CategoryStats,
                 k: int, vectors: Vectors, neighbours: str) -> None:
     """``<corpus>-k<K>-stats.npz``: the statistics over their non-zero columns, and their meta data."""
-    cols = np.flatnonzero(stats.term_freq.sum(axis=0) + stats.doc_freq.sum(axis=0))
+    own: dict[str, Any] = {} if stats.own_freq is None else {"own_freq": stats.own_freq}
+    cols = np.flatnonzero(stats.term_freq.sum(axis=0) + stats.doc_freq.sum(axis=0)
+                          + sum(o.sum(axis=0) for o in own.values()))
     from .. import __version__
 
     meta = {"format": FORMAT, "dataset": dataset, "corpus_key": corpus_key, "k": int(k), "neighbours": neighbours,
             "vectors": vectors.name, "vocabulary_size": len(vectors.cropped_words),
             "vocabulary_hash": vocabulary_hash(vectors.cropped_words), "dkw_version": __version__}
     with cache.atomic_file(path) as tmp, tmp.open("wb") as fh:
-        np.savez_compressed(fh, meta=np.array(json.dumps(meta, sort_keys=True)),
-                            categories=np.array(categories, dtype=str), cols=cols.astype(np.uint32),
-                            doc_freq=_uint(stats.doc_freq[:, cols]), term_freq=_uint(stats.term_freq[:, cols]),
-                            n_docs=_uint(stats.n_docs))
+        arrays: dict[str, Any] = {
+            "meta": np.array(json.dumps(meta, sort_keys=True)), "categories": np.array(categories, dtype=str),
+            "cols": cols.astype(np.uint32), "doc_freq": _uint(stats.doc_freq[:, cols]),
+            "term_freq": _uint(stats.term_freq[:, cols]), "n_docs": _uint(stats.n_docs),
+            **{name: _uint(o[:, cols]) for name, o in own.items()}}
+        np.savez_compressed(fh, **arrays)
 
 
 def read_meta(path: Path) -> dict | None:
@@ -97,8 +102,12 @@ def read_stats(path: Path) -> tuple[dict, list[str], CategoryStats]:
         shape = (len(z["categories"]), int(meta["vocabulary_size"]))
         doc_freq, term_freq = np.zeros(shape), np.zeros(shape)
         doc_freq[:, cols], term_freq[:, cols] = z["doc_freq"], z["term_freq"]
+        own_freq = None
+        if "own_freq" in z.files:  # files shipped before lo-own lack it
+            own_freq = np.zeros(shape)
+            own_freq[:, cols] = z["own_freq"]
         return meta, [str(c) for c in z["categories"]], CategoryStats(doc_freq=doc_freq, n_docs=z["n_docs"],
-                                                                     term_freq=term_freq)
+                                                                     term_freq=term_freq, own_freq=own_freq)
 
 
 def write_posterior(path: Path, posterior: CompactPosterior) -> None:
@@ -199,10 +208,11 @@ BITS = 8
 
 
 def ship(model: KeywordModel, dataset: str, *, folder: Path | None = None, k: int = DEFAULT_K,
-         keep: int | None = KEEP, bits: int = BITS) -> dict:
+         keep: int | None = KEEP, bits: int = BITS, posterior: bool = True) -> dict:
     """Write a prepared corpus's training statistics at ``k`` and its compact posterior into
     ``folder`` (default ``dkw_core/shipped/``); return the files' sizes and how the compact
-    posterior agrees with the full one on the test split (top-1 agreement, micro/macro-F1)."""
+    posterior agrees with the full one on the test split (top-1 agreement, micro/macro-F1).
+    ``posterior=False`` writes the statistics only (the posterior file is left as it is)."""
     from sklearn.metrics import f1_score
 
     folder = folder or SHIPPED_DIR
@@ -211,6 +221,8 @@ def ship(model: KeywordModel, dataset: str, *, folder: Path | None = None, k: in
     stats = stats_path(dataset, k, folder)
     write_stats(stats, dataset=dataset, corpus_key=model.corpus.key, categories=list(model.categories),
                 stats=model.category_stats(k), k=k, vectors=model.vectors, neighbours=model.neighbours)
+    if not posterior:
+        return {"dataset": dataset, "corpus_key": model.corpus.key, "k": k, "stats_bytes": stats.stat().st_size}
     full = model.posterior_model()
     compact = CompactPosterior.from_fitted(full, [docs[i].text for i in model.rows("train")], keep=keep, bits=bits)
     post = posterior_path(dataset, folder)

@@ -1,21 +1,24 @@
 """``python -m dkw_core categories``: each category's discriminative words, JSON and text."""
 import json
 
+import pytest
+
 from dkw_core.corpora import load_corpus
 from dkw_core.keywords import KeywordModel
 from tests.cli.test_corpus import TEXTS, folder, run  # noqa: F401  (the mini corpus fixture)
 
 
-def test_categories_json_equals_the_library(folder, capsys):  # noqa: F811
-    code, out, err = run(capsys, "categories", "--dataset", str(folder), "--metric", "rf", "--k", "10",
+@pytest.mark.parametrize("metric", ["rf", "lo-own"])
+def test_categories_json_equals_the_library(folder, capsys, metric):  # noqa: F811
+    code, out, err = run(capsys, "categories", "--dataset", str(folder), "--metric", metric, "--k", "10",
                          "--top", "4", "--json")
     assert code == 0, err
     data = json.loads(out)
-    assert data["metric"] == "rf" and data["k"] == 10 and data["statistics"] == "training split"
+    assert data["metric"] == metric and data["k"] == 10 and data["statistics"] == "training split"
     assert set(data["categories"]) == {"sport", "space"}
     model = KeywordModel.prepare(load_corpus(str(folder)), k_max=90)
     for cat, words in data["categories"].items():
-        want = model.category_keywords(cat, metric="rf", k=10, top=4, phrases=3)
+        want = model.category_keywords(cat, metric=metric, k=10, top=4, phrases=3)
         assert [w["word"] for w in words] == [w.word for w in want]
         assert [w["documents"] for w in words] == [w.documents for w in want]
         assert all(w["phrases"] for w in words)

@@ -32,7 +32,7 @@ def _relabelled(corpus, doc_id, label):
     return Corpus(corpus.name, docs, categories=corpus.categories, key=corpus.key + "-relabelled", sort=False)
 
 
-@pytest.mark.parametrize("metric", ["rf", "ig", "tf-chi2"])
+@pytest.mark.parametrize("metric", ["rf", "ig", "tf-chi2", "lo-own"])
 def test_changing_a_validation_label_leaves_its_label_free_vector_and_prediction(corpus, topic_vectors, metric):
     a = KeywordModel.prepare(corpus, topic_vectors, k_max=3, cache=False)
     labels = a.labels("train")
@@ -72,6 +72,20 @@ def test_fold_statistics_count_only_the_fold_training_part(corpus, topic_vectors
     assert int(stats.n_docs.sum()) == len(tr)
     whole = model.category_stats(3)
     assert int(whole.n_docs.sum()) == len(labels) and not np.array_equal(stats.doc_freq, whole.doc_freq)
+
+
+def test_fold_own_word_counts_come_from_the_fold_training_part(corpus, topic_vectors):
+    """lo-own's own-word statistics are fold-local too: those of the training part's documents."""
+    model = KeywordModel.prepare(corpus, topic_vectors, k_max=3, cache=False)
+    labels = model.labels("train")
+    tr, va = folds(labels, 3, seed=1)[0]
+    p = ModelPredictor(model, protocol="label-aware", max_top=4)
+    p(Setup(3, "lo-own", 2), tr, va)
+    stats = next(iter(p._folds.values()))["stats"][3]
+    own = model.own_counts_rows("train", tr).toarray() > 0
+    expected = np.array([own[labels[tr] == c].sum(axis=0) for c in range(len(model.categories))])
+    np.testing.assert_array_equal(stats.own_freq, expected)
+    assert not np.array_equal(stats.own_freq, model.category_stats(3).own_freq)
 
 
 def test_counts_of_some_rows_equal_the_rows_of_the_split_matrix(corpus, topic_vectors):

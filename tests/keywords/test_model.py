@@ -20,14 +20,59 @@ def test_label_aware_keywords_come_from_the_documents_topic(model):
         assert set(words) <= set(SPORT if doc.label == "sport" else SPACE), (doc.id, words)
 
 
-@pytest.mark.parametrize("metric", ["lo", "tf-lo"])
+@pytest.mark.parametrize("metric", ["lo", "tf-lo", "lo-own", "tf-lo-own"])
 def test_fightin_words_metric_ranks_the_documents_topic(model, metric):
-    """The lo metric (dkw_core.peers.fightin_words on A vs C) runs through the keyword path."""
+    """The lo metric (dkw_core.peers.fightin_words on A vs C) and lo-own (with the own-word
+    counts) run through the keyword path."""
     for doc in model.corpus.test:
         kws = model.keywords(doc, metric=metric, k=3, top=3)
         assert {kw.word for kw in kws} <= set(SPORT if doc.label == "sport" else SPACE), (doc.id, kws)
         assert all(np.isfinite(kw.score) for kw in kws)
     assert model.rank("test", metric=metric, k=3, top=3, protocol="label-free").shape[0] == len(model.corpus.test)
+
+
+def test_own_word_statistics_count_the_words_each_training_document_contains(model):
+    """own_freq (lo-own's own-word counts) against a direct count of the texts' words."""
+    import re
+
+    stats = model.category_stats(3)
+    expected = np.zeros((len(model.categories), len(model.vocabulary)))
+    for doc in model.corpus.documents:
+        if doc.split == "train":
+            for word in set(re.findall(r"[a-z]+", doc.text.lower())) & set(model.vocabulary):
+                expected[model.categories.index(doc.label), model.vocabulary.index(word)] += 1
+    np.testing.assert_array_equal(stats.own_freq, expected)
+    assert model.category_stats(1).own_freq is not None  # own words do not depend on K
+    np.testing.assert_array_equal(model.category_stats(1).own_freq, expected)
+
+
+def test_cached_statistics_without_own_words_are_counted_again(topic_corpus, topic_vectors, tmp_path):
+    """A stats file written before own_freq existed is recounted (and rewritten) with it."""
+    fresh = KeywordModel.prepare(topic_corpus, topic_vectors, k_max=4, cache=False)
+    fresh.cache_dir = tmp_path
+    old = KeywordModel.prepare(topic_corpus, topic_vectors, k_max=4, cache=False).category_stats(3)
+    np.savez(tmp_path / "stats_k3.npz", doc_freq=old.doc_freq, n_docs=old.n_docs, term_freq=old.term_freq)
+    stats = fresh.category_stats(3)
+    assert stats.own_freq is not None and stats.own_freq.sum() > 0
+    with np.load(tmp_path / "stats_k3.npz") as z:
+        np.testing.assert_array_equal(z["own_freq"], stats.own_freq)
+    assert [w.word for w in fresh.category_keywords("sport", metric="lo-own", k=3, top=3, phrases=0)] \
+        and {w.word for w in fresh.category_keywords("sport", metric="lo-own", k=3, top=3, phrases=0)} <= set(SPORT)
+
+
+def test_own_words_are_kept_in_the_prepared_cache(topic_corpus, topic_vectors, tmp_path):
+    """The own-word matrix is counted once per prepared corpus; a damaged file is counted again."""
+    first = KeywordModel.prepare(topic_corpus, topic_vectors, k_max=4, cache=False)
+    first.cache_dir = tmp_path
+    own = first._all_own()
+    assert (tmp_path / "own_words.npz").is_file()
+    again = KeywordModel.prepare(topic_corpus, topic_vectors, k_max=4, cache=False)
+    again.cache_dir = tmp_path
+    assert (again._all_own() != own).nnz == 0
+    (tmp_path / "own_words.npz").write_bytes(b"not a matrix")
+    damaged = KeywordModel.prepare(topic_corpus, topic_vectors, k_max=4, cache=False)
+    damaged.cache_dir = tmp_path
+    assert (damaged._all_own() != own).nnz == 0
 
 
 def test_term_counts_count_phrase_occurrences_per_neighbour(model):

@@ -56,11 +56,11 @@ def test_shipped_statistics_equal_a_fresh_preparation_on_a_slice(slice_model, tm
     expected = fresh.category_stats(DEFAULT_K)
     assert categories == fresh.categories and meta["corpus_key"] == "20ng-head2" and meta["k"] == DEFAULT_K
     assert meta["vocabulary_hash"] == vocabulary_hash(fresh.vocabulary)
-    for field in ("doc_freq", "term_freq", "n_docs"):
+    for field in ("doc_freq", "term_freq", "n_docs", "own_freq"):
         assert np.array_equal(getattr(shipped, field), getattr(expected, field)), field
     # a new text: the same keywords and scores from the shipped files as from the prepared slice
     model = load_shipped("20ng", folder=tmp_path)
-    for metric in ("ig", "tf-rf"):
+    for metric in ("ig", "tf-rf", "lo-own"):
         got = model.keywords_for_text(TEXT, metric=metric, k=DEFAULT_K, top=10)
         want = fresh.keywords_for_text(TEXT, metric=metric, k=DEFAULT_K, top=10)
         assert [kw.word for kw in got] == [kw.word for kw in want]
@@ -78,6 +78,8 @@ def test_the_shipped_files_belong_to_the_full_corpora_and_the_default_vectors():
         meta = read_meta(stats_path(name, DEFAULT_K))
         assert meta is not None and meta["corpus_key"] == name and meta["k"] == DEFAULT_K, name
         assert meta["vectors"] == "glove-6b-50d" and meta["vocabulary_hash"] == crop and meta["neighbours"] == "cosine"
+        stats = read_stats(stats_path(name, DEFAULT_K))[2]
+        assert stats.own_freq is not None and stats.own_freq.sum() > 0, name  # lo-own answers new texts
         for path in (stats_path(name, DEFAULT_K), posterior_path(name)):
             assert path.stat().st_size < 2_000_000, path  # the repository's size rule
     _, categories, stats = read_stats(stats_path("20ng", DEFAULT_K))
