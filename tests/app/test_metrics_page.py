@@ -226,7 +226,8 @@ def test_reference_results_shown_first_and_never_mixed_with_your_runs(monkeypatc
     assert source.value == "reference results of dkw 9.9.9" and len(source.options) == 2
     at.radio(key="m_protocol").set_value("label-free").run()
     assert by_name(titled(at, "F1 per metric"))["micro-F1"]["y"] == pytest_approx([60, 70, 50])
-    assert list(frame_with(at, "follow_wrong_label_aware")["follow_wrong_label_aware"]) == [88.0]
+    assert list(frame_with(at, "follows the wrong label, label-aware (%)")["follows the wrong label, label-aware (%)"]) \
+        == [88.0]
     assert any("1 stale run" in e.label for e in at.expander)
     source.set_value("your runs (results store)").run()
     assert not at.exception
