@@ -318,6 +318,22 @@ def test_hubness_section_measures_the_chosen_neighbours(monkeypatch):
     assert any("nearest words by abtt-d3" in c.value for c in at.caption)
 
 
+def test_hubness_of_the_reference_results_shows_without_a_prepared_corpus(monkeypatch):
+    reference = make_search_runs()
+    reference["source"] = "reference results of dkw 9.9.9"
+    hubs = pd.DataFrame([{"dataset": "20ng", "vectors": "glove-6b-50d", "neighbours": "cosine", "k": 90,
+                          "queries": 1000, "vocabulary": 500, "skewness": 7.25, "top1_share": 0.2, "never_share": 0.3,
+                          "hubs": [{"word": "<i>also</i>", "k_occurrence": 9, "query_share": 0.5}],
+                          "source": "reference results of dkw 9.9.9"}])
+    FakeBackend(monkeypatch, prepared=False, reference=reference, hubness=hubs)
+    at = run_metrics()
+    assert not at.exception
+    values = {m.label: m.value for m in at.metric}
+    assert values["k-occurrence skewness"] == "7.25" and values["Words nobody's neighbour"] == "30.0 %"
+    assert list(frame_with(at, "k-occurrence")["word"]) == ["<i>also</i>"]  # a word is shown as text
+    assert not any("not prepared with cosine neighbours" in i.value for i in at.info)
+
+
 def test_hubness_section_explains_an_unprepared_corpus(monkeypatch):
     FakeBackend(monkeypatch, runs=make_runs(), prepared=False)
     at = run_metrics()
