@@ -29,7 +29,7 @@ import pandas as pd
 from ..types import PROTOCOL_INFO, check_protocol
 from .comparisons import _options, baseline_runs, choices, curve_runs, format_difference, format_p, main_choices
 from .names import TFIDF_CLASSIFIER, is_baseline, method_name
-from .paired import DEFAULT_RESAMPLES, DEFAULT_SEED, bootstrap_f1, compare, decode_labels, holm
+from .paired import DEFAULT_RESAMPLES, DEFAULT_SEED, bootstrap_diffs, decode_labels, holm, mcnemar_exact
 from .selection import SELECTION_LABELS
 
 ALPHA = 0.05
@@ -186,7 +186,6 @@ def verdict(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: str |
     split, gold = pred["split"], decode_labels(pred["gold"])
     mine = decode_labels(pred["pred"])
     correct = mine == gold
-    low, high = bootstrap_f1(correct, resamples=resamples, seed=seed)
     clf = str(best.get("classifier")) if best.get("classifier") is not None else None
     others = curve_runs(runs, dataset=dataset, protocol=protocol, selection=used)
     others = others[(others["top"].astype(int) == top) & (others["metric"] != metric)]
@@ -196,16 +195,21 @@ def verdict(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: str |
                                                      for _, r in others.iterrows()]
     candidates += [(str(r["kind"]), None, r.get("predictions")) for _, r in
                    baseline_runs(runs, dataset=dataset, protocol=protocol, top=top, classifier=clf).iterrows()]
-    rows: list[VersusRow] = []
-    seen = set()
+    chosen: dict[str, tuple[int | None, np.ndarray]] = {}
     for name, other_k, p in candidates:
-        if name in seen or not isinstance(p, dict) or not p.get("pred") or p.get("split") != split:
-            continue
-        seen.add(name)
-        c = compare(gold, mine, decode_labels(p["pred"]), a=metric, b=name, resamples=resamples, seed=seed)
-        rows.append(VersusRow(method=name, name=method_name(name), k=other_k, f1=c.f1_b, diff=c.diff,
-                              ci_low=c.ci_low, ci_high=c.ci_high, only_best_right=c.only_a_right,
-                              only_other_right=c.only_b_right, p_mcnemar=c.p_mcnemar))
+        if name not in chosen and isinstance(p, dict) and p.get("pred") and p.get("split") == split:
+            chosen[name] = (other_k, decode_labels(p["pred"]) == gold)
+    # compare() of the choice with each, and its own F1 interval, on one set of resamples (same seed)
+    intervals = bootstrap_diffs([correct.astype(np.float64) - right for _, right in chosen.values()]
+                                + [correct.astype(np.float64)], resamples=resamples, seed=seed)
+    low, high = intervals.pop()
+    rows: list[VersusRow] = []
+    for (name, (other_k, right)), (d_low, d_high) in zip(chosen.items(), intervals):
+        only_best, only_other, p_value = mcnemar_exact(correct, right)
+        rows.append(VersusRow(method=name, name=method_name(name), k=other_k, f1=100 * float(right.mean()),
+                              diff=100 * float(correct.mean()) - 100 * float(right.mean()), ci_low=d_low,
+                              ci_high=d_high, only_best_right=only_best, only_other_right=only_other,
+                              p_mcnemar=p_value))
     for row, p_holm in zip(rows, holm([r.p_mcnemar for r in rows])):
         row.p_holm = float(p_holm)
     metrics = [r for r in rows if not is_baseline(r.method)]
