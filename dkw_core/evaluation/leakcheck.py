@@ -76,25 +76,43 @@ PLAIN_COLUMNS: dict[str, str] = {
     "gold_label_aware": "still right, label-aware (%)", "gold_label_free": "right, deployable protocol (%)",
     "verdict": "verdict", "source": "source",
 }
-#: How far (percentage points) above the expected level a share may lie and still read "no leak".
+#: A share reads as a leak when a one-sided binomial test puts it above the expected level at
+#: this p (over the check's test documents); without their count, when it lies more than
+#: :data:`NO_LEAK_MARGIN` points above.
+LEAK_ALPHA = 0.01
 NO_LEAK_MARGIN = 1.0
+
+
+def above_expected(share: float, expected: float, documents: int | None) -> bool:
+    """Whether ``share`` (percent of ``documents``) lies above the ``expected`` percent by more
+    than chance: ``scipy.stats.binomtest`` one-sided at :data:`LEAK_ALPHA` (a tiny test split
+    wanders a few points by chance), or :data:`NO_LEAK_MARGIN` points without the count."""
+    if not documents:
+        return share > expected + NO_LEAK_MARGIN
+    from scipy.stats import binomtest
+
+    hits = int(round(share * documents / 100))
+    p = min(1.0, max(0.0, expected / 100))
+    return bool(binomtest(hits, int(documents), p, alternative="greater").pvalue < LEAK_ALPHA)
 
 
 def verdict(check: dict) -> str:
     """One line on a leak check's figures: whether the label-aware protocol follows the injected
     wrong label and whether the deployable protocol stays at the level expected without a leak
-    (within :data:`NO_LEAK_MARGIN` points)."""
+    (:func:`above_expected`)."""
     protocol = check.get("protocol") or "label-free"
     level = check.get("expected_no_leak")
     if level is None or level != level:  # older checks without it: chance is the only level at hand
         level = check["chance"]
     expected = float(level)
+    n = check.get("test_documents")
+    documents = int(n) if n is not None and n == n else None
     aware, free = float(check["follow_wrong_label_aware"]), float(check["follow_wrong_label_free"])
     aware_text = (f"label-aware follows the wrong label on {aware:.1f} % of the documents (leak: it reads the label)"
-                  if aware > expected + NO_LEAK_MARGIN else f"label-aware {aware:.1f} %, no leak")
-    free_text = (f"{protocol} {free:.1f} % against {expected:.1f} % expected without a leak: no leak"
-                 if free <= expected + NO_LEAK_MARGIN
-                 else f"{protocol} {free:.1f} % against {expected:.1f} % expected: LEAK")
+                  if above_expected(aware, expected, documents) else f"label-aware {aware:.1f} %, no leak")
+    free_text = (f"{protocol} {free:.1f} % against {expected:.1f} % expected: LEAK"
+                 if above_expected(free, expected, documents)
+                 else f"{protocol} {free:.1f} % against {expected:.1f} % expected without a leak: no leak")
     return f"{aware_text}; {free_text}"
 
 

@@ -78,6 +78,9 @@ def test_leak_check_verdict_line_and_plain_column_names():
     assert verdict(leak) == ("label-aware follows the wrong label on 82.4 % of the documents (leak: it reads the "
                              "label); label-free-top1 3.2 % against 2.9 % expected without a leak: no leak")
     assert verdict({**leak, "follow_wrong_label_free": 9.0}).endswith("9.0 % against 2.9 % expected: LEAK")
+    # with the test documents counted: a binomial test, so a tiny split's few points of noise read no leak
+    assert verdict({**leak, "follow_wrong_label_free": 7.0, "test_documents": 100}).endswith(": no leak")
+    assert verdict({**leak, "follow_wrong_label_free": 7.0, "test_documents": 2000}).endswith(": LEAK")
     old = {k: v for k, v in leak.items() if k != "protocol"}  # a file written before the protocol was recorded
     table = plain_table([{**old, "dataset": "20ng", "metric": "ig", "k": 90, "top": 20}])
     assert list(table.columns) == ["corpus", "metric", "K", "N", "deployable protocol",
