@@ -21,12 +21,14 @@ from dkw_core.corpora import list_corpora as list_datasets  # noqa: F401  (built
 from dkw_core.csvsafe import frame_to_csv  # noqa: F401  (every CSV download: spreadsheet formulas neutralised)
 from dkw_core.errors import InputError
 from dkw_core.evaluation import comparisons, experiments, leakcheck, protocols, reference, results
+from dkw_core.evaluation import verdict as verdicts
 from dkw_core.evaluation.classifiers import (
     CLASSIFIER_LABELS,
     DEFAULT_CLASSIFIER,
     check_evaluable,  # noqa: F401  (one category: nothing to evaluate)
 )
 from dkw_core.evaluation.comparisons import format_p  # noqa: F401  (the one p-value format of pages and tables)
+from dkw_core.evaluation.names import METHOD_NAMES, method_name  # noqa: F401  (tf-idf metric vs classifier)
 from dkw_core.evaluation.protocols import STANDARD, run_variant  # noqa: F401  (the variant label the report uses too)
 from dkw_core.keywords import KeywordModel
 from dkw_core.metrics import METRICS, PAPER_METRICS
@@ -335,6 +337,24 @@ def per_document(runs: pd.DataFrame, *, dataset: str, protocol: str, top: int, s
     """Every pair of metrics at N = ``top`` compared per test document (McNemar exact, paired
     bootstrap CI of the micro-F1 difference, Holm; ``comparisons.per_document``)."""
     return comparisons.per_document(runs, dataset=dataset, protocol=protocol, top=top, selection=selection)
+
+
+def verdict(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: str | None = None,
+            classifier: str | None = None) -> dict | None:
+    """The verdict of one corpus and protocol (``dkw_core.evaluation.verdict``) as a dict with
+    its ``headline`` and ``details`` texts, or None when no run chose over all setups."""
+    found = verdicts.verdict(runs, dataset=dataset, protocol=protocol, selection=selection, classifier=classifier)
+    return None if found is None else found.to_dict()
+
+
+def leak_table(checks: pd.DataFrame) -> pd.DataFrame:
+    """Leak checks with plain column names and a verdict per row (``leakcheck.plain_table``)."""
+    return leakcheck.plain_table(checks)
+
+
+def reference_hubness() -> pd.DataFrame:
+    """The hubness of step 3 stored in the reference results, one row per corpus."""
+    return reference.load_reference_hubness()
 
 
 def significance_table(runs: pd.DataFrame, *, dataset: str, protocol: str) -> pd.DataFrame:

@@ -208,6 +208,24 @@ def _per_document(_proto_runs: pd.DataFrame, key: str, dataset: str, protocol: s
     return backend.per_document(_proto_runs, dataset=dataset, protocol=protocol, top=top, selection=selection)
 
 
+def verdict(runs: pd.DataFrame, dataset: str, protocol: str, selection: str | None, classifier: str | None
+            ) -> dict | None:
+    """The verdict of one corpus and protocol (recomputed only when the runs change)."""
+    return _verdict(runs, runs_key(runs), dataset, protocol, selection, classifier)
+
+
+@st.cache_data(show_spinner="Comparing the chosen setup with the runner-up and the baseline…", max_entries=32)
+def _verdict(_runs: pd.DataFrame, key: str, dataset: str, protocol: str, selection: str | None,
+             classifier: str | None) -> dict | None:
+    return backend.verdict(_runs, dataset=dataset, protocol=protocol, selection=selection, classifier=classifier)
+
+
+@st.cache_data(show_spinner=False)
+def reference_hubness() -> pd.DataFrame:
+    """The hubness of step 3 of the shipped reference results."""
+    return backend.reference_hubness()
+
+
 def significance(method_runs: pd.DataFrame, dataset: str, protocol: str) -> pd.DataFrame:
     """Pairwise metric p-values of the given method runs (recomputed only when they change)."""
     return _significance(method_runs, runs_key(method_runs), dataset, protocol)

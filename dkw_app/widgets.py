@@ -341,3 +341,44 @@ def upload_report() -> None:
         if report.get("skipped"):
             st.warning(md(f"Left out {len(report['skipped'])} zip entries whose path leads outside "
                           f"the folder: {', '.join(report['skipped'][:10])}"))
+
+
+def verdict_block(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: str | None,
+                  classifier: str | None) -> dict[str, Any] | None:
+    """The verdict of one corpus and protocol (``dkw_core.evaluation.verdict``), first on the
+    Metrics page: the best metric (the parameter choice's, never a test score) with its F1 and
+    95 % CI, its difference to the runner-up and to the tf-idf + LinearSVC classifier with CI and
+    Holm p, and whether the protocol reads the gold label. Returns the verdict shown (or None)."""
+    from . import resources
+
+    found = guarded(lambda: resources.verdict(runs, dataset, protocol, selection, classifier))
+    with st.container(border=True, key="verdict"):
+        if not found:
+            st.caption(md(f"No verdict for {dataset} under {protocol}: no run here chose over all setups with "
+                          "stored test predictions (python scripts/bench_eval.py --dataset … --cv --full-search)."))
+            return None
+        st.markdown("**Verdict** — " + md(found["headline"]))
+        st.caption(md(found["details"]))
+    return found
+
+
+def hubness_reference(dataset: str) -> bool:
+    """The hubness of step 3 stored in the reference results for ``dataset`` (shown without a
+    prepared corpus); False when they hold none."""
+    from . import resources
+
+    hubs = guarded(resources.reference_hubness)
+    if hubs is None or hubs.empty or dataset not in set(hubs["dataset"]):
+        return False
+    r = hubs[hubs["dataset"] == dataset].iloc[0]
+    st.markdown("**Reference results**")
+    m1, m2, m3 = st.columns(3)
+    m1.metric("k-occurrence skewness", f"{r['skewness']:.2f}")
+    m2.metric("Neighbour slots held by the top 1 % of words", f"{100 * r['top1_share']:.1f} %")
+    m3.metric("Words nobody's neighbour", f"{100 * r['never_share']:.1f} %")
+    st.caption(md(f"{r['source']} · {dataset} · vectors {r['vectors']} · nearest words by {r['neighbours']} · "
+                  f"K={int(r['k'])} · {int(r['queries']):,} unique phrase vectors · {int(r['vocabulary']):,} words"))
+    top = pd.DataFrame([{"word": h["word"], "k-occurrence": h["k_occurrence"],
+                         "share of phrase vectors (%)": round(100 * h["query_share"], 1)} for h in r["hubs"] or []])
+    st.dataframe(top, hide_index=True, key=f"hubs_reference_{dataset}")
+    return True

@@ -98,6 +98,7 @@ chosen_lines = tables.f1_by_keywords(proto_runs, dataset=dataset, protocol=proto
 grid_lines = tables.f1_grid_by_keywords(proto_runs, dataset=dataset, protocol=protocol, classifier=classifier)
 how_chosen = (f"K chosen by {tables.SELECTION_LABELS[selection]}" if selection else "fixed runs")
 PNG = "PNG: the camera button at the chart's top right."
+widgets.verdict_block(here, dataset=dataset, protocol=protocol, selection=selection, classifier=classifier)
 
 
 def chart(fig, *, key: str, file_name: str) -> None:
@@ -209,7 +210,7 @@ with t_sig:
             st.info("No per-metric runs with stored test predictions here: nothing to compare per document.")
         else:
             s_top = widgets.select("N — number of keywords", sig_tops, key="m_sig_top", default=10)
-            pairs = widgets.guarded(lambda: resources.per_document(proto_runs, dataset, protocol, int(s_top),
+            pairs = widgets.guarded(lambda: resources.per_document(here, dataset, protocol, int(s_top),  # baselines too
                                                                    selection or "cv"))
             if pairs is None or pairs.empty:
                 st.info("Fewer than two metrics with stored per-document predictions at this N.")
@@ -244,11 +245,9 @@ with t_leak:
     if leaks is not None and not leaks.empty:
         mine = leaks[leaks["dataset"] == dataset]
         if not mine.empty:
-            cols = [c for c in ("dataset", "metric", "k", "top", "setup", "follow_wrong_label_aware",
-                                "follow_wrong_label_free", "expected_no_leak", "chance", "gold_label_aware",
-                                "gold_label_free", "source") if c in mine.columns]
-            st.dataframe(mine[cols], hide_index=True, key="table_leaks_reference")
-            widgets.csv_download(mine[cols], label="Download the leak checks (CSV)",
+            shown = backend.leak_table(mine)  # plain column names, the deployable protocol checked, a verdict
+            st.dataframe(shown, hide_index=True, key="table_leaks_reference")
+            widgets.csv_download(shown, label="Download the leak checks (CSV)",
                                  file_name=f"leakcheck-{dataset}.csv", key="csv_leaks")
     available = dataset in known
     with st.form("leak_form"):
@@ -299,10 +298,12 @@ with t_hub:
         h_k = st.number_input("K", 1, backend.DEFAULT_K_MAX, backend.DEFAULT_K_MAX, key="m_hub_k")
     prepared = dataset in known and widgets.guarded(
         lambda: resources.is_prepared(dataset, sample, backend.DEFAULT_K_MAX, h_neighbours), default=False)
-    if not prepared:
+    # the reference results' hubness (cosine, K 90), shown without a prepared corpus
+    reference_shown = source != YOURS and not sample and h_neighbours == "cosine" and widgets.hubness_reference(dataset)
+    if not prepared and not reference_shown:
         st.info(md(f"{dataset} is not prepared with {h_neighbours} neighbours: prepare it on the Documents page or "
                    f"with python -m dkw_core prepare --dataset {dataset} --neighbours {h_neighbours}"))
-    elif st.button("Measure hubness", key="m_hub_run"):
+    elif prepared and st.button("Measure hubness", key="m_hub_run"):
         try:
             hub_model = resources.model(dataset, sample, backend.DEFAULT_K_MAX, neighbours=h_neighbours)
             st.session_state["m_hub_report"] = backend.hubness(hub_model, k=int(h_k))

@@ -204,23 +204,25 @@ def main(argv: list[str] | None = None) -> int:
                                                      "cached": r.cached})
         if args.leakcheck:
             from dkw_core.evaluation.leakcheck import leak_check
+            from dkw_core.types import reads_labels
 
             summary["leakcheck"] = []
-            checks: list[tuple[str, int, int, str]] = []
+            checks: list[tuple[str, int, int, str, str]] = []
             for item in [x for x in args.leakcheck.split(",") if x]:
-                if item == "chosen":  # the setups the CV selection chose (the headline table's)
-                    for p, c in (summary.get("cv_choice") or {}).items():
-                        checks.append((c["metric"], int(c["k"]), int(c["top"]), f"CV choice under {p}"))
+                if item == "chosen":  # the setups the CV selection chose (the headline table's), each
+                    for p, c in (summary.get("cv_choice") or {}).items():  # under its own deployable protocol
+                        checks.append((c["metric"], int(c["k"]), int(c["top"]), f"CV choice under {p}",
+                                       "label-free" if reads_labels(p) else p))
                     continue
                 m, k, *n = item.split(":")
-                checks.append((m, int(k), int(n[0]) if n else args.top, "fixed"))
-            for m, k, n, why in dict.fromkeys(checks):
+                checks.append((m, int(k), int(n[0]) if n else args.top, "fixed", "label-free"))
+            for m, k, n, why, deployable in dict.fromkeys(checks):
                 res = leak_check(exp.model, metric=m, k=k, top=n, dataset=exp.dataset,
-                                 sample=args.sample, seed=args.seed).to_dict()
+                                 sample=args.sample, seed=args.seed, protocol=deployable).to_dict()
                 res["setup"] = why
                 summary["leakcheck"].append(res)
                 tqdm.write(f"leak check {m} K={k} N={n} ({why}): follows the wrong label label-aware "
-                           f"{res['follow_wrong_label_aware']:.2f} %, label-free {res['follow_wrong_label_free']:.2f} %, "
+                           f"{res['follow_wrong_label_aware']:.2f} %, {deployable} {res['follow_wrong_label_free']:.2f} %, "
                            f"expected without a leak {res['expected_no_leak']:.2f} %, chance {res['chance']:.2f} %")
     except DkwError as exc:
         print(f"error: {exc}", file=sys.stderr)

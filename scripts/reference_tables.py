@@ -37,7 +37,9 @@ from dkw_core.evaluation.comparisons import (  # noqa: E402
     main_choices,
     seed_stability,
 )
-from dkw_core.evaluation.reference import rounded_p_decimals  # noqa: E402
+from dkw_core.evaluation.names import method_name  # noqa: E402
+from dkw_core.evaluation.reference import rounded_p_decimals, runs_frame  # noqa: E402
+from dkw_core.evaluation.verdict import verdict  # noqa: E402
 
 ORDER = ["20ng", "r52", "r8", "webkb"]
 METRICS = ["tf-idf", "tf-ig", "tf-rf", "tf-tds", "tf-tf-dcf", "tf-thd", "tf-dcf", "ig", "rf", "tds", "thd",
@@ -46,7 +48,7 @@ PROTOCOLS = ["label-aware", "label-free-top1", "label-free", "label-free-posteri
 TOPS = [1, 2, 5, 10, 20, 50]
 BEGIN, END = "<!-- reference-tables:begin -->", "<!-- reference-tables:end -->"
 HEADLINE_BEGIN, HEADLINE_END = "<!-- headline:begin -->", "<!-- headline:end -->"
-COMPARED = ["rf", "ig", "tds", "tf-idf"]
+COMPARED = ["rf", "ig", "tds", "tf-idf", "baseline-tfidf"]
 FOLDER_KEY = "_folder"  # set by load(): the folder a corpus's reference file was read from
 
 
@@ -184,13 +186,15 @@ def comparisons(data, name) -> list[str]:
         sig = sum(1 for p in pairs if p["significant"])
         chooser = "stratified k-fold CV" if block.get("selection") == "cv" else "Algorithm 2 (the paper's, seed 0)"
         out += ["", f"Per-document comparison, {name}, {proto}, N = {block['top']} (K each metric's own, chosen on the "
-                f"training split by {chooser}): {sig} of {len(pairs)} metric pairs differ at p < 0.05 after Holm. "
+                f"training split by {chooser}): {sig} of {len(pairs)} pairs of metrics and baselines differ at "
+                "p < 0.05 after Holm. "
                 f"{block['method']}.", "",
                 "| A | B | micro-F1 A − B (points) | 95 % CI | only A right / only B right | p (McNemar) | "
                 "p (Holm) |", "| --- | --- | --- | --- | --- | --- | --- |"]
         for p in pairs:
             if p["metric_a"] in COMPARED and p["metric_b"] in COMPARED:
-                out.append(f"| {p['metric_a']} | {p['metric_b']} | {format_difference(p['diff'])} | "
+                out.append(f"| {method_name(p['metric_a'])} | {method_name(p['metric_b'])} | "
+                           f"{format_difference(p['diff'])} | "
                            f"[{format_difference(p['ci_low'])}, {format_difference(p['ci_high'])}] | "
                            f"{p['only_a_right']} / {p['only_b_right']} | "
                            f"{format_p(p['p_mcnemar'], rounded_to=digits)} | {format_p(p['p_holm'], rounded_to=digits)} |")
@@ -223,15 +227,27 @@ def leaks(data, name) -> list[str]:
     if not items:
         return []
     out = ["", f"Leak check, {name} (percent of test documents predicted as the injected wrong label; no leak = "
-           "near the expected level (100 − label-free accuracy) / (C − 1), not near chance 100 / C):", "",
-           "| metric, K, N | setup | label-aware | label-free | expected without a leak | chance |",
+           "near the expected level (100 − deployable accuracy) / (C − 1), not near chance 100 / C; the deployable "
+           "protocol is the choice's own, else label-free):", "",
+           "| metric, K, N | setup | label-aware | deployable protocol | expected without a leak | chance |",
            "| --- | --- | --- | --- | --- | --- |"]
     for it in items:
         exp = it.get("expected_no_leak")
         exp_text = "—" if exp is None else f"{exp:.2f}"
         out.append(f"| {it['metric']}, K {it['k']}, N {it['top']} | {it.get('setup', 'fixed')} | "
-                   f"{it['follow_wrong_label_aware']:.2f} | {it['follow_wrong_label_free']:.2f} | "
-                   f"{exp_text} | {it['chance']:.2f} |")
+                   f"{it['follow_wrong_label_aware']:.2f} | {it['follow_wrong_label_free']:.2f} "
+                   f"({it.get('protocol') or 'label-free'}) | {exp_text} | {it['chance']:.2f} |")
+    return out
+
+
+def verdicts(data, name) -> list[str]:
+    """The verdict of every protocol of the file (``dkw_core.evaluation.verdict``)."""
+    frame = runs_frame(data)
+    out = []
+    for protocol in PROTOCOLS:
+        found = verdict(frame, dataset=name, protocol=protocol) if not frame.empty else None
+        if found is not None:
+            out.append(f"- {found.headline()}")
     return out
 
 
@@ -262,7 +278,7 @@ def chosen(data, name) -> list[str]:
 def baselines(data, name) -> list[str]:
     base = next(iter(runs(data, kind="baseline-tfidf")), None)
     bows = {r["protocol"]: r for r in runs(data, kind="baseline-bow", top=10)}
-    out = [f"tf-idf + LinearSVC {mm(base)}; bag-of-words tf-rf keyword sets, N = 10: "
+    out = [f"{method_name('baseline-tfidf')} {mm(base)}; {method_name('baseline-bow')}, tf-rf, N = 10: "
            + "; ".join(f"{p} {mm(r)}" for p, r in bows.items())]
     if data.get("format", 1) < 2:
         out += ["", "*No per-document predictions in this file (format 1, dkw "
@@ -276,6 +292,7 @@ def baselines(data, name) -> list[str]:
 #: renderer added here (results kept in a file of their own: ``beside``): ``--update`` then writes
 #: it into every page and the test checks it.
 SECTIONS = [
+    ("Verdict", verdicts),
     ("Where the figures come from", provenance),
     ("Chosen setups", chosen),
     ("Baselines", baselines),

@@ -11,6 +11,7 @@ import argparse
 
 from ..evaluation.classifiers import CLASSIFIERS, DEFAULT_CLASSIFIER
 from ..evaluation.search import DEFAULT_K_GRID, DEFAULT_N_GRID, PAPER_SIZES
+from ..types import NEW_TEXT_PROTOCOLS
 from . import options
 from .options import ProgressBar as _progress_bar
 from .options import ints as _ints
@@ -181,7 +182,8 @@ def cmd_leakcheck(args) -> int:
     _check_early(args, metrics=metrics)
     exp = _experiment(args)
     results = [leak_check(exp.model, metric=m, k=args.k, top=args.top, classifier=args.classifier,
-                          seed=args.seed, dataset=exp.dataset, sample=args.sample).to_dict() for m in metrics]
+                          seed=args.seed, dataset=exp.dataset, sample=args.sample,
+                          protocol=args.deployable).to_dict() for m in metrics]
     if args.json:
         from ..cli import print_json
 
@@ -190,7 +192,8 @@ def cmd_leakcheck(args) -> int:
         for result in results:
             print(result["label"])
             print(f"  predictions following the wrong label: label-aware {result['follow_wrong_label_aware']:.2f} %, "
-                  f"label-free {result['follow_wrong_label_free']:.2f} %, chance {result['chance']:.2f} %")
+                  f"{result['protocol']} {result['follow_wrong_label_free']:.2f} %, chance {result['chance']:.2f} %")
+            print(f"  {result['verdict']}")
     return 0
 
 
@@ -247,6 +250,9 @@ def register(subparsers) -> None:
     options.add_top(p, default=None)
     p.add_argument("--seed", type=options.seed_value, default=0, help="seed of the random wrong categories")
     p.add_argument("--classifier", default=DEFAULT_CLASSIFIER, choices=sorted(CLASSIFIERS))
+    p.add_argument("--deployable", default="label-free", choices=list(NEW_TEXT_PROTOCOLS),
+                   help="the deployable protocol checked beside label-aware (default label-free; the protocol of "
+                        "the setup you deploy, e.g. label-free-top1)")
     p.set_defaults(handler=cmd_leakcheck)
 
     p = subparsers.add_parser("report", help="Markdown tables of the stored evaluation runs")

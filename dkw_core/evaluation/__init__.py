@@ -13,6 +13,10 @@ Sub-modules:
 * :mod:`.significance`  Wilcoxon signed-rank and sign tests between metrics (paper appendix D)
 * :mod:`.leakcheck`     share of predictions that follow a wrong label written into each test document
 * :mod:`.reference`     the reference results shipped in ``docs/results/``
+* :mod:`.names`         the display names of the methods compared (the tf-idf keyword metric vs the
+  tf-idf + LinearSVC classifier)
+* :mod:`.verdict`       one corpus and protocol in one paragraph: best metric, F1 with CI, against
+  the runner-up and the tf-idf + LinearSVC classifier with CI and Holm p
 * :mod:`.estimator`     scikit-learn transformer :class:`DiscriminativeKeywordVectorizer`
 * :mod:`.report`        Markdown tables of stored runs
 

@@ -3,10 +3,16 @@
 * ``baseline-tfidf``: TF-IDF (``sublinear_tf=True``) on the documents' full text + LinearSVC
   (one-vs-rest), the standard strong text-categorisation baseline (docs/method.md §5 measured
   86.23 / 85.57 micro/macro F1 on 20NG bydate, 94.94 / 74.14 on R52). No keywords, no
-  protocol (labels of test documents are never used for features).
+  protocol (labels of test documents are never used for features). Shown as
+  "tf-idf + LinearSVC (classifier)" (:data:`dkw_core.evaluation.names.METHOD_NAMES`), never to
+  be confused with the tf-idf *keyword metric*.
 * ``baseline-bow``: the same SVM on binary bag-of-words vectors of the N keywords a model
   ranks (``BaselineModel``: the documents' own words, no vectors; or any model with
   ``rank``/``vocabulary``), under the same protocol as the method.
+
+Both return ``(scores, seconds, y_pred)`` like :func:`.protocols.evaluate_model`: the test
+predictions are stored with the run, so the baselines take part in the per-document comparison
+(McNemar, paired bootstrap, Holm; :mod:`.comparisons`).
 """
 from __future__ import annotations
 
@@ -39,8 +45,9 @@ def tfidf_svm(
     categories: list[str],
     *,
     classifier: str = DEFAULT_CLASSIFIER,
-) -> tuple[Scores, dict[str, float]]:
-    """TF-IDF (sublinear tf) fitted on the training texts, classifier, scores on the test texts."""
+) -> tuple[Scores, dict[str, float], np.ndarray]:
+    """TF-IDF (sublinear tf) fitted on the training texts, classifier, scores and predictions on
+    the test texts."""
     t0 = time.perf_counter()
     vectorizer = TfidfVectorizer(sublinear_tf=True)
     try:
@@ -51,10 +58,10 @@ def tfidf_svm(
     t1 = time.perf_counter()
     y_pred = fit_predict(X_train, y_train, X_test, classifier=classifier)
     t2 = time.perf_counter()
-    return score_predictions(y_test, y_pred, categories), {"features": t1 - t0, "classify": t2 - t1}
+    return score_predictions(y_test, y_pred, categories), {"features": t1 - t0, "classify": t2 - t1}, y_pred
 
 
-def tfidf_baseline(corpus, *, classifier: str = DEFAULT_CLASSIFIER) -> tuple[Scores, dict[str, float]]:
+def tfidf_baseline(corpus, *, classifier: str = DEFAULT_CLASSIFIER) -> tuple[Scores, dict[str, float], np.ndarray]:
     """TF-IDF + classifier on a corpus's train/test split."""
     train_texts, y_train = split_texts(corpus, "train")
     test_texts, y_test = split_texts(corpus, "test")
@@ -87,7 +94,7 @@ def bow_baseline(
     protocol: str,
     k: int | None = None,
     classifier: str = DEFAULT_CLASSIFIER,
-) -> tuple[Scores, dict[str, float]]:
+) -> tuple[Scores, dict[str, float], np.ndarray]:
     """Classifier on binary keyword-set vectors of the N keywords ``model`` ranks (no word vectors)."""
     check_protocol(protocol)
     t0 = time.perf_counter()
@@ -97,4 +104,5 @@ def bow_baseline(
     t1 = time.perf_counter()
     y_pred = fit_predict(X_train, model.labels("train"), X_test, classifier=classifier)
     t2 = time.perf_counter()
-    return score_predictions(model.labels("test"), y_pred, list(model.categories)), {"keywords": t1 - t0, "classify": t2 - t1}
+    return (score_predictions(model.labels("test"), y_pred, list(model.categories)),
+            {"keywords": t1 - t0, "classify": t2 - t1}, y_pred)

@@ -13,9 +13,12 @@ reference results, from runs as :func:`dkw_core.evaluation.results.load_runs` or
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
+from .names import BASELINE_KINDS, TFIDF_CLASSIFIER
 from .paired import DEFAULT_RESAMPLES, DEFAULT_SEED, compare_all, decode_labels
 from .significance import compare_metrics
 
@@ -83,29 +86,52 @@ def curve_runs(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: st
     return here[keep.astype(bool)]
 
 
+def baseline_runs(runs: pd.DataFrame, *, dataset: str, protocol: str, top: int,
+                  classifier: str | None = None) -> pd.DataFrame:
+    """The bag-of-words baselines compared per document beside the metrics of one protocol at
+    N = ``top``: the tf-idf + LinearSVC classifier on full text (no protocol, no N) and the
+    keyword baseline of the same protocol and N, with ``method`` their id (:mod:`.names`)."""
+    if runs.empty or "kind" not in runs.columns:
+        return runs.iloc[0:0]
+    here = runs[(runs["dataset"] == dataset) & runs["kind"].isin(BASELINE_KINDS)]
+    if classifier is not None:
+        here = here[here["classifier"] == classifier]
+    keep = (here["kind"] == TFIDF_CLASSIFIER) | ((here["protocol"] == protocol)
+                                                & (pd.to_numeric(here["top"], errors="coerce") == int(top)))
+    return here[keep.astype(bool)]
+
+
 def per_document(runs: pd.DataFrame, *, dataset: str, protocol: str, top: int, selection: str = "cv",
                  metrics: list[str] | None = None, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-                 alpha: float = 0.05) -> pd.DataFrame:
+                 alpha: float = 0.05, baselines: bool = True) -> pd.DataFrame:
     """Every pair of metrics at N = ``top`` compared per document (McNemar exact, paired
     bootstrap CI of the micro-F1 difference in points, Holm over the pairs). Only runs with
-    stored predictions on one and the same test split take part."""
+    stored predictions on one and the same test split take part. With ``baselines`` the
+    tf-idf + LinearSVC classifier and the keyword baseline of the same protocol and N take part
+    as two more methods (ids ``baseline-tfidf``, ``baseline-bow``; :func:`.names.method_name`),
+    in the McNemar tests, the bootstrap and the Holm correction alike."""
     here = curve_runs(runs, dataset=dataset, protocol=protocol, selection=selection)
     if here.empty or "predictions" not in here.columns:
         return pd.DataFrame(columns=PER_DOCUMENT_COLUMNS)
     here = here[here["top"].astype(int) == int(top)]
     if metrics is not None:
         here = here[here["metric"].isin(metrics)]
+    rows: list[tuple[str, int | None, Any]] = [(str(row["metric"]), int(row["k"]), row.get("predictions"))
+                                               for _, row in here.iterrows()]
+    if baselines and not here.empty:
+        classifier = str(here["classifier"].iloc[0]) if "classifier" in here.columns else None
+        rows += [(str(row["kind"]), None, row.get("predictions")) for _, row in
+                 baseline_runs(runs, dataset=dataset, protocol=protocol, top=top, classifier=classifier).iterrows()]
     preds, ks, gold, split = {}, {}, None, None
-    for _, row in here.iterrows():
-        p = row.get("predictions")
-        if not isinstance(p, dict) or not p.get("pred") or row["metric"] in preds:
+    for name, k, p in rows:
+        if not isinstance(p, dict) or not p.get("pred") or name in preds:
             continue
         if split is None:
             split, gold = p["split"], decode_labels(p["gold"])
         if p["split"] != split:
             continue  # another test split (another corpus version): never paired
-        preds[str(row["metric"])] = decode_labels(p["pred"])
-        ks[str(row["metric"])] = int(row["k"])
+        preds[name] = decode_labels(p["pred"])
+        ks[name] = k
     if len(preds) < 2 or gold is None:
         return pd.DataFrame(columns=PER_DOCUMENT_COLUMNS)
     table = compare_all(gold, preds, resamples=resamples, seed=seed, alpha=alpha)

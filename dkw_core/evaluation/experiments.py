@@ -16,6 +16,7 @@ from ..errors import InputError
 from ..types import POSTERIOR_PROTOCOLS, Progress
 from .baselines import bow_baseline, tfidf_baseline
 from .classifiers import CLASSIFIER_LABELS, DEFAULT_CLASSIFIER
+from .paired import prediction_record
 from .protocols import RunConfig, RunResult, check_classifier, check_protocol, evaluate_model
 from .results import ResultsStore
 from .search import DEFAULT_K_GRID, DEFAULT_N_GRID, PAPER_SIZES, search_model
@@ -167,8 +168,6 @@ def model_experiment(model, *, dataset: str, sample: int | None) -> Experiment:
 
 def test_predictions(model, y_pred) -> dict:
     """The compact per-document record of a run's test predictions (:mod:`.paired`)."""
-    from .paired import prediction_record
-
     return prediction_record(model.doc_ids("test"), model.labels("test"), y_pred)
 
 
@@ -264,10 +263,27 @@ def run_tfidf(exp: Experiment, *, classifier: str = DEFAULT_CLASSIFIER, store: R
                        sample=exp.sample)
 
     def compute() -> RunResult:
-        scores, seconds = tfidf_baseline(exp.corpus, classifier=classifier)
-        return RunResult(config=config, scores=scores, seconds=seconds)
+        scores, seconds, y_pred = tfidf_baseline(exp.corpus, classifier=classifier)
+        return RunResult(config=config, scores=scores, seconds=seconds,
+                         details={"predictions": _corpus_predictions(exp.corpus, y_pred)})
 
-    return _store(store).run(config, compute, force=force)
+    st = _store(store)
+    return st.run(config, compute, force=force or _without_predictions(st, config))
+
+
+def _corpus_predictions(corpus, y_pred) -> dict:
+    """:func:`test_predictions` of a run on a corpus's own texts (no keyword model): the same
+    test documents and gold categories, hence the same split fingerprint as the metric runs."""
+    docs = corpus.split("test")
+    index = {c: i for i, c in enumerate(corpus.categories)}
+    return prediction_record([d.id for d in docs], [index[d.label] for d in docs], y_pred)
+
+
+def _without_predictions(store: ResultsStore, config: RunConfig) -> bool:
+    """A baseline stored before baselines kept their test predictions (dkw < 0.3.1): re-run it,
+    so it can be compared per document like every method run."""
+    stored = store.get(config)
+    return stored is not None and not stored.details.get("predictions")
 
 
 _BASELINE_MODELS: cache.Memo = cache.Memo(maxsize=2)
@@ -290,10 +306,12 @@ def run_bow(exp: Experiment, *, metric: str, top: int, protocol: str, classifier
         t0 = time.perf_counter()
         base = _BASELINE_MODELS.get(exp.corpus.key, lambda: BaselineModel.prepare(exp.corpus, progress=progress))
         t1 = time.perf_counter()
-        scores, seconds = bow_baseline(base, metric=metric, top=top, protocol=protocol, classifier=classifier)
-        return RunResult(config=config, scores=scores, seconds={"prepare": t1 - t0, **seconds})
+        scores, seconds, y_pred = bow_baseline(base, metric=metric, top=top, protocol=protocol, classifier=classifier)
+        return RunResult(config=config, scores=scores, seconds={"prepare": t1 - t0, **seconds},
+                         details={"predictions": test_predictions(base, y_pred)})
 
-    return _store(store).run(config, compute, force=force)
+    st = _store(store)
+    return st.run(config, compute, force=force or _without_predictions(st, config))
 
 
 def run_search(

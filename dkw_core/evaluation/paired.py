@@ -118,22 +118,40 @@ def bootstrap_diff(correct_a: np.ndarray, correct_b: np.ndarray, *, resamples: i
                    seed: int = DEFAULT_SEED, confidence: float = 0.95) -> tuple[float, float]:
     """Percentile interval of the micro-F1 difference A − B (points) over ``resamples`` paired
     bootstrap resamples of the test documents (``numpy.random.default_rng(seed)``)."""
+    d = np.asarray(correct_a, dtype=np.float64) - np.asarray(correct_b, dtype=np.float64)
+    return bootstrap_diffs([d], resamples=resamples, seed=seed, confidence=confidence)[0]
+
+
+def bootstrap_diffs(differences: Sequence[np.ndarray], *, resamples: int = DEFAULT_RESAMPLES,
+                    seed: int = DEFAULT_SEED, confidence: float = 0.95) -> list[tuple[float, float]]:
+    """:func:`bootstrap_diff` of several per-document differences (``correct_a − correct_b``, one
+    array each, all over the same test documents) on the same resamples: each interval is the one
+    :func:`bootstrap_diff` gives alone (same seed, same draws), the resamples drawn once for all —
+    drawing them is most of the cost of a table of pairs."""
     if resamples < 1:
         raise InputError("the bootstrap needs at least one resample")
-    d = np.asarray(correct_a, dtype=np.float64) - np.asarray(correct_b, dtype=np.float64)
-    n = d.size
+    ds = [np.asarray(d, dtype=np.float64) for d in differences]
+    if not ds:
+        return []
+    n = ds[0].size
     if n == 0:
         raise InputError("no test documents to resample")
+    if any(d.size != n for d in ds):
+        raise InputError("the runs were scored on test splits of different sizes")
     rng = np.random.default_rng(seed)
-    means = np.empty(resamples)
+    means = np.empty((len(ds), resamples))
     step = max(1, 2_000_000 // n)  # resamples per batch: bounded memory on big test splits
     for start in range(0, resamples, step):
         stop = min(resamples, start + step)
         idx = rng.integers(0, n, size=(stop - start, n))
-        means[start:stop] = d[idx].mean(axis=1)
+        for j, d in enumerate(ds):
+            means[j, start:stop] = d[idx].mean(axis=1)
     alpha = (1 - confidence) / 2
-    low, high = np.quantile(means, [alpha, 1 - alpha])
-    return 100 * float(low), 100 * float(high)
+    out = []
+    for row in means:
+        low, high = np.quantile(row, [alpha, 1 - alpha])
+        out.append((100 * float(low), 100 * float(high)))
+    return out
 
 
 def compare(gold: np.ndarray, pred_a: np.ndarray, pred_b: np.ndarray, *, a: str = "A", b: str = "B",
@@ -174,8 +192,21 @@ def compare_all(gold: np.ndarray, predictions: dict[str, np.ndarray], *, resampl
     import pandas as pd
 
     names = list(predictions)
-    rows = [compare(gold, predictions[x], predictions[y], a=x, b=y, resamples=resamples, seed=seed).to_dict()
-            for x, y in itertools.combinations(names, 2)]
+    pairs = list(itertools.combinations(names, 2))
+    gold = np.asarray(gold)
+    for name in names:
+        if np.asarray(predictions[name]).shape != gold.shape:
+            raise InputError("the two runs' predictions do not cover the same test documents")
+    correct = {name: np.asarray(predictions[name]) == gold for name in names}
+    intervals = bootstrap_diffs([correct[x].astype(np.float64) - correct[y] for x, y in pairs],
+                                resamples=resamples, seed=seed) if pairs else []
+    rows = []
+    for (x, y), (low, high) in zip(pairs, intervals):  # compare() of every pair, the resamples drawn once
+        only_a, only_b, p = mcnemar_exact(correct[x], correct[y])
+        f1_a, f1_b = 100 * float(correct[x].mean()), 100 * float(correct[y].mean())
+        rows.append(Comparison(a=x, b=y, documents=int(gold.size), f1_a=f1_a, f1_b=f1_b, diff=f1_a - f1_b,
+                               ci_low=low, ci_high=high, only_a_right=only_a, only_b_right=only_b, p_mcnemar=p,
+                               resamples=resamples, seed=seed).to_dict())
     frame = pd.DataFrame(rows, columns=[*Comparison.__dataclass_fields__, "higher"])
     frame["p_holm"] = holm(frame["p_mcnemar"].tolist()) if len(frame) else []
     frame["significant"] = frame["p_holm"] < alpha

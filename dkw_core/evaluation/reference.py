@@ -139,8 +139,6 @@ def portable(text: str) -> str:
 
 def reference_payload(runs: pd.DataFrame, *, dataset: str, command: str, extra: dict | None = None) -> dict:
     """The reference document of one corpus from its runs (current version only)."""
-    from .report import significance_table
-
     runs = runs[~runs["stale"].astype(bool)] if "stale" in runs.columns else runs
     records = []
     test_labels: dict[str, str] = {}  # split fingerprint -> gold categories, once per file
@@ -152,26 +150,7 @@ def reference_payload(runs: pd.DataFrame, *, dataset: str, command: str, extra: 
             test_labels.setdefault(pred["split"], pred["gold"])
             rec["test_split"], rec["predictions"] = pred["split"], pack_predictions(pred["pred"])
         records.append(rec)
-    significance = {}
-    for proto in ("label-aware", "label-free"):
-        table = significance_table(runs, proto)
-        if table is not None and not table.empty:
-            significance[proto] = [_clean(r) for r in table.to_dict(orient="records")]
-    # the per-document comparison of every metric pair at N = 10 (CV-chosen K), per protocol
-    from .comparisons import per_document
-
-    comparisons = {}
-    for proto in sorted({str(p) for p in runs.get("protocol", pd.Series(dtype=str)).dropna()}):
-        table = pd.DataFrame()
-        for selection in ("cv", "algorithm2"):  # the robust choice's runs when there are, else the paper's
-            table = per_document(runs, dataset=dataset, protocol=proto, top=10, selection=selection)
-            if not table.empty:
-                break
-        if not table.empty:
-            comparisons[proto] = {"top": 10, "selection": selection,
-                                  "method": "McNemar exact (binomial on discordant documents); paired bootstrap "
-                                            "95 % percentile CI of the micro-F1 difference; Holm over the pairs",
-                                  "pairs": [_clean(r) for r in table.to_dict(orient="records")]}
+    significance, comparisons = comparison_tables(runs, dataset=dataset)
     stability = seed_stability(records)
     return {
         "format": FORMAT,
@@ -189,6 +168,44 @@ def reference_payload(runs: pd.DataFrame, *, dataset: str, command: str, extra: 
         "comparisons": comparisons,
         **({k: _clean(v) for k, v in (extra or {}).items() if v is not None}),
     }
+
+
+COMPARISON_METHOD = ("McNemar exact (binomial on discordant documents); paired bootstrap 95 % percentile CI of the "
+                     "micro-F1 difference; Holm over the pairs; the tf-idf + LinearSVC classifier (baseline-tfidf) "
+                     "and the keyword baseline of the same protocol and N (baseline-bow) compared like the metrics")
+
+
+def comparison_tables(runs: pd.DataFrame, *, dataset: str) -> tuple[dict, dict]:
+    """(``significance``, ``comparisons``) of a reference document from its runs: the paper's
+    appendix-D test per protocol, and per protocol every pair of metrics and baselines at N = 10
+    (CV-chosen K) compared per document; p-values unrounded."""
+    from .comparisons import per_document, significance_table
+
+    significance = {}
+    for proto in ("label-aware", "label-free"):
+        table = significance_table(runs, proto)
+        if table is not None and not table.empty:
+            significance[proto] = [_clean(r) for r in table.to_dict(orient="records")]
+    comparisons = {}
+    for proto in sorted({str(p) for p in runs.get("protocol", pd.Series(dtype=str)).dropna()} - {"none"}):
+        table = pd.DataFrame()
+        for selection in ("cv", "algorithm2"):  # the robust choice's runs when there are, else the paper's
+            table = per_document(runs, dataset=dataset, protocol=proto, top=10, selection=selection)
+            if not table.empty:
+                break
+        if not table.empty:
+            comparisons[proto] = {"top": 10, "selection": selection, "method": COMPARISON_METHOD,
+                                  "pairs": [_clean(r) for r in table.to_dict(orient="records")]}
+    return significance, comparisons
+
+
+def refresh_tables(data: dict) -> dict:
+    """A reference document with its ``significance`` and ``comparisons`` recomputed from its own
+    runs (their stored predictions), p-values unrounded: how a completed file (baseline
+    predictions added, ``scripts/complete_reference.py``) gets tables that match its runs."""
+    runs = runs_frame(data)
+    significance, comparisons = comparison_tables(runs, dataset=str(data.get("dataset")))
+    return {**data, P_VALUES_KEY: "unrounded", "significance": significance, "comparisons": comparisons}
 
 
 def _run_key(rec: dict) -> str:
@@ -285,6 +302,27 @@ def _read(path: Path) -> dict:
     return data
 
 
+def runs_frame(data: dict) -> pd.DataFrame:
+    """The runs of one reference document as a DataFrame like ``load_runs`` (F1 in percent),
+    each run's ``predictions`` unpacked with its split's gold categories."""
+    frame = pd.DataFrame.from_records(data.get("runs") or [])
+    if frame.empty:
+        return frame
+    labels = data.get("test_labels")
+    gold: dict = labels if isinstance(labels, dict) else {}
+    frame["predictions"] = [
+        {"split": s, "gold": gold[s], "pred": unpack_predictions(p)}
+        if isinstance(p, str) and isinstance(s, str) and s in gold
+        else None
+        for s, p in zip(frame.get("test_split", [None] * len(frame)), frame.get("predictions", [None] * len(frame)))]
+    docs = data.get("documents")
+    if isinstance(docs, dict) and isinstance(docs.get("test"), int):
+        frame["test_documents"] = docs["test"]  # the significance tests count correct documents
+    if "dataset" not in frame.columns:
+        frame["dataset"] = data.get("dataset")
+    return frame
+
+
 def load_reference(folder: str | Path | None = None) -> pd.DataFrame:
     """Every shipped reference run as a DataFrame like ``load_runs`` (F1 in percent) with the
     extra columns ``source`` ("reference results of dkw <version>"), ``chosen_by``, ``date``,
@@ -292,19 +330,9 @@ def load_reference(folder: str | Path | None = None) -> pd.DataFrame:
     frames = []
     for path in reference_files(folder):
         data = _read(path)
-        frame = pd.DataFrame.from_records(data["runs"])
+        frame = runs_frame(data)
         if frame.empty:
             continue
-        labels = data.get("test_labels")
-        gold: dict = labels if isinstance(labels, dict) else {}
-        frame["predictions"] = [
-            {"split": s, "gold": gold[s], "pred": unpack_predictions(p)}
-            if isinstance(p, str) and isinstance(s, str) and s in gold
-            else None
-            for s, p in zip(frame.get("test_split", [None] * len(frame)), frame.get("predictions", [None] * len(frame)))]
-        docs = data.get("documents")
-        if isinstance(docs, dict) and isinstance(docs.get("test"), int):
-            frame["test_documents"] = docs["test"]  # the significance tests count correct documents
         version = str(data.get("dkw_version", "?"))
         frame["source"] = f"reference results of dkw {version}"
         frame["date"] = data.get("date")
@@ -317,6 +345,24 @@ def load_reference(folder: str | Path | None = None) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+HUBNESS_COLUMNS = ["dataset", "vectors", "neighbours", "k", "queries", "vocabulary", "skewness", "top1_share",
+                   "never_share", "max_k_occurrence", "hubs", "source"]
+
+
+def load_reference_hubness(folder: str | Path | None = None) -> pd.DataFrame:
+    """The hubness of step 3 stored in the reference results (``hubness``, written by
+    ``scripts/complete_reference.py``), one row per corpus; ``hubs`` the biggest hubs."""
+    rows = []
+    for path in reference_files(folder):
+        data = _read(path)
+        hub = data.get("hubness")
+        if isinstance(hub, dict):
+            rows.append({**hub, "dataset": hub.get("dataset") or data.get("dataset"),
+                         "source": f"reference results of dkw {data.get('dkw_version', '?')}"})
+    frame = pd.DataFrame.from_records(rows)
+    return frame if not frame.empty else pd.DataFrame(columns=HUBNESS_COLUMNS)
+
+
 def load_reference_leakchecks(folder: str | Path | None = None) -> pd.DataFrame:
     """The leak checks of the shipped reference results, one row per (corpus, metric, K, N)."""
     rows = []
@@ -324,9 +370,9 @@ def load_reference_leakchecks(folder: str | Path | None = None) -> pd.DataFrame:
         data = _read(path)
         for item in data.get("leakcheck") or []:
             if isinstance(item, dict):
-                rows.append({**item, "source": f"reference results of dkw {data.get('dkw_version', '?')}"})
-    columns = ["dataset", "metric", "k", "top", "setup", "follow_wrong_label_aware", "follow_wrong_label_free",
-               "expected_no_leak", "chance",
-               "source"]
+                rows.append({**item, "protocol": item.get("protocol") or "label-free",  # older files: label-free
+                             "source": f"reference results of dkw {data.get('dkw_version', '?')}"})
+    columns = ["dataset", "metric", "k", "top", "setup", "protocol", "follow_wrong_label_aware",
+               "follow_wrong_label_free", "expected_no_leak", "chance", "source"]
     frame = pd.DataFrame.from_records(rows)
     return frame if not frame.empty else pd.DataFrame(columns=columns)

@@ -18,6 +18,7 @@ from .comparisons import (  # noqa: F401  (the significance tables are computed 
     significance_runs,
     significance_table,
 )
+from .names import BOW_KEYWORDS, TFIDF_CLASSIFIER, method_name
 from .protocols import STANDARD, run_variant
 
 #: Columns holding a difference between two metrics.
@@ -87,6 +88,20 @@ def metric_table(runs: pd.DataFrame, *, top: int | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def verdict_lines(runs: pd.DataFrame, *, dataset: str) -> list[str]:
+    """The verdict of every protocol with a choice over all setups (:mod:`.verdict`), one
+    paragraph each, the paper's protocol first."""
+    from ..types import PROTOCOLS
+    from .verdict import verdict
+
+    out = []
+    for protocol in PROTOCOLS:
+        found = verdict(runs, dataset=dataset, protocol=protocol)
+        if found is not None:
+            out += [found.text(), ""]
+    return out
+
+
 def significance_sections(runs: pd.DataFrame) -> list[str]:
     """Paper appendix D: metric pairs over every paired (dataset, sample, N, classifier, vectors)
     configuration, per protocol (K is each metric's own, from Algorithm 2 or fixed)."""
@@ -121,9 +136,12 @@ def per_document_sections(runs: pd.DataFrame, *, top: int = 10) -> list[str]:
         table = per_document(runs, dataset=dataset, protocol=proto, top=top)
         if table.empty:
             continue
+        table = table.assign(metric_a=table["metric_a"].map(method_name), metric_b=table["metric_b"].map(method_name))
         out += [f"## Per-document comparison of metrics, {dataset}, {proto}, N = {top}", "",
-                "K each metric's own, chosen by stratified k-fold CV on the training split. McNemar's exact test on "
-                "the documents only one of the two metrics classifies correctly, the micro-F1 difference A − B "
+                "K each metric's own, chosen by stratified k-fold CV on the training split; beside the metrics the "
+                f"{method_name(TFIDF_CLASSIFIER)} on full text and the {method_name(BOW_KEYWORDS)} of the same "
+                "protocol and N. McNemar's exact test on "
+                "the documents only one of the two classifies correctly, the micro-F1 difference A − B "
                 f"(points) with its 95 % paired bootstrap interval ({int(table['resamples'].iloc[0])} resamples, "
                 f"seed {int(table['seed'].iloc[0])}), p Holm-corrected over the {len(table)} pairs.", "",
                 _table(table, ["metric_a", "metric_b", "diff", "ci_low", "ci_high", "only_a_right", "only_b_right",
@@ -164,15 +182,20 @@ def markdown_report(runs: pd.DataFrame, *, significance: bool = True) -> str:
         out += [title, ""]
         base = d[d["kind"].isin(["baseline-tfidf", "baseline-bow"])].copy()
         if len(base):
-            base["what"] = base.apply(lambda r: "tf-idf (sublinear), full text" if r["kind"] == "baseline-tfidf"
-                                      else f"bag-of-words keyword sets, {r['metric']}", axis=1)
+            base["what"] = base.apply(lambda r: f"{method_name(r['kind'])}, sublinear tf-idf of the full text"
+                                      if r["kind"] == TFIDF_CLASSIFIER
+                                      else f"{method_name(r['kind'])}, keyword sets by {r['metric']}", axis=1)
             base["clf"] = base["classifier"].map(lambda c: CLASSIFIER_LABELS.get(c, c))
             base["N"] = base["top"].map(lambda n: "" if n == 0 else str(n))
             out += ["### Baselines (no word vectors)", "",
                     _table(base, ["what", "protocol", "N", "clf", "micro_f1", "macro_f1"],
                            ["baseline", "protocol", "N", "classifier", "micro-F1", "macro-F1"]), ""]
+        verdicts = verdict_lines(d, dataset=str(dataset))
+        if verdicts:
+            out += ["### Verdict per protocol", "", *verdicts]
         mt = metric_table(d)
         if len(mt):
+            mt["metric"] = mt["metric"].map(method_name)
             vec = ", ".join(sorted(set(mt["vectors"])))
             out += [f"### The method per metric (vectors: {vec})", "",
                     "How each parameter was chosen: K by Algorithm 2 on the training split (fold-local "

@@ -146,7 +146,8 @@ class FakeBackend:
     """Installs itself over ``dkw_app.backend`` with ``monkeypatch``."""
 
     def __init__(self, monkeypatch, *, prepared: bool = True, runs: pd.DataFrame | None = None,
-                 reference: pd.DataFrame | None = None, leaks: pd.DataFrame | None = None) -> None:
+                 reference: pd.DataFrame | None = None, leaks: pd.DataFrame | None = None,
+                 hubness: pd.DataFrame | None = None) -> None:
         self.prepared = prepared
         self.prepare_calls = 0
         self.opened: list[str] = []  # "corpus" / "vectors", each time one is loaded
@@ -164,6 +165,7 @@ class FakeBackend:
         self.reference = reference if reference is not None else pd.DataFrame(columns=[*backend.RUN_COLUMNS, "source"])
         self.leaks = leaks if leaks is not None else pd.DataFrame(columns=["dataset", "metric", "k", "top"])
         self.leak_calls: list[dict] = []
+        self.reference_hub = hubness if hubness is not None else pd.DataFrame(columns=["dataset"])
         self.instant_texts: list[str] = []  # texts given to the keywords-at-once box of Home
         self.prepare_gate = None  # a threading.Event that holds the fake preparation until it is set
         self.interrupted: dict[str, int] = {}  # documents an interrupted preparation left tagged, per corpus
@@ -189,6 +191,7 @@ class FakeBackend:
             "significance_table": self._significance,
             "reference_runs": lambda: self.reference,
             "reference_leakchecks": lambda: self.leaks,
+            "reference_hubness": lambda: self.reference_hub,
             "leak_check": self._leak_check,
             "hubness": self._hubness,
             "shipped_answers": lambda name, **_: name in self.shipped,

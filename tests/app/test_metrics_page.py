@@ -226,7 +226,8 @@ def test_reference_results_shown_first_and_never_mixed_with_your_runs(monkeypatc
     assert source.value == "reference results of dkw 9.9.9" and len(source.options) == 2
     at.radio(key="m_protocol").set_value("label-free").run()
     assert by_name(titled(at, "F1 per metric"))["micro-F1"]["y"] == pytest_approx([60, 70, 50])
-    assert list(frame_with(at, "follow_wrong_label_aware")["follow_wrong_label_aware"]) == [88.0]
+    assert list(frame_with(at, "follows the wrong label, label-aware (%)")["follows the wrong label, label-aware (%)"]) \
+        == [88.0]
     assert any("1 stale run" in e.label for e in at.expander)
     source.set_value("your runs (results store)").run()
     assert not at.exception
@@ -315,6 +316,22 @@ def test_hubness_section_measures_the_chosen_neighbours(monkeypatch):
     hubs = at.dataframe[-1].value
     assert list(hubs["word"]) == ["same", "making", "<b>only</b>"]  # a word is shown as text
     assert any("nearest words by abtt-d3" in c.value for c in at.caption)
+
+
+def test_hubness_of_the_reference_results_shows_without_a_prepared_corpus(monkeypatch):
+    reference = make_search_runs()
+    reference["source"] = "reference results of dkw 9.9.9"
+    hubs = pd.DataFrame([{"dataset": "20ng", "vectors": "glove-6b-50d", "neighbours": "cosine", "k": 90,
+                          "queries": 1000, "vocabulary": 500, "skewness": 7.25, "top1_share": 0.2, "never_share": 0.3,
+                          "hubs": [{"word": "<i>also</i>", "k_occurrence": 9, "query_share": 0.5}],
+                          "source": "reference results of dkw 9.9.9"}])
+    FakeBackend(monkeypatch, prepared=False, reference=reference, hubness=hubs)
+    at = run_metrics()
+    assert not at.exception
+    values = {m.label: m.value for m in at.metric}
+    assert values["k-occurrence skewness"] == "7.25" and values["Words nobody's neighbour"] == "30.0 %"
+    assert list(frame_with(at, "k-occurrence")["word"]) == ["<i>also</i>"]  # a word is shown as text
+    assert not any("not prepared with cosine neighbours" in i.value for i in at.info)
 
 
 def test_hubness_section_explains_an_unprepared_corpus(monkeypatch):

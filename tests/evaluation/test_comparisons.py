@@ -67,3 +67,28 @@ def test_format_p_underflow_old_rounding_and_ties():
     assert format_p(0.0, rounded_to=4) == "< 5e-05"  # an older reference file rounded p to 4 decimals
     assert (format_p(0.0273), format_p(1.23e-45), format_p(float("nan")), format_p(None)) == ("0.027", "1.2e-45", "", "")
     assert format_difference(-0.0) == format_difference(-0.001) == "0" and format_difference(-1.234) == "-1.23"
+
+
+def test_the_baselines_are_compared_per_document_like_the_metrics():
+    from dkw_core.evaluation.comparisons import per_document
+    from dkw_core.evaluation.paired import compare, decode_labels, holm
+
+    from .runs import GOLD, make_runs
+
+    runs = make_runs("label-free-top1")
+    table = per_document(runs, dataset="toy", protocol="label-free-top1", top=10)
+    names = set(table["metric_a"]) | set(table["metric_b"])
+    assert names == {"ig", "rf", "tds", "tf-idf", "baseline-tfidf", "baseline-bow"}  # the bow of this protocol only
+    assert len(table) == 15 and (table["pairs"] == 15).all()
+    row = table[(table["metric_a"] == "ig") & (table["metric_b"] == "baseline-tfidf")].iloc[0]
+    pred = {r["metric"] if r["kind"] == "search" else r["kind"]: decode_labels(r["predictions"]["pred"])
+            for _, r in runs.iterrows() if r["top"] in (0, 10) and r["protocol"] in ("label-free-top1", "none")}
+    direct = compare(GOLD, pred["ig"], pred["baseline-tfidf"])
+    assert (row["diff"], row["ci_low"], row["ci_high"], row["p_mcnemar"]) == \
+        (direct.diff, direct.ci_low, direct.ci_high, direct.p_mcnemar)
+    assert list(table["p_holm"]) == list(holm(table["p_mcnemar"].tolist()))  # Holm over all 15 pairs
+    assert row["k_b"] != row["k_b"]  # no K for the classifier (NaN)
+    at_5 = per_document(runs, dataset="toy", protocol="label-free-top1", top=5)
+    assert "baseline-bow" not in set(at_5["metric_b"]) and "baseline-tfidf" in set(at_5["metric_b"])
+    plain = per_document(runs, dataset="toy", protocol="label-free-top1", top=10, baselines=False)
+    assert len(plain) == 6

@@ -114,6 +114,16 @@ def test_cli_leakcheck_json_on_real_slice(tmp_path, capsys):
     assert out["follow_wrong_label_aware"] > out["follow_wrong_label_free"] + 10
 
 
+def test_cli_leakcheck_of_the_deployable_default_on_real_slice(tmp_path, capsys):
+    code = main(["leakcheck", "--dataset", "20ng", "--sample", "5", "--k-max", "30", "--metric", "ig", "--k", "30",
+                 "--top", "10", "--deployable", "label-free-top1", "--json",
+                 "--db", f"sqlite:///{tmp_path / 'r.sqlite'}"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["protocol"] == "label-free-top1" and "label-aware against label-free-top1" in out["label"]
+    assert out["follow_wrong_label_aware"] > out["follow_wrong_label_free"] + 10 and "no leak" in out["verdict"]
+
+
 def test_runs_under_another_neighbours_spec_never_share_a_stored_result(tmp_path, capsys):
     db = f"sqlite:///{tmp_path / 'runs.sqlite'}"
     base = ["evaluate", "--dataset", "20ng", "--sample", "5", "--k-max", "30", "--metric", "rf", "--k", "10",

@@ -83,3 +83,14 @@ def test_holm_by_hand_and_compare_all_corrects_over_every_pair():
 def test_split_fingerprint_depends_on_documents_and_gold():
     assert split_fingerprint(["a", "b"], [0, 1]) != split_fingerprint(["a", "b"], [1, 0])
     assert split_fingerprint(["a", "b"], [0, 1]) != split_fingerprint(["a", "c"], [0, 1])
+
+
+def test_intervals_drawn_once_for_many_pairs_equal_each_pair_bootstrapped_alone():
+    from dkw_core.evaluation.paired import bootstrap_diff, bootstrap_diffs
+
+    rng = np.random.default_rng(5)
+    correct = [rng.random(3001) < p for p in (0.9, 0.85, 0.6)]  # 3,001 documents: several resample batches
+    pairs = [(0, 1), (0, 2), (1, 2)]
+    many = bootstrap_diffs([correct[a].astype(float) - correct[b] for a, b in pairs], resamples=1500, seed=3)
+    assert many == [bootstrap_diff(correct[a], correct[b], resamples=1500, seed=3) for a, b in pairs]
+    assert bootstrap_diffs([], resamples=10) == []

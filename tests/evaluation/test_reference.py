@@ -110,3 +110,46 @@ def test_p_values_are_written_unrounded_and_both_kinds_of_file_read():
     new = {"dkw_version": "1", P_VALUES_KEY: "unrounded", "runs": [], "comparisons": {}}
     old = {"dkw_version": "1", "runs": [], "comparisons": {"label-aware": {"pairs": [{"p_mcnemar": 0.0}]}}}
     assert rounded_p_decimals(merge_kept(new, old)) == 4  # tables kept from the older file stay "rounded"
+
+
+def _document(runs) -> dict:
+    """A reference document of synthetic runs, predictions packed as the writer packs them."""
+    from dkw_core.evaluation.reference import pack_predictions
+
+    records, labels = [], {}
+    for rec in runs.to_dict(orient="records"):
+        p = rec.pop("predictions")
+        labels[p["split"]] = p["gold"]
+        records.append({**rec, "test_split": p["split"], "predictions": pack_predictions(p["pred"])})
+    return {"format": 3, "dataset": "toy", "dkw_version": "1", "runs": records, "test_labels": labels,
+            "comparisons": {"label-free-top1": {"pairs": [{"p_mcnemar": 0.0}]}}}
+
+
+def test_refreshed_tables_compare_the_baselines_per_document_with_p_unrounded():
+    from dkw_core.evaluation.comparisons import per_document
+    from dkw_core.evaluation.reference import P_VALUES_KEY, refresh_tables, rounded_p_decimals
+
+    from .runs import make_runs
+
+    runs = make_runs("label-free-top1")
+    data = refresh_tables(_document(runs))
+    assert rounded_p_decimals(data) is None and data[P_VALUES_KEY] == "unrounded"
+    pairs = data["comparisons"]["label-free-top1"]["pairs"]
+    assert len(pairs) == 15 and "baseline-tfidf" in data["comparisons"]["label-free-top1"]["method"]
+    direct = per_document(runs, dataset="toy", protocol="label-free-top1", top=10)
+    assert [p["p_mcnemar"] for p in pairs] == list(direct["p_mcnemar"])  # unrounded: equal to the float
+    assert set(data["comparisons"]) == {"label-free-top1"}  # the classifier's protocol "none" is no table
+
+
+def test_the_hubness_of_the_reference_results_reads_back_per_corpus(tmp_path):
+    from dkw_core.evaluation.reference import load_reference_hubness
+
+    hub = {"k": 90, "queries": 10, "vocabulary": 5, "skewness": 6.9, "top1_share": 0.2, "never_share": 0.1,
+           "max_k_occurrence": 9, "hubs": [{"word": "company", "k_occurrence": 9, "query_share": 0.9}],
+           "dataset": "", "vectors": "v", "neighbours": "cosine"}
+    (tmp_path / "r8.json").write_text(json.dumps({"dataset": "r8", "dkw_version": "1", "runs": [], "hubness": hub}))
+    (tmp_path / "webkb.json").write_text(json.dumps({"dataset": "webkb", "runs": []}))  # none stored
+    frame = load_reference_hubness(tmp_path)
+    assert list(frame["dataset"]) == ["r8"] and frame["skewness"].iloc[0] == 6.9
+    assert frame["source"].iloc[0] == "reference results of dkw 1" and frame["hubs"].iloc[0][0]["word"] == "company"
+    assert load_reference_hubness(tmp_path / "none").empty

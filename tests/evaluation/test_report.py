@@ -27,7 +27,8 @@ def test_report_tables_from_stored_runs(tmp_path):
           options={"metrics": ["rf", "ig"], "seed": 0})
     text = markdown_report(load_runs(url))
     assert "## toy (full corpus)" in text
-    assert "| tf-idf (sublinear), full text | none |  | linear SVM one-vs-rest | 100.00 | 100.00 |" in text
+    assert ("| tf-idf + LinearSVC (classifier), sublinear tf-idf of the full text | none |  | linear SVM one-vs-rest "
+            "| 100.00 | 100.00 |") in text
     # rf at N=10: label-aware 4/4 correct = 100, label-free 3/4 = 75
     assert "| rf | 10 | fixed K | 30 | 100.00 | 100.00 | 30 | 75.00 |" in text
     assert "### Algorithm 2 over all setups" in text and "| label-free | 50 | ig | 10 | 50.00 |" in text
@@ -81,3 +82,17 @@ def test_report_and_app_name_a_run_variant_alike():
     assert _variant({"options": opts}) == "decoding hypotheses, training documents label-aware"
     assert run_variant({"k_max": 90}) == STANDARD and run_variant(None) == STANDARD
     assert _variant({"options": {"neighbours": "abtt-d3"}}) == ""
+
+
+def test_report_names_the_two_tfidfs_apart_and_opens_with_the_verdict():
+    from dkw_core.evaluation.verdict import verdict
+
+    from .runs import make_runs
+
+    runs = make_runs("label-free-top1")
+    text = markdown_report(runs.assign(stale=False))
+    assert "### Verdict per protocol" in text
+    assert verdict(runs, dataset="toy", protocol="label-free-top1").text() in text
+    assert "| tf-idf + LinearSVC (classifier), sublinear tf-idf of the full text | none |" in text
+    assert "| ig | tf-idf + LinearSVC (classifier) |" in text and "| ig | tf-idf (keyword metric) |" in text
+    assert "| tf-idf | " not in text
