@@ -78,7 +78,7 @@ def measure(name: str, *, metrics, k: int, top: int, f1: bool) -> tuple[dict, di
         if f1:
             for protocol in PROTOCOLS:
                 if source is base:
-                    scores, _ = bow_baseline(base, metric=metric, top=top, protocol=protocol)
+                    scores, _, _ = bow_baseline(base, metric=metric, top=top, protocol=protocol)
                 else:
                     scores, _, _ = evaluate_model(model, metric=metric, k=kk, top=top, protocol=protocol)
                 row[f"f1_{protocol}"] = 100 * scores.micro_f1

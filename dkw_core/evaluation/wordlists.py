@@ -93,7 +93,7 @@ def method_f1(model, *, metric: str, k: int | None, top: int = DEFAULT_TOPN, pro
     if _own_words(model):
         from .baselines import bow_baseline
 
-        scores, _ = bow_baseline(model, metric=metric, top=top, protocol=protocol, classifier=classifier)
+        scores, _, _ = bow_baseline(model, metric=metric, top=top, protocol=protocol, classifier=classifier)
         means = (f"the test documents' own-word keywords (N={top}, {protocol}) as binary keyword sets, "
                  f"classifier {clf}")
     else:

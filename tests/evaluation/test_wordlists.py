@@ -48,7 +48,7 @@ def test_method_quality_is_list_quality_of_the_methods_lists_with_its_evaluated_
     assert got.lists == {c: ws for c, ws in want_lists.items() if ws} == category_lists(model, metric=metric, k=k,
                                                                                         top=3)
     if which == "own":
-        scores, _ = bow_baseline(model, metric=metric, top=3, protocol=PROTOCOL)
+        scores, _, _ = bow_baseline(model, metric=metric, top=3, protocol=PROTOCOL)
         assert "binary keyword sets" in got.quality.f1.means
     else:
         scores, _, _ = evaluate_model(model, metric=metric, k=k, top=3, protocol=PROTOCOL)
@@ -76,7 +76,7 @@ def test_document_lists_are_the_test_documents_keywords_with_their_gold_category
 
 def test_the_f1_of_own_words_is_the_bag_of_words_baseline_not_a_vector_sum(own):
     f1 = method_f1(own, metric="fw", k=90, top=2, protocol=PROTOCOL)  # K is ignored for own words
-    scores, _ = bow_baseline(own, metric="fw", top=2, protocol=PROTOCOL)
+    scores, _, _ = bow_baseline(own, metric="fw", top=2, protocol=PROTOCOL)
     assert f1.micro_f1 == scores.micro_f1 and "own-word keywords" in f1.means
 
 
