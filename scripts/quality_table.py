@@ -114,7 +114,11 @@ def dump(data: dict) -> str:
 def merge(old: dict | None, fresh: dict, about: dict) -> dict:
     """``fresh`` corpora's methods replace the same methods of ``old``; everything else is kept."""
     out = dict(old or {})
+    before = list(out.get("commands") or ([out["command"]] if out.get("command") else []))
     out.update(about)
+    # every command that wrote rows of the file, in order (a re-run of some methods keeps the rest)
+    if about.get("command"):
+        out["commands"] = [c for c in before if c != about["command"]] + [about["command"]]
     corpora = dict(out.get("corpora", {}))
     for name, data in fresh.items():
         kept = {r["method"]: r for r in corpora.get(name, {}).get("methods", [])}
@@ -181,7 +185,7 @@ def _setting(data: dict) -> str:
             f"NPMI: gensim `c_npmi` over {data['reference']}, boolean sliding window of {data['window']} words "
             f"(absent words left out and counted); exclusivity: share of the training documents containing the "
             f"word that belong to the category; F1: {data['f1']}. dkw {data['dkw_version']}, {data['date']}, "
-            f"`{data['command']}`.")
+            + ", then ".join(f"`{c}`" for c in data.get("commands") or [data["command"]]) + ".")
 
 
 def summary(data: dict) -> str:

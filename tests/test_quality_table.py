@@ -87,3 +87,16 @@ def test_an_unknown_metric_is_one_line_before_any_work(tmp_path, capsys, option)
     err = capsys.readouterr().err
     assert err.startswith("error: unknown metric") and err.count("\n") == 1
     assert not (tmp_path / "q.json").exists()
+
+
+def test_a_rerun_keeps_every_command_that_wrote_rows_of_the_file():
+    """A partial re-run (``--metrics``) must not claim the whole table: the file lists each command."""
+    qt = _script()
+    old = {"command": "quality_table.py --corpora r8", "corpora": {"r8": {"dataset": "r8", "methods": [row("ig")]}}}
+    fresh = {"r8": {"dataset": "r8", "methods": [row("lo")]}}
+    got = qt.merge(old, fresh, {"command": "quality_table.py --corpora r8 --metrics lo"})
+    assert got["commands"] == ["quality_table.py --corpora r8", "quality_table.py --corpora r8 --metrics lo"]
+    again = qt.merge(got, fresh, {"command": "quality_table.py --corpora r8 --metrics lo"})
+    assert again["commands"] == got["commands"]
+    shipped = json.loads(SHIPPED.read_text(encoding="utf-8"))
+    assert all(f"`{c}`" in qt.summary(shipped) for c in shipped["commands"])
