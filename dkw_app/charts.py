@@ -77,9 +77,9 @@ def metric_bar_chart(bars: pd.DataFrame, base: pd.DataFrame | None = None, *, da
     n_text = f"N={top}" if top is not None else f"N={describe_setup(bars, 'top')}"
     how = GRID if grid else (how or CHOSEN_K)
     fig.update_layout(
-        title=f"F1 per metric, {n_text}; {how}{_setup_line(bars, dataset=dataset, protocol=protocol)}",
+        title=f"F1 per metric, {n_text}<br><sup>{how}</sup>{_setup_line(bars, dataset=dataset, protocol=protocol)}",
         barmode="group", xaxis_title="metric" if not grid else "metric and K", yaxis_title="F1 (%)",
-        yaxis_range=[0, 100], legend_title="series", margin={"t": 80},
+        yaxis_range=[0, 100], legend_title="series", margin={"t": 100},
     )
     return fig
 

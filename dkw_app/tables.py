@@ -378,3 +378,23 @@ def pairs_table(pairs: pd.DataFrame) -> pd.DataFrame:
         "only B right": [_int(v) for v in pairs["only_b_right"]],
         "p (Holm)": [format_p(p) for p in pairs["p_holm"]],
     })
+
+
+def appendix_d_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The paper's appendix-D test (``comparisons.appendix_d``) with plain column names."""
+    if table.empty:
+        return pd.DataFrame()
+    def col(name: str) -> pd.Series:
+        return table[name] if name in table.columns else pd.Series([None] * len(table), index=table.index)
+
+    return pd.DataFrame({
+        "method A": [method_name(m) for m in table["metric_a"]],
+        "method B": [method_name(m) for m in table["metric_b"]],
+        "configurations": [_int(v) for v in col("n")],
+        "mean A − B (points)": [_num(v, "+.2f") for v in col("mean_diff")],
+        "higher": [method_name(m) if isinstance(m, str) else "" for m in col("higher")],
+        "signed z": [_num(v, "+.2f") for v in col("z_signed")],
+        "Wilcoxon p (Bonferroni)": [format_p(p) for p in col("p_wilcoxon_bonferroni")],
+        "Wilcoxon": [str(v) if isinstance(v, str) else "" for v in col("wilcoxon_method")],
+        "sign test p, two-sided (Bonferroni)": [format_p(p) for p in col("p_sign_two_sided_bonferroni")],
+    })

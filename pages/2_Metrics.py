@@ -252,7 +252,7 @@ with t_sig:
                            "(method per pair: exact "
                            "without ties among |differences| and n ≤ 50, else normal approximation; zeros dropped) and "
                            "the sign test, Bonferroni-corrected. " + backend.appendix_d_power(long))
-                widgets.number_table(long, key="table_appendix_d")
+                widgets.plain_table(tables.appendix_d_table(long))
                 widgets.csv_download(long, label="Download the paper's tests (CSV)",
                                      file_name=f"appendix-d-{dataset}-{protocol}.csv", key="csv_appendix_d")
 

@@ -134,10 +134,10 @@ def test_protocol_and_n_change_the_charts(monkeypatch):
 def test_papers_test_keeps_its_direction_table_and_states_its_power(monkeypatch):
     FakeBackend(monkeypatch, runs=make_runs())
     at = open_tab(run_metrics(), "Significance")
-    table = frame_with(at, "z_signed")
-    row = table[(table.metric_a == "rf") & (table.metric_b == "tds")].iloc[0]
-    assert row["higher"] == "rf" and row["z_signed"] > 0
-    assert {"p_sign_bonferroni", "p_sign_two_sided_bonferroni", "wilcoxon_method"} <= set(table.columns)
+    table = table_with(at, "signed z")
+    row = table[(table["method A"] == "rf") & (table["method B"] == "tds")].iloc[0]
+    assert row["higher"] == "rf" and float(row["signed z"]) > 0
+    assert {"sign test p, two-sided (Bonferroni)", "Wilcoxon p (Bonferroni)", "Wilcoxon"} <= set(table.columns)
     assert any("smallest two-sided p" in c.value for c in at.caption)
 
 
