@@ -181,6 +181,10 @@ def curve_chart(curves: pd.DataFrame, base: pd.DataFrame | None = None, *, datas
     fig = go.Figure()
     names = [str(m) for m in dict.fromkeys(curves["metric"])] if not curves.empty else []
     styles = method_styles(names)
+    first = {}  # a metric and its tf- variant side by side in the legend, as they share a colour
+    for i, name in enumerate(names):
+        first.setdefault(styles[name]["color"], i)
+    names.sort(key=lambda m: (first[styles[m]["color"]], styles[m]["dash"] not in PLAIN_DASHES))
     for metric in names:
         part = curves[curves["metric"] == metric].sort_values("top")
         y = part["micro_f1"].astype(float)
@@ -203,7 +207,8 @@ def curve_chart(curves: pd.DataFrame, base: pd.DataFrame | None = None, *, datas
                f"<br><sup>error bars: 95 % bootstrap CI over the test documents</sup>"
                f"{_setup_line(curves, dataset=dataset, protocol=protocol)}"),
         xaxis_title="number of keywords N", xaxis_type="log", yaxis_title="micro-F1 (%)", margin={"t": 130},
-        legend_title="metric", height=max(450, 260 + 24 * len(fig.data)),  # every metric's legend entry shows
+        legend={"orientation": "h", "yanchor": "top", "y": -0.16, "x": 0},  # below: the plot keeps the width
+        height=560 + 24 * ((len(fig.data) + 3) // 4),  # every metric's legend entry shows, four to a row
     )
     fig.update_xaxes(tickvals=xs, ticktext=[str(x) for x in xs], minor_showgrid=False)  # the grid's N, not 3, 4, 6…
     return fig
@@ -360,12 +365,14 @@ def choice_chart(table: pd.DataFrame, *, dataset: str) -> go.Figure:
         x_title = f"micro-F1 − tf-idf + LinearSVC (classifier, {base_f1:.2f} %), points"
     else:
         x_title = "micro-F1 (%), 95 % bootstrap CI"
-    fig.update_yaxes(categoryorder="array", categoryarray=list(dict.fromkeys(rows)), autorange="reversed")
+    fig.update_yaxes(type="category", categoryorder="array", categoryarray=list(dict.fromkeys(rows)),
+                     autorange="reversed")  # categories, whatever the legend's empty entries make Plotly guess
     fig.update_layout(
         title=(f"The setup chosen on the training split, scored on the test split<br><sup>{plotly(dataset)} · "
                f"95 % bootstrap CI over the test documents · right: micro-F1 [CI]"
                f"{', Δ to the baseline [CI]' if base else ''}, in %</sup>"),
-        barmode="overlay", xaxis_title=x_title, legend={"orientation": "h", "yanchor": "top", "y": -0.18, "x": 0},
+        barmode="overlay", xaxis={"title": x_title, "nticks": 10},
+        legend={"orientation": "h", "yanchor": "top", "y": -0.18, "x": 0},
         margin={"t": 80, "r": 175, "l": 10}, height=190 + 62 * len(rows),
     )
     return fig

@@ -3,9 +3,11 @@
 or chart wider than its frame, no cell or label clipped (the issue's "Done when")."""
 from __future__ import annotations
 
+import os
+
 import pytest
 
-from tests.support.browser import browser_page, streamlit_server, wait_idle
+from tests.support.browser import ROOT, browser_page, streamlit_server, wait_idle
 
 pytestmark = [pytest.mark.browser]
 
@@ -64,6 +66,15 @@ CUT_OFF = """
     if (!svg) { problems.push('a chart was not drawn'); continue; }
     const box = svg.getBoundingClientRect();
     if (box.right > frame.right + 1) problems.push(`chart wider than its frame: ${box.width} > ${frame.width}`);
+    const drawn = chart.querySelectorAll('.barlayer .point path, .scatterlayer .points path, .scatterlayer .js-line, '
+                                         + '.hm image, .heatmaplayer image');
+    if (!drawn.length) problems.push(`a chart drew no data: ${name(chart.querySelector('.gtitle') || chart)}`);
+    const notes = [...chart.querySelectorAll('.annotation-text-g')].map(a => a.getBoundingClientRect());
+    for (let i = 0; i < notes.length; i++)
+      for (let j = i + 1; j < notes.length; j++)
+        if (notes[i].left < notes[j].right && notes[j].left < notes[i].right && notes[i].top < notes[j].bottom
+            && notes[j].top < notes[i].bottom)
+          problems.push(`two labels of a chart overlap: ${name(chart.querySelector('.gtitle'))}`);
     for (const t of chart.querySelectorAll('svg text')) {
       const r = t.getBoundingClientRect();
       if (!r.width || !t.textContent.trim()) continue;
@@ -133,3 +144,38 @@ def test_every_metrics_tab_on_20ng_and_r8_shows_everything_at_1280_px(tmp_path):
         wait_idle(page, timeout=300_000)
         problems = cut_off(page)
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.skipif(os.environ.get("DKW_SCREENSHOTS") != "1", reason="opt-in: DKW_SCREENSHOTS=1")
+@pytest.mark.timeout(900)
+def test_refresh_metrics_screenshots(tmp_path):
+    """docs/screenshots/metrics-overview.png and metrics-significance.png (docs/app.md): the
+    reference results of 20ng at 1280 px, Overview, then Significance under label-free-top1."""
+    archives = tmp_path / "archives"
+    archives.mkdir()
+    env = {"DKW_DATA_DIR": str(tmp_path), "DKW_ARCHIVES": str(archives), "DKW_N_PROCESS": "1"}
+    with streamlit_server("app.py", env=env) as url, browser_page(viewport=(1280, 1000)) as page:
+        page.goto(f"{url}/Metrics")
+        wait_idle(page, timeout=300_000)
+        choose(page, "Corpus", "20ng")
+        chart = page.locator("[data-testid='stPlotlyChart']").first
+        chart.locator("svg.main-svg").first.wait_for()
+        shoot(page, page.get_by_role("tablist").first, SHOTS / "metrics-overview.png")  # the title in view
+        page.get_by_role("radiogroup", name="Protocol").get_by_text("label-free-top1", exact=True).click()
+        wait_idle(page, timeout=300_000)
+        page.get_by_role("tab", name="Significance").click()
+        wait_idle(page, timeout=300_000)
+        open_everything(page)
+        shoot(page, page.locator("[role='tabpanel']:visible [data-testid='stSelectbox']").first,
+              SHOTS / "metrics-significance.png")  # from the N selector: the best metric's line in view
+
+
+SHOTS = ROOT / "docs" / "screenshots"
+
+
+def shoot(page, at, path) -> None:
+    """A small PNG of the viewport with ``at`` at its top."""
+    at.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(800)
+    page.screenshot(path=str(path))
+    assert path.stat().st_size < 200_000, f"{path} is larger than 200 KB"
