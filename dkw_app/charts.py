@@ -17,6 +17,11 @@ from .tables import CHOSEN_K, FULL, GRID, describe_setup, sample_label
 from .untrusted import plotly
 
 F1_SERIES = (("micro_f1", "micro-F1"), ("macro_f1", "macro-F1"))
+
+
+def _name(method: object) -> str:
+    """A method as a reader reads it (``tf-idf (keyword metric)``), escaped for Plotly."""
+    return plotly(method_name(str(method)))
 BASELINE_DASH = {"baseline-tfidf": "dash", "baseline-bow": "dot"}
 BASELINE_COLOUR = {"baseline-tfidf": "#000000", "baseline-bow": "#555555"}
 
@@ -192,13 +197,13 @@ def curve_chart(curves: pd.DataFrame, base: pd.DataFrame | None = None, *, datas
         style = styles[metric]
         faint = highlight is not None and metric != highlight
         fig.add_trace(go.Scatter(
-            x=[int(v) for v in part["top"]], y=y.tolist(), name=method_name(metric), mode="lines+markers",
+            x=[int(v) for v in part["top"]], y=y.tolist(), name=_name(metric), mode="lines+markers",
             line={"color": style["color"], "dash": style["dash"], "width": 4 if metric == highlight else 2},
             marker={"symbol": style["symbol"], "size": 7}, opacity=0.25 if faint else 1.0,
             error_y={"type": "data", "symmetric": False, "array": (part["ci_high"] - y).tolist(),
                      "arrayminus": (y - part["ci_low"]).tolist(), "thickness": 1} if has_ci else None,
             customdata=part[["k"]].astype(str).values.tolist(),
-            hovertemplate=f"{method_name(metric)} N=%{{x}}: micro-F1 %{{y:.2f}} (K=%{{customdata[0]}})<extra></extra>",
+            hovertemplate=f"{_name(metric)} N=%{{x}}: micro-F1 %{{y:.2f}} (K=%{{customdata[0]}})<extra></extra>",
         ))
     xs = sorted({int(v) for v in curves["top"]}) if not curves.empty else []
     _add_baselines(fig, base, x=[xs[0], xs[-1]] if xs else [], score="micro_f1", label="micro-F1")
@@ -221,7 +226,7 @@ def difference_heatmap(table: pd.DataFrame, *, dataset: str, protocol: str, top:
     and the p in the one p format (:func:`format_p`) in the hover."""
     f1 = {**dict(zip(table["metric_b"], table["f1_b"])), **dict(zip(table["metric_a"], table["f1_a"]))}
     ids = sorted(f1, key=lambda m: (-float(f1[m]), str(m)))  # best first, as in the forest plot
-    names = [method_name(m) for m in ids]
+    names = [_name(m) for m in ids]
     pos = {m: i for i, m in enumerate(ids)}
     z = [[None] * len(ids) for _ in ids]
     text = [[""] * len(ids) for _ in ids]
@@ -262,24 +267,24 @@ def forest_chart(references: list[tuple[str, pd.DataFrame]], *, dataset: str, pr
     are (title, :func:`dkw_core.evaluation.comparisons.against` table) pairs."""
     panels = [(title, table) for title, table in references if table is not None and not table.empty]
     fig = make_subplots(rows=1, cols=max(1, len(panels)), shared_yaxes=True, horizontal_spacing=0.04,
-                        subplot_titles=[title for title, _ in panels] or None)
+                        subplot_titles=[plotly(title) for title, _ in panels] or None)
     f1 = {}
     for _title, table in panels:
         f1.update({str(m): float(v) for m, v in zip(table["method"], table["f1"])})
         f1.update({str(table["reference"].iloc[0]): float(table["f1_reference"].iloc[0])})
-    order = [method_name(m) for m in sorted(f1, key=lambda m: (-f1[m], m))]
+    order = [_name(m) for m in sorted(f1, key=lambda m: (-f1[m], m))]
     for col, (_title, table) in enumerate(panels, start=1):
         for significant, label in ((True, "significant after Holm"), (False, "not significant after Holm")):
             part = table[table["significant"] == significant]
             if part.empty:
                 continue
-            ref = method_name(str(table["reference"].iloc[0]))
-            hover = [f"{method_name(m)} − {ref}: {format_difference(d)} points, 95 % CI [{format_difference(lo)}, "
+            ref = _name(str(table["reference"].iloc[0]))
+            hover = [f"{_name(m)} − {ref}: {format_difference(d)} points, 95 % CI [{format_difference(lo)}, "
                      f"{format_difference(hi)}], p (Holm) {format_p(p)}"
                      for m, d, lo, hi, p in zip(part["method"], part["diff"], part["ci_low"], part["ci_high"],
                                                 part["p_holm"])]
             fig.add_trace(go.Scatter(
-                x=part["diff"].astype(float).tolist(), y=[method_name(m) for m in part["method"]], mode="markers",
+                x=part["diff"].astype(float).tolist(), y=[_name(m) for m in part["method"]], mode="markers",
                 name=label, legendgroup=label, showlegend=col == 1 or len(panels) == 1,
                 marker={"symbol": "circle" if significant else "circle-open", "size": 9,
                         "color": "#1f3b73" if significant else "#7f7f7f"},

@@ -46,8 +46,9 @@ if len(stale):
         st.caption(f"Stored by another dkw version (this is {backend.dkw_version()}); the method may have changed "
                    "since. Re-run the same configuration (the form below, or the same CLI command) to compute it "
                    "with this version.")
-        cols = [c for c in ("dkw_version", "label", "micro_f1", "macro_f1") if c in stale.columns]
-        st.dataframe(stale[cols], hide_index=True)
+        plain = {"dkw_version": "dkw version", "label": "run", "micro_f1": "micro-F1 (%)", "macro_f1": "macro-F1 (%)"}
+        cols = [c for c in plain if c in stale.columns]
+        st.dataframe(stale[cols].rename(columns=plain), hide_index=True)
 
 datasets = sorted({str(d) for d in runs["dataset"].dropna()})
 infos = widgets.guarded(resources.dataset_infos, default=[]) or []
