@@ -75,6 +75,13 @@ CUT_OFF = """
         if (notes[i].left < notes[j].right && notes[j].left < notes[i].right && notes[i].top < notes[j].bottom
             && notes[j].top < notes[i].bottom)
           problems.push(`two labels of a chart overlap: ${name(chart.querySelector('.gtitle'))}`);
+    const straight = [...chart.querySelectorAll('.scatterlayer .js-line, .shapelayer path')]
+      .map(l => l.getBoundingClientRect()).filter(r => (r.width < 3) !== (r.height < 3));  // a baseline, a zero line
+    for (const label of chart.querySelectorAll('.bartext, .annotation-text-g')) {
+      const r = label.getBoundingClientRect();
+      if (straight.some(l => r.left < l.right && l.left < r.right && r.top < l.bottom && l.top < r.bottom))
+        problems.push(`a label collides with a line: ${name(label)}`);
+    }
     for (const t of chart.querySelectorAll('svg text')) {
       const r = t.getBoundingClientRect();
       if (!r.width || !t.textContent.trim()) continue;
