@@ -239,7 +239,7 @@ with t_sig:
                 chart(charts.difference_heatmap(pairs, dataset=dataset, protocol=protocol, top=int(s_top)),
                       key="chart_significance", file_name=f"significance-{dataset}-{protocol}-N{s_top}")
                 with st.expander(f"Every pair ({len(pairs)}): difference, CI, discordant documents, p"):
-                    st.dataframe(tables.pairs_table(pairs), hide_index=True, key="table_significance")
+                    widgets.plain_table(tables.pairs_table(pairs))  # wraps: long method names never cut
                 widgets.csv_download(pairs, label="Download the tests (CSV)",
                                      file_name=f"significance-{dataset}-{protocol}-N{s_top}.csv", key="csv_significance")
                 st.caption(PNG)

@@ -185,7 +185,7 @@ def test_per_document_significance_and_no_lone_dot_in_any_chart(monkeypatch):
     open_tab(at, "Significance")
     heat = titled(at, "every pair")["data"][0]
     assert heat["type"] == "heatmap"
-    pairs = frame_with(at, "p (Holm)")
+    pairs = table_with(at, "only A right")
     rf = pairs[(pairs["method A"] == "rf") & (pairs["method B"] == "tf-idf (keyword metric)")].iloc[0]
     low = float(rf["95 % CI"].strip("[]").split(",")[0])
     assert rf["A − B (points)"] == "+55.00" and low > 40 and float(rf["p (Holm)"]) < 1e-6
