@@ -215,7 +215,7 @@ with t_sig:
             st.info("No per-metric runs with stored test predictions here: nothing to compare per document.")
         else:
             s_top = widgets.select("N — number of keywords", sig_tops, key="m_sig_top", default=10)
-            pairs = widgets.guarded(lambda: resources.per_document(proto_runs, dataset, protocol, int(s_top),
+            pairs = widgets.guarded(lambda: resources.per_document(here, dataset, protocol, int(s_top),  # + baselines
                                                                    selection or "cv"))
             if pairs is None or pairs.empty:
                 st.info("Fewer than two metrics with stored per-document predictions at this N.")

@@ -444,3 +444,18 @@ def test_against_n_highlights_the_chosen_metric(monkeypatch):
     assert lines["ig"]["line"]["width"] > lines["rf"]["line"]["width"] and lines["rf"]["opacity"] < 0.5
     styles = [(t["line"]["color"], t["line"]["dash"]) for t in lines.values()]
     assert len(set(styles)) == len(styles)
+
+
+def test_significance_hands_the_classifier_baseline_to_the_per_document_comparison(monkeypatch):
+    """The tf-idf + LinearSVC run carries no protocol ("none"): the runs of one protocol alone
+    would leave it out of McNemar, bootstrap and Holm."""
+    runs = make_prediction_runs()
+    base = runs.iloc[0].copy()
+    base["kind"], base["protocol"], base["metric"], base["options"] = "baseline-tfidf", "none", "tf-idf-sublinear", {}
+    FakeBackend(monkeypatch, runs=pd.concat([runs, base.to_frame().T], ignore_index=True))
+    seen = []
+    real = backend.per_document
+    monkeypatch.setattr(backend, "per_document", lambda frame, **kw: seen.append(frame) or real(frame, **kw))
+    at = open_tab(run_metrics(), "Significance")
+    assert not at.exception and seen
+    assert "baseline-tfidf" in set(seen[-1]["kind"])
