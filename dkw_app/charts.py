@@ -256,6 +256,7 @@ def difference_heatmap(table: pd.DataFrame, *, dataset: str, protocol: str, top:
         height=max(500, 42 * len(names) + 220),
     )
     fig.update_xaxes(tickangle=-45)
+    fig.update_yaxes(autorange="reversed")  # the best on top, the diagonal from the top left
     return fig
 
 
@@ -307,6 +308,15 @@ def forest_chart(references: list[tuple[str, pd.DataFrame]], *, dataset: str, pr
 def _choice_row(protocol: str, reads: bool, selection: str, setup: str) -> str:
     gold = "<b>reads the gold label</b> · " if reads else ""
     return f"{protocol} · {plotly(setup)}<br>{gold}{selection_name(selection)}"
+
+
+def _delta_ci(table: pd.DataFrame) -> str:
+    """How the Overview's Δ intervals were computed, in a few words."""
+    paired = table["paired"].astype(bool) if "paired" in table.columns else pd.Series(False, index=table.index)
+    if paired.all():
+        return "<br>Δ's CI: paired bootstrap over the test documents"
+    return "<br>Δ's CI: the F1's CI minus the baseline's F1 (its per-document predictions are not stored)" + (
+        ", paired where they are" if paired.any() else "")
 
 
 def choice_chart(table: pd.DataFrame, *, dataset: str) -> go.Figure:
@@ -375,9 +385,10 @@ def choice_chart(table: pd.DataFrame, *, dataset: str) -> go.Figure:
     fig.update_layout(
         title=(f"The setup chosen on the training split, scored on the test split<br><sup>{plotly(dataset)} · "
                f"95 % bootstrap CI over the test documents · right: micro-F1 [CI]"
-               f"{', Δ to the baseline [CI]' if base else ''}, in %</sup>"),
+               f"{', Δ to the baseline [CI]' if base else ''}, in %"
+               f"{_delta_ci(table) if base else ''}</sup>"),
         barmode="overlay", xaxis={"title": x_title, "nticks": 10},
         legend={"orientation": "h", "yanchor": "top", "y": -0.18, "x": 0},
-        margin={"t": 80, "r": 175, "l": 10}, height=190 + 62 * len(rows),
+        margin={"t": 95, "r": 175, "l": 10}, height=205 + 62 * len(rows),
     )
     return fig

@@ -33,6 +33,8 @@ def test_overview_draws_the_difference_to_the_baseline_with_its_interval_and_nam
     assert [round(v, 2) for v in cv.error_x.arrayminus] == [0.27, 0.73]
     assert "97.58" in fig.layout.xaxis.title.text and "tf-idf + LinearSVC" in fig.layout.xaxis.title.text
     assert fig.layout.yaxis.range is None and fig.layout.xaxis.range is None  # never pinned to 0–100
+    assert "not stored" in fig.layout.title.text  # R8 has no paired Δ interval: said so
+    assert "paired bootstrap" in charts.choice_chart(R8.assign(paired=True), dataset="r8").layout.title.text
     assert fig.layout.yaxis.type == "category"  # the legend's empty entries must not make Plotly guess numbers
 
 
