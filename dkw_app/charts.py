@@ -23,7 +23,8 @@ def _name(method: object) -> str:
     """A method as a reader reads it (``tf-idf (keyword metric)``), escaped for Plotly."""
     return plotly(method_name(str(method)))
 BASELINE_DASH = {"baseline-tfidf": "dash", "baseline-bow": "dot"}
-BASELINE_COLOUR = {"baseline-tfidf": "#000000", "baseline-bow": "#555555"}
+BASELINE_COLOUR = {("baseline-tfidf", "micro_f1"): "#000000", ("baseline-bow", "micro_f1"): "#555555",
+                   ("baseline-tfidf", "macro_f1"): "#8c8c8c", ("baseline-bow", "macro_f1"): "#b0b0b0"}
 
 
 def _slices(frame: pd.DataFrame) -> str:
@@ -55,7 +56,7 @@ def _add_baselines(fig: go.Figure, base: pd.DataFrame, *, x: list, score: str, l
             x=[x[0], x[-1]] if len(x) > 1 else [x[0], x[0]], y=[float(value)] * 2, mode="lines",
             name=f"{method_name(row.kind)}{_n_of(row)} {label}",
             line={"dash": BASELINE_DASH.get(row.kind, "dashdot"), "width": 2,
-                  "color": BASELINE_COLOUR.get(row.kind, "#555555")},  # black / grey: never a metric's colour
+                  "color": BASELINE_COLOUR.get((row.kind, score), "#555555")},  # greys: never a metric's colour
             hovertemplate=f"{method_name(row.kind)} ({row.classifier}) {label}: %{{y:.4f}}<extra></extra>",
         ))
 
@@ -84,7 +85,8 @@ def metric_bar_chart(bars: pd.DataFrame, base: pd.DataFrame | None = None, *, da
     fig.update_layout(
         title=f"F1 per metric, {n_text}<br><sup>{how}</sup>{_setup_line(bars, dataset=dataset, protocol=protocol)}",
         barmode="group", xaxis_title="metric" if not grid else "metric and K", yaxis_title="F1 (%)",
-        yaxis_range=[0, 100], legend_title="series", margin={"t": 100},
+        yaxis_range=[0, 100], margin={"t": 100},
+        legend={"orientation": "h", "yanchor": "top", "y": -0.3, "x": 0}, height=580,  # below: the bars keep the width
     )
     return fig
 
