@@ -288,8 +288,8 @@ def overview_table(frame: pd.DataFrame) -> pd.DataFrame:
                "setup chosen": f"{r.metric} K {_int(r.k)} N {_int(r.top)}", "micro-F1 (%)": _num(r.micro_f1),
                "95 % CI": _ci(r.ci_low, r.ci_high)}
         if base:
-            row[f"vs {method_name(TFIDF_CLASSIFIER)} (points)"] = _num(r.diff, "+.2f")
-            row["95 % CI "] = _ci(r.diff_low, r.diff_high, "+.2f")
+            row[f"Δ vs {method_name(TFIDF_CLASSIFIER)} (points)"] = _num(r.diff, "+.2f")
+            row["95 % CI of Δ"] = _ci(r.diff_low, r.diff_high, "+.2f")
         rows.append(row)
     return pd.DataFrame(rows)
 

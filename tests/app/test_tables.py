@@ -132,7 +132,7 @@ def test_metrics_tables_have_plain_column_names_and_name_the_selections_in_words
     assert list(overview["parameter choice"][:2]) == ["Algorithm 2 (paper)",
                                                       "3-fold cross-validation on at most 50 training documents per category"]
     assert list(overview["reads the gold label"]) == ["yes", "yes", "no", "no"]
-    assert list(overview["95 % CI "])[2] == "[-1.42, 0]"  # a zero bound reads 0, never -0.00
+    assert list(overview["95 % CI of Δ"])[2] == "[-1.42, 0]"  # a zero bound reads 0, never -0.00
     named = list(shown[1]["parameter choice"])
     assert named[:2] == ["3-fold cross-validation on the whole training split",
                          "3-fold cross-validation on at most 50 training documents per category"]
