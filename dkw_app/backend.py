@@ -27,9 +27,13 @@ from dkw_core.evaluation.classifiers import (
     DEFAULT_CLASSIFIER,
     check_evaluable,  # noqa: F401  (one category: nothing to evaluate)
 )
-from dkw_core.evaluation.comparisons import format_p  # noqa: F401  (the one p-value format of pages and tables)
-from dkw_core.evaluation.names import METHOD_NAMES, method_name  # noqa: F401  (tf-idf metric vs classifier)
+from dkw_core.evaluation.comparisons import (  # noqa: F401  (the one p-value and difference format of pages and tables)
+    format_difference,
+    format_p,
+)
+from dkw_core.evaluation.names import METHOD_NAMES, TFIDF_CLASSIFIER, method_name  # noqa: F401  (how a method id reads)
 from dkw_core.evaluation.protocols import STANDARD, run_variant  # noqa: F401  (the variant label the report uses too)
+from dkw_core.evaluation.selection import selection_name  # noqa: F401  (a selection in words)
 from dkw_core.keywords import KeywordModel
 from dkw_core.metrics import METRICS, PAPER_METRICS
 from dkw_core.neighbours import DEFAULT_NEIGHBOURS, NEIGHBOURS_CHOICES, parse_neighbours  # noqa: F401
@@ -372,6 +376,27 @@ def curve_table(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: s
 def choices(runs: pd.DataFrame, *, dataset: str, classifier: str | None = None) -> pd.DataFrame:
     """The setup each selection chose over all setups, per protocol (``comparisons.choices``)."""
     return comparisons.choices(runs, dataset=dataset, classifier=classifier)
+
+
+def overview(runs: pd.DataFrame, *, dataset: str, classifier: str | None = None) -> pd.DataFrame:
+    """The chosen setup per (protocol, selection) with its 95 % bootstrap CI and its difference
+    to the tf-idf + LinearSVC classifier (``comparisons.overview``)."""
+    return comparisons.overview(runs, dataset=dataset, classifier=classifier)
+
+
+def best_method(pairs: pd.DataFrame) -> str | None:
+    """The keyword metric with the highest micro-F1 of a pairs table (``comparisons.best_method``)."""
+    return comparisons.best_method(pairs)
+
+
+def tied_best(pairs: pd.DataFrame) -> list[str]:
+    """Every metric tied with the best one (``comparisons.tied_best``)."""
+    return comparisons.tied_best(pairs)
+
+
+def against(pairs: pd.DataFrame, reference: str) -> pd.DataFrame:
+    """Every method against ``reference``, difference with CI and Holm p (``comparisons.against``)."""
+    return comparisons.against(pairs, reference)
 
 
 def main_choices(picks: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:

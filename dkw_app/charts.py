@@ -9,12 +9,22 @@ from __future__ import annotations
 
 import pandas as pd
 import plotly.graph_objects as go
+from plotly.colors import qualitative
+from plotly.subplots import make_subplots
 
+from .backend import METRICS, format_difference, format_p, method_name, selection_name
 from .tables import CHOSEN_K, FULL, GRID, describe_setup, sample_label
 from .untrusted import plotly
 
 F1_SERIES = (("micro_f1", "micro-F1"), ("macro_f1", "macro-F1"))
+
+
+def _name(method: object) -> str:
+    """A method as a reader reads it (``tf-idf (keyword metric)``), escaped for Plotly."""
+    return plotly(method_name(str(method)))
 BASELINE_DASH = {"baseline-tfidf": "dash", "baseline-bow": "dot"}
+BASELINE_COLOUR = {("baseline-tfidf", "micro_f1"): "#000000", ("baseline-bow", "micro_f1"): "#555555",
+                   ("baseline-tfidf", "macro_f1"): "#8c8c8c", ("baseline-bow", "macro_f1"): "#b0b0b0"}
 
 
 def _slices(frame: pd.DataFrame) -> str:
@@ -44,8 +54,10 @@ def _add_baselines(fig: go.Figure, base: pd.DataFrame, *, x: list, score: str, l
             continue
         fig.add_trace(go.Scatter(
             x=[x[0], x[-1]] if len(x) > 1 else [x[0], x[0]], y=[float(value)] * 2, mode="lines",
-            name=f"{row.kind}{_n_of(row)} {label}", line={"dash": BASELINE_DASH.get(row.kind, "dashdot"), "width": 2},
-            hovertemplate=f"{row.kind} ({row.classifier}) {label}: %{{y:.4f}}<extra></extra>",
+            name=f"{method_name(row.kind)}{_n_of(row)} {label}",
+            line={"dash": BASELINE_DASH.get(row.kind, "dashdot"), "width": 2,
+                  "color": BASELINE_COLOUR.get((row.kind, score), "#555555")},  # greys: never a metric's colour
+            hovertemplate=f"{method_name(row.kind)} ({row.classifier}) {label}: %{{y:.4f}}<extra></extra>",
         ))
 
 
@@ -71,9 +83,10 @@ def metric_bar_chart(bars: pd.DataFrame, base: pd.DataFrame | None = None, *, da
     n_text = f"N={top}" if top is not None else f"N={describe_setup(bars, 'top')}"
     how = GRID if grid else (how or CHOSEN_K)
     fig.update_layout(
-        title=f"F1 per metric, {n_text}; {how}{_setup_line(bars, dataset=dataset, protocol=protocol)}",
+        title=f"F1 per metric, {n_text}<br><sup>{how}</sup>{_setup_line(bars, dataset=dataset, protocol=protocol)}",
         barmode="group", xaxis_title="metric" if not grid else "metric and K", yaxis_title="F1 (%)",
-        yaxis_range=[0, 100], legend_title="series", margin={"t": 80},
+        yaxis_range=[0, 100], margin={"t": 100},
+        legend={"orientation": "h", "yanchor": "top", "y": -0.3, "x": 0}, height=580,  # below: the bars keep the width
     )
     return fig
 
@@ -131,29 +144,78 @@ K_CHOICE_TEXT = {"metric": "K chosen once per metric (best mean CV F1 over N) on
                  "metric-n": "K chosen per (metric, N) on the training split"}
 
 
+#: Line styles of the F1-against-N chart: a colour per base metric, the plain metric solid with
+#: circles, its tf- variant dashed with squares (more bases than colours: the next dash pair).
+PALETTE = qualitative.D3
+PLAIN_DASHES = ("solid", "dot", "longdash")
+TF_DASHES = ("dash", "dashdot", "longdashdot")
+PLAIN_SYMBOLS = ("circle", "diamond", "triangle-up")
+TF_SYMBOLS = ("square", "x", "triangle-down")
+
+
+def method_styles(names: list[str]) -> dict[str, dict[str, str]]:
+    """A (colour, dash, marker) per method, never the same colour and dash twice: ``tf-X`` is the
+    tf- variant of ``X`` (same colour, dashed) when ``X`` is a metric too; every other name
+    (a plain metric, an extractor such as YAKE) is a base of its own."""
+    known = set(names) | set(METRICS)
+
+    def base_of(name: str) -> tuple[str, bool]:
+        return (name[3:], True) if name.startswith("tf-") and name[3:] in known else (name, False)
+
+    bases = list(dict.fromkeys(base_of(n)[0] for n in names))
+    styles, used = {}, set()
+    for name in names:
+        base, tf = base_of(name)
+        i = bases.index(base)
+        colour, round_ = PALETTE[i % len(PALETTE)], i // len(PALETTE)
+        dashes, symbols = (TF_DASHES, TF_SYMBOLS) if tf else (PLAIN_DASHES, PLAIN_SYMBOLS)
+        j = round_ % len(dashes)
+        while (colour, dashes[j]) in used:  # more than 30 bases: any free dash of the colour
+            j = (j + 1) % len(dashes)
+            if j == round_ % len(dashes):
+                colour = PALETTE[(PALETTE.index(colour) + 1) % len(PALETTE)]
+        used.add((colour, dashes[j]))
+        styles[name] = {"color": colour, "dash": dashes[j], "symbol": symbols[j]}
+    return styles
+
+
 def curve_chart(curves: pd.DataFrame, base: pd.DataFrame | None = None, *, dataset: str, protocol: str,
-                how: str) -> go.Figure:
+                how: str, highlight: str | None = None) -> go.Figure:
     """F1 against N (paper Figs. 8–10): one line per metric (micro-F1), its 95 % bootstrap
-    interval over the test documents as error bars; ``how`` says how K was chosen."""
+    interval over the test documents as error bars; ``how`` says how K was chosen. Each metric
+    has its own colour and dash (:func:`method_styles`); ``highlight`` draws one metric bold and
+    the others faint."""
     fig = go.Figure()
-    for metric in list(dict.fromkeys(curves["metric"])) if not curves.empty else []:
+    names = [str(m) for m in dict.fromkeys(curves["metric"])] if not curves.empty else []
+    styles = method_styles(names)
+    first = {}  # a metric and its tf- variant side by side in the legend, as they share a colour
+    for i, name in enumerate(names):
+        first.setdefault(styles[name]["color"], i)
+    names.sort(key=lambda m: (first[styles[m]["color"]], styles[m]["dash"] not in PLAIN_DASHES))
+    for metric in names:
         part = curves[curves["metric"] == metric].sort_values("top")
         y = part["micro_f1"].astype(float)
         has_ci = part["ci_low"].notna().all()
+        style = styles[metric]
+        faint = highlight is not None and metric != highlight
         fig.add_trace(go.Scatter(
-            x=[int(v) for v in part["top"]], y=y.tolist(), name=str(metric), mode="lines+markers",
+            x=[int(v) for v in part["top"]], y=y.tolist(), name=_name(metric), mode="lines+markers",
+            line={"color": style["color"], "dash": style["dash"], "width": 4 if metric == highlight else 2},
+            marker={"symbol": style["symbol"], "size": 7}, opacity=0.25 if faint else 1.0,
             error_y={"type": "data", "symmetric": False, "array": (part["ci_high"] - y).tolist(),
                      "arrayminus": (y - part["ci_low"]).tolist(), "thickness": 1} if has_ci else None,
             customdata=part[["k"]].astype(str).values.tolist(),
-            hovertemplate=f"{metric} N=%{{x}}: micro-F1 %{{y:.2f}} (K=%{{customdata[0]}})<extra></extra>",
+            hovertemplate=f"{_name(metric)} N=%{{x}}: micro-F1 %{{y:.2f}} (K=%{{customdata[0]}})<extra></extra>",
         ))
     xs = sorted({int(v) for v in curves["top"]}) if not curves.empty else []
     _add_baselines(fig, base, x=[xs[0], xs[-1]] if xs else [], score="micro_f1", label="micro-F1")
     fig.update_layout(
-        title=(f"micro-F1 vs number of keywords N<br><sup>{how}; error bars: 95 % bootstrap CI over the test "
-               f"documents</sup>{_setup_line(curves, dataset=dataset, protocol=protocol)}"),
-        xaxis_title="number of keywords N", xaxis_type="log", yaxis_title="micro-F1 (%)", margin={"t": 110},
-        legend_title="metric", height=max(450, 260 + 24 * len(fig.data)),  # every metric's legend entry shows
+        title=(f"micro-F1 vs number of keywords N<br><sup>{how}</sup>"
+               f"<br><sup>error bars: 95 % bootstrap CI over the test documents</sup>"
+               f"{_setup_line(curves, dataset=dataset, protocol=protocol)}"),
+        xaxis_title="number of keywords N", xaxis_type="log", yaxis_title="micro-F1 (%)", margin={"t": 130},
+        legend={"orientation": "h", "yanchor": "top", "y": -0.16, "x": 0},  # below: the plot keeps the width
+        height=560 + 24 * ((len(fig.data) + 3) // 4),  # every metric's legend entry shows, four to a row
     )
     fig.update_xaxes(tickvals=xs, ticktext=[str(x) for x in xs], minor_showgrid=False)  # the grid's N, not 3, 4, 6…
     return fig
@@ -161,52 +223,174 @@ def curve_chart(curves: pd.DataFrame, base: pd.DataFrame | None = None, *, datas
 
 def difference_heatmap(table: pd.DataFrame, *, dataset: str, protocol: str, top: int, alpha: float = 0.05
                        ) -> go.Figure:
-    """Per-document comparison of every metric pair: colour = micro-F1 difference row − column
-    (points), text = difference, 95 % CI and Holm-corrected McNemar p."""
-    names = list(dict.fromkeys([*table["metric_a"], *table["metric_b"]])) if not table.empty else []
-    pos = {m: i for i, m in enumerate(names)}
-    z = [[None] * len(names) for _ in names]
-    text = [[""] * len(names) for _ in names]
-    hover = [[""] * len(names) for _ in names]
+    """Per-document comparison of every method pair: colour = micro-F1 difference row − column
+    (points), text = the difference (an exact tie "0"), * = significant after Holm; the 95 % CI
+    and the p in the one p format (:func:`format_p`) in the hover."""
+    f1 = {**dict(zip(table["metric_b"], table["f1_b"])), **dict(zip(table["metric_a"], table["f1_a"]))}
+    ids = sorted(f1, key=lambda m: (-float(f1[m]), str(m)))  # best first, as in the forest plot
+    names = [_name(m) for m in ids]
+    pos = {m: i for i, m in enumerate(ids)}
+    z = [[None] * len(ids) for _ in ids]
+    text = [[""] * len(ids) for _ in ids]
+    hover = [[""] * len(ids) for _ in ids]
     for r in table.itertuples(index=False):
         i, j = pos[r.metric_a], pos[r.metric_b]
         star = " *" if r.p_holm < alpha else ""
         z[i][j], z[j][i] = float(r.diff), -float(r.diff)
-        text[i][j], text[j][i] = f"{r.diff:+.1f}{star}", f"{-r.diff:+.1f}{star}"
-        hover[i][j] = f"{r.diff:+.2f} points, 95 % CI [{r.ci_low:+.2f}, {r.ci_high:+.2f}], p (Holm) {r.p_holm:.2g}"
-        hover[j][i] = f"{-r.diff:+.2f} points, 95 % CI [{-r.ci_high:+.2f}, {-r.ci_low:+.2f}], p (Holm) {r.p_holm:.2g}"
+        text[i][j] = format_difference(r.diff, "+.1f") + star
+        text[j][i] = format_difference(-r.diff, "+.1f") + star
+        p = format_p(r.p_holm)
+        hover[i][j] = (f"{format_difference(r.diff)} points, 95 % CI [{format_difference(r.ci_low)}, "
+                       f"{format_difference(r.ci_high)}], p (Holm) {p}")
+        hover[j][i] = (f"{format_difference(-r.diff)} points, 95 % CI [{format_difference(-r.ci_high)}, "
+                       f"{format_difference(-r.ci_low)}], p (Holm) {p}")
     bound = max([abs(v) for row in z for v in row if v is not None] or [1.0])
     fig = go.Figure(go.Heatmap(
-        z=z, x=names, y=names, text=text, texttemplate="%{text}", textfont={"size": 11}, customdata=hover,
+        z=z, x=names, y=names, text=text, texttemplate="%{text}", textfont={"size": 10}, customdata=hover,
         colorscale="RdBu", zmid=0, zmin=-bound, zmax=bound, colorbar={"title": "row − column<br>(points)"},
         name="difference", hovertemplate="%{y} − %{x}: %{customdata}<extra></extra>",
     ))
     fig.update_layout(
-        title=(f"micro-F1 difference row − column at N={top} (points; * = McNemar exact p < {alpha} after Holm "
-               f"over {len(table)} pairs)<br><sup>{plotly(dataset)} · protocol {protocol} · test split · K each metric's own, "
-               f"chosen on the training split · 95 % paired bootstrap CI and p in the hover and the table</sup>"),
-        xaxis_title="metric (column)", yaxis_title="metric (row)", margin={"t": 90},
-        height=max(500, 42 * len(names) + 150),
+        title=(f"micro-F1 difference row − column at N={top}, every pair (points)"
+               f"<br><sup>* McNemar exact p < {alpha} after Holm over {len(table)} pairs · "
+               f"{plotly(dataset)} · protocol {protocol} · test split</sup>"),
+        xaxis_title="method (column)", yaxis_title="method (row)", margin={"t": 80},
+        height=max(500, 42 * len(names) + 220),
+    )
+    fig.update_xaxes(tickangle=-45)
+    fig.update_yaxes(autorange="reversed")  # the best on top, the diagonal from the top left
+    return fig
+
+
+def forest_chart(references: list[tuple[str, pd.DataFrame]], *, dataset: str, protocol: str, top: int
+                 ) -> go.Figure:
+    """Forest plot: for each reference (the best metric, the tf-idf + LinearSVC classifier) every
+    other method's micro-F1 difference to it (points) with its 95 % paired bootstrap CI, one panel
+    per reference, methods by F1 (best on top); filled = significant after Holm. ``references``
+    are (title, :func:`dkw_core.evaluation.comparisons.against` table) pairs."""
+    panels = [(title, table) for title, table in references if table is not None and not table.empty]
+    fig = make_subplots(rows=1, cols=max(1, len(panels)), shared_yaxes=True, horizontal_spacing=0.04,
+                        subplot_titles=[plotly(title) for title, _ in panels] or None)
+    f1 = {}
+    for _title, table in panels:
+        f1.update({str(m): float(v) for m, v in zip(table["method"], table["f1"])})
+        f1.update({str(table["reference"].iloc[0]): float(table["f1_reference"].iloc[0])})
+    order = [_name(m) for m in sorted(f1, key=lambda m: (-f1[m], m))]
+    for col, (_title, table) in enumerate(panels, start=1):
+        for significant, label in ((True, "significant after Holm"), (False, "not significant after Holm")):
+            part = table[table["significant"] == significant]
+            if part.empty:
+                continue
+            ref = _name(str(table["reference"].iloc[0]))
+            hover = [f"{_name(m)} − {ref}: {format_difference(d)} points, 95 % CI [{format_difference(lo)}, "
+                     f"{format_difference(hi)}], p (Holm) {format_p(p)}"
+                     for m, d, lo, hi, p in zip(part["method"], part["diff"], part["ci_low"], part["ci_high"],
+                                                part["p_holm"])]
+            fig.add_trace(go.Scatter(
+                x=part["diff"].astype(float).tolist(), y=[_name(m) for m in part["method"]], mode="markers",
+                name=label, legendgroup=label, showlegend=col == 1 or len(panels) == 1,
+                marker={"symbol": "circle" if significant else "circle-open", "size": 9,
+                        "color": "#1f3b73" if significant else "#7f7f7f"},
+                error_x={"type": "data", "symmetric": False, "array": (part["ci_high"] - part["diff"]).tolist(),
+                         "arrayminus": (part["diff"] - part["ci_low"]).tolist(), "thickness": 1.5},
+                customdata=hover, hovertemplate="%{customdata}<extra></extra>",
+            ), row=1, col=col)
+        fig.add_vline(x=0, line={"color": "#444", "width": 1}, row=1, col=col)
+        fig.update_xaxes(title_text="difference (points)", zeroline=False, row=1, col=col)
+    fig.update_yaxes(categoryorder="array", categoryarray=order, autorange="reversed", type="category")
+    fig.update_layout(
+        title=(f"micro-F1 difference with 95 % CI at N={top} (points)<br><sup>filled: McNemar exact p < 0.05 after "
+               f"Holm · {plotly(dataset)} · protocol {protocol} · test split</sup>"),
+        margin={"t": 110}, height=max(380, 160 + 28 * len(order)),
+        legend={"orientation": "h", "yanchor": "top", "y": -0.12, "xanchor": "left", "x": 0},
     )
     return fig
 
 
-def choice_chart(choices: pd.DataFrame, base: pd.DataFrame | None = None, *, dataset: str) -> go.Figure:
-    """The setup each selection chose over all setups, per protocol: micro-F1 bars (one bar per
-    (protocol, selection), the chosen K, metric and N in the hover), baselines as lines."""
+def _choice_row(protocol: str, reads: bool, selection: str, setup: str) -> str:
+    gold = "<b>reads the gold label</b> · " if reads else ""
+    return f"{protocol} · {plotly(setup)}<br>{gold}{selection_name(selection)}"
+
+
+def _delta_ci(table: pd.DataFrame) -> str:
+    """How the Overview's Δ intervals were computed, in a few words."""
+    paired = table["paired"].astype(bool) if "paired" in table.columns else pd.Series(False, index=table.index)
+    if paired.all():
+        return "<br>Δ's CI: paired bootstrap over the test documents"
+    return "<br>Δ's CI: the F1's CI minus the baseline's F1 (its per-document predictions are not stored)" + (
+        ", paired where they are" if paired.any() else "")
+
+
+def choice_chart(table: pd.DataFrame, *, dataset: str) -> go.Figure:
+    """The setup each selection chose over all setups, per protocol (one row per (protocol,
+    selection); :func:`dkw_core.evaluation.comparisons.overview`).
+
+    With the tf-idf + LinearSVC classifier stored: bars of the difference to it (points, its
+    F1 the zero line), 95 % CI as error bars. Without: the micro-F1 with its 95 % CI as dots on
+    an axis that spans the values. The values and CIs stand in the right margin, where no line
+    of the plot can cross them; a protocol that reads the gold label is hatched and says so."""
     fig = go.Figure()
-    xs = list(dict.fromkeys(choices["protocol"])) if not choices.empty else []
-    for selection in list(dict.fromkeys(choices["selection"])) if not choices.empty else []:
-        part = choices[choices["selection"] == selection].drop_duplicates("protocol", keep="first")
-        fig.add_trace(go.Bar(
-            x=part["protocol"].tolist(), y=part["micro_f1"].astype(float).tolist(), name=str(selection),
-            text=[f"{m} K={k} N={n}" for m, k, n in zip(part["metric"], part["k"], part["top"])],
-            hovertemplate="%{x}: micro-F1 %{y:.2f} (%{text})<extra></extra>",
-        ))
-    _add_baselines(fig, base, x=xs, score="micro_f1", label="micro-F1")
+    if table.empty:
+        return fig
+    base = table["baseline_f1"].notna().any()
+    rows = [_choice_row(p, bool(r), s, f"{m} K {int(k)} N {int(n)}") for p, r, s, m, k, n in
+            zip(table["protocol"], table["reads_labels"], table["selection"], table["metric"], table["k"], table["top"])]
+    table = table.assign(row_label=rows)
+    colours = {"cv": "#1f77b4", "algorithm2": "#ff7f0e"}
+    for selection in dict.fromkeys(table["selection"]):
+        part = table[table["selection"] == selection]
+        x = part["diff"] if base else part["micro_f1"]
+        low, high = (part["diff_low"], part["diff_high"]) if base else (part["ci_low"], part["ci_high"])
+        has_ci = low.notna().all()
+        error = {"type": "data", "symmetric": False, "array": (high - x).tolist(), "arrayminus": (x - low).tolist(),
+                 "thickness": 1.5, "color": "#222"} if has_ci else None
+        hover = [f"{m} K={int(k)} N={int(n)}: micro-F1 {f:.2f} %" for m, k, n, f in
+                 zip(part["metric"], part["k"], part["top"], part["micro_f1"])]
+        common = {"x": x.astype(float).tolist(), "y": part["row_label"].tolist(), "name": selection_name(selection),
+                  "orientation": "h", "error_x": error, "customdata": hover,
+                  "hovertemplate": "%{customdata}<extra></extra>"}
+        if base:
+            colour = colours.get(selection, "#2ca02c")
+            common.update(showlegend=False, legendgroup=selection)
+            fig.add_trace(go.Bar(x=[None], y=[None], name=selection_name(selection), legendgroup=selection,
+                                 marker={"color": colour}))  # the legend's swatch: plain, never hatched
+            fig.add_trace(go.Bar(**common, marker={"color": colour, "pattern": {
+                "shape": ["/" if r else "" for r in part["reads_labels"]], "fgcolor": "#ffffff",
+                "fillmode": "overlay", "size": 7}}))
+        else:
+            common.pop("orientation")
+            fig.add_trace(go.Scatter(**common, mode="markers", marker={
+                "color": colours.get(selection, "#2ca02c"), "size": 11,
+                "symbol": ["x" if r else "circle" for r in part["reads_labels"]]}))
+    if table["reads_labels"].any():  # the marker explained in the legend
+        fig.add_trace(go.Bar(x=[None], y=[None], name="hatched: reads the gold label (not deployable)",
+                             marker={"color": "#999", "pattern": {"shape": "/", "fgcolor": "#fff", "fillmode": "overlay",
+                                                                  "size": 7}}) if base else
+                      go.Scatter(x=[None], y=[None], mode="markers", name="×: reads the gold label (not deployable)",
+                                 marker={"symbol": "x", "color": "#999", "size": 11}))
+    for r in table.itertuples(index=False):
+        ci = f" [{r.ci_low:.2f}, {r.ci_high:.2f}]" if pd.notna(r.ci_low) else ""
+        line = f"F1 {r.micro_f1:.2f}{ci}"
+        if base:
+            line += (f"<br>Δ {format_difference(r.diff)} [{format_difference(r.diff_low)}, "
+                     f"{format_difference(r.diff_high)}]")
+        fig.add_annotation(x=1.0, xref="paper", xanchor="left", xshift=8, y=r.row_label, yref="y", text=line,
+                           showarrow=False, align="left", font={"size": 11})
+    if base:
+        base_f1 = float(table["baseline_f1"].dropna().iloc[0])
+        fig.add_vline(x=0, line={"color": "#d62728", "width": 2, "dash": "dash"})
+        x_title = f"micro-F1 − tf-idf + LinearSVC (classifier, {base_f1:.2f} %), points"
+    else:
+        x_title = "micro-F1 (%), 95 % bootstrap CI"
+    fig.update_yaxes(type="category", categoryorder="array", categoryarray=list(dict.fromkeys(rows)),
+                     autorange="reversed")  # categories, whatever the legend's empty entries make Plotly guess
     fig.update_layout(
-        title=f"The setup chosen on the training split, scored on the test split<br><sup>{plotly(dataset)}</sup>",
-        barmode="group", xaxis_title="protocol", yaxis_title="micro-F1 (%)", yaxis_range=[0, 100],
-        legend_title="selection", margin={"t": 70},
+        title=(f"The setup chosen on the training split, scored on the test split<br><sup>{plotly(dataset)} · "
+               f"95 % bootstrap CI over the test documents · right: micro-F1 [CI]"
+               f"{', Δ to the baseline [CI]' if base else ''}, in %"
+               f"{_delta_ci(table) if base else ''}</sup>"),
+        barmode="overlay", xaxis={"title": x_title, "nticks": 10},
+        legend={"orientation": "h", "yanchor": "top", "y": -0.18, "x": 0},
+        margin={"t": 95, "r": 175, "l": 10}, height=205 + 62 * len(rows),
     )
     return fig

@@ -197,6 +197,16 @@ def _curves(_proto_runs: pd.DataFrame, key: str, dataset: str, protocol: str, se
                                classifier=classifier)
 
 
+def overview(runs: pd.DataFrame, dataset: str, classifier: str | None) -> pd.DataFrame:
+    """The Overview's chosen setups with their bootstrap CIs (bootstrapped once per runs table)."""
+    return _overview(runs, runs_key(runs), dataset, classifier)
+
+
+@st.cache_data(show_spinner="Bootstrapping the chosen setups' intervals…", max_entries=32)
+def _overview(_runs: pd.DataFrame, key: str, dataset: str, classifier: str | None) -> pd.DataFrame:
+    return backend.overview(_runs, dataset=dataset, classifier=classifier)
+
+
 def per_document(proto_runs: pd.DataFrame, dataset: str, protocol: str, top: int, selection: str) -> pd.DataFrame:
     """Every metric pair at one N compared per test document (recomputed only when the runs change)."""
     return _per_document(proto_runs, runs_key(proto_runs), dataset, protocol, top, selection)

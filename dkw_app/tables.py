@@ -7,7 +7,15 @@ from typing import Any
 
 import pandas as pd
 
-from .backend import BASELINE_KINDS, RUN_COLUMNS
+from .backend import (
+    BASELINE_KINDS,
+    RUN_COLUMNS,
+    TFIDF_CLASSIFIER,
+    format_difference,
+    format_p,
+    method_name,
+    selection_name,
+)
 
 
 def keyword_table(by_metric: Mapping[str, Sequence[Any]], *, top: int | None = None) -> pd.DataFrame:
@@ -201,8 +209,8 @@ def for_sample(runs: pd.DataFrame, label: str) -> pd.DataFrame:
     return runs[runs["sample"].map(sample_label) == label]
 
 
-SELECTION_LABELS = {"cv": "stratified k-fold CV on the training split (robust)",
-                    "algorithm2": "Algorithm 2 (the paper's)"}
+#: A selection in words (``dkw_core.evaluation.selection.SELECTION_NAMES``).
+SELECTION_LABELS = {s: selection_name(s) for s in ("cv", "algorithm2")}
 
 
 def run_selection(runs: pd.DataFrame) -> pd.Series:
@@ -251,3 +259,125 @@ def corpora_table(infos: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
              "categories": count(i.get("categories")), "archive": "here" if i.get("available") else "missing",
              "description": str(i.get("description") or "")} for i in infos]  # the long column last
     return pd.DataFrame(rows, columns=["corpus", "train", "test", "categories", "archive", "description"])
+
+
+# --------------------------------------------------------------------------- plain tables of the Metrics page
+# What a reader sees: plain column names, numbers as text with their unit, CIs as [low, high],
+# p in the one p format. The CSV downloads keep the raw columns.
+
+def _num(value: Any, spec: str = ".2f") -> str:
+    return "" if value is None or pd.isna(value) else format_difference(float(value), spec)
+
+
+def _ci(low: Any, high: Any, spec: str = ".2f") -> str:
+    return "" if low is None or pd.isna(low) else f"[{_num(low, spec)}, {_num(high, spec)}]"
+
+
+def _int(value: Any) -> str:
+    return "" if value is None or pd.isna(value) else str(int(value))
+
+
+def overview_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """The Overview's chosen setups (``comparisons.overview``) with plain column names."""
+    base = "baseline_f1" in frame.columns and frame["baseline_f1"].notna().any()
+    rows = []
+    for r in frame.itertuples(index=False):
+        row = {"protocol": r.protocol, "reads the gold label": "yes" if r.reads_labels else "no",
+               "parameter choice": selection_name(r.selection, folds=r.folds, max_per_category=r.max_per_category,
+                                                  detail=True),
+               "setup chosen": f"{r.metric} K {_int(r.k)} N {_int(r.top)}", "micro-F1 (%)": _num(r.micro_f1),
+               "95 % CI": _ci(r.ci_low, r.ci_high)}
+        if base:
+            row[f"Δ vs {method_name(TFIDF_CLASSIFIER)} (points)"] = _num(r.diff, "+.2f")
+            row["95 % CI of Δ"] = _ci(r.diff_low, r.diff_high, "+.2f")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def stability_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """The seed stability (``comparisons.seed_stability``) with plain column names: the whole
+    training split and a capped CV named in words."""
+    rows = [{"protocol": r.protocol,
+             "parameter choice": selection_name(r.selection, folds=r.folds, max_per_category=r.max_per_category,
+                                                detail=True),
+             "seeds": r.seeds, "mean micro-F1 (%)": _num(r.mean), "sd (points)": _num(r.sd),
+             "range (%)": f"{_num(r.min)} – {_num(r.max)}", "setups chosen (times)": r.chosen}
+            for r in frame.itertuples(index=False)]
+    return pd.DataFrame(rows)
+
+
+def stability_verdict(frame: pd.DataFrame) -> str:
+    """One line: which choice moves least with its seed, and the largest sd."""
+    if frame.empty:
+        return ""
+    calm = frame.loc[frame["sd"].astype(float).idxmin()]
+    wild = frame.loc[frame["sd"].astype(float).idxmax()]
+    def name(r) -> str:
+        return (f"{selection_name(r['selection'], folds=r['folds'], max_per_category=r['max_per_category'], detail=True)}"
+                f" under {r['protocol']}")
+    line = (f"Most stable: {name(calm)}, sd {_num(calm['sd'])} points over seeds {calm['seeds']}")
+    if wild is not calm and float(wild["sd"]) > float(calm["sd"]):
+        line += f"; least stable: {name(wild)}, sd {_num(wild['sd'])} points."
+    return line + ("" if line.endswith(".") else ".")
+
+
+def as_text(frame: pd.DataFrame) -> pd.DataFrame:
+    """A table of dkw_core's (e.g. ``leakcheck.plain_table``) as text for :func:`widgets.plain_table`:
+    whole numbers as integers, other numbers with two decimals, text as is."""
+    out = frame.copy()
+    for c in out.columns:
+        if pd.api.types.is_integer_dtype(out[c]):
+            out[c] = [_int(v) for v in out[c]]
+        elif pd.api.types.is_float_dtype(out[c]):
+            out[c] = [_num(v) for v in out[c]]
+    return out
+
+
+def against_table(table: pd.DataFrame) -> pd.DataFrame:
+    """One panel of the forest plot (``comparisons.against``) as a table: plain names."""
+    if table.empty:
+        return pd.DataFrame()
+    ref = method_name(str(table["reference"].iloc[0]))
+    return pd.DataFrame({
+        "method": [method_name(m) for m in table["method"]],
+        "micro-F1 (%)": [_num(v) for v in table["f1"]],
+        f"− {ref} (points)": [_num(v, "+.2f") for v in table["diff"]],
+        "95 % CI": [_ci(lo, hi, "+.2f") for lo, hi in zip(table["ci_low"], table["ci_high"])],
+        "p (Holm)": [format_p(p) for p in table["p_holm"]],
+        "significant": ["yes" if s else "no" for s in table["significant"]],
+    })
+
+
+def pairs_table(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Every pair of the per-document comparison (``comparisons.per_document``), plain names."""
+    if pairs.empty:
+        return pd.DataFrame()
+    return pd.DataFrame({
+        "method A": [method_name(m) for m in pairs["metric_a"]],
+        "method B": [method_name(m) for m in pairs["metric_b"]],
+        "A − B (points)": [_num(v, "+.2f") for v in pairs["diff"]],
+        "95 % CI": [_ci(lo, hi, "+.2f") for lo, hi in zip(pairs["ci_low"], pairs["ci_high"])],
+        "only A right": [_int(v) for v in pairs["only_a_right"]],
+        "only B right": [_int(v) for v in pairs["only_b_right"]],
+        "p (Holm)": [format_p(p) for p in pairs["p_holm"]],
+    })
+
+
+def appendix_d_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The paper's appendix-D test (``comparisons.appendix_d``) with plain column names."""
+    if table.empty:
+        return pd.DataFrame()
+    def col(name: str) -> pd.Series:
+        return table[name] if name in table.columns else pd.Series([None] * len(table), index=table.index)
+
+    return pd.DataFrame({
+        "method A": [method_name(m) for m in table["metric_a"]],
+        "method B": [method_name(m) for m in table["metric_b"]],
+        "configurations": [_int(v) for v in col("n")],
+        "mean A − B (points)": [_num(v, "+.2f") for v in col("mean_diff")],
+        "higher": [method_name(m) if isinstance(m, str) else "" for m in col("higher")],
+        "signed z": [_num(v, "+.2f") for v in col("z_signed")],
+        "Wilcoxon p (Bonferroni)": [format_p(p) for p in col("p_wilcoxon_bonferroni")],
+        "Wilcoxon": [str(v) if isinstance(v, str) else "" for v in col("wilcoxon_method")],
+        "sign test p, two-sided (Bonferroni)": [format_p(p) for p in col("p_sign_two_sided_bonferroni")],
+    })

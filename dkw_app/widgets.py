@@ -67,6 +67,12 @@ def number_table(frame: pd.DataFrame, *, key: str) -> None:
                  column_config=config)
 
 
+def plain_table(frame: pd.DataFrame) -> None:
+    """A small table for reading (plain column names, values already text): a static table whose
+    cells wrap, so nothing is cut off at any width."""
+    st.table(frame, hide_index=True)
+
+
 def progress_callback(bar: Any) -> backend.Progress:
     """Adapt an ``st.progress`` bar to the library's ``progress(fraction, message)``."""
     def update(fraction: float, message: str = "") -> None:

@@ -46,8 +46,9 @@ if len(stale):
         st.caption(f"Stored by another dkw version (this is {backend.dkw_version()}); the method may have changed "
                    "since. Re-run the same configuration (the form below, or the same CLI command) to compute it "
                    "with this version.")
-        cols = [c for c in ("dkw_version", "label", "micro_f1", "macro_f1") if c in stale.columns]
-        st.dataframe(stale[cols], hide_index=True)
+        plain = {"dkw_version": "dkw version", "label": "run", "micro_f1": "micro-F1 (%)", "macro_f1": "macro-F1 (%)"}
+        cols = [c for c in plain if c in stale.columns]
+        st.dataframe(stale[cols].rename(columns=plain), hide_index=True)
 
 datasets = sorted({str(d) for d in runs["dataset"].dropna()})
 infos = widgets.guarded(resources.dataset_infos, default=[]) or []
@@ -116,21 +117,20 @@ def chart(fig, *, key: str, file_name: str) -> None:
 # ------------------------------------------------------------------ overview
 with t_overview:
     st.caption("The setup each parameter choice picked over all (K, metric, N) setups on the training split, "
-               "trained on the whole training split and scored once on the test split, per protocol; the "
-               "tf-idf baseline as a line. Robust CV choice beside the paper's Algorithm 2.")
+               "trained on the whole training split and scored once on the test split, per protocol, against "
+               f"the {backend.method_name(backend.TFIDF_CLASSIFIER)} on the full text. 95 % percentile bootstrap "
+               "intervals over the test documents (1,000 resamples, seed 0).")
     everything = tables.for_sample(runs[runs["dataset"] == dataset], chosen)  # both selections
     picks = backend.choices(everything, dataset=dataset, classifier=classifier)
     stability = backend.seed_stability(picks)
-    picks = backend.main_choices(picks, everything)  # one per (protocol, selection); the others: seed stability
-    if picks.empty:
+    headline = widgets.guarded(lambda: resources.overview(everything, dataset, classifier))
+    if headline is None or headline.empty:
         st.info("No run chose over all setups on this corpus yet "
                 "(`python scripts/bench_eval.py --dataset … --cv --full-search`).")
     else:
-        tfidf = base[base["kind"] == "baseline-tfidf"] if not base.empty else base
-        chart(charts.choice_chart(picks, tfidf, dataset=dataset), key="chart_choice",
-              file_name=f"choice-{dataset}")
-        widgets.number_table(picks, key="table_choice")
-        widgets.csv_download(picks, label="Download this chart's data (CSV)", file_name=f"choice-{dataset}.csv",
+        chart(charts.choice_chart(headline, dataset=dataset), key="chart_choice", file_name=f"choice-{dataset}")
+        widgets.plain_table(tables.overview_table(headline))
+        widgets.csv_download(headline, label="Download this chart's data (CSV)", file_name=f"choice-{dataset}.csv",
                              key="csv_choice")
         st.caption(PNG)
     if not stability.empty:
@@ -138,7 +138,8 @@ with t_overview:
         st.caption("The same choice repeated with other seeds (Algorithm 2's seed draws its growing subsamples "
                    "and folds, the CV's its subsample and folds): the chosen setup's test micro-F1, mean and "
                    "sample sd over the seeds, and how often each setup was chosen.")
-        widgets.number_table(stability, key="table_stability")
+        st.markdown(md(tables.stability_verdict(stability)))
+        widgets.plain_table(tables.stability_table(stability))
         widgets.csv_download(stability, label="Download the seed stability (CSV)",
                              file_name=f"seed-stability-{dataset}.csv", key="csv_stability")
 
@@ -175,13 +176,18 @@ with t_n:
             how = f"{charts.K_CHOICE_TEXT.get(k_choice, k_choice)} by {tables.SELECTION_LABELS.get(selection, selection)}"
             curves = curves.assign(series=curves["metric"])
             shown, lone = tables.connected(curves)
+            drawn = [str(m) for m in dict.fromkeys(shown["metric"])] if not shown.empty else []
+            highlight = widgets.select("Highlight a metric", ["none", *drawn], key="m_highlight", default="none",
+                                       format_func=lambda m: m if m == "none" else backend.method_name(m),
+                                       help="Draws one metric bold and the others faint.") if drawn else "none"
             st.caption(f"micro-F1 against the number of keywords N (paper Figs. 8–10), one line per metric, under the "
                        f"{protocol} protocol; {how}. Error bars: 95 % percentile bootstrap interval over the test "
                        "documents (1,000 resamples, seed 0).")
             if shown.empty:
                 st.info("Every metric has a single N here: no line to draw (" + ", ".join(lone) + ").")
             else:
-                chart(charts.curve_chart(shown, base, dataset=dataset, protocol=protocol, how=how), key="chart_lines",
+                chart(charts.curve_chart(shown, base, dataset=dataset, protocol=protocol, how=how,
+                                         highlight=None if highlight == "none" else highlight), key="chart_lines",
                       file_name=f"f1-vs-N-{dataset}-{protocol}")
                 widgets.csv_download(shown, label="Download this chart's data (CSV)",
                                      file_name=f"f1-vs-N-{dataset}-{protocol}.csv", key="csv_lines")
@@ -215,9 +221,29 @@ with t_sig:
             if pairs is None or pairs.empty:
                 st.info("Fewer than two metrics with stored per-document predictions at this N.")
             else:
+                best = backend.best_method(pairs)
+                tied = [m for m in backend.tied_best(pairs) if m != best]
+                panels = [(f"vs {best} (highest test F1)", backend.against(pairs, best))] if best else []
+                if backend.TFIDF_CLASSIFIER in {*pairs["metric_a"], *pairs["metric_b"]}:
+                    panels.append((f"vs {backend.method_name(backend.TFIDF_CLASSIFIER)}",
+                                   backend.against(pairs, backend.TFIDF_CLASSIFIER)))
+                if best:
+                    f1 = panels[0][1]["f1_reference"].iloc[0]
+                    st.markdown(f"**Highest micro-F1 on the test split at N={s_top}: {md(backend.method_name(best))}, "
+                                f"{f1:.2f} %**"
+                                + (f" (tied with {md(', '.join(tied))}: the same number of correct documents)"
+                                   if tied else "")
+                                + ". A description of the test split, not a choice: the setup chosen on the training "
+                                  "split is the verdict's, above.")
+                chart(charts.forest_chart(panels, dataset=dataset, protocol=protocol, top=int(s_top)),
+                      key="chart_forest", file_name=f"differences-{dataset}-{protocol}-N{s_top}")
+                for title, table in panels:
+                    st.markdown(f"**{md(title)}**")
+                    widgets.plain_table(tables.against_table(table))
                 chart(charts.difference_heatmap(pairs, dataset=dataset, protocol=protocol, top=int(s_top)),
                       key="chart_significance", file_name=f"significance-{dataset}-{protocol}-N{s_top}")
-                widgets.number_table(pairs, key="table_significance")
+                with st.expander(f"Every pair ({len(pairs)}): difference, CI, discordant documents, p"):
+                    widgets.plain_table(tables.pairs_table(pairs))  # wraps: long method names never cut
                 widgets.csv_download(pairs, label="Download the tests (CSV)",
                                      file_name=f"significance-{dataset}-{protocol}-N{s_top}.csv", key="csv_significance")
                 st.caption(PNG)
@@ -231,7 +257,7 @@ with t_sig:
                            "(method per pair: exact "
                            "without ties among |differences| and n ≤ 50, else normal approximation; zeros dropped) and "
                            "the sign test, Bonferroni-corrected. " + backend.appendix_d_power(long))
-                widgets.number_table(long, key="table_appendix_d")
+                widgets.plain_table(tables.appendix_d_table(long))
                 widgets.csv_download(long, label="Download the paper's tests (CSV)",
                                      file_name=f"appendix-d-{dataset}-{protocol}.csv", key="csv_appendix_d")
 
@@ -246,7 +272,7 @@ with t_leak:
         mine = leaks[leaks["dataset"] == dataset]
         if not mine.empty:
             shown = backend.leak_table(mine)  # plain column names, the deployable protocol checked, a verdict
-            st.dataframe(shown, hide_index=True, key="table_leaks_reference")
+            widgets.plain_table(tables.as_text(shown))  # cells wrap: nothing cut off at 1280 px
             widgets.csv_download(shown, label="Download the leak checks (CSV)",
                                  file_name=f"leakcheck-{dataset}.csv", key="csv_leaks")
     available = dataset in known

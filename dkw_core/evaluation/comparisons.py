@@ -18,8 +18,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .names import BASELINE_KINDS, TFIDF_CLASSIFIER
-from .paired import DEFAULT_RESAMPLES, DEFAULT_SEED, compare_all, decode_labels
+from ..types import PROTOCOL_INFO, PROTOCOLS
+from .names import BASELINE_KINDS, TFIDF_CLASSIFIER, is_baseline
+from .paired import DEFAULT_RESAMPLES, DEFAULT_SEED, bootstrap_diff, bootstrap_f1, compare_all, decode_labels
 from .significance import compare_metrics
 
 PER_DOCUMENT_COLUMNS = ["metric_a", "metric_b", "higher", "f1_a", "f1_b", "diff", "ci_low", "ci_high",
@@ -249,10 +250,12 @@ def curve_table(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: s
     return pd.DataFrame(rows, columns=CURVE_COLUMNS).sort_values(["metric", "top"]).reset_index(drop=True)
 
 
-def choices(runs: pd.DataFrame, *, dataset: str, classifier: str | None = None) -> pd.DataFrame:
-    """The setup each selection chose over all setups, per protocol, with its test F1."""
+def choices(runs: pd.DataFrame, *, dataset: str, classifier: str | None = None,
+            predictions: bool = False) -> pd.DataFrame:
+    """The setup each selection chose over all setups, per protocol, with its test F1 (and,
+    with ``predictions``, the run's stored test predictions in a column of that name)."""
     columns = ["protocol", "selection", "metric", "k", "top", "micro_f1", "macro_f1", "seed", "classifier",
-               "vectors", "folds", "max_per_category"]
+               "vectors", "folds", "max_per_category", *(["predictions"] if predictions else [])]
     if runs.empty:
         return pd.DataFrame(columns=columns)
     here = runs[(runs["dataset"] == dataset) & (runs["kind"] == "search")]
@@ -267,7 +270,8 @@ def choices(runs: pd.DataFrame, *, dataset: str, classifier: str | None = None) 
                      "k": int(r["k"]), "top": int(r["top"]), "micro_f1": float(r["micro_f1"]),
                      "macro_f1": float(r["macro_f1"]), "seed": opts.get("seed"), "classifier": r.get("classifier"),
                      "vectors": r.get("vectors"), "folds": opts.get("folds"),
-                     "max_per_category": opts.get("max_per_category")})
+                     "max_per_category": opts.get("max_per_category"),
+                     **({"predictions": r.get("predictions")} if predictions else {})})
     return pd.DataFrame(rows, columns=columns).sort_values(["protocol", "selection", "seed"]).reset_index(drop=True)
 
 
@@ -328,3 +332,109 @@ def seed_stability(picks: pd.DataFrame | list[dict]) -> pd.DataFrame:
     for column in ("folds", "max_per_category"):  # Algorithm 2 has none, the whole split no cap: None, not NaN
         out[column] = out[column].astype(object).where(out[column].notna(), None)
     return out
+
+
+def _correct(predictions) -> tuple[str, np.ndarray] | None:
+    """(test split, correct per test document) of a run's stored predictions, or None."""
+    if not isinstance(predictions, dict) or not predictions.get("pred") or not predictions.get("gold"):
+        return None
+    return str(predictions.get("split")), decode_labels(predictions["pred"]) == decode_labels(predictions["gold"])
+
+
+def classifier_baseline(runs: pd.DataFrame, *, dataset: str, classifier: str | None = None) -> pd.Series | None:
+    """The latest tf-idf + LinearSVC classifier run (``baseline-tfidf``) of a corpus, or None."""
+    if runs.empty or "kind" not in runs.columns:
+        return None
+    here = runs[(runs["dataset"] == dataset) & (runs["kind"] == TFIDF_CLASSIFIER)].dropna(subset=["micro_f1"])
+    if classifier is not None and "classifier" in here.columns:
+        here = here[here["classifier"] == classifier]
+    if here.empty:
+        return None
+    return (here.sort_values("id") if "id" in here.columns else here).iloc[-1]
+
+
+OVERVIEW_COLUMNS = ["protocol", "reads_labels", "selection", "metric", "k", "top", "micro_f1", "macro_f1", "ci_low",
+                    "ci_high", "baseline_f1", "diff", "diff_low", "diff_high", "paired", "seed", "folds",
+                    "max_per_category", "classifier", "vectors"]
+
+
+def overview(runs: pd.DataFrame, *, dataset: str, classifier: str | None = None, resamples: int = 1000,
+             seed: int = DEFAULT_SEED) -> pd.DataFrame:
+    """The headline of the Metrics page: per (protocol, selection) the setup chosen on the
+    training split (:func:`main_choices`), its test micro-F1 with the 95 % percentile bootstrap
+    interval over the test documents (``ci_low``, ``ci_high``), whether the protocol reads the
+    gold label, and its difference to the tf-idf + LinearSVC classifier (``diff`` in points,
+    ``baseline_f1``). The difference's interval is the paired bootstrap of the two runs'
+    per-document correctness when the baseline stored its predictions on the same test split
+    (``paired`` true), else the choice's own interval shifted by the baseline's F1."""
+    picks = main_choices(choices(runs, dataset=dataset, classifier=classifier, predictions=True), runs)
+    if picks.empty:
+        return pd.DataFrame(columns=OVERVIEW_COLUMNS)
+    base = classifier_baseline(runs, dataset=dataset, classifier=classifier)
+    base_f1 = float(base["micro_f1"]) if base is not None else float("nan")
+    base_correct = _correct(base.get("predictions")) if base is not None else None
+    rows = []
+    for _, r in picks.iterrows():
+        mine = _correct(r.get("predictions"))
+        low = high = diff_low = diff_high = float("nan")
+        paired = False
+        if mine is not None:
+            low, high = bootstrap_f1(mine[1], resamples=resamples, seed=seed)
+        if base is not None:
+            if mine is not None and base_correct is not None and base_correct[0] == mine[0]:
+                diff_low, diff_high = bootstrap_diff(mine[1], base_correct[1], resamples=resamples, seed=seed)
+                paired = True
+            else:
+                diff_low, diff_high = low - base_f1, high - base_f1
+        rows.append({**{c: r.get(c) for c in OVERVIEW_COLUMNS if c in picks.columns},
+                     "reads_labels": bool(PROTOCOL_INFO[r["protocol"]].reads_labels) if r["protocol"] in PROTOCOL_INFO
+                     else False, "ci_low": low, "ci_high": high, "baseline_f1": base_f1,
+                     "diff": float(r["micro_f1"]) - base_f1, "diff_low": diff_low, "diff_high": diff_high,
+                     "paired": paired})
+    order = {p: i for i, p in enumerate(PROTOCOLS)}
+    frame = pd.DataFrame(rows, columns=OVERVIEW_COLUMNS)
+    frame = frame.assign(_o=frame["protocol"].map(lambda p: order.get(p, len(order))))
+    return frame.sort_values(["_o", "selection"], kind="stable").drop(columns="_o").reset_index(drop=True)
+
+
+def best_method(pairs: pd.DataFrame) -> str | None:
+    """The keyword metric (or extractor) with the highest micro-F1 in a per-document pairs table
+    (:func:`per_document`); the baselines never count; a tie goes to the name first in
+    alphabetical order (:func:`tied_best` lists the others). None for an empty table."""
+    if pairs is None or pairs.empty:
+        return None
+    f1 = pd.concat([pairs.set_index("metric_a")["f1_a"], pairs.set_index("metric_b")["f1_b"]])
+    f1 = f1[[not is_baseline(m) for m in f1.index]]
+    if f1.empty:
+        return None
+    f1 = f1.groupby(level=0).first().sort_index()
+    return str(f1.sort_values(ascending=False, kind="stable").index[0])
+
+
+def tied_best(pairs: pd.DataFrame) -> list[str]:
+    """Every keyword metric whose micro-F1 equals the best one's (the same correct documents)."""
+    best = best_method(pairs)
+    if best is None:
+        return []
+    f1 = pd.concat([pairs.set_index("metric_a")["f1_a"], pairs.set_index("metric_b")["f1_b"]]).groupby(level=0).first()
+    top = f1[best]
+    return sorted(str(m) for m, v in f1.items() if not is_baseline(m) and np.isclose(v, top, rtol=0, atol=1e-9))
+
+
+AGAINST_COLUMNS = ["method", "reference", "f1", "f1_reference", "diff", "ci_low", "ci_high", "p_holm", "significant"]
+
+
+def against(pairs: pd.DataFrame, reference: str) -> pd.DataFrame:
+    """Every method of a per-document pairs table against ``reference`` (the best metric, or the
+    ``baseline-tfidf`` classifier): its micro-F1, the difference method − reference in points
+    with its 95 % paired bootstrap interval, and the Holm-corrected McNemar p of that pair
+    (corrected over all the table's pairs). Highest F1 first."""
+    rows = []
+    for r in (pairs.itertuples(index=False) if pairs is not None else []):
+        if r.metric_b == reference:
+            rows.append((r.metric_a, r.f1_a, r.f1_b, r.diff, r.ci_low, r.ci_high, r.p_holm, r.significant))
+        elif r.metric_a == reference:
+            rows.append((r.metric_b, r.f1_b, r.f1_a, -r.diff, -r.ci_high, -r.ci_low, r.p_holm, r.significant))
+    frame = pd.DataFrame([(m, reference, *rest) for m, *rest in rows], columns=AGAINST_COLUMNS)
+    frame["significant"] = frame["significant"].astype(bool)
+    return frame.sort_values("f1", ascending=False, kind="stable").reset_index(drop=True)

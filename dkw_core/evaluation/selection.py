@@ -35,6 +35,27 @@ SELECTION_LABELS = {
 }
 DEFAULT_FOLDS = 5
 #: How the curves' K is chosen: per (metric, N), or once per metric over every N.
+#: How a reader is told which selection chose a setup (charts, tables, the verdict).
+SELECTION_NAMES = {"algorithm2": "Algorithm 2 (paper)", "cv": "cross-validation on the training split"}
+
+
+def selection_name(selection: str, *, folds: int | None = None, max_per_category: int | None = None,
+                   detail: bool = False) -> str:
+    """A selection in words: ``"Algorithm 2 (paper)"``, ``"cross-validation on the training split"``;
+    with ``detail`` a CV also says its folds and whether it ran on the whole training split or on
+    at most ``max_per_category`` documents per category ("3-fold cross-validation on the whole
+    training split", "… on at most 50 training documents per category")."""
+    name = SELECTION_NAMES.get(str(selection), str(selection))
+    if not detail or selection != "cv":
+        return name
+    def plain(v):  # pandas gives NaN for a missing number
+        return None if v is None or v != v else int(v)
+    folds, cap = plain(folds), plain(max_per_category)
+    how = f"{folds}-fold cross-validation" if folds else "cross-validation"
+    return (f"{how} on at most {cap} training documents per category" if cap
+            else f"{how} on the whole training split")
+
+
 K_CHOICES: tuple[str, ...] = ("metric-n", "metric")
 K_CHOICE_LABELS = {"metric-n": "K chosen per (metric, N)", "metric": "K chosen once per metric (mean CV F1 over N)"}
 

@@ -50,6 +50,11 @@ def frame_with(at: AppTest, column: str) -> pd.DataFrame:
     return next(d.value for d in at.dataframe if column in d.value.columns)
 
 
+def table_with(at: AppTest, column: str) -> pd.DataFrame:
+    """The first static table (plain column names, values as text) that has ``column``."""
+    return next(t.value for t in at.table if column in t.value.columns)
+
+
 def run_metrics() -> AppTest:
     return AppTest.from_file(page("pages/2_Metrics.py"), default_timeout=30).run()
 
@@ -87,7 +92,7 @@ def test_grid_of_fixed_runs_is_labelled_a_grid_never_a_best(monkeypatch):
     # every stored (metric, K) at N=10, label-aware, in metric and K order: no run picked by its test score
     assert bars["micro-F1"]["x"] == ["ig K=10", "ig K=90", "rf K=10", "rf K=90", "tds K=10", "tds K=90"]
     assert bars["micro-F1"]["y"] == pytest_approx([75, 76, 95, 96, 85, 86])
-    assert bars["baseline-tfidf micro-F1"]["y"] == pytest_approx([86, 86])
+    assert bars["tf-idf + LinearSVC (classifier) micro-F1"]["y"] == pytest_approx([86, 86])  # never "tf-idf" alone
     title = fig["layout"]["title"]["text"]
     for part in ("label-aware", "N=10", "test", "glove-6b-50d", "linear-svm-ovr", "grid of test scores"):
         assert part in title
@@ -104,12 +109,12 @@ def test_algorithm2_choice_is_charted_not_the_best_test_score(monkeypatch):
     assert bars["micro-F1"]["x"] == ["rf", "tds", "ig"]
     assert bars["micro-F1"]["y"] == pytest_approx([60, 70, 50])  # K=30 chosen on training data, not the 99s
     assert "Algorithm 2" in fig["layout"]["title"]["text"]
-    choice = frame_with(at, "selection")
+    choice = table_with(at, "setup chosen")
     open_tab(at, "Against N")
     lines = by_name(titled(at, "vs number of keywords"))
     assert lines["tds"]["x"] == [1, 10] and lines["tds"]["y"] == pytest_approx([61, 70])
-    assert list(choice["metric"]) == ["ig"] and list(choice["top"]) == [5]
-    assert list(choice["selection"]) == ["algorithm2"]
+    assert list(choice["setup chosen"]) == ["ig K 50 N 5"]
+    assert list(choice["parameter choice"]) == ["Algorithm 2 (paper)"]
 
 
 def test_protocol_and_n_change_the_charts(monkeypatch):
@@ -129,10 +134,10 @@ def test_protocol_and_n_change_the_charts(monkeypatch):
 def test_papers_test_keeps_its_direction_table_and_states_its_power(monkeypatch):
     FakeBackend(monkeypatch, runs=make_runs())
     at = open_tab(run_metrics(), "Significance")
-    table = frame_with(at, "z_signed")
-    row = table[(table.metric_a == "rf") & (table.metric_b == "tds")].iloc[0]
-    assert row["higher"] == "rf" and row["z_signed"] > 0
-    assert {"p_sign_bonferroni", "p_sign_two_sided_bonferroni", "wilcoxon_method"} <= set(table.columns)
+    table = table_with(at, "signed z")
+    row = table[(table["method A"] == "rf") & (table["method B"] == "tds")].iloc[0]
+    assert row["higher"] == "rf" and float(row["signed z"]) > 0
+    assert {"sign test p, two-sided (Bonferroni)", "Wilcoxon p (Bonferroni)", "Wilcoxon"} <= set(table.columns)
     assert any("smallest two-sided p" in c.value for c in at.caption)
 
 
@@ -167,22 +172,23 @@ def test_per_document_significance_and_no_lone_dot_in_any_chart(monkeypatch):
         assert not at.exception
         for fig in figures(at):
             for trace in fig["data"]:
-                if trace.get("type") in ("scatter", None) and "dash" not in str(trace.get("line", {})):
+                if (trace.get("type") in ("scatter", None) and "lines" in trace.get("mode", "lines")
+                        and "(classifier)" not in str(trace.get("name"))):  # a baseline is a flat line
                     assert len(trace["x"]) >= 2, trace.get("name")  # a line, never a lone dot
     open_tab(at, "Against N")
     lines = by_name(titled(at, "vs number of keywords"))
-    assert set(lines) >= {"rf", "ig", "tf-idf"} and "tds" not in lines
+    assert set(lines) >= {"rf", "ig", "tf-idf (keyword metric)"} and "tds" not in lines
     assert lines["rf"]["error_y"]["array"]  # the bootstrap interval is drawn
     assert "once per metric" in titled(at, "vs number of keywords")["layout"]["title"]["text"]
     assert any("Left out" in c.value and "tds" in c.value for c in at.caption)
     assert "Download this chart's data (CSV)" in {b.label for b in at.get("download_button")}
     open_tab(at, "Significance")
-    heat = titled(at, "McNemar")["data"][0]
+    heat = titled(at, "every pair")["data"][0]
     assert heat["type"] == "heatmap"
-    pairs = frame_with(at, "p_holm")
-    rf = pairs[(pairs.metric_a == "rf") & (pairs.metric_b == "tf-idf")].iloc[0]
-    assert rf["diff"] == pytest_approx(55.0) and rf["ci_low"] > 40 and rf["p_holm"] < 1e-6 and rf["significant"]
-    assert (pairs["p_holm"] >= pairs["p_mcnemar"]).all()
+    pairs = table_with(at, "only A right")
+    rf = pairs[(pairs["method A"] == "rf") & (pairs["method B"] == "tf-idf (keyword metric)")].iloc[0]
+    low = float(rf["95 % CI"].strip("[]").split(",")[0])
+    assert rf["A − B (points)"] == "+55.00" and low > 40 and float(rf["p (Holm)"]) < 1e-6
     assert "Download the tests (CSV)" in {b.label for b in at.get("download_button")}
 
 
@@ -204,7 +210,7 @@ def test_first_visit_decodes_no_prediction_and_hashes_every_cached_table(monkeyp
     assert not at.exception
     assert titled(at, "F1 per metric") and decoded == []  # the first visit: no prediction decoded
     open_tab(at, "Significance")
-    assert titled(at, "McNemar") and decoded  # the tab that needs them decodes them
+    assert titled(at, "every pair") and decoded  # the tab that needs them decodes them
     open_tab(at, "Against N")
     assert titled(at, "vs number of keywords")
     assert not [w for w in warned if "default hashing method failed" in w]
@@ -226,8 +232,8 @@ def test_reference_results_shown_first_and_never_mixed_with_your_runs(monkeypatc
     assert source.value == "reference results of dkw 9.9.9" and len(source.options) == 2
     at.radio(key="m_protocol").set_value("label-free").run()
     assert by_name(titled(at, "F1 per metric"))["micro-F1"]["y"] == pytest_approx([60, 70, 50])
-    assert list(frame_with(at, "follows the wrong label, label-aware (%)")["follows the wrong label, label-aware (%)"]) \
-        == [88.0]
+    assert list(table_with(at, "follows the wrong label, label-aware (%)")["follows the wrong label, label-aware (%)"]) \
+        == ["88.00"]
     assert any("1 stale run" in e.label for e in at.expander)
     source.set_value("your runs (results store)").run()
     assert not at.exception
@@ -298,7 +304,7 @@ def test_the_shipped_reference_results_render_from_the_first_start(monkeypatch):
         return  # a checkout without docs/results
     assert at.radio(key="m_source").value.startswith("reference results of dkw ")
     assert figures(at) and titled(at, "chosen on the training split")
-    assert "selection" in frame_with(at, "selection").columns
+    assert "parameter choice" in table_with(at, "setup chosen").columns
 
 
 def test_hubness_section_measures_the_chosen_neighbours(monkeypatch):
@@ -375,12 +381,13 @@ def test_overview_charts_the_seed_0_choice_and_tables_the_seed_stability(monkeyp
     FakeBackend(monkeypatch, runs=pd.DataFrame(rows))
     at = run_metrics()
     assert not at.exception
-    picks = frame_with(at, "selection")
-    assert len(picks) == 2 and set(picks["seed"]) == {0}  # the chart shows one choice per selection
-    table = frame_with(at, "chosen")
-    cv = table[table["selection"] == "cv"].iloc[0]
-    assert cv["seeds"] == "0, 1, 2" and cv["mean"] == pytest_approx((85.1 + 84.5 + 83.0) / 3)
-    assert cv["chosen"].startswith("ig K 90 N 20 (1)") and cv["max_per_category"] == 50
+    picks = table_with(at, "setup chosen")
+    assert list(picks["setup chosen"]) == ["ig K 90 N 20"] * 2  # the chart shows the seed-0 choice per selection
+    table = table_with(at, "setups chosen (times)")
+    cv = table[table["parameter choice"].str.contains("cross-validation")].iloc[0]
+    assert cv["seeds"] == "0, 1, 2" and cv["mean micro-F1 (%)"] == f"{(85.1 + 84.5 + 83.0) / 3:.2f}"
+    assert cv["setups chosen (times)"].startswith("ig K 90 N 20 (1)")
+    assert cv["parameter choice"] == "3-fold cross-validation on at most 50 training documents per category"
     assert "Download the seed stability (CSV)" in {b.label for b in at.get("download_button")}
 
 
@@ -420,3 +427,51 @@ def test_number_tables_show_an_underflowed_p_and_an_exact_tie(monkeypatch):
     assert _shown_text(shown[0], "p_mcnemar") == ["< 1e-300", "0.031"]
     assert shown[0].data["p_mcnemar"].tolist() == [0.0, 0.031]  # still numbers: the column sorts
     assert math.copysign(1.0, shown[0].data["diff"].iloc[0]) == 1.0
+
+
+def test_significance_names_the_best_metric_and_plots_every_difference_against_it_and_the_baseline(monkeypatch):
+    """A pairs table holding the tf-idf + LinearSVC classifier (``baseline-tfidf``, as h4's
+    reference results will): a forest plot with one panel against the best metric and one against
+    the classifier, each panel's table in plain words, the heatmap beside them."""
+    from tests.app.test_charts import PAIRS
+
+    FakeBackend(monkeypatch, runs=make_prediction_runs())
+    full = PAIRS.assign(higher="", p_mcnemar=PAIRS["p_holm"], k_a=30, k_b=30, documents=100, resamples=2000, seed=0,
+                        pairs=len(PAIRS))
+    monkeypatch.setattr(backend, "per_document", lambda *a, **k: full)
+    at = open_tab(run_metrics(), "Significance")
+    assert not at.exception
+    assert any(m.value.startswith("**Highest micro-F1 on the test split at N=10: ig, 85.10 %**") for m in at.markdown)
+    forest = titled(at, "difference with 95 % CI")
+    panels = [a["text"] for a in forest["layout"]["annotations"]]
+    assert panels == ["vs ig (highest test F1)", "vs tf-idf + LinearSVC (classifier)"]
+    assert all(t["error_x"]["array"] for t in forest["data"])
+    vs_base = table_with(at, "− tf-idf + LinearSVC (classifier) (points)")
+    assert list(vs_base["method"]) == ["ig", "rf"] and list(vs_base["p (Holm)"]) == ["0.004", "< 1e-300"]
+    assert titled(at, "every pair")["data"][0]["type"] == "heatmap"
+
+
+def test_against_n_highlights_the_chosen_metric(monkeypatch):
+    FakeBackend(monkeypatch, runs=make_prediction_runs())
+    at = open_tab(run_metrics(), "Against N")
+    at.selectbox(key="m_highlight").set_value("ig").run()
+    assert not at.exception
+    lines = by_name(titled(at, "vs number of keywords"))
+    assert lines["ig"]["line"]["width"] > lines["rf"]["line"]["width"] and lines["rf"]["opacity"] < 0.5
+    styles = [(t["line"]["color"], t["line"]["dash"]) for t in lines.values()]
+    assert len(set(styles)) == len(styles)
+
+
+def test_significance_hands_the_classifier_baseline_to_the_per_document_comparison(monkeypatch):
+    """The tf-idf + LinearSVC run carries no protocol ("none"): the runs of one protocol alone
+    would leave it out of McNemar, bootstrap and Holm."""
+    runs = make_prediction_runs()
+    base = runs.iloc[0].copy()
+    base["kind"], base["protocol"], base["metric"], base["options"] = "baseline-tfidf", "none", "tf-idf-sublinear", {}
+    FakeBackend(monkeypatch, runs=pd.concat([runs, base.to_frame().T], ignore_index=True))
+    seen = []
+    real = backend.per_document
+    monkeypatch.setattr(backend, "per_document", lambda frame, **kw: seen.append(frame) or real(frame, **kw))
+    at = open_tab(run_metrics(), "Significance")
+    assert not at.exception and seen
+    assert "baseline-tfidf" in set(seen[-1]["kind"])

@@ -86,7 +86,7 @@ def test_lines_follow_algorithm2_per_metric_and_grid_lines_stay_a_grid():
     fig = charts.keywords_line_chart(lines, base, dataset="d", protocol="label-free")
     named = {t.name: t for t in fig.data}
     assert list(named["rf micro-F1"].y) == [60.0, 80.0] and list(named["ig micro-F1"].y) == [70.0, 75.0]
-    assert list(named["baseline-tfidf micro-F1"].y) == [85.0, 85.0]
+    assert list(named["tf-idf + LinearSVC (classifier) micro-F1"].y) == [85.0, 85.0]
     assert "Algorithm 2" in fig.layout.title.text
     grid = tables.f1_grid_by_keywords(runs, dataset="d", protocol="label-free")
     assert list(grid["series"]) == ["rf K=90", "rf K=90"]
@@ -102,3 +102,46 @@ def test_tagger_description_names_the_installed_model_without_loading_it(monkeyp
     assert backend.tagger_description() == "spaCy en_core_web_sm"
     found.clear()
     assert "no spaCy English model" in backend.tagger_description()
+
+
+RAW_CODES = {"ci_low", "ci_high", "only_a_right", "only_b_right", "p_holm", "p_mcnemar", "metric_a", "metric_b",
+             "max_per_category", "follow_wrong_label_aware", "follow_wrong_label_free", "expected_no_leak", "selection",
+             "micro_f1", "reads_labels", "diff_low"}
+
+
+def test_metrics_tables_have_plain_column_names_and_name_the_selections_in_words():
+    from dkw_core.evaluation.comparisons import STABILITY_COLUMNS
+
+    from .test_charts import PAIRS, R8
+
+    overview = tables.overview_table(R8.assign(folds=[None, 3, None, 3], max_per_category=[None, 50, None, None]))
+    stability = pd.DataFrame([["label-free-top1", "cv", 3, None, "0, 1", 97.31, 0.08, 97.17, 97.35, "rf K 90 N 50 (4)"],
+                              ["label-free-top1", "cv", 3, 50, "0, 1", 96.50, 0.53, 95.93, 97.17, "ig K 50 N 10 (1)"],
+                              ["label-aware", "algorithm2", None, None, "0, 1", 96.25, 4.29, 89.81, 99.31, "ig K 30 N 50 (1)"]],
+                             columns=STABILITY_COLUMNS)
+    leaks = pd.DataFrame([{"dataset": "r8", "metric": "ig", "k": 50, "top": 10, "setup": "CV choice under label-aware",
+                           "follow_wrong_label_aware": 44.13, "follow_wrong_label_free": 2.88, "expected_no_leak": 2.66,
+                           "chance": 12.5}])
+    from dkw_core.evaluation.comparisons import against
+
+    shown = [overview, tables.stability_table(stability), tables.pairs_table(PAIRS),
+             tables.against_table(against(PAIRS, "ig"))]
+    for frame in shown:
+        assert not RAW_CODES & set(frame.columns), list(frame.columns)
+        assert not {"cv", "algorithm2"} & {str(v) for v in frame.to_numpy().ravel()}
+    assert list(overview["parameter choice"][:2]) == ["Algorithm 2 (paper)",
+                                                      "3-fold cross-validation on at most 50 training documents per category"]
+    assert list(overview["reads the gold label"]) == ["yes", "yes", "no", "no"]
+    assert list(overview["95 % CI of Δ"])[2] == "[-1.42, 0]"  # a zero bound reads 0, never -0.00
+    named = list(shown[1]["parameter choice"])
+    assert named[:2] == ["3-fold cross-validation on the whole training split",
+                         "3-fold cross-validation on at most 50 training documents per category"]
+    assert "tf-idf + LinearSVC (classifier)" in set(shown[3]["method B"])
+    assert list(shown[3]["p (Holm)"]) == ["0.31", "0.004", "< 1e-300"]
+    assert tables.stability_verdict(stability).startswith(
+        "Most stable: 3-fold cross-validation on the whole training split under label-free-top1, sd 0.08 points")
+    from dkw_core.evaluation.leakcheck import plain_table
+
+    leak = plain_table(leaks)  # the leak table is dkw_core's (one verdict rule), the page shows it as is
+    assert not RAW_CODES & set(leak.columns), list(leak.columns)
+    assert "it reads the label" in leak["verdict"].iloc[0] and "no leak" in leak["verdict"].iloc[0]

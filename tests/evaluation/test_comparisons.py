@@ -92,3 +92,83 @@ def test_the_baselines_are_compared_per_document_like_the_metrics():
     assert "baseline-bow" not in set(at_5["metric_b"]) and "baseline-tfidf" in set(at_5["metric_b"])
     plain = per_document(runs, dataset="toy", protocol="label-free-top1", top=10, baselines=False)
     assert len(plain) == 6
+
+
+def _predicted(gold, right, rng):
+    """Predictions right on ``right`` documents of a shuffled order."""
+    pred = gold.copy()
+    wrong = rng.permutation(len(gold))[: len(gold) - right]
+    pred[wrong] = (gold[wrong] + 1) % 4
+    return pred
+
+
+def _overview_runs(*, baseline_predictions: bool):
+    import numpy as np
+
+    from dkw_core.evaluation.paired import encode_labels
+
+    rng = np.random.default_rng(1)
+    gold = rng.integers(0, 4, 200)
+    runs = []
+    for protocol, selection, right in (("label-aware", "cv", 196), ("label-free-top1", "cv", 170),
+                                       ("label-free-top1", "algorithm2", 160)):
+        run = search_run(protocol, selection, 0, "ig", 50, 10, right / 2)
+        run["predictions"] = {"split": "s", "gold": encode_labels(gold), "pred": encode_labels(_predicted(gold, right, rng))}
+        runs.append(run)
+    base = {"dataset": "r8", "kind": "baseline-tfidf", "protocol": "none", "metric": "tf-idf-sublinear", "k": 0,
+            "top": 0, "micro_f1": 87.5, "macro_f1": 86.0, "classifier": "svm-ovr", "vectors": "none", "options": {}}
+    if baseline_predictions:
+        base["predictions"] = {"split": "s", "gold": encode_labels(gold), "pred": encode_labels(_predicted(gold, 175, rng))}
+    return pd.DataFrame([*runs, base]), gold
+
+
+def test_overview_gives_each_choice_its_bootstrap_interval_the_gold_label_flag_and_the_baseline_difference():
+    import numpy as np
+
+    from dkw_core.evaluation.comparisons import overview
+    from dkw_core.evaluation.paired import bootstrap_diff, bootstrap_f1, decode_labels
+
+    runs, gold = _overview_runs(baseline_predictions=False)
+    table = overview(runs, dataset="r8", classifier="svm-ovr")
+    assert list(zip(table["protocol"], table["selection"])) == [
+        ("label-aware", "cv"), ("label-free-top1", "algorithm2"), ("label-free-top1", "cv")]  # PROTOCOLS order
+    assert list(table["reads_labels"]) == [True, False, False]  # from PROTOCOL_INFO
+    for _, row in table.iterrows():
+        run = runs[(runs["protocol"] == row["protocol"]) & (runs["micro_f1"] == row["micro_f1"])].iloc[0]
+        correct = decode_labels(run["predictions"]["pred"]) == gold
+        assert (row["ci_low"], row["ci_high"]) == bootstrap_f1(correct, resamples=1000, seed=0)
+        assert row["diff"] == row["micro_f1"] - 87.5 and not row["paired"]  # no baseline predictions: shifted CI
+        assert row["diff_low"] == row["ci_low"] - 87.5
+    paired = overview(_overview_runs(baseline_predictions=True)[0], dataset="r8")
+    runs, gold = _overview_runs(baseline_predictions=True)
+    base = decode_labels(runs[runs["kind"] == "baseline-tfidf"].iloc[0]["predictions"]["pred"]) == gold
+    aware = decode_labels(runs.iloc[0]["predictions"]["pred"]) == gold
+    row = paired.iloc[0]
+    assert row["paired"] and (row["diff_low"], row["diff_high"]) == bootstrap_diff(aware, base, resamples=1000, seed=0)
+    assert np.isclose(row["diff"], 98.0 - 87.5)
+
+
+def _pairs(rows):
+    columns = ["metric_a", "metric_b", "f1_a", "f1_b", "diff", "ci_low", "ci_high", "p_holm", "significant"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def test_best_method_never_is_the_baseline_and_a_tie_is_named():
+    from dkw_core.evaluation.comparisons import against, best_method, tied_best
+
+    pairs = _pairs([
+        ("rf", "ig", 85.0, 85.0, 0.0, -0.3, 0.3, 1.0, False),
+        ("rf", "baseline-tfidf", 85.0, 86.2, -1.2, -1.9, -0.5, 0.002, True),
+        ("ig", "baseline-tfidf", 85.0, 86.2, -1.2, -1.9, -0.5, 0.002, True),
+        ("tf-idf", "rf", 38.0, 85.0, -47.0, -48.0, -46.0, 0.0, True),
+        ("tf-idf", "ig", 38.0, 85.0, -47.0, -48.0, -46.0, 0.0, True),
+        ("tf-idf", "baseline-tfidf", 38.0, 86.2, -48.2, -49.0, -47.0, 0.0, True),
+    ])
+    assert best_method(pairs) == "ig" and tied_best(pairs) == ["ig", "rf"]  # the classifier is higher, never "best"
+    vs = against(pairs, "baseline-tfidf")
+    assert list(vs["method"]) == ["rf", "ig", "tf-idf"]
+    assert list(vs["diff"]) == [-1.2, -1.2, -48.2] and list(vs["ci_high"]) == [-0.5, -0.5, -47.0]
+    vs = against(pairs, "ig")  # ig on the b side of rf and tf-idf, on the a side of the baseline
+    row = vs[vs["method"] == "baseline-tfidf"].iloc[0]
+    assert (row["diff"], row["ci_low"], row["ci_high"], row["f1"]) == (1.2, 0.5, 1.9, 86.2)
+    assert list(vs["method"]) == ["baseline-tfidf", "rf", "tf-idf"]

@@ -74,3 +74,16 @@ def test_run_cv_stores_choice_curves_and_predictions(corpus, topic_vectors, tmp_
     again = run_cv(exp, protocol="label-free", ks=[1, 3], metrics=["rf", "ig", "chi2"], tops=[1, 2], folds=2,
                    store=db)
     assert again["cv"] is None and again["choice"].cached
+
+
+def test_selections_are_named_in_words_and_a_capped_cv_says_its_cap():
+    from dkw_core.evaluation.selection import selection_name
+
+    assert selection_name("algorithm2") == "Algorithm 2 (paper)"
+    assert selection_name("cv") == "cross-validation on the training split"
+    assert selection_name("cv", folds=3, max_per_category=None, detail=True) == \
+        "3-fold cross-validation on the whole training split"
+    assert selection_name("cv", folds=3.0, max_per_category=float("nan"), detail=True) == \
+        "3-fold cross-validation on the whole training split"  # pandas' NaN for "no cap"
+    assert selection_name("cv", folds=3, max_per_category=50, detail=True) == \
+        "3-fold cross-validation on at most 50 training documents per category"
