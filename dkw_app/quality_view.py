@@ -41,6 +41,19 @@ def _points(rows: pd.DataFrame, default: str) -> pd.DataFrame:
     return pd.DataFrame(points)
 
 
+def _label_positions(points: pd.DataFrame, labelled: set) -> dict:
+    """Where each labelled point's name goes: above it, unless a labelled point higher up sits
+    close by (the two names would overlap), then below it."""
+    dx = max(float(points[NPMI].max() - points[NPMI].min()), 0.05) * 0.2  # a name is about a fifth of the axis wide
+    dy = max(float(points[EXCL].max() - points[EXCL].min()), 0.05) * 0.1  # and a tenth high
+    where = {}
+    for i in sorted(labelled, key=lambda j: -points.at[j, EXCL]):
+        crowded = any(where[j] == "top center" and abs(points.at[j, NPMI] - points.at[i, NPMI]) < dx
+                      and 0 <= points.at[j, EXCL] - points.at[i, EXCL] < dy for j in where)
+        where[i] = "bottom center" if crowded else "top center"
+    return where
+
+
 def _hover(p) -> str:
     return (f"<b>{plotly(p['name'])}</b> ({plotly(p['words'])})<br>NPMI {p[NPMI]:+.3f} · "
             f"{p[ABSENT]:.1f} % of the words absent from the test split<br>exclusivity {p[EXCL]:.3f}<br>"
@@ -58,16 +71,19 @@ def words_chart(rows: pd.DataFrame, *, corpus: str, default: str, k: int, top: i
     points = _points(rows, default)
     fig = go.Figure()
     if not points.empty:
-        labelled = {points[NPMI].idxmax(), points[EXCL].idxmax()}
+        latent = points[points["role"] == "latent"]
+        labelled = {points[NPMI].idxmax(), points[EXCL].idxmax(),
+                    *((latent[NPMI].idxmax(), latent[EXCL].idxmax()) if not latent.empty else ())}
+        where = _label_positions(points, {i for i in points.index if i in labelled or points.at[i, "role"] != "latent"})
         for role, (name, symbol, colour, size) in ROLES.items():
             mine = points[points["role"] == role]
             if mine.empty:
                 continue
             label = f"{name}: {plotly(mine['name'].iloc[0])}" if role == "default" else name
-            texts = [plotly(p["name"]) if role != "latent" or i in labelled else "" for i, p in mine.iterrows()]
             fig.add_trace(go.Scatter(
-                x=mine[NPMI].tolist(), y=mine[EXCL].tolist(), mode="markers+text", name=label, text=texts,
-                textposition="top center", textfont={"size": 12},
+                x=mine[NPMI].tolist(), y=mine[EXCL].tolist(), mode="markers+text", name=label,
+                text=[plotly(p["name"]) if i in where else "" for i, p in mine.iterrows()],
+                textposition=[where.get(i, "top center") for i in mine.index], textfont={"size": 12},
                 marker={"symbol": symbol, "color": colour, "size": size, "line": {"width": 1, "color": "white"}},
                 hovertext=[_hover(p) for _, p in mine.iterrows()], hoverinfo="text"))
     peer = rows[rows["id"] == FIGHTIN_WORDS]

@@ -37,7 +37,9 @@ def test_one_marker_per_distinct_list_dkw_metrics_peers_and_the_default_apart():
     assert list(latent["x"]) == [-0.3, -0.2] and list(latent["y"]) == [0.30, 0.40]  # idf: no NPMI, not drawn
     assert "<b>rf = tds</b>" in latent["hovertext"][0] and "micro-F1 97.00 %" in latent["hovertext"][0]
     assert traces["the default metric: ig"]["marker"]["symbol"] == "star"
-    assert list(traces["peers (own words)"]["text"]) == ["Fightin' Words (own words)", "c-TF-IDF (own words)"]
+    peers = traces["peers (own words)"]
+    assert list(peers["text"]) == ["Fightin' Words (own words)", "c-TF-IDF (own words)"]
+    assert list(peers["textposition"]) == ["top center", "bottom center"]  # close together: names apart
     lines = {(s["x0"], s["x1"]) if s["xref"] == "x" else (s["y0"], s["y1"]) for s in fig["layout"]["shapes"]}
     assert lines == {(0.063, 0.063), (0.539, 0.539)}  # Fightin' Words' NPMI and exclusivity, dashed
 
