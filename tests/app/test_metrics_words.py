@@ -63,3 +63,14 @@ def test_a_corpus_without_a_quality_measurement_says_so(tmp_path, monkeypatch):
     assert not at.exception
     assert any("was not measured on r8 (measured: 20ng)" in i.value.replace("\\", "") for i in at.info)
     assert not [m for m in at.markdown if "the most coherent category words" in m.value]
+
+
+def test_an_unreadable_quality_table_is_one_line_on_the_tab(tmp_path, monkeypatch):
+    (tmp_path / "r8.json").symlink_to(quality_path().parent.parent / "r8.json")
+    (tmp_path / "quality").mkdir()
+    (tmp_path / "quality" / "quality.json").write_text("{not json", encoding="utf-8")
+    monkeypatch.setenv("DKW_REFERENCE_DIR", str(tmp_path))
+    at = _words_tab("r8")
+    assert not at.exception
+    assert [e.value for e in at.error if "not a readable quality table" in e.value]
+    assert not at.get("plotly_chart") or not [c for c in at.get("plotly_chart") if "Category words" in c.proto.spec]
