@@ -258,6 +258,22 @@ def quality_texts(own):
     return texts(own)
 
 
+def quality_results():
+    """The shipped quality table of every method's category words
+    (``dkw_core.evaluation.wordlists.load_quality``: ``docs/results/quality/quality.json``)."""
+    from dkw_core.evaluation.wordlists import load_quality
+
+    return load_quality()
+
+
+def quality_summary(results, corpus: str):
+    """The answer sentence of the quality table on ``corpus`` and how it was measured, the default
+    metric held against Fightin' Words (``dkw_core.evaluation.wordlists.quality_summary``)."""
+    from dkw_core.evaluation.wordlists import quality_summary as summary
+
+    return summary(results, corpus, default=DEFAULT_METRIC)
+
+
 def category_quality(content_key: str, category: str, words: Sequence[str], texts):
     """NPMI, exclusivity and absent share of one category's list (``dkw_core.quality``; cached
     on disk per corpus content key and list; ``texts()`` gives :func:`quality_texts` on a miss)."""

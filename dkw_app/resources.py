@@ -136,6 +136,12 @@ def category_quality(name: str, sample: int | None, category: str, words: tuple[
                                     lambda: _quality_texts(name, sample))
 
 
+@st.cache_data(show_spinner=False)
+def quality() -> Any:
+    """The shipped quality table of every method's category words (read once per server)."""
+    return backend.quality_results()
+
+
 @st.cache_data(show_spinner=False, max_entries=64)
 def search(name: str, sample: int | None, split: str, category: str, query: str) -> list[str]:
     """Ids of the documents of a split and category whose id or text contains ``query``."""

@@ -110,8 +110,8 @@ def chart(fig, *, key: str, file_name: str) -> None:
 
 # Lazy tabs: the bootstrap intervals and the per-document tests (which decode every run's stored
 # predictions) run only when their tab is open, not on every visit of the page.
-(t_overview, t_metric, t_n, t_sig, t_leak, t_hub, t_yours) = st.tabs(
-    ["Overview", "Per metric", "Against N", "Significance", "Leak check", "Hubness", "Your runs"],
+(t_overview, t_metric, t_n, t_sig, t_leak, t_hub, t_yours, t_words) = st.tabs(
+    ["Overview", "Per metric", "Against N", "Significance", "Leak check", "Hubness", "Your runs", "Words"],
     key="m_tab", on_change="rerun")
 
 # ------------------------------------------------------------------ overview
@@ -385,3 +385,10 @@ with t_yours:
             resources.runs.clear()
             st.success("Evaluation stored.")
             st.rerun()
+
+# ------------------------------------------------------------------ category words: coherence, exclusivity
+with t_words:
+    if t_words.open:
+        from dkw_app import quality_view  # here, not above: the page's header is being reworked apart
+
+        quality_view.show_words(dataset)

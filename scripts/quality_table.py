@@ -32,16 +32,14 @@ from pathlib import Path
 
 from repo_root import ROOT  # the repository root, put first on sys.path (scripts/repo_root.py)
 
+from dkw_core.evaluation.wordlists import PEER_NAMES as PEERS  # noqa: E402  (the one name of each peer)
+from dkw_core.evaluation.wordlists import quality_method_id as method_id  # noqa: E402  (what the app reads back)
+
 ORDER = ["20ng", "r52", "r8", "webkb"]
-PEERS = {"fw": "Fightin' Words", "ctfidf": "c-TF-IDF"}
 #: Methods whose category lists the per-corpus pages print in full.
 SHOWN = ["ig", "rf", "lo", "fw", "own:fw", "own:ctfidf"]
 DEFAULT_JSON = ROOT / "docs" / "results" / "quality" / "quality.json"
 BEGIN, END = "<!-- quality-table:begin -->", "<!-- quality-table:end -->"
-
-
-def method_id(words: str, metric: str) -> str:
-    return f"own:{metric}" if words == "own words" else metric
 
 
 def method_label(row: dict) -> str:

@@ -17,15 +17,22 @@ sets for own words, since own words have no vectors here).
 """
 from __future__ import annotations
 
+import json
+import math
 from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
 
 from ..errors import InputError
 from ..quality import DEFAULT_TOPN, ListF1, ListQuality, list_quality, word_tokens
-from ..types import NEW_TEXT_PROTOCOL, check_protocol
+from ..types import DEFAULT_METRIC, NEW_TEXT_PROTOCOL, check_protocol
 from .classifiers import CLASSIFIER_LABELS, DEFAULT_CLASSIFIER
 
 __all__ = ["LIST_KINDS", "MethodQuality", "ReferenceTokens", "reference_tokens", "category_lists",
-           "document_lists", "method_f1", "method_quality"]
+           "document_lists", "method_f1", "method_quality", "OWN_WORDS", "PEER_NAMES", "FIGHTIN_WORDS",
+           "QUALITY_COLUMNS", "QualityResults", "quality_method_id", "quality_method_label", "quality_path",
+           "load_quality", "QualitySummary", "quality_summary"]
 
 #: What a method's lists can be.
 LIST_KINDS: tuple[str, ...] = ("categories", "documents")
@@ -136,3 +143,188 @@ def method_quality(model, *, metric: str, k: int | None, lists: str = "categorie
     quality = list_quality(words, tokens.test, tokens.train, tokens.train_labels, categories=categories, topn=top,
                            f1=score)
     return MethodQuality(lists=words, quality=quality)
+
+
+# --------------------------------------------------------------------------- the shipped table
+
+#: ``words`` of a method over the documents' own words (a peer); any other value: latent words.
+OWN_WORDS = "own words"
+#: The peers' names (own-words metrics of :class:`~dkw_core.keywords.BaselineModel`).
+PEER_NAMES: dict[str, str] = {"fw": "Fightin' Words", "ctfidf": "c-TF-IDF"}
+#: The field's standard the other methods are held against (issue 28): Fightin' Words over own words.
+FIGHTIN_WORDS = "own:fw"
+#: The plain column names of :func:`load_quality`'s table, by the JSON field each comes from.
+QUALITY_COLUMNS: dict[str, str] = {
+    "npmi": "NPMI", "absent_share": "absent from test split (%)", "exclusivity": "exclusivity",
+    "micro_f1": "micro-F1 (%)", "macro_f1": "macro-F1 (%)"}
+
+
+def quality_method_id(words: str, metric: str) -> str:
+    """A measured method's id: the metric over latent words, ``own:<metric>`` over own words."""
+    return f"own:{metric}" if words == OWN_WORDS else str(metric)
+
+
+def quality_method_label(words: str, metric: str) -> str:
+    """How a measured method reads: "Fightin' Words (own words)", else the metric's name ("tf-idf
+    (keyword metric)", so that it is never taken for the tf-idf + LinearSVC classifier)."""
+    if words == OWN_WORDS:
+        return f"{PEER_NAMES.get(metric, metric)} (own words)"
+    return "tf-idf (keyword metric)" if metric == "tf-idf" else str(metric)  # never the tf-idf classifier
+
+
+@dataclass(frozen=True)
+class QualityResults:
+    """The shipped quality table (``docs/results/quality/quality.json``, written by
+    ``scripts/quality_table.py``): one row per (corpus, method) and how it was measured."""
+
+    table: pd.DataFrame
+    k: int
+    top: int
+    protocol: str
+    reference: str
+    window: int
+    f1: str
+    k_choice: str
+    dkw_version: str
+    date: str
+    command: str
+
+    @property
+    def corpora(self) -> list[str]:
+        return [str(c) for c in dict.fromkeys(self.table["corpus"])]
+
+    def of(self, corpus: str) -> pd.DataFrame:
+        """The rows of one corpus (empty when it was not measured)."""
+        return self.table[self.table["corpus"] == corpus].reset_index(drop=True)
+
+
+def quality_path(folder: str | Path | None = None) -> Path:
+    """``quality/quality.json`` in the reference folder (``DKW_REFERENCE_DIR`` or ``docs/results``)."""
+    from ..config import reference_dir
+
+    return (Path(folder) if folder else reference_dir()) / "quality" / "quality.json"
+
+
+def _number(value, name: str, where: str) -> float:
+    if value is None:
+        return math.nan
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InputError(f"{where}: {name} is not a number ({value!r})")
+    return float(value)
+
+
+def load_quality(path: str | Path | None = None) -> QualityResults:
+    """The shipped quality table as :class:`QualityResults`: columns ``corpus``, ``id``
+    (:func:`quality_method_id`), ``method`` (:func:`quality_method_label`), ``words`` ("latent,
+    K 90" or "own words"), then :data:`QUALITY_COLUMNS` (NPMI, absent share and F1 in percent,
+    exclusivity as a share); a NPMI nobody could measure is NaN. A missing or malformed file is
+    one :class:`~dkw_core.errors.InputError`."""
+    path = Path(path) if path else quality_path()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{path.name}: not a readable quality table ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("corpora"), dict):
+        raise InputError(f"{path.name}: not a quality table (no corpora)")
+    k = data.get("k")
+    rows = []
+    for corpus, item in data["corpora"].items():
+        methods = item.get("methods") if isinstance(item, dict) else None
+        if not isinstance(methods, list):
+            raise InputError(f"{path.name}: corpus {corpus!r} has no list of methods")
+        for m in methods:
+            if not isinstance(m, dict) or not isinstance(m.get("metric"), str) or not isinstance(m.get("words"), str):
+                raise InputError(f"{path.name}: a method of corpus {corpus!r} has no metric or words")
+            where = f"{path.name}, {corpus} {m['metric']}"
+            figures = {field: _number(m.get(field), field, where) for field in QUALITY_COLUMNS}
+            figures["absent_share"] *= 100
+            rows.append({"corpus": str(corpus), "id": quality_method_id(m["words"], m["metric"]),
+                         "method": quality_method_label(m["words"], m["metric"]),
+                         "words": OWN_WORDS if m["words"] == OWN_WORDS else f"{m['words']}, K {k}",
+                         **{QUALITY_COLUMNS[f]: v for f, v in figures.items()}})
+    table = pd.DataFrame(rows, columns=["corpus", "id", "method", "words", *QUALITY_COLUMNS.values()])
+    return QualityResults(table=table, k=int(k) if isinstance(k, int) else 0, top=int(data.get("top") or 0),
+                          protocol=str(data.get("protocol", "?")), reference=str(data.get("reference", "?")),
+                          window=int(data.get("window") or 0), f1=str(data.get("f1", "?")),
+                          k_choice=str(data.get("k_choice", "")), dkw_version=str(data.get("dkw_version", "?")),
+                          date=str(data.get("date", "?")), command=str(data.get("command", "")))
+
+
+@dataclass(frozen=True)
+class QualitySummary:
+    """The answer (which method gives the most coherent and the most exclusive words; the default
+    against Fightin' Words) and how it was measured."""
+
+    answer: str
+    how: str
+
+
+def signed(x: float) -> str:
+    """A NPMI as the tables print it: sign always, a true minus sign."""
+    return f"{x:+.3f}".replace("-", "\u2212")
+
+
+def _best(rows: pd.DataFrame, column: str) -> pd.DataFrame:
+    """The rows with the highest value of ``column`` (ties at the shown precision kept)."""
+    values = rows[column].round(3)
+    return rows[values == values.max()]
+
+
+def _names(rows: pd.DataFrame) -> str:
+    names = list(rows["method"])
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _gives(rows: pd.DataFrame) -> str:
+    return "gives" if len(rows) == 1 else "give"
+
+
+def _against(mine: float, peer: float) -> str:
+    a, b = round(mine, 3), round(peer, 3)
+    return "above" if a > b else "below" if a < b else "level with"
+
+
+def quality_summary(results: QualityResults, corpus: str, *, default: str = DEFAULT_METRIC) -> QualitySummary:
+    """One sentence for a reader: on ``corpus``, the method with the most coherent (highest NPMI)
+    and the most exclusive category words, and the ``default`` metric against Fightin' Words,
+    every figure from the table; ``how`` states K, the reference corpus, the window and the F1's
+    protocol."""
+    rows = results.of(corpus)
+    if rows.empty:
+        raise InputError(f"no quality measurement of corpus {corpus!r} "
+                         f"(measured: {', '.join(results.corpora) or 'none'})")
+    npmi, excl, absent, micro = (QUALITY_COLUMNS[f] for f in ("npmi", "exclusivity", "absent_share", "micro_f1"))
+    coherent, exclusive = _best(rows.dropna(subset=[npmi]), npmi), _best(rows, excl)
+    top_npmi = f"NPMI {signed(coherent[npmi].iloc[0])}"
+    if coherent[absent].iloc[0] >= 5:  # a coherence over few words: say how few
+        top_npmi += f", {coherent[absent].iloc[0]:.1f} % of its words absent from the test split"
+    if set(coherent["id"]) == set(exclusive["id"]):
+        answer = (f"On {corpus}, {_names(coherent)} {_gives(coherent)} both the most coherent category words ({top_npmi}) "
+                  f"and the most exclusive (exclusivity {exclusive[excl].iloc[0]:.3f})")
+    else:
+        answer = (f"On {corpus}, {_names(coherent)} {_gives(coherent)} the most coherent category words ({top_npmi}) "
+                  f"and {_names(exclusive)} the most exclusive (exclusivity {exclusive[excl].iloc[0]:.3f})")
+    mine = rows[rows["id"] == default]
+    peer = rows[rows["id"] == FIGHTIN_WORDS]
+    if mine.empty:
+        answer += f"; the default metric {default} was not measured here."
+    else:
+        d = mine.iloc[0]
+        answer += (f"; the default, {d['method']} ({d['words']}), reaches NPMI {signed(d[npmi])} "
+                   f"({d[absent]:.1f} % of its words absent from the test split), exclusivity {d[excl]:.3f} "
+                   f"and micro-F1 {d[micro]:.2f} %")
+        if peer.empty:
+            answer += "; Fightin' Words was not measured here."
+        else:
+            p = peer.iloc[0]
+            n_side, e_side = _against(d[npmi], p[npmi]), _against(d[excl], p[excl])
+            verdict = (f"{n_side} it on both" if n_side == e_side
+                       else f"{n_side} it in coherence, {e_side} it in exclusivity")
+            answer += (f"; {p['method']}: NPMI {signed(p[npmi])}, exclusivity {p[excl]:.3f}, micro-F1 "
+                       f"{p[micro]:.2f} %; the default is {verdict}.")
+    how = (f"Each category's top {results.top} words on the training split, K = {results.k} ({results.k_choice}). "
+           f"NPMI: gensim c_npmi over {results.reference}, boolean sliding window of {results.window} words, "
+           "words absent from the test split left out and counted. Exclusivity: the share of the training "
+           "documents containing a word that belong to its category, averaged over the list. "
+           f"F1: {results.f1}. Measured by dkw {results.dkw_version} on {results.date}: {results.command}.")
+    return QualitySummary(answer=answer, how=how)

@@ -2,6 +2,9 @@
 code and :func:`dkw_core.quality.list_quality` give on the tiny topic corpus (conftest)."""
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from dkw_core.errors import InputError
@@ -10,8 +13,11 @@ from dkw_core.evaluation.protocols import evaluate_model
 from dkw_core.evaluation.wordlists import (
     category_lists,
     document_lists,
+    load_quality,
     method_f1,
     method_quality,
+    quality_path,
+    quality_summary,
     reference_tokens,
 )
 from dkw_core.keywords import BaselineModel, KeywordModel
@@ -83,3 +89,80 @@ def test_the_f1_of_own_words_is_the_bag_of_words_baseline_not_a_vector_sum(own):
 def test_an_unknown_kind_of_list_is_one_input_error(latent):
     with pytest.raises(InputError, match="unknown kind of word lists 'words'"):
         method_quality(latent, metric="rf", k=3, lists="words")
+
+
+# --------------------------------------------------------------------------- the shipped quality table
+
+def _method(metric: str, words: str, npmi, absent: float, excl: float, micro: float, macro: float) -> dict:
+    return {"method": metric, "metric": metric, "words": words, "npmi": npmi, "absent_share": absent,
+            "exclusivity": excl, "npmi_skipped": [], "micro_f1": micro, "macro_f1": macro, "lists": {}}
+
+
+def _write(tmp_path, methods: list[dict], corpus: str = "toy") -> Path:
+    data = {"command": "scripts/quality_table.py --corpora toy", "date": "2026-11-26", "dkw_version": "9.9",
+            "k": 90, "k_choice": "fixed", "top": 10, "protocol": "label-free-top1",
+            "reference": "the test split's content words", "window": 10, "f1": "micro/macro F1 at N = 10",
+            "corpora": {corpus: {"dataset": corpus, "methods": methods}}}
+    path = tmp_path / "quality.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_load_quality_is_the_shipped_json_with_plain_column_names():
+    shipped = json.loads(quality_path().read_text(encoding="utf-8"))
+    got = load_quality()
+    assert list(got.table.columns) == ["corpus", "id", "method", "words", "NPMI", "absent from test split (%)",
+                                       "exclusivity", "micro-F1 (%)", "macro-F1 (%)"]
+    assert got.corpora == list(shipped["corpora"]) and got.k == shipped["k"] and got.window == shipped["window"]
+    for corpus, item in shipped["corpora"].items():
+        rows = got.of(corpus)
+        assert len(rows) == len(item["methods"])
+        for row, m in zip(rows.to_dict("records"), item["methods"]):
+            assert row["id"] == (f"own:{m['metric']}" if m["words"] == "own words" else m["metric"])
+            assert row["NPMI"] == pytest.approx(m["npmi"]) and row["exclusivity"] == pytest.approx(m["exclusivity"])
+            assert row["absent from test split (%)"] == pytest.approx(100 * m["absent_share"])
+            assert (row["micro-F1 (%)"], row["macro-F1 (%)"]) == pytest.approx((m["micro_f1"], m["macro_f1"]))
+    labels = dict(zip(got.table["id"], got.table["method"]))
+    assert labels["own:fw"] == "Fightin' Words (own words)" and labels["tf-idf"] == "tf-idf (keyword metric)"
+
+
+def test_quality_summary_names_the_best_methods_and_holds_the_default_against_fightin_words(tmp_path):
+    results = load_quality(_write(tmp_path, [
+        _method("rf", "latent", -0.3, 0.88, 0.10, 97.0, 93.0), _method("tds", "latent", -0.3, 0.88, 0.10, 97.0, 93.0),
+        _method("ig", "latent", -0.37, 0.29, 0.60, 97.12, 92.87),
+        _method("fw", "own words", 0.063, 0.0, 0.539, 97.03, 92.37),
+        _method("ctfidf", "own words", 0.066, 0.0, 0.518, 96.89, 92.32)]))
+    got = quality_summary(results, "toy", default="ig")
+    assert got.answer.startswith("On toy, c-TF-IDF (own words) gives the most coherent category words "
+                                 "(NPMI +0.066) and ig the most exclusive (exclusivity 0.600)")
+    assert "the default, ig (latent, K 90), reaches NPMI \u22120.370 (29.0 % of its words absent" in got.answer
+    assert "Fightin' Words (own words): NPMI +0.063, exclusivity 0.539, micro-F1 97.03 %" in got.answer
+    assert got.answer.endswith("the default is below it in coherence, above it in exclusivity.")
+    assert "K = 90" in got.how and "window of 10 words" in got.how and "N = 10" in got.how
+    tied = quality_summary(results, "toy", default="rf")
+    assert "the default is below it on both." in tied.answer
+    assert "the default metric lo was not measured here." in quality_summary(results, "toy", default="lo").answer
+
+
+def test_the_best_of_several_tied_methods_names_them_all(tmp_path):
+    results = load_quality(_write(tmp_path, [
+        _method("ig", "latent", 0.1, 0.0, 0.5, 90.0, 80.0), _method("gr", "latent", 0.1, 0.0, 0.5, 90.0, 80.0),
+        _method("rf", "latent", None, 1.0, 0.2, 50.0, 40.0)]))
+    got = quality_summary(results, "toy", default="rf")
+    assert got.answer.startswith("On toy, ig and gr give both the most coherent category words (NPMI +0.100) "
+                                 "and the most exclusive (exclusivity 0.500)")
+    assert results.of("toy")["NPMI"].isna().tolist() == [False, False, True]
+    assert "Fightin' Words was not measured here." in got.answer
+
+
+def test_a_missing_corpus_or_malformed_quality_file_is_one_input_error(tmp_path):
+    results = load_quality(_write(tmp_path, [_method("ig", "latent", 0.1, 0.0, 0.5, 90.0, 80.0)]))
+    with pytest.raises(InputError, match="no quality measurement of corpus 'r8'"):
+        quality_summary(results, "r8")
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"corpora": {"toy": {"methods": [{"metric": "ig", "words": "latent",
+                                                                  "npmi": "high"}]}}}), encoding="utf-8")
+    with pytest.raises(InputError, match="npmi is not a number"):
+        load_quality(bad)
+    with pytest.raises(InputError, match="not a readable quality table"):
+        load_quality(tmp_path / "missing.json")
