@@ -169,7 +169,9 @@ def quality_method_label(words: str, metric: str) -> str:
     (keyword metric)", so that it is never taken for the tf-idf + LinearSVC classifier)."""
     if words == OWN_WORDS:
         return f"{PEER_NAMES.get(metric, metric)} (own words)"
-    return "tf-idf (keyword metric)" if metric == "tf-idf" else str(metric)  # never the tf-idf classifier
+    from .names import method_name
+
+    return method_name(str(metric))  # "tf-idf (keyword metric)": never the tf-idf classifier
 
 
 @dataclass(frozen=True)

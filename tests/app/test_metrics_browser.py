@@ -11,7 +11,7 @@ from tests.support.browser import ROOT, browser_page, streamlit_server, wait_idl
 
 pytestmark = [pytest.mark.browser]
 
-TABS = ("Overview", "Per metric", "Against N", "Significance", "Leak check", "Hubness", "Your runs")
+TABS = ("Overview", "Per metric", "Against N", "Significance", "Leak check", "Hubness", "Your runs", "Words")
 
 #: Everything that can be cut off on a Streamlit page, measured in the browser. Returns one line
 #: per problem. Interactive grids (st.dataframe) draw on a canvas: their columns must all fit
