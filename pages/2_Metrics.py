@@ -272,7 +272,7 @@ with t_leak:
         mine = leaks[leaks["dataset"] == dataset]
         if not mine.empty:
             shown = backend.leak_table(mine)  # plain column names, the deployable protocol checked, a verdict
-            widgets.plain_table(tables.as_text(shown))  # cells wrap: nothing cut off at 1280 px
+            widgets.plain_table(tables.as_text(shown.drop(columns=["corpus"], errors="ignore")))  # one corpus: wraps
             widgets.csv_download(shown, label="Download the leak checks (CSV)",
                                  file_name=f"leakcheck-{dataset}.csv", key="csv_leaks")
     available = dataset in known
