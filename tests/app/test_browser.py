@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from dkw_core.types import DEFAULT_METRIC
 from tests.support.browser import ROOT, browser_page, streamlit_server, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.corpus]
@@ -104,7 +105,7 @@ def test_prepare_pick_example_and_see_keywords(tmp_path):
         table = page.locator("[data-testid='stTable'] table")
         table.wait_for()
         header = [h.strip() for h in table.locator("thead th").all_inner_texts() if h.strip() != "rank"]
-        assert [h for h in header if h] == ["ig"], header  # the one default metric (docs/method.md §9)
+        assert [h for h in header if h] == [DEFAULT_METRIC], header  # the one default metric (docs/method.md §9)
         rows = table.locator("tbody tr")
         assert rows.count() == 10
         assert all(w.strip() for w in rows.nth(0).locator("td").all_inner_texts())

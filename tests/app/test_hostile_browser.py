@@ -158,7 +158,9 @@ def test_a_hostile_corpus_plants_no_link_image_script_or_math_on_any_page(tmp_pa
         _no_payload_markup(page, "Categories")
         # why the words are there, under a peer: a scatter of the category's own words (the payload's
         # text among them), its title naming the category as typed, its points labelled
-        page.locator("[data-testid='stSelectbox'] input[aria-label='Method']").click()
+        method = page.locator("[data-testid='stSelectbox'] input[aria-label='Method']")
+        method.click()
+        method.fill("Fightin")  # the list is long (every metric, then the peers): filter it as a reader would
         page.get_by_role("option", name="Fightin' Words (own words)").click()
         wait_idle(page, timeout=120_000)
         page.locator(".annotation-text").first.wait_for()

@@ -97,12 +97,14 @@ def test_a_new_text_needs_no_archive_and_no_preparation(tmp_path, monkeypatch, c
     assert main(["keywords", "--text-file", str(f), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["dataset"] == "20ng" and out["source"] == "shipped statistics" and out["protocol"] == "label-free-top1"
-    assert list(out["keywords"]) == ["ig"] and out["k"] == 90 and out["top"] == 10
-    assert len(out["scores"]["ig"]) == 10 and out["scores"]["ig"] == sorted(out["scores"]["ig"], reverse=True)
+    from dkw_core.types import DEFAULT_METRIC as default
+
+    assert list(out["keywords"]) == [default] and out["k"] == 90 and out["top"] == 10
+    assert len(out["scores"][default]) == 10 and out["scores"][default] == sorted(out["scores"][default], reverse=True)
     assert out["weighted_as"].startswith("comp.")
     kws = extract_keywords(TEXT)
-    assert [kw.word for kw in kws] == out["keywords"]["ig"]
-    assert [kw.score for kw in kws] == out["scores"]["ig"]
+    assert [kw.word for kw in kws] == out["keywords"][default]
+    assert [kw.score for kw in kws] == out["scores"][default]
     assert not (tmp_path / "data" / "cache" / "v3" / "models").exists()  # nothing was prepared
 
 
