@@ -39,8 +39,9 @@ def tfidf_svm(
     categories: list[str],
     *,
     classifier: str = DEFAULT_CLASSIFIER,
-) -> tuple[Scores, dict[str, float]]:
-    """TF-IDF (sublinear tf) fitted on the training texts, classifier, scores on the test texts."""
+) -> tuple[Scores, dict[str, float], np.ndarray]:
+    """TF-IDF (sublinear tf) fitted on the training texts, classifier, scores on the test texts
+    (and the test predictions)."""
     t0 = time.perf_counter()
     vectorizer = TfidfVectorizer(sublinear_tf=True)
     try:
@@ -51,11 +52,18 @@ def tfidf_svm(
     t1 = time.perf_counter()
     y_pred = fit_predict(X_train, y_train, X_test, classifier=classifier)
     t2 = time.perf_counter()
-    return score_predictions(y_test, y_pred, categories), {"features": t1 - t0, "classify": t2 - t1}
+    return score_predictions(y_test, y_pred, categories), {"features": t1 - t0, "classify": t2 - t1}, y_pred
 
 
 def tfidf_baseline(corpus, *, classifier: str = DEFAULT_CLASSIFIER) -> tuple[Scores, dict[str, float]]:
     """TF-IDF + classifier on a corpus's train/test split."""
+    scores, seconds, _pred = tfidf_predictions(corpus, classifier=classifier)
+    return scores, seconds
+
+
+def tfidf_predictions(corpus, *, classifier: str = DEFAULT_CLASSIFIER) -> tuple[Scores, dict[str, float], np.ndarray]:
+    """:func:`tfidf_baseline` with its test predictions (in ``corpus.split("test")`` order), for
+    the per-document comparison with keyword methods."""
     train_texts, y_train = split_texts(corpus, "train")
     test_texts, y_test = split_texts(corpus, "test")
     return tfidf_svm(train_texts, y_train, test_texts, y_test, list(corpus.categories), classifier=classifier)

@@ -79,6 +79,8 @@ def chosen_by(row) -> str:
         return "no parameters chosen (sublinear tf-idf, C = 1)"
     if kind == "baseline-bow":
         return "metric and N fixed"
+    if kind == "extractor":
+        return "N fixed; the method's own keywords (no parameter chosen)"
     return ""
 
 
