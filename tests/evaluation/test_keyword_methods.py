@@ -95,3 +95,42 @@ def test_the_registry_serves_the_study_and_the_evaluation_alike(first_words, mod
     assert method.lists[topic_corpus.split("test")[0].id][:2] == shown[topic_corpus.split("test")[0].id]
     scores, _seconds, pred = evaluate_keywords(topic_corpus, model.vectors, method, tops=[3])[3]
     assert len(pred) == 2 and 0 <= scores.micro_f1 <= 1
+
+
+class LastWords(FirstWords):
+    def extract(self, text, top):
+        return [w.strip(".,;").lower() for w in reversed(text.split())][:top]
+
+
+def test_the_extractors_reference_file_charts_under_every_protocol_and_in_the_significance_table(
+        first_words, model, topic_corpus, tmp_path):
+    from dkw_core.evaluation.comparisons import curve_table, per_document
+    from dkw_core.evaluation.experiments import model_experiment
+    from dkw_core.evaluation.keyword_methods import extractor_payload
+    from dkw_core.evaluation.reference import load_reference
+    from dkw_core.keywords import register_extractor
+    from dkw_core.keywords.extractors import unregister_extractor
+    from dkw_core.types import PROTOCOLS
+
+    register_extractor(r"last-words", lambda _m: LastWords())
+    try:
+        exp = model_experiment(model, dataset="topics", sample=None)
+        payload = extractor_payload(exp, methods=["first-words", "last-words"], tops=[1, 2], metric="rf", k=6,
+                                    protocol="label-free")
+    finally:
+        unregister_extractor(r"last-words")
+    (tmp_path / "extractors").mkdir()
+    (tmp_path / "extractors" / "topics.json").write_text(json.dumps(payload))
+    runs = load_reference(tmp_path)
+    assert set(runs["protocol"]) == set(PROTOCOLS)  # no label read: shown under every protocol
+    assert set(runs["metric"]) == {"first-words", "last-words"} and set(runs["kind"]) == {"extractor"}
+    assert set(runs["options"].map(lambda o: o["reads"])) == {"reads no label"}
+    curves = curve_table(runs, dataset="topics", protocol="label-free-top1")
+    assert sorted(zip(curves["metric"], curves["top"])) == [("first-words", 1), ("first-words", 2),
+                                                            ("last-words", 1), ("last-words", 2)]
+    pairs = per_document(runs, dataset="topics", protocol="label-aware", top=2)
+    assert list(zip(pairs["metric_a"], pairs["metric_b"])) == [("first-words", "last-words")]
+    dkw = payload["dkw_default"]
+    assert (dkw["metric"], dkw["k"], [r["top"] for r in dkw["runs"]]) == ("rf", 6, [1, 2])
+    names = {(p["a"], p["b"]) for p in payload["comparisons"]["label-free"]["by_top"]["2"]}
+    assert ("dkw rf K6", "first-words") in names and ("last-words", "tf-idf + LinearSVC (classifier)") in names
