@@ -300,7 +300,8 @@ def extractor_payload(exp: Experiment, *, methods: Sequence[str] = REFERENCE_MET
                                 metric="tf-idf-sublinear", k=0, top=0, classifier=classifier, kind="baseline-tfidf",
                                 sample=exp.sample)
     gold = base["gold"]
-    dkw_runs, predictions = [], {}
+    dkw_runs: list[dict] = []
+    predictions: dict[int, dict[str, np.ndarray]] = {}
     for n, (scores, seconds, y_pred) in evaluate_tops(exp.model, metric=metric, k=k, tops=tops, protocol=protocol,
                                                       classifier=classifier).items():
         config = method_config(exp, metric=metric, k=k, top=n, protocol=protocol, classifier=classifier)
