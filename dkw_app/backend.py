@@ -147,6 +147,29 @@ def keywords(model, doc_id: str, *, metric: str, k: int, top: int, protocol: str
     return list(model.keywords(doc_id, metric=metric, k=k, top=top, protocol=protocol))
 
 
+def keyword_methods() -> list[str]:
+    """The registered keyword extractors (``yake``, ``textrank``, any added with
+    ``register_extractor``): the columns the Documents page offers beside dkw's metrics."""
+    from dkw_core.keywords.registry import extractor_specs
+
+    return extractor_specs()
+
+
+def method_help(spec: str) -> str:
+    """What a registered method is and what it reads, in one line (the registry's help)."""
+    from dkw_core.keywords import registry
+
+    return next((r["help"] for r in registry.describe_methods() if r["spec"] == spec), spec)
+
+
+def method_keywords(spec: str, text: str, *, top: int) -> list:
+    """Top-``top`` keywords of one text by a registered extractor (cached per text); each has
+    ``.word``, ``.tf`` and no provenance."""
+    from dkw_core.keywords.extractors import keywords_of_text
+
+    return keywords_of_text(spec, text, top)
+
+
 def text_keywords(text: str, *, corpus: str = DEFAULT_CORPUS, metric=None, k=None, top=None) -> list:
     """Keywords of a new text in one call (``dkw_core.extract_keywords``: the one request path;
     ``None`` = the one default; a built-in corpus answers from its shipped statistics, no
