@@ -27,7 +27,9 @@ A missing extra is one :class:`~dkw_core.errors.MissingExtraError` line naming i
 """
 from __future__ import annotations
 
+import contextlib
 import importlib
+import io
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -160,7 +162,10 @@ class TextRankExtractor:
 
     def _pipeline(self):
         if self._nlp is None:
-            require("pytextrank", what="the TextRank extractor")  # registers the "textrank" component
+            # importing pytextrank registers the "textrank" component; its version check prints a
+            # GitPython message on stdout (it looks for a git checkout), which would break --json
+            with contextlib.redirect_stdout(io.StringIO()):
+                require("pytextrank", what="the TextRank extractor")
             import spacy
 
             from ..phrases import TAGGER_MODELS

@@ -83,4 +83,5 @@ def test_a_dkw_spec_given_as_method_points_to_metric(setup, tmp_path, capsys):
     root, _ids = setup
     assert main(["evaluate", "--dataset", str(root), "--metric", "rf", "--k", "10", "--top", "2",
                  "--method", "latent-5word-knn90-ig"]) != 0
-    assert "--metric ig" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "not a keyword extractor" in err and "--metric ig" in err

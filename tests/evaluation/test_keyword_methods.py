@@ -54,7 +54,7 @@ def test_an_imported_file_missing_a_training_document_names_it(model, topic_corp
 
     gone = model.doc_ids("train")[1]
     path = _dkw_file(model, tmp_path, metric="rf", k=6, top=3, protocol="label-free", drop=[gone])
-    with pytest.raises(InputError, match=rf"dkw-copy.*1 of the 6 train document\(s\).*{gone!r}.*both splits") as err:
+    with pytest.raises(InputError, match=rf"dkw-copy.*1 of the 6 train document\(s\).*{gone!r}.*must cover both splits") as err:
         imported_keywords(topic_corpus, read_imported(path), source=path.name)
     assert "\n" not in str(err.value)
 

@@ -76,3 +76,10 @@ def test_the_registry_names_every_kind_and_what_each_reads():
     assert reads_labels("extractor", "textrank") is False and reads_labels("imported") is None
     assert reads_labels("dkw", "latent-5word-knn90-ig", "label-free-top1") is False
     assert reads_labels("dkw", "latent-5word-knn90-ig", "label-aware") is True
+
+
+def test_textrank_prints_nothing_on_stdout(capsys):
+    from dkw_core.keywords.extractors import TextRankExtractor
+
+    assert TextRankExtractor().extract("The rocket reached a low orbit around the planet.", 2)
+    assert capsys.readouterr().out == ""  # pytextrank's import prints a git message; --json stays JSON
