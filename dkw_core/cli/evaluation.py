@@ -149,7 +149,10 @@ def _evaluate_methods(args, metrics: list[str]) -> int:
         methods += imported_keywords(exp.corpus, read_imported(path), source=path)
     others = [r for m in methods for r in run_keywords(exp, m, tops=tops, classifier=args.classifier, store=args.db,
                                                        force=args.force)]
-    summaries = [r.summary() for r in dkw] + [method_summary(r) for r in others]
+    from ..keywords.registry import READS, reads_labels
+
+    summaries = [{**r.summary(), "reads": READS[reads_labels("dkw", protocol=r.config.protocol)]} for r in dkw]
+    summaries += [method_summary(r) for r in others]
     compared = {p: comparison_table(exp, [r for r in dkw if r.config.protocol == p] + others, top=args.top,
                                     classifier=args.classifier)
                 for p in protocols}
@@ -160,15 +163,14 @@ def _evaluate_methods(args, metrics: list[str]) -> int:
         return 0
     print(f"{exp.dataset}: micro / macro F1 (%) on the test split; classifier "
           f"{args.classifier}; dkw metrics at K={args.k}")
-    print(f"  {'method':<34} {'reads':<32} " + " ".join(f"{'N=' + str(n):>13}" for n in tops))
+    print(f"  {'method':<34} {'reads':<30} " + " ".join(f"{'N=' + str(n):>13}" for n in tops))
     rows: dict[tuple[str, str], dict[int, str]] = {}
     for s in summaries:
         name = s["metric"] if s["kind"] != "method" else f"{s['metric']} (dkw, {s['protocol']})"
-        reads = s.get("reads") or ("reads the document's category" if s["protocol"] == "label-aware"
-                                   else f"{s['protocol']}")
+        reads = s["reads"]
         rows.setdefault((name, reads), {})[int(s["top"])] = f"{s['micro_f1']:.2f}/{s['macro_f1']:.2f}"
     for (name, reads), cells in rows.items():
-        print(f"  {name:<34} {reads:<32} " + " ".join(f"{cells.get(n, '-'):>13}" for n in tops))
+        print(f"  {name:<34} {reads:<30} " + " ".join(f"{cells.get(n, '-'):>13}" for n in tops))
     for p, table in compared.items():
         print(f"per document at N={args.top} ({p} dkw runs): McNemar exact, paired bootstrap 95 % CI of the "
               "micro-F1 difference A - B (points), Holm over the pairs")

@@ -59,7 +59,7 @@ def test_evaluate_scores_an_extractor_and_an_import_beside_a_metric_and_compares
     runs = {(r["metric"], r["top"]): r for r in out["runs"]}
     assert set(runs) == {(m, n) for m in ("rf", "first-words", "mine") for n in (1, 2)}
     assert runs[("first-words", 2)]["reads"] == "reads no label" and runs[("first-words", 2)]["kind"] == "extractor"
-    assert runs[("mine", 2)]["reads"] == "unknown (computed elsewhere)"
+    assert runs[("mine", 2)]["reads"] == "unknown (computed elsewhere)" and runs[("rf", 2)]["reads"] == "reads no label"
     for n in (1, 2):  # the same keywords, imported or extracted, give the same F1
         assert runs[("mine", n)]["micro_f1"] == runs[("first-words", n)]["micro_f1"]
     pairs = {(p["a"], p["b"]) for p in out["comparisons"]["label-free"]}

@@ -1,5 +1,6 @@
 """Any keyword method evaluated the paper's way (dkw_core/evaluation/keyword_methods.py)."""
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -134,3 +135,34 @@ def test_the_extractors_reference_file_charts_under_every_protocol_and_in_the_si
     assert (dkw["metric"], dkw["k"], [r["top"] for r in dkw["runs"]]) == ("rf", 6, [1, 2])
     names = {(p["a"], p["b"]) for p in payload["comparisons"]["label-free"]["by_top"]["2"]}
     assert ("dkw rf K6", "first-words") in names and ("last-words", "tf-idf + LinearSVC (classifier)") in names
+
+
+SHIPPED = Path(__file__).resolve().parents[2] / "docs" / "results" / "extractors"
+
+
+@pytest.mark.parametrize("corpus", ["20ng", "r8", "r52", "webkb"])
+def test_the_shipped_extractor_results_load_and_match_their_format(corpus):
+    from dkw_core.evaluation.paired import decode_labels
+    from dkw_core.evaluation.reference import FORMAT, load_reference, unpack_predictions
+    from dkw_core.types import PROTOCOLS
+
+    path = SHIPPED / f"{corpus}.json"
+    assert path.is_file() and path.stat().st_size < 2_000_000
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert (data["format"], data["dataset"], data["dkw_default"]["protocol"]) == (FORMAT, corpus, "label-free-top1")
+    tops = [1, 2, 5, 10, 20, 50]
+    assert sorted((r["metric"], r["top"]) for r in data["runs"]) == [(m, n) for m in ("textrank", "yake") for n in tops]
+    (split, gold), = data["test_labels"].items()
+    assert len(gold) == data["documents"]["test"]
+    for run in data["runs"] + data["dkw_default"]["runs"] + [data["baseline"]]:
+        assert run["test_split"] == split and 0 < run["micro_f1"] <= 100
+        pred = decode_labels(unpack_predictions(run["predictions"]))
+        assert len(pred) == len(gold)
+        assert round(100 * float((pred == decode_labels(gold)).mean()), 4) == pytest.approx(run["micro_f1"], abs=1e-3)
+    for run in data["runs"]:
+        assert (run["kind"], run["protocol"], run["options"]["reads"]) == ("extractor", "label-free", "reads no label")
+    assert sorted(int(n) for n in data["comparisons"]["label-free-top1"]["by_top"]) == tops
+    assert [r["top"] for r in data["dkw_default"]["runs"]] == tops
+    runs = load_reference(SHIPPED.parent)
+    mine = runs[(runs["dataset"] == corpus) & (runs["kind"] == "extractor")]
+    assert set(mine["protocol"]) == set(PROTOCOLS) and len(mine) == 12 * len(PROTOCOLS)
