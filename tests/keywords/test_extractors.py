@@ -18,7 +18,7 @@ def test_a_missing_extra_is_one_line_naming_the_extra(monkeypatch, spec, module)
     assert f"'{module}'" in message and "pip install 'dkw[extractors]'" in message
 
 
-def test_the_cli_prints_a_missing_extra_as_one_line(monkeypatch, tmp_path, capsys):
+def test_listing_the_methods_needs_no_extra_and_extracting_says_which(monkeypatch, tmp_path, capsys):
     from dkw_core.cli import main
 
     monkeypatch.setitem(sys.modules, "yake", None)
