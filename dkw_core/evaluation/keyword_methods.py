@@ -226,10 +226,10 @@ def run_name(result: RunResult) -> str:
 
 def tfidf_record(exp: Experiment, *, classifier: str = DEFAULT_CLASSIFIER) -> tuple[Scores, dict]:
     """The tf-idf + LinearSVC baseline's scores and its per-document test predictions."""
-    from .baselines import tfidf_predictions
+    from .baselines import tfidf_baseline
     from .paired import prediction_record
 
-    scores, _seconds, y_pred = tfidf_predictions(exp.corpus, classifier=classifier)
+    scores, _seconds, y_pred = tfidf_baseline(exp.corpus, classifier=classifier)
     return scores, prediction_record(split_ids(exp.corpus, "test"), split_labels(exp.corpus, "test").tolist(),
                                      np.asarray(y_pred).tolist())
 
