@@ -32,12 +32,13 @@ from ..types import (  # one definition of the protocols, re-exported here
     check_protocol,
 )
 from .classifiers import CLASSIFIER_LABELS, CLASSIFIERS, DEFAULT_CLASSIFIER, Scores, fit_predict, score_predictions
+from .names import BASELINE_KINDS, METHOD_NAMES
 
 #: ``name (short: help)`` of every protocol, from the one protocol table (``dkw_core.types.PROTOCOL_INFO``).
 PROTOCOL_LABELS = {name: info.label for name, info in PROTOCOL_INFO.items()}
 KINDS: tuple[str, ...] = ("method", "baseline-tfidf", "baseline-bow", "search", "extractor")
 #: How a run kind is named to a reader where it stands beside keyword methods (one definition).
-KIND_LABELS: dict[str, str] = {"baseline-tfidf": "tf-idf + LinearSVC (classifier)"}
+KIND_LABELS: dict[str, str] = {kind: METHOD_NAMES[kind] for kind in BASELINE_KINDS}  # names.py: one definition
 #: Fixed settings of the method that a stored number depends on beyond its RunConfig; they
 #: enter every run's settings hash. Change a value here when the method changes.
 METHOD_SETTINGS: dict = {
