@@ -153,6 +153,49 @@ def keywords(model, doc_id: str, *, metric: str, k: int, top: int, protocol: str
     return list(model.keywords(doc_id, metric=metric, k=k, top=top, protocol=protocol))
 
 
+#: How the Documents page names an own-words baseline's column (``tf-rf (own words)``), apart
+#: from dkw's metric of the same name.
+OWN_WORDS = " (own words)"
+
+
+def keyword_methods() -> list[str]:
+    """The methods of the registry the Documents page offers as columns beside dkw's metrics:
+    the registered extractors (``yake``, ``textrank``, any added with ``register_extractor``),
+    then every metric over the document's own words (``tf-rf (own words)``)."""
+    from dkw_core.keywords.registry import extractor_specs
+
+    return extractor_specs() + [m + OWN_WORDS for m in metric_names()]
+
+
+def method_help(spec: str) -> str:
+    """What a registered method is and what it reads, in one line (the registry's help)."""
+    from dkw_core.keywords import registry
+
+    kind = "baseline" if spec.endswith(OWN_WORDS) else "extractor"
+    return next((r["help"] for r in registry.describe_methods() if r["spec"] == spec or
+                 (kind == "baseline" and r["kind"] == "baseline")), spec)
+
+
+def has_provenance(spec: str) -> bool:
+    """Whether a column's keywords have provenance (an own-words baseline: the word itself)."""
+    return spec.endswith(OWN_WORDS)
+
+
+def method_keywords(spec: str, doc, *, corpus, top: int, protocol: str) -> list:
+    """Top-``top`` keywords of one document by a registered method: an extractor's (cached per
+    text; ``.word``, ``.tf``, no provenance) or an own-words baseline's (``BaselineModel``, under
+    ``protocol``, its provenance the word itself)."""
+    if spec.endswith(OWN_WORDS):
+        from dkw_core.keywords.methods import model_for
+
+        metric = spec[:-len(OWN_WORDS)]
+        check_protocol(protocol)
+        return list(model_for(corpus, metric).keywords(doc, metric=metric, top=top, protocol=protocol))
+    from dkw_core.keywords.extractors import keywords_of_text
+
+    return keywords_of_text(spec, doc.text, top)
+
+
 def text_keywords(text: str, *, corpus: str = DEFAULT_CORPUS, metric=None, k=None, top=None) -> list:
     """Keywords of a new text in one call (``dkw_core.extract_keywords``: the one request path;
     ``None`` = the one default; a built-in corpus answers from its shipped statistics, no

@@ -28,6 +28,25 @@ def keyword_table(by_metric: Mapping[str, Sequence[Any]], *, top: int) -> None:
     st.table(tables.keyword_table(by_metric, top=top).map(md))
 
 
+def method_columns(methods: Sequence[str], doc: Any, *, corpus: Any, top: int, protocol: str) -> dict[str, list]:
+    """The keywords of ``doc`` by each chosen registered method (a column each beside dkw's
+    metrics), with one caption line per method saying what it is and what it reads; a method
+    that fails (a missing extra) is one error line, the others still shown."""
+    out: dict[str, list] = {}
+    for spec in methods:
+        try:
+            with st.spinner(f"{spec}: extracting keywords…"):
+                out[spec] = backend.method_keywords(spec, doc, corpus=corpus, top=top, protocol=protocol)
+        except DkwError as exc:
+            widgets.show_error(exc)
+    if out:
+        st.caption(" · ".join(
+            f"{md(spec)}: {md(backend.method_help(spec))}" + (f" (protocol {protocol})" if backend.has_provenance(spec)
+                                                             else "; its own keywords, no provenance")
+            for spec in out))
+    return out
+
+
 def provenance(by_metric: Mapping[str, Sequence[Any]], *, key: str) -> None:
     """One tab per metric, one expander per keyword, named by the keyword."""
     st.markdown("**Provenance** — the phrases of the document that led to each keyword")

@@ -20,3 +20,7 @@ class InputError(DkwError, ValueError):
 
 class StoreError(DkwError):
     """A database is locked, corrupted or unreachable."""
+
+
+class MissingExtraError(DkwError):
+    """An optional part of dkw needs a package its pip extra brings (``pip install 'dkw[extractors]'``)."""

@@ -70,6 +70,9 @@ NEW_TEXT_PROTOCOL: Protocol = "label-free-top1"
 """The default for a new text (the app's text box and file, ``--text-file``, ``--texts``, the
 estimator): the paper's weighting with the category a tf-idf classifier predicts — it reads no
 label and gives the words of the text's topic (docs/method.md §3, "New texts")."""
+UNKNOWN_PROTOCOL = "unknown"
+"""The protocol recorded for keywords computed elsewhere (imported): whether their extractor read
+labels is unknown to dkw."""
 
 DEFAULT_CORPUS = "20ng"
 """The corpus whose statistics score a new text when none is named (``extract_keywords``,

@@ -68,6 +68,12 @@ with st.sidebar:
                              default=[backend.DEFAULT_METRIC] if backend.DEFAULT_METRIC in all_metrics else all_metrics[:1],
                              key="kw_metrics", help="Paper Table 2 (add rf, tds, tf-idf… to compare them side by side, "
                                                     "as the paper's Tables 3–6); tf- variants multiply by tf(w, d).")
+    methods = st.multiselect("Other methods (columns)", widgets.guarded(backend.keyword_methods, default=[]) or [],
+                             key="kw_methods",
+                             help="Methods of the registry beside dkw's metrics, a column each: third-party "
+                                  "extractors (YAKE!, TextRank, any added with register_extractor; their own "
+                                  "keywords, no provenance) and a metric over the document's own words (the "
+                                  "paper's method A, its provenance the word itself; docs/extractors.md).")
     k = st.number_input("K — nearest words per phrase", 1, k_max, backend.DEFAULT_K, key="kw_k")
     top = st.number_input("N — keywords per metric", 1, 100, backend.DEFAULT_TOP, key="kw_top")
     if source == OWN_TEXT:  # a new text has no gold category: the label-free protocols, top-1 first
@@ -186,12 +192,14 @@ with right:
                f"statistics from the training split")
     if neighbours != backend.DEFAULT_NEIGHBOURS:
         vectors_name = f"{vectors_name} ({neighbours})"
-    keyword_views.keyword_table(by_metric, top=int(top))
-    widgets.csv_download(tables.keywords_long(by_metric, doc_id=doc.id, protocol=protocol, k=int(k),
+    others = keyword_views.method_columns(methods, doc, corpus=corpus, top=int(top), protocol=protocol)
+    keyword_views.keyword_table({**by_metric, **others}, top=int(top))
+    widgets.csv_download(tables.keywords_long({**by_metric, **others}, doc_id=doc.id, protocol=protocol, k=int(k),
                                               vectors=vectors_name),
                          label="Download keywords (CSV)", file_name="keywords.csv", key="kw_csv")
     widgets.split_download(name, sample, k_max, split=split, metrics=metrics, k=int(k), top=int(top),
                            protocol=protocol)
+    by_metric = {**by_metric, **{m: kws for m, kws in others.items() if backend.has_provenance(m)}}
     keyword_views.provenance(by_metric, key="doc")
 
 with pick_box.container():

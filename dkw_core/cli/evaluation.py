@@ -81,9 +81,29 @@ def cmd_evaluate(args) -> int:
         return _evaluate(args, metrics)
 
 
+def _check_methods(args) -> None:
+    """``--method`` names a registered extractor and ``--import`` a readable file, before any work."""
+    from ..errors import InputError
+    from ..keywords.registry import check_method_spec, method_kind
+
+    for spec in args.method or ():
+        check_method_spec(spec)
+        if method_kind(spec) != "extractor":
+            raise InputError(f"--method {spec}: not a keyword extractor; dkw's metrics go with --metric "
+                             f"(e.g. --metric {spec.rsplit('-', 1)[-1]})")
+    for path in args.imports or ():
+        from pathlib import Path
+
+        if not Path(path).is_file():
+            raise InputError(f"--import {path}: no such file")
+
+
 def _evaluate(args, metrics: list[str]) -> int:
     from ..evaluation.experiments import run_methods
 
+    if args.method or args.imports:
+        _check_methods(args)
+        return _evaluate_methods(args, metrics)
     exp = _experiment(args)
     protocols = BOTH if args.protocol == "both" else (args.protocol,)
     runs = [dict(metric=m, k=args.k, top=args.top, protocol=p, train_protocol=args.train_protocol,
@@ -97,6 +117,67 @@ def _evaluate(args, metrics: list[str]) -> int:
     else:
         for s in summaries:
             _print_result(s, False)
+    return 0
+
+
+def _evaluate_methods(args, metrics: list[str]) -> int:
+    """``evaluate --method … --import …``: every method (extractors, imported keywords) and every
+    dkw metric at every N of ``--tops``, the tf-idf + LinearSVC baseline, and the per-document
+    comparison of all of them at N = ``--top`` (docs/extractors.md)."""
+    from ..evaluation.experiments import run_methods
+    from ..evaluation.keyword_methods import (
+        comparison_table,
+        extractor_keywords,
+        imported_keywords,
+        method_summary,
+        run_keywords,
+    )
+    from ..keywords.imports import read_imported
+
+    tops = sorted(set(_ints(args.tops)) | {args.top})
+    exp = _experiment(args)
+    protocols = BOTH if args.protocol == "both" else (args.protocol,)
+    runs = [dict(metric=m, k=args.k, top=n, protocol=p) for m in metrics for p in protocols for n in tops]
+    dkw = run_methods(exp, runs, classifier=args.classifier, store=args.db, force=args.force)
+    methods = []
+    for spec in args.method or ():
+        bar = _progress_bar(f"{spec} keywords of {exp.dataset}")
+        try:
+            methods.append(extractor_keywords(exp.corpus, spec, progress=bar))
+        finally:
+            bar.close()
+    for path in args.imports or ():
+        methods += imported_keywords(exp.corpus, read_imported(path), source=path)
+    others = [r for m in methods for r in run_keywords(exp, m, tops=tops, classifier=args.classifier, store=args.db,
+                                                       force=args.force)]
+    from ..keywords.registry import READS, reads_labels
+
+    summaries = [{**r.summary(), "reads": READS[reads_labels("dkw", protocol=r.config.protocol)]} for r in dkw]
+    summaries += [method_summary(r) for r in others]
+    compared = {p: comparison_table(exp, [r for r in dkw if r.config.protocol == p] + others, top=args.top,
+                                    classifier=args.classifier)
+                for p in protocols}
+    if args.json:
+        from ..cli import print_json
+
+        print_json({"runs": summaries, "comparisons": {p: t.to_dict(orient="records") for p, t in compared.items()}})
+        return 0
+    print(f"{exp.dataset}: micro / macro F1 (%) on the test split; classifier "
+          f"{args.classifier}; dkw metrics at K={args.k}")
+    print(f"  {'method':<34} {'reads':<30} " + " ".join(f"{'N=' + str(n):>13}" for n in tops))
+    rows: dict[tuple[str, str], dict[int, str]] = {}
+    for s in summaries:
+        name = s["metric"] if s["kind"] != "method" else f"{s['metric']} (dkw, {s['protocol']})"
+        reads = s["reads"]
+        rows.setdefault((name, reads), {})[int(s["top"])] = f"{s['micro_f1']:.2f}/{s['macro_f1']:.2f}"
+    for (name, reads), cells in rows.items():
+        print(f"  {name:<34} {reads:<30} " + " ".join(f"{cells.get(n, '-'):>13}" for n in tops))
+    for p, table in compared.items():
+        print(f"per document at N={args.top} ({p} dkw runs): McNemar exact, paired bootstrap 95 % CI of the "
+              "micro-F1 difference A - B (points), Holm over the pairs")
+        for r in table.to_dict(orient="records"):
+            print(f"  {r['a']} vs {r['b']}: {r['diff']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}], "
+                  f"p={r['p_mcnemar']:.3g}, Holm p={r['p_holm']:.3g}{' *' if r['significant'] else ''}")
     return 0
 
 
@@ -210,6 +291,15 @@ def register(subparsers) -> None:
     p.add_argument("--decoding", choices=["max", "hypotheses"], default="max",
                    help="label-free only: max over categories (default) or category-hypothesis decoding")
     p.add_argument("--classifier", default=DEFAULT_CLASSIFIER, choices=sorted(CLASSIFIERS))
+    p.add_argument("--method", action="append", metavar="SPEC",
+                   help="repeatable: a keyword extractor evaluated the paper's way beside the metrics (yake, "
+                        "yake-n3, textrank, or one added with register_extractor; docs/extractors.md)")
+    p.add_argument("--import", dest="imports", action="append", metavar="FILE",
+                   help="repeatable: keywords computed elsewhere (CSV or JSONL, as the study's import), covering "
+                        "both splits")
+    p.add_argument("--tops", default=",".join(map(str, DEFAULT_N_GRID)),
+                   help="with --method/--import: every N evaluated (default 1,2,5,10,20,50); the methods are "
+                        "compared per document at --top")
     options.add_scheduler(p)
     p.set_defaults(handler=cmd_evaluate)
 

@@ -76,14 +76,18 @@ def selection_of(row) -> str:
 
 def curve_runs(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: str = "cv") -> pd.DataFrame:
     """The per-(metric, N) runs of one corpus and protocol whose K was chosen by ``selection``
-    (one metric and one N in their grid; variants and slices of other options left out)."""
+    (one metric and one N in their grid; variants and slices of other options left out), and the
+    runs of other keyword methods (kind ``extractor``) at each N."""
     if runs.empty:
         return runs
-    here = runs[(runs["dataset"] == dataset) & (runs["protocol"] == protocol) & (runs["kind"] == "search")]
+    here = runs[(runs["dataset"] == dataset) & (runs["protocol"] == protocol) & runs["kind"].isin(["search", "extractor"])]
     if here.empty:
         return here
-    keep = here.apply(lambda r: len(_options(r).get("metrics", [])) == 1 and selection_of(r) == selection
-                      and not _options(r).get("decoding") and not _options(r).get("train_protocol"), axis=1)
+    # a keyword method's runs (kind "extractor": YAKE!, TextRank, imported keywords) choose no
+    # parameter, so they stand beside dkw's metrics under either selection
+    keep = here.apply(lambda r: r["kind"] == "extractor" or (
+        len(_options(r).get("metrics", [])) == 1 and selection_of(r) == selection
+        and not _options(r).get("decoding") and not _options(r).get("train_protocol")), axis=1)
     return here[keep.astype(bool)]
 
 

@@ -32,10 +32,13 @@ from ..types import (  # one definition of the protocols, re-exported here
     check_protocol,
 )
 from .classifiers import CLASSIFIER_LABELS, CLASSIFIERS, DEFAULT_CLASSIFIER, Scores, fit_predict, score_predictions
+from .names import BASELINE_KINDS, METHOD_NAMES
 
 #: ``name (short: help)`` of every protocol, from the one protocol table (``dkw_core.types.PROTOCOL_INFO``).
 PROTOCOL_LABELS = {name: info.label for name, info in PROTOCOL_INFO.items()}
-KINDS: tuple[str, ...] = ("method", "baseline-tfidf", "baseline-bow", "search")
+KINDS: tuple[str, ...] = ("method", "baseline-tfidf", "baseline-bow", "search", "extractor")
+#: How a run kind is named to a reader where it stands beside keyword methods (one definition).
+KIND_LABELS: dict[str, str] = {kind: METHOD_NAMES[kind] for kind in BASELINE_KINDS}  # names.py: one definition
 #: Fixed settings of the method that a stored number depends on beyond its RunConfig; they
 #: enter every run's settings hash. Change a value here when the method changes.
 METHOD_SETTINGS: dict = {
@@ -108,11 +111,15 @@ class RunConfig:
             what = "tf-idf (sublinear) on the full text, no vectors"
         elif self.kind == "baseline-bow":
             what = f"bag-of-words keyword sets, N={self.top}, metric={self.metric}, no vectors"
+        elif self.kind == "extractor":
+            what = (f"{self.metric} keywords ({self.options.get('method_kind', 'extractor')}, "
+                    f"{self.options.get('reads', 'reads ?')}), N={self.top}, vectors={self.vectors}")
         else:
             what = f"vectors={self.vectors}, K={self.k}, N={self.top}, metric={self.metric}"
             if self.options.get("neighbours"):
                 what += f", neighbours={self.options['neighbours']}"
-        proto = self.protocol if self.protocol != "none" else "no keyword weighting"
+        proto = (self.protocol if self.protocol != "none" else
+                 "unknown what the keywords read" if self.kind == "extractor" else "no keyword weighting")
         sample = f", sample={self.sample}/category" if self.sample else ""
         if self.options.get("decoding") == "hypotheses":
             what += ", category-hypothesis decoding (label-aware vectors under every category, best support wins)"

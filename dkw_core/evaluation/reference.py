@@ -79,6 +79,8 @@ def chosen_by(row) -> str:
         return "no parameters chosen (sublinear tf-idf, C = 1)"
     if kind == "baseline-bow":
         return "metric and N fixed"
+    if kind == "extractor":
+        return "N fixed; the method's own keywords (no parameter chosen)"
     return ""
 
 
@@ -292,6 +294,31 @@ def reference_files(folder: str | Path | None = None) -> list[Path]:
     return sorted(folder.glob("*.json")) if folder.is_dir() else []
 
 
+#: The sub-folder of the reference results holding the third-party extractors' runs
+#: (``docs/results/extractors/<corpus>.json``, ``scripts/extractor_results.py``).
+EXTRACTORS = "extractors"
+
+
+def extractor_files(folder: str | Path | None = None) -> list[Path]:
+    """The extractors' reference files (:data:`EXTRACTORS` under the reference folder)."""
+    return reference_files((Path(folder) if folder else default_folder()) / EXTRACTORS)
+
+
+def every_protocol(frame: pd.DataFrame) -> pd.DataFrame:
+    """Runs of keyword methods that read no label (an extractor such as YAKE!) stand under every
+    protocol: their document vectors do not depend on it, so each such run is repeated once per
+    protocol (``options["reads"]`` keeps what it reads) and charted beside dkw's metrics there."""
+    if frame.empty or "kind" not in frame.columns:
+        return frame
+    from ..types import PROTOCOLS
+
+    free = (frame["kind"] == "extractor") & frame["protocol"].isin(["label-free", "none"])
+    if not free.any():
+        return frame
+    copies = [frame[free].assign(protocol=p) for p in PROTOCOLS]
+    return pd.concat([frame[~free], *copies], ignore_index=True)
+
+
 def _read(path: Path) -> dict:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -324,13 +351,14 @@ def runs_frame(data: dict) -> pd.DataFrame:
 
 
 def load_reference(folder: str | Path | None = None) -> pd.DataFrame:
-    """Every shipped reference run as a DataFrame like ``load_runs`` (F1 in percent) with the
+    """Every shipped reference run as a DataFrame like ``load_runs`` (F1 in percent), the
+    extractors' runs (:func:`extractor_files`) under every protocol (:func:`every_protocol`), with the
     extra columns ``source`` ("reference results of dkw <version>"), ``chosen_by``, ``date``,
     ``machine`` and ``command``."""
     frames = []
-    for path in reference_files(folder):
+    for path in reference_files(folder) + extractor_files(folder):
         data = _read(path)
-        frame = runs_frame(data)
+        frame = every_protocol(runs_frame(data))
         if frame.empty:
             continue
         version = str(data.get("dkw_version", "?"))

@@ -11,12 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..errors import InputError
-from ..types import DEFAULT_PROTOCOL, PROTOCOLS
+from ..types import DEFAULT_PROTOCOL, PROTOCOLS, UNKNOWN_PROTOCOL  # noqa: F401  (re-exported)
 
 #: Method labels in order; a study uses the first 2..26.
 METHOD_SLOTS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-#: Protocol recorded for imported keywords: dkw cannot know whether their extractor read labels.
-UNKNOWN_PROTOCOL = "unknown"
 #: ``(spec, doc_ids, top, protocol) -> {doc_id: [keyword, ...]}`` best first (dependency injection).
 KeywordProvider = Callable[..., dict[str, list[str]]]
 

@@ -101,7 +101,7 @@ def test_non_utf8_and_unknown_format_and_oversized_files_are_refused(monkeypatch
         S.read_imported(b"doc_id,method,keywords\n\xff\xfe,m,a\n", filename="k.csv")
     with pytest.raises(InputError, match=r"\.csv or \.jsonl"):
         S.read_imported(b"x", filename="k.xlsx")
-    from dkw_core.study import imports as methods
+    from dkw_core.keywords import imports as methods
 
     monkeypatch.setattr(methods, "MAX_IMPORT_BYTES", 10)
     with pytest.raises(InputError, match="larger than"):

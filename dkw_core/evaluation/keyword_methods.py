@@ -1,0 +1,349 @@
+"""The paper's evaluation for any keyword method (docs/method.md §3.6, docs/extractors.md).
+
+A method's keywords — a registered extractor's (YAKE!, TextRank, your own), keywords imported
+from a file, or dkw's own — become document vectors the paper's way: the normalised sum of the
+vectors of its top-N keywords, a multiword keyword's vector by Algorithm 1
+(:meth:`dkw_core.vectors.Vectors.phrase_vector`), a keyword without a known word left out.
+The same classifier as dkw's is trained on the training split and scores the test split at
+every N; every run keeps its per-document test predictions, so it is compared with dkw's
+metrics and the tf-idf + LinearSVC baseline document by document (McNemar exact, paired
+bootstrap CI, Holm: :mod:`.paired`).
+
+What each method reads is recorded with its runs (``options["reads"]``): an extractor says
+whether it reads the document's category; imported keywords are "unknown".
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..errors import InputError
+from ..keywords.extractors import CACHED_TOP, extract_cached, extractor_for
+from ..keywords.ranking import document_vectors
+from ..keywords.registry import READS, reads_labels
+from ..types import Progress
+from .classifiers import DEFAULT_CLASSIFIER, Scores, fit_predict, score_predictions
+from .protocols import RunConfig, RunResult, check_classifier
+from .search import DEFAULT_N_GRID
+
+if TYPE_CHECKING:
+    from .experiments import Experiment
+    from .results import ResultsStore
+
+#: The run kind of a keyword method other than dkw's (an extractor or imported keywords).
+KIND = "extractor"
+
+
+@dataclass
+class MethodKeywords:
+    """One method's keywords for every document of a corpus (both splits), best first."""
+
+    name: str                 # shown name: the extractor spec or the imported method's name
+    kind: str                 # "extractor", "imported" or "dkw"
+    reads_labels: bool | None  # None: unknown (imported)
+    source: str               # the extractor's package version, or the imported file
+    lists: dict[str, list[str]]
+
+    @property
+    def reads(self) -> str:
+        return READS[self.reads_labels]
+
+    @property
+    def protocol(self) -> str:
+        """The protocol recorded with its runs: ``label-free`` when it reads no label,
+        ``label-aware`` when it does, ``none`` when unknown."""
+        return {False: "label-free", True: "label-aware", None: "none"}[self.reads_labels]
+
+    def fingerprint(self) -> str:
+        """A hash of every keyword list: a changed file is never a cache hit."""
+        blob = json.dumps(sorted(self.lists.items()), ensure_ascii=False)
+        return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def split_ids(corpus, split: str) -> list[str]:
+    return [d.id for d in corpus.split(split)]
+
+
+def split_labels(corpus, split: str) -> np.ndarray:
+    index = {c: i for i, c in enumerate(corpus.categories)}
+    return np.asarray([index[d.label] for d in corpus.split(split)], dtype=np.int64)
+
+
+def extractor_keywords(corpus, spec: str, *, progress: Progress | None = None) -> MethodKeywords:
+    """The keywords of every training and test document by the registered extractor ``spec``
+    (at most :data:`~dkw_core.keywords.extractors.CACHED_TOP` each; cached per document)."""
+    ext = extractor_for(spec)
+    if ext is None:
+        raise InputError(f"{spec!r} is no registered keyword extractor")
+    docs = corpus.split("train") + corpus.split("test")
+    found = extract_cached(spec, [d.text for d in docs], top=CACHED_TOP, progress=progress)
+    from ..keywords.extractors import _extractor_version
+
+    return MethodKeywords(name=spec.strip(), kind="extractor", reads_labels=reads_labels("extractor", spec),
+                          source=_extractor_version(ext), lists={d.id: ws for d, ws in zip(docs, found)})
+
+
+def imported_keywords(corpus, parsed: Mapping[str, Mapping[str, Sequence[str]]], *, source: str) -> list[MethodKeywords]:
+    """Imported keywords (``{method: {doc id: keywords}}``, :func:`dkw_core.keywords.imports.read_imported`)
+    checked to cover both splits: a document without keywords is named, as the study's import does."""
+    out = []
+    for name, lists in parsed.items():
+        for split in ("train", "test"):
+            ids = split_ids(corpus, split)
+            missing = [d for d in ids if not lists.get(d)]
+            if missing:
+                raise InputError(f"{source}: method {name!r} has no keywords for {len(missing)} of the {len(ids)} "
+                                 f"{split} document(s) of {corpus.name}, e.g. {missing[0]!r}; an imported method "
+                                 "must cover both splits (the classifier is trained on the training split)")
+        out.append(MethodKeywords(name=str(name), kind="imported", reads_labels=None, source=source,
+                                  lists={d: [str(w) for w in ws] for d, ws in lists.items()}))
+    return out
+
+
+def keyword_vectors(vectors, rows: Sequence[Sequence[str]], top: int) -> np.ndarray:
+    """(documents x dim): the normalised sum of the vectors of each row's first ``top``
+    keywords (paper §4.2.1); a multiword keyword's vector by Algorithm 1, a keyword with no
+    known word left out, a document without any a zero vector."""
+    unique: dict[str, int] = {}
+    units: list[tuple[int, ...]] = []
+    index = np.full((len(rows), max(1, top)), -1, dtype=np.int64)
+    for r, words in enumerate(rows):
+        col = 0
+        for word in words:
+            if col >= top:
+                break
+            i = unique.get(word)
+            if i is None:
+                u = vectors.units(str(word).split())
+                i = unique[word] = len(units) if u else -1
+                if u:
+                    units.append(u)
+            if i >= 0:
+                index[r, col] = i
+                col += 1
+    matrix = vectors.compose(units) if units else np.zeros((0, vectors.dim), dtype=np.float32)
+    return document_vectors(matrix, index)
+
+
+def evaluate_keywords(corpus, vectors, method: MethodKeywords, *, tops: Sequence[int] = DEFAULT_N_GRID,
+                      classifier: str = DEFAULT_CLASSIFIER) -> dict[int, tuple[Scores, dict[str, float], np.ndarray]]:
+    """Train ``classifier`` on the training split's keyword vectors of ``method`` and score the
+    test split, at every N of ``tops``: ``{N: (scores, seconds, test predictions)}``."""
+    check_classifier(classifier)
+    tops = sorted({int(n) for n in tops})
+    if not tops or tops[0] < 1:
+        raise InputError("N must be a positive number of keywords")
+    train, test = split_ids(corpus, "train"), split_ids(corpus, "test")
+    y_train = split_labels(corpus, "train")
+    y_test = split_labels(corpus, "test")
+    out = {}
+    for n in tops:
+        t0 = time.perf_counter()
+        X_train = keyword_vectors(vectors, [method.lists.get(d, []) for d in train], n)
+        X_test = keyword_vectors(vectors, [method.lists.get(d, []) for d in test], n)
+        t1 = time.perf_counter()
+        y_pred = fit_predict(X_train, y_train, X_test, classifier=classifier)
+        scores = score_predictions(y_test, y_pred, list(corpus.categories))
+        out[n] = (scores, {"vectors": t1 - t0, "classify": time.perf_counter() - t1}, y_pred)
+    return out
+
+
+def method_run_config(exp: Experiment, method: MethodKeywords, *, top: int, classifier: str) -> RunConfig:
+    """The stored configuration of one method's run at N = ``top``."""
+    options = {"method_kind": method.kind, "reads": method.reads, "reads_labels": method.reads_labels,
+               "source": method.source, "keywords": method.fingerprint(), "k_max": int(exp.k_max)}
+    return RunConfig(dataset=exp.dataset, corpus_key=exp.corpus.key, vectors=exp.vectors_name, protocol=method.protocol,
+                     metric=method.name, k=0, top=int(top), classifier=classifier, kind=KIND, sample=exp.sample,
+                     options=options)
+
+
+def run_keywords(exp: Experiment, method: MethodKeywords, *, tops: Sequence[int] = DEFAULT_N_GRID,
+                 classifier: str = DEFAULT_CLASSIFIER, store: ResultsStore | str | None = None,
+                 force: bool = False) -> list[RunResult]:
+    """:func:`evaluate_keywords` stored run by run (kind ``extractor``), one per N; stored runs
+    are cache hits, and the classifier runs only when one is missing."""
+    from .experiments import _store, test_predictions
+    from .paired import prediction_record
+
+    st = _store(store)
+    configs = {int(n): method_run_config(exp, method, top=n, classifier=classifier) for n in tops}
+    todo = [n for n, c in configs.items() if force or st.get(c) is None]
+    fresh = evaluate_keywords(exp.corpus, exp.vectors, method, tops=todo, classifier=classifier) if todo else {}
+    out = []
+    for n, config in configs.items():
+        if n in fresh:
+            scores, seconds, y_pred = fresh[n]
+            record = (test_predictions(exp.model, y_pred) if exp.model is not None else
+                      prediction_record(split_ids(exp.corpus, "test"), split_labels(exp.corpus, "test").tolist(),
+                                        y_pred.tolist()))
+            result = RunResult(config=config, scores=scores, seconds=seconds, details={"predictions": record})
+            out.append(st.run(config, _returns(result), force=force))
+        else:
+            stored = st.get(config)
+            assert stored is not None
+            out.append(stored)
+    return out
+
+
+def _returns(result: RunResult):
+    return lambda: result
+
+
+def method_summary(result: RunResult) -> dict:
+    """JSON of one method run (F1 in percent) with what the method reads."""
+    summary = result.summary()
+    summary["reads"] = result.config.options.get("reads")
+    summary["source"] = result.config.options.get("source")
+    return summary
+
+
+def compare_predictions(gold: np.ndarray, predictions: Mapping[str, np.ndarray], *, alpha: float = 0.05):
+    """Every pair of the named predictions on one test split, per document (McNemar exact,
+    paired bootstrap CI of the micro-F1 difference, Holm over the pairs; :func:`.paired.compare_all`)."""
+    from .paired import compare_all
+
+    return compare_all(np.asarray(gold), {k: np.asarray(v) for k, v in predictions.items()}, alpha=alpha)
+
+
+def run_name(result: RunResult) -> str:
+    """How a run is named in a comparison: ``dkw ig K90`` for dkw's metrics, the method's own
+    name for an extractor or imported keywords."""
+    c = result.config
+    if c.kind == KIND:
+        return c.metric
+    if c.kind == "baseline-tfidf":
+        from .protocols import KIND_LABELS
+
+        return KIND_LABELS[c.kind]
+    return f"dkw {c.metric} K{c.k}"
+
+
+def tfidf_record(exp: Experiment, *, classifier: str = DEFAULT_CLASSIFIER) -> tuple[Scores, dict]:
+    """The tf-idf + LinearSVC baseline's scores and its per-document test predictions."""
+    from .baselines import tfidf_baseline
+    from .paired import prediction_record
+
+    scores, _seconds, y_pred = tfidf_baseline(exp.corpus, classifier=classifier)
+    return scores, prediction_record(split_ids(exp.corpus, "test"), split_labels(exp.corpus, "test").tolist(),
+                                     np.asarray(y_pred).tolist())
+
+
+def comparison_table(exp: Experiment, results: Sequence[RunResult], *, top: int, classifier: str = DEFAULT_CLASSIFIER,
+                     baseline: dict | None = None):
+    """Every pair of the runs at N = ``top`` and the tf-idf + LinearSVC baseline, compared per
+    test document (McNemar exact, paired bootstrap CI, Holm over the pairs). Runs on another
+    test split (another corpus version) are left out."""
+    from .paired import decode_labels
+    from .protocols import KIND_LABELS
+
+    record = baseline if baseline is not None else tfidf_record(exp, classifier=classifier)[1]
+    preds = {KIND_LABELS["baseline-tfidf"]: decode_labels(record["pred"])}
+    for r in results:
+        p = r.details.get("predictions") if isinstance(r.details, dict) else None
+        if r.config.top == top and isinstance(p, dict) and p.get("split") == record["split"]:
+            preds.setdefault(run_name(r), decode_labels(p["pred"]))
+    names = [n for n in preds if n != KIND_LABELS["baseline-tfidf"]] + [KIND_LABELS["baseline-tfidf"]]
+    return compare_predictions(decode_labels(record["gold"]), {n: preds[n] for n in names})
+
+
+#: The methods of the shipped extractor reference results, and dkw's default they are compared with.
+REFERENCE_METHODS = ("yake", "textrank")
+
+
+def _record(config: RunConfig, scores: Scores, seconds: dict, predictions: dict | None) -> dict:
+    """One run as a reference file stores it (F1 in percent, predictions packed)."""
+    from .protocols import dkw_version
+    from .reference import _clean, chosen_by, pack_predictions
+
+    rec = {"dataset": config.dataset, "protocol": config.protocol, "metric": config.metric, "k": config.k,
+           "top": config.top, "classifier": config.classifier, "split": config.split, "vectors": config.vectors,
+           "kind": config.kind, "sample": config.sample, "micro_f1": 100 * scores.micro_f1,
+           "macro_f1": 100 * scores.macro_f1, "seconds": sum(seconds.values()), "options": config.options,
+           "label": config.label(), "dkw_version": dkw_version(), "settings_hash": config.settings_hash()}
+    rec = {k: _clean(v) for k, v in rec.items()}
+    rec["chosen_by"] = chosen_by(rec)
+    if predictions:
+        rec["test_split"], rec["predictions"] = predictions["split"], pack_predictions(predictions["pred"])
+    return rec
+
+
+def extractor_payload(exp: Experiment, *, methods: Sequence[str] = REFERENCE_METHODS,
+                      tops: Sequence[int] = DEFAULT_N_GRID, metric: str | None = None, k: int | None = None,
+                      protocol: str | None = None, classifier: str = DEFAULT_CLASSIFIER, command: str = "",
+                      progress: Progress | None = None) -> dict:
+    """The extractors' reference document of one corpus (``docs/results/extractors/<corpus>.json``):
+    every method at every N (runs of kind ``extractor`` with per-document predictions, what each
+    reads), dkw's default (``metric`` at K = ``k`` under ``protocol``; defaults: ig, 90,
+    label-free-top1, the deployable protocol) and the tf-idf + LinearSVC baseline at the same
+    N, and their per-document comparison at every N (McNemar exact, paired bootstrap CI, Holm)."""
+    from datetime import UTC, datetime
+
+    from ..types import DEFAULT_K, DEFAULT_METRIC, NEW_TEXT_PROTOCOL
+    from .experiments import method_config, test_predictions
+    from .paired import decode_labels
+    from .protocols import KIND_LABELS, dkw_version, evaluate_tops
+    from .reference import FORMAT, P_VALUES_KEY, _clean, machine, portable
+
+    metric, k, protocol = metric or DEFAULT_METRIC, int(k or DEFAULT_K), protocol or NEW_TEXT_PROTOCOL
+    tops = sorted({int(n) for n in tops})
+    if exp.model is None:
+        raise InputError("the extractors' reference results need the prepared keyword model")
+    t0 = time.perf_counter()
+    base_scores, base = tfidf_record(exp, classifier=classifier)
+    baseline_config = RunConfig(dataset=exp.dataset, corpus_key=exp.corpus.key, vectors="none", protocol="none",
+                                metric="tf-idf-sublinear", k=0, top=0, classifier=classifier, kind="baseline-tfidf",
+                                sample=exp.sample)
+    gold = base["gold"]
+    dkw_runs: list[dict] = []
+    predictions: dict[int, dict[str, np.ndarray]] = {}
+    for n, (scores, seconds, y_pred) in evaluate_tops(exp.model, metric=metric, k=k, tops=tops, protocol=protocol,
+                                                      classifier=classifier).items():
+        config = method_config(exp, metric=metric, k=k, top=n, protocol=protocol, classifier=classifier)
+        record = test_predictions(exp.model, y_pred)
+        dkw_runs.append(_record(config, scores, seconds, record))
+        predictions.setdefault(n, {})[f"dkw {metric} K{k}"] = decode_labels(record["pred"])
+    runs, extraction = [], {}
+    for spec in methods:
+        t1 = time.perf_counter()
+        method = extractor_keywords(exp.corpus, spec, progress=progress)
+        extraction[spec] = {"source": method.source, "reads": method.reads, "documents": len(method.lists),
+                            "seconds": round(time.perf_counter() - t1, 1),
+                            "mean_keywords": round(float(np.mean([len(v) for v in method.lists.values()])), 2)}
+        for n, (scores, seconds, y_pred) in evaluate_keywords(exp.corpus, exp.vectors, method, tops=tops,
+                                                              classifier=classifier).items():
+            record = test_predictions(exp.model, y_pred)
+            runs.append(_record(method_run_config(exp, method, top=n, classifier=classifier), scores, seconds, record))
+            predictions.setdefault(n, {})[spec] = decode_labels(record["pred"])
+    tfidf = KIND_LABELS["baseline-tfidf"]
+    comparisons = {}
+    for n in tops:
+        table = compare_predictions(decode_labels(gold), {**predictions[n], tfidf: decode_labels(base["pred"])})
+        comparisons[str(n)] = [_clean(r) for r in table.to_dict(orient="records")]
+    return {
+        "format": FORMAT,
+        P_VALUES_KEY: "unrounded",
+        "dkw_version": dkw_version(),
+        "dataset": exp.dataset,
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": machine(),
+        "command": portable(command),
+        "units": "F1 in percent on the test split",
+        "documents": {"train": len(exp.model.doc_ids("train")), "test": len(exp.model.doc_ids("test"))},
+        "vectors": exp.vectors_name,
+        "runs": runs,
+        "test_labels": {base["split"]: gold},
+        "extraction": extraction,
+        "dkw_default": {"metric": metric, "k": k, "protocol": protocol, "runs": dkw_runs},
+        "baseline": _record(baseline_config, base_scores, {}, base),
+        "comparisons": {protocol: {"method": "McNemar exact (binomial on discordant documents); paired bootstrap "
+                                             "95 % percentile CI of the micro-F1 difference; Holm over the pairs "
+                                             "of each N",
+                                   "by_top": comparisons}},
+        "wall_seconds": round(time.perf_counter() - t0, 1),
+    }
