@@ -6,7 +6,7 @@ texts, beside their F1 (docs/extractors.md).
 The texts are the first ``--docs`` documents of the corpus's test split, ``--top`` keywords each
 (default 10), one process, nothing cached (the extractors' per-document cache is bypassed):
 
-* dkw's default, ig with K = 90 under label-free-top1, on new texts from the shipped statistics
+* dkw's default (DEFAULT_METRIC) with K = 90 under label-free-top1, on new texts from the shipped statistics
   (``dkw_core.extract_keywords``: tagging, Algorithm 1, 90-nearest search, scoring);
 * YAKE! (``yake``) and TextRank (``textrank``, pytextrank on spaCy) from the registry;
 * tf-idf + LinearSVC, for reference: it gives no keywords; its documents per second (fit on the

@@ -279,7 +279,7 @@ def extractor_payload(exp: Experiment, *, methods: Sequence[str] = REFERENCE_MET
                       progress: Progress | None = None) -> dict:
     """The extractors' reference document of one corpus (``docs/results/extractors/<corpus>.json``):
     every method at every N (runs of kind ``extractor`` with per-document predictions, what each
-    reads), dkw's default (``metric`` at K = ``k`` under ``protocol``; defaults: ig, 90,
+    reads), dkw's default (``metric`` at K = ``k`` under ``protocol``; defaults: DEFAULT_METRIC, 90,
     label-free-top1, the deployable protocol) and the tf-idf + LinearSVC baseline at the same
     N, and their per-document comparison at every N (McNemar exact, paired bootstrap CI, Holm)."""
     from datetime import UTC, datetime

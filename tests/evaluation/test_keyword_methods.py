@@ -166,3 +166,30 @@ def test_the_shipped_extractor_results_load_and_match_their_format(corpus):
     runs = load_reference(SHIPPED.parent)
     mine = runs[(runs["dataset"] == corpus) & (runs["kind"] == "extractor")]
     assert set(mine["protocol"]) == set(PROTOCOLS) and len(mine) == 12 * len(PROTOCOLS)
+
+
+def test_the_extractors_table_of_the_docs_is_the_one_the_shipped_files_generate():
+    """docs/extractors.md's N = 10 table is generated (scripts/extractor_results.py --render) from
+    docs/results/extractors/*.json, and says every corpus's dkw default and the classifier."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    sys.path.insert(0, str(root / "scripts"))
+    try:
+        spec = importlib.util.spec_from_file_location("extractor_results", root / "scripts" / "extractor_results.py")
+        assert spec and spec.loader
+        script = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(script)
+    finally:
+        sys.path.remove(str(root / "scripts"))
+    body = (root / "docs" / "extractors.md").read_text(encoding="utf-8")
+    block = body.split(script.BEGIN, 1)[1].split(script.END, 1)[0]
+    generated = script.table()
+    assert block == "\n" + generated
+    from dkw_core.types import DEFAULT_METRIC
+
+    for corpus in ("20ng", "r8", "r52", "webkb"):
+        assert f"| {corpus} | dkw {DEFAULT_METRIC}, K = 90, label-free-top1 |" in generated
+        assert f"| {corpus} | tf-idf + LinearSVC (classifier) |" in generated
