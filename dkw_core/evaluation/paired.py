@@ -122,6 +122,33 @@ def bootstrap_diff(correct_a: np.ndarray, correct_b: np.ndarray, *, resamples: i
     return bootstrap_diffs([d], resamples=resamples, seed=seed, confidence=confidence)[0]
 
 
+_DRAWS: dict[tuple[int, int, int], list[tuple[int, int, np.ndarray]]] = {}
+_DRAWS_LIMIT = 64_000_000  # bytes of resampled indices kept (one 20ng test split at 2,000 resamples: 30 MB)
+
+
+def _draws(n: int, resamples: int, seed: int) -> list[tuple[int, int, np.ndarray]]:
+    """The resampled document indices of ``numpy.random.default_rng(seed)`` in batches of at most
+    2,000,000 indices (bounded memory on big test splits), drawn once per (n, resamples, seed) and
+    kept while they fit :data:`_DRAWS_LIMIT`: every table of pairs and every verdict resamples the
+    same test documents with the same seed, and drawing is most of a bootstrap's cost."""
+    key = (n, resamples, seed)
+    if key in _DRAWS:
+        return _DRAWS[key]
+    rng = np.random.default_rng(seed)
+    step = max(1, 2_000_000 // n)
+    dtype = np.int16 if n <= np.iinfo(np.int16).max else np.int32 if n <= np.iinfo(np.int32).max else np.int64
+    batches = []
+    for start in range(0, resamples, step):
+        stop = min(resamples, start + step)
+        batches.append((start, stop, rng.integers(0, n, size=(stop - start, n)).astype(dtype)))
+    if n * resamples * np.dtype(dtype).itemsize <= _DRAWS_LIMIT:
+        if sum(b[2].nbytes for v in _DRAWS.values() for b in v) + n * resamples * np.dtype(dtype).itemsize \
+                > _DRAWS_LIMIT:
+            _DRAWS.clear()
+        _DRAWS[key] = batches
+    return batches
+
+
 def bootstrap_diffs(differences: Sequence[np.ndarray], *, resamples: int = DEFAULT_RESAMPLES,
                     seed: int = DEFAULT_SEED, confidence: float = 0.95) -> list[tuple[float, float]]:
     """:func:`bootstrap_diff` of several per-document differences (``correct_a − correct_b``, one
@@ -138,12 +165,8 @@ def bootstrap_diffs(differences: Sequence[np.ndarray], *, resamples: int = DEFAU
         raise InputError("no test documents to resample")
     if any(d.size != n for d in ds):
         raise InputError("the runs were scored on test splits of different sizes")
-    rng = np.random.default_rng(seed)
     means = np.empty((len(ds), resamples))
-    step = max(1, 2_000_000 // n)  # resamples per batch: bounded memory on big test splits
-    for start in range(0, resamples, step):
-        stop = min(resamples, start + step)
-        idx = rng.integers(0, n, size=(stop - start, n))
+    for start, stop, idx in _draws(n, resamples, seed):
         for j, d in enumerate(ds):
             means[j, start:stop] = d[idx].mean(axis=1)
     alpha = (1 - confidence) / 2

@@ -189,6 +189,8 @@ def verdict(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: str |
     clf = str(best.get("classifier")) if best.get("classifier") is not None else None
     others = curve_runs(runs, dataset=dataset, protocol=protocol, selection=used)
     others = others[(others["top"].astype(int) == top) & (others["metric"] != metric)]
+    if "kind" in others.columns:  # the family is dkw's metrics and the baselines; extractors have their own tables
+        others = others[others["kind"] != "extractor"]
     if clf is not None and "classifier" in others.columns:
         others = others[others["classifier"] == clf]
     candidates: list[tuple[str, int | None, Any]] = [(str(r["metric"]), int(r["k"]), r.get("predictions"))
