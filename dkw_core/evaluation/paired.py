@@ -207,6 +207,34 @@ def holm(pvalues: Sequence[float]) -> np.ndarray:
     return adjusted
 
 
+def bootstrap_pairs(correct: dict[str, np.ndarray], pairs: Sequence[tuple[str, str]], *,
+                    resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+                    confidence: float = 0.95) -> list[tuple[float, float]]:
+    """:func:`bootstrap_diffs` of ``correct[a] − correct[b]`` for every pair, the same intervals
+    to the last bit, at the cost of one gather per method instead of one per pair: a resample's
+    mean difference is (correct documents of a − those of b) / n, and the counts are exact integers
+    (so is NumPy's sum of the −1/0/1 differences before its one division)."""
+    if resamples < 1:
+        raise InputError("the bootstrap needs at least one resample")
+    if not pairs:
+        return []
+    used = list(dict.fromkeys(name for pair in pairs for name in pair))
+    ok = {name: np.asarray(correct[name], dtype=bool) for name in used}
+    n = next(iter(ok.values())).size
+    if n == 0:
+        raise InputError("no test documents to resample")
+    if any(c.size != n for c in ok.values()):
+        raise InputError("the runs were scored on test splits of different sizes")
+    means = np.empty((len(pairs), resamples))
+    for start, stop, idx in _draws(n, resamples, seed):
+        counts = {name: ok[name][idx].sum(axis=1, dtype=np.int64) for name in used}
+        for j, (a, b) in enumerate(pairs):
+            means[j, start:stop] = (counts[a] - counts[b]) / n
+    alpha = (1 - confidence) / 2
+    return [(100 * float(low), 100 * float(high)) for low, high in
+            (np.quantile(row, [alpha, 1 - alpha]) for row in means)]
+
+
 def compare_all(gold: np.ndarray, predictions: dict[str, np.ndarray], *, resamples: int = DEFAULT_RESAMPLES,
                 seed: int = DEFAULT_SEED, alpha: float = 0.05):
     """Every pair of ``predictions`` (name -> predicted categories on the same test split):
@@ -221,8 +249,7 @@ def compare_all(gold: np.ndarray, predictions: dict[str, np.ndarray], *, resampl
         if np.asarray(predictions[name]).shape != gold.shape:
             raise InputError("the two runs' predictions do not cover the same test documents")
     correct = {name: np.asarray(predictions[name]) == gold for name in names}
-    intervals = bootstrap_diffs([correct[x].astype(np.float64) - correct[y] for x, y in pairs],
-                                resamples=resamples, seed=seed) if pairs else []
+    intervals = bootstrap_pairs(correct, pairs, resamples=resamples, seed=seed) if pairs else []
     rows = []
     for (x, y), (low, high) in zip(pairs, intervals):  # compare() of every pair, the resamples drawn once
         only_a, only_b, p = mcnemar_exact(correct[x], correct[y])

@@ -94,3 +94,23 @@ def test_intervals_drawn_once_for_many_pairs_equal_each_pair_bootstrapped_alone(
     many = bootstrap_diffs([correct[a].astype(float) - correct[b] for a, b in pairs], resamples=1500, seed=3)
     assert many == [bootstrap_diff(correct[a], correct[b], resamples=1500, seed=3) for a, b in pairs]
     assert bootstrap_diffs([], resamples=10) == []
+
+
+def test_every_pair_from_per_method_counts_equals_each_difference_bootstrapped_to_the_last_bit():
+    """compare_all's intervals come from one gather per method (bootstrap_pairs), and are exactly
+    the intervals of the per-pair differences bootstrapped on the same resamples."""
+    import itertools
+
+    import numpy as np
+
+    from dkw_core.evaluation.paired import bootstrap_diffs, bootstrap_pairs, compare_all
+
+    rng = np.random.default_rng(7)
+    gold = rng.integers(0, 3, 301)
+    preds = {f"m{i}": np.where(rng.random(301) < 0.5 + 0.1 * i, gold, (gold + 1) % 3) for i in range(4)}
+    correct = {name: p == gold for name, p in preds.items()}
+    pairs = list(itertools.combinations(preds, 2))
+    direct = bootstrap_diffs([correct[a].astype(np.float64) - correct[b] for a, b in pairs], resamples=500, seed=3)
+    assert bootstrap_pairs(correct, pairs, resamples=500, seed=3) == direct
+    table = compare_all(gold, preds, resamples=500, seed=3)
+    assert list(zip(table["ci_low"], table["ci_high"])) == direct
