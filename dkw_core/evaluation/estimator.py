@@ -45,7 +45,7 @@ class DiscriminativeKeywordVectorizer(TransformerMixin, BaseEstimator):
     Parameters
     ----------
     metric : str
-        Word-weighting metric (``dkw_core.metrics.METRICS``), default ``DEFAULT_METRIC`` (ig).
+        Word-weighting metric (``dkw_core.metrics.METRICS``), default ``DEFAULT_METRIC`` (lo-own, docs/method.md §9).
     k : int
         K nearest cropped-vocabulary words substituted for each phrase (paper §3.2).
     top : int
