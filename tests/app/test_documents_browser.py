@@ -10,6 +10,7 @@ import urllib.parse
 import numpy as np
 import pytest
 
+from dkw_core.types import DEFAULT_METRIC
 from tests.support.browser import browser_page, streamlit_server, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -86,7 +87,7 @@ def test_a_yake_column_stands_beside_dkws_metric_on_the_documents_page(tmp_path,
         wait_idle(page, timeout=120_000)
         page.get_by_text("yake: YAKE!", exact=False).first.wait_for()  # what it is and that it reads no label
         header = [h.strip() for h in table.locator("thead th").all_inner_texts()]
-        assert [h for h in header if h and h != "rank"] == ["ig", "yake"], header
+        assert [h for h in header if h and h != "rank"] == [DEFAULT_METRIC, "yake"], header  # the default beside it
         column = header.index("yake")
         first = table.locator("tbody tr").first.locator("th, td").nth(column).inner_text().strip()
         assert first and first in doc.text.lower()  # YAKE's best keyword, a word of the document itself
