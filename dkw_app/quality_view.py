@@ -1,5 +1,5 @@
 """The Metrics page's *Words* tab: how coherent and how exclusive each method's category words are
-(issue 28's quality table, ``docs/results/quality/quality.json``), answer first.
+(the quality table, ``docs/results/quality/quality.json``, docs/method.md §10), answer first.
 
 :func:`words_chart` and :func:`words_table` are pure (a table of
 :func:`dkw_core.evaluation.wordlists.load_quality` in, a plotly figure or the shown DataFrame

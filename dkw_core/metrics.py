@@ -305,7 +305,7 @@ def _lo(stats: CategoryStats) -> np.ndarray:
     return fightin_words(stats.doc_freq)
 
 
-# h1 (issue 28): the field's standard word scores on word *occurrences*, as their authors define
+# The field's standard word scores on word *occurrences*, as their authors define
 # them; over a document's own words (``keywords.baseline``) they are the peers dkw is held against.
 
 

@@ -1,4 +1,4 @@
-"""Words a reader accepts (issue 28): every metric's category vocabularies, and the peers', scored
+"""Words a reader accepts (docs/method.md §10): every metric's category vocabularies, and the peers', scored
 on every corpus, written to ``docs/results/quality/quality.json`` (a folder of its own: ``docs/results/*.json`` are the
 evaluation's reference files) and rendered as Markdown from it.
 

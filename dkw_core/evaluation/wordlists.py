@@ -1,5 +1,5 @@
-"""A method's word lists and how a reader would take them (issue 28; the measures are
-:mod:`dkw_core.quality`).
+"""A method's word lists and how a reader would take them (docs/method.md §10; the
+measures are :mod:`dkw_core.quality`).
 
 A *method* is a prepared model and a metric: a :class:`~dkw_core.keywords.KeywordModel` ranks
 latent words (the paper's method, K nearest words per phrase), a
@@ -151,7 +151,7 @@ def method_quality(model, *, metric: str, k: int | None, lists: str = "categorie
 OWN_WORDS = "own words"
 #: The peers' names (own-words metrics of :class:`~dkw_core.keywords.BaselineModel`).
 PEER_NAMES: dict[str, str] = {"fw": "Fightin' Words", "ctfidf": "c-TF-IDF"}
-#: The field's standard the other methods are held against (issue 28): Fightin' Words over own words.
+#: The field's standard the other methods are held against (docs/method.md §10): Fightin' Words over own words.
 FIGHTIN_WORDS = "own:fw"
 #: The plain column names of :func:`load_quality`'s table, by the JSON field each comes from.
 QUALITY_COLUMNS: dict[str, str] = {

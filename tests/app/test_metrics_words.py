@@ -1,4 +1,4 @@
-"""The Metrics page's Words tab (issue 28): the quality of every method's category words on the
+"""The Metrics page's Words tab (docs/method.md §10): the quality of every method's category words on the
 chosen corpus, answer first, from the shipped ``docs/results/quality/quality.json``."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The field's standard over a document's own words (issue 28): Fightin' Words (``fw``) and
+"""The field's standard over a document's own words (docs/method.md §10): Fightin' Words (``fw``) and
 c-TF-IDF (``ctfidf``) as keyword methods of :class:`BaselineModel`, each held against a direct
 computation in plain loops on the tiny topic corpus (conftest)."""
 from __future__ import annotations
