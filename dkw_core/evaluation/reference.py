@@ -319,14 +319,20 @@ def every_protocol(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.concat([frame[~free], *copies], ignore_index=True)
 
 
-def _read(path: Path) -> dict:
+def read_document(path: Path, *, what: str, key: str, kind: type) -> dict:
+    """A shipped JSON document (reference results, the quality table): one :class:`InputError`
+    line when it cannot be read, or when it is not an object whose ``key`` is a ``kind``."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise InputError(f"{path.name}: not a readable reference results file ({exc})") from None
-    if not isinstance(data, dict) or not isinstance(data.get("runs"), list):
-        raise InputError(f"{path.name}: not a reference results file (no runs)")
+        raise InputError(f"{path.name}: not a readable {what} ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get(key), kind):
+        raise InputError(f"{path.name}: not a {what} (no {key})")
     return data
+
+
+def _read(path: Path) -> dict:
+    return read_document(path, what="reference results file", key="runs", kind=list)
 
 
 def runs_frame(data: dict) -> pd.DataFrame:

@@ -17,7 +17,6 @@ sets for own words, since own words have no vectors here).
 """
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -221,13 +220,10 @@ def load_quality(path: str | Path | None = None) -> QualityResults:
     K 90" or "own words"), then :data:`QUALITY_COLUMNS` (NPMI, absent share and F1 in percent,
     exclusivity as a share); a NPMI nobody could measure is NaN. A missing or malformed file is
     one :class:`~dkw_core.errors.InputError`."""
+    from .reference import read_document
+
     path = Path(path) if path else quality_path()
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{path.name}: not a readable quality table ({exc})") from None
-    if not isinstance(data, dict) or not isinstance(data.get("corpora"), dict):
-        raise InputError(f"{path.name}: not a quality table (no corpora)")
+    data = read_document(path, what="quality table", key="corpora", kind=dict)
     k = data.get("k")
     rows = []
     for corpus, item in data["corpora"].items():
