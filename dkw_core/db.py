@@ -7,8 +7,8 @@ any other SQLAlchemy URL (PostgreSQL, ...) is used as given, unless it cannot be
 unambiguously (an unencoded ``@`` in its password), which is refused before connecting. A
 failure raises :class:`StoreError` with one line that says which of read-only, locked,
 unreachable server or not-a-database it is. A URL is only ever shown through :func:`safe_url`
-and a driver's message through :func:`scrub`: no credential the URL carries (password,
-credential query parameters) reaches a message, a log or a page.
+and a driver's message through :func:`scrub`: no credential the URL carries (its password, any
+query value but those of :data:`SHOWN_PARAMS`) reaches a message, a log or a page.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import re
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import quote, quote_plus, unquote, urlencode
+from urllib.parse import parse_qsl, quote, quote_plus, unquote, urlencode
 
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import URL, Engine, make_url
@@ -30,9 +30,14 @@ def default_url(filename: str) -> str:
     return f"sqlite:///{data_dir() / filename}"
 
 
-#: Query parameters that carry a credential: any name holding one of these words
-#: (``password``, ``sslpassword``, ``passfile``, ``api_key``, ``sslkey``, ``token``, ``secret``...).
-_CREDENTIAL_PARAM = re.compile(r"pass|pwd|secret|key|token|credential", re.IGNORECASE)
+#: Query parameters whose values are shown: known to carry no secret (TLS mode, time-outs, session
+#: kind, encoding; SQLite's open flags). Every other parameter's value is hidden as ``***``,
+#: whatever its name: libpq's ``options`` (``-c password=…``), ``application_name`` or a name no
+#: list foresees may hold a secret.
+SHOWN_PARAMS = frozenset({"sslmode", "gssencmode", "connect_timeout", "target_session_attrs", "client_encoding",
+                          "charset", "mode", "cache", "immutable", "uri", "check_same_thread", "timeout"})
+#: ... and only when the value itself looks like a setting: a short word or number.
+_HARMLESS_VALUE = re.compile(r"[A-Za-z0-9_.-]{1,32}")
 _DIALECT = re.compile(r"([A-Za-z][A-Za-z0-9+._-]*)://")
 HIDDEN = "***"
 
@@ -74,18 +79,32 @@ def is_ambiguous(url: str | URL) -> bool:
     return _parse_cleanly(url) is None
 
 
+def _shown(name: str, value: str) -> bool:
+    return name.lower() in SHOWN_PARAMS and _HARMLESS_VALUE.fullmatch(value) is not None
+
+
+def _query(parsed: URL) -> list[tuple[str, str]]:
+    return [(k, v) for k, vs in parsed.query.items() for v in ((vs,) if isinstance(vs, str) else vs)]
+
+
 def safe_url(url: str | URL) -> str:
-    """``url`` for messages: every credential it can carry hidden as ``***`` (the password, and
-    the value of every query parameter named like a password, secret, key or token). A URL that
-    cannot be parsed cleanly (unparsable, or an unencoded ``@`` in its user info) shows only its
-    dialect: ``postgresql+psycopg://…``."""
+    """``url`` for messages: the password hidden as ``***``, and the value of every query
+    parameter too unless the parameter is known to be harmless (:data:`SHOWN_PARAMS`:
+    ``sslmode=require`` stays, ``options=***``, ``password=***``). A URL that cannot be parsed
+    cleanly (unparsable, or an unencoded ``@`` in its user info) shows only its dialect:
+    ``postgresql+psycopg://…``."""
     parsed = _parse_cleanly(url)
     if parsed is None:
         return _dialect_only(url)
-    query = [(k, HIDDEN if _CREDENTIAL_PARAM.search(k) else v)
-             for k, vs in parsed.query.items() for v in ((vs,) if isinstance(vs, str) else vs)]
+    query = [(k, v if _shown(k, v) else HIDDEN) for k, v in _query(parsed)]
     shown = parsed.set(query={}).render_as_string(hide_password=True)
     return f"{shown}?{urlencode(query, safe='*')}" if query else shown
+
+
+def _pieces(value: str) -> set[str]:
+    """A hidden query value and each setting inside it (``-c password=S3cr3t`` gives ``S3cr3t``
+    too), since a driver may quote either."""
+    return {value, *re.findall(r"=([^\s&=]+)", value), *(t for t in value.split() if not t.startswith("-"))}
 
 
 def _secrets(url: str | URL) -> set[str]:
@@ -98,9 +117,9 @@ def _secrets(url: str | URL) -> set[str]:
     if parsed is not None:
         if parsed.password:
             found.add(str(parsed.password))
-        for k, vs in parsed.query.items():
-            if _CREDENTIAL_PARAM.search(k):
-                found.update((vs,) if isinstance(vs, str) else vs)
+        for k, v in _query(parsed):
+            if not _shown(k, v):
+                found.update(_pieces(v))
         if "@" in (parsed.host or ""):  # a misread password's tail, e.g. 'Tail99@host'
             found.update(str(parsed.host).split("@")[:-1])
     if not isinstance(url, URL) and (parsed is None or parsed.username is not None or parsed.password is not None):
@@ -113,15 +132,20 @@ def _secrets(url: str | URL) -> set[str]:
             found.update(re.split(r"[@:/]", password))
         elif _DIALECT.match(raw) is None:
             found.add(raw)  # not even a URL: all of it may be a secret
+    if parsed is None and not isinstance(url, URL) and "?" in str(url):  # the query of a URL SQLAlchemy cannot read
+        for k, v in parse_qsl(str(url).split("?", 1)[1], keep_blank_values=True):
+            if not _shown(k, v):
+                found.update(_pieces(v))
     found |= {unquote(f) for f in found} | {quote(f, safe="") for f in found} | {quote_plus(f) for f in found}
     return {f for f in found if len(f) >= 3}
 
 
 def scrub(message: str, url: str | URL | None) -> str:
     """``message`` (a driver's error, say) with every credential-bearing fragment of ``url``
-    replaced by ``***``: its password (also percent-encoded or decoded), credential query
-    values, and for a URL with an unencoded ``@`` every piece of what may be the password —
-    so neither "failed to resolve host 'Tail99@…'" nor anything else shows part of it."""
+    replaced by ``***``: its password (also percent-encoded or decoded), every query value
+    :func:`safe_url` hides and each setting inside one (``-c name=value``), and for a URL
+    with an unencoded ``@`` every piece of what may be the password — so neither "failed to
+    resolve host 'Tail99@…'" nor anything else shows part of it."""
     if url is None:
         return message
     for fragment in sorted(_secrets(url), key=len, reverse=True):

@@ -114,6 +114,8 @@ AT_SIGN = f"postgresql+psycopg://judge:{AT_PASSWORD}@127.0.0.1:1/study"
 #: An '@' and a ':' in the password: SQLAlchemy cannot parse it at all (port 'w0rd-Tail99@…').
 AT_COLON = "postgresql+psycopg://judge:P@ss:w0rd-Tail99@127.0.0.1:1/study"
 PIECES = (QUERY_SECRET, "ssw0rd", "Tail99", "w0rd")
+#: A secret in libpq's ``options``, a parameter whose name says nothing of it.
+OPTIONS_IN_QUERY = "postgresql+psycopg://u@127.0.0.1:1/db?options=-c%20password%3DS3cr3tPW"
 
 
 def test_safe_url_hides_credential_query_parameters_and_shows_only_the_dialect_of_an_ambiguous_url():
@@ -137,7 +139,7 @@ def test_no_study_command_prints_a_query_password_or_part_of_one_with_an_at_sign
             assert "postgresql+psycopg://…" in err and "more than one '@'" in err, err
 
 
-@pytest.mark.parametrize("url", [IN_QUERY, AT_SIGN], ids=["query-password", "at-sign"])
+@pytest.mark.parametrize("url", [IN_QUERY, AT_SIGN, OPTIONS_IN_QUERY], ids=["query-password", "at-sign", "options"])
 def test_study_results_error_box_shows_no_query_password_nor_part_of_one_with_an_at_sign(url, tmp_path,
                                                                                         monkeypatch, caplog):
     from streamlit.testing.v1 import AppTest
@@ -154,8 +156,10 @@ def test_study_results_error_box_shows_no_query_password_nor_part_of_one_with_an
     at.text_input[0].input("s3cret-s3cret").run()
     assert not at.exception and len(at.error) == 1, [e.value for e in at.error]
     box = shown(at.error[0].value)  # as it reads: the error is untrusted text, shown through md()
-    assert not any(p in _page_text(at) + caplog.text for p in PIECES), box
-    if url == IN_QUERY:
+    assert not any(p in _page_text(at) + caplog.text for p in (*PIECES, "S3cr3tPW")), box
+    if url == OPTIONS_IN_QUERY:
+        assert "options=***" in box and "cannot be reached" in box, box
+    elif url == IN_QUERY:
         assert "password=***" in box and "cannot be reached" in box, box
     else:
         assert "postgresql+psycopg://…" in box and "more than one '@'" in box, box
@@ -262,3 +266,65 @@ def test_no_study_page_shows_the_password(url, mode, tmp_path, monkeypatch, capl
     assert any("judge:***@" in t and "cannot" in t for t in shown)
     out, err = capsys.readouterr()
     assert PASSWORD not in out + err + caplog.text
+
+
+# ------------------------------------------------------------ a secret in a query parameter of any name
+#: libpq's ``options`` carries server settings, and a setting may be a secret: no query value is
+#: shown unless its parameter is known to be harmless (``sslmode``, ``connect_timeout``, ...).
+OPTION_SECRET = "S3cr3tPW"
+OPTION_URLS = ["postgresql+psycopg://u@127.0.0.1:1/db?options=-c%20password%3DS3cr3tPW",
+               "postgresql+psycopg://u@127.0.0.1:1/db?options=-c+dkw.secret%3DS3cr3tPW"]
+ALL_STUDY_COMMANDS = [["init"], ["list"], ["methods"], *STUDY_COMMANDS[1:]]
+
+
+def test_safe_url_shows_no_query_value_but_those_of_known_harmless_parameters():
+    for url in OPTION_URLS:
+        assert safe_url(url) == "postgresql+psycopg://u@127.0.0.1:1/db?options=***"
+    shown = safe_url(OPTION_URLS[0] + "&sslmode=require&connect_timeout=5&application_name=S3cr3tPW&x=1&x=2")
+    assert shown == ("postgresql+psycopg://u@127.0.0.1:1/db?options=***&sslmode=require&connect_timeout=5"
+                     "&application_name=***&x=***&x=***"), shown
+    assert safe_url("postgresql+psycopg://u@h/db?sslmode=S3cr3tPW%20x") == "postgresql+psycopg://u@h/db?sslmode=***"
+    for url in OPTION_URLS:  # a driver's message quoting the option, as given or decoded, loses it
+        message = f'invalid connection option "-c dkw.secret=S3cr3tPW" in {url} (-c+password%3DS3cr3tPW)'
+        assert OPTION_SECRET not in scrub(message, url), scrub(message, url)
+
+
+@pytest.mark.parametrize("how", ["--db", "env"])
+@pytest.mark.parametrize("url", OPTION_URLS, ids=["options-password", "options-setting"])
+def test_no_failing_study_command_prints_a_secret_of_any_query_parameter(url, how, capsys, caplog, monkeypatch,
+                                                                        tmp_path):
+    for command, out, err in _failing_study_commands(url, how, capsys, caplog, monkeypatch, tmp_path):
+        assert OPTION_SECRET not in out + err + caplog.text, (command, err)
+        assert "options=***" in err and "cannot be reached" in err, err
+
+
+def test_no_study_command_prints_a_secret_of_any_query_parameter_on_a_real_server(capsys, caplog, monkeypatch,
+                                                                                  tmp_path):
+    """On PostgreSQL: ``-c dkw.secret=…`` is a setting the server accepts, so every command succeeds
+    (``study init`` echoes the URL); ``-c password=…`` is one it refuses, so every command fails."""
+    from tests.support.postgres import new_database, postgres_server
+
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("DKW_STUDY_FAKE_KEYWORDS", "1")
+    caplog.set_level(logging.DEBUG)
+    with postgres_server() as base:
+        for option, succeeds in (("-c+dkw.secret%3DS3cr3tPW", True), ("-c%20password%3DS3cr3tPW", False)):
+            url = f"{new_database(base)}?options={option}"
+            for how in ("--db", "env"):
+                for command in ALL_STUDY_COMMANDS:
+                    argv = ["study", *command]
+                    if command == ["create", "--dataset", "demo-tiny"]:
+                        argv += ["--per-category", "1", "--categories-per-batch", "2", "--seed", "1", "--keywords", "2"]
+                    if how == "env":
+                        monkeypatch.setenv("DKW_STUDY_DB", url)
+                    else:
+                        monkeypatch.delenv("DKW_STUDY_DB", raising=False)
+                        argv[2:2] = ["--db", url]
+                    code = main(argv)
+                    out, err = capsys.readouterr()
+                    assert OPTION_SECRET not in out + err + caplog.text, (command, out, err)
+                    if command == ["methods"]:
+                        continue
+                    assert (code == 0) == succeeds or command[0] in ("revoke", "reissue"), (command, code, err)
+                    if command == ["init"] and succeeds:
+                        assert out.strip().endswith("?options=***)"), out

@@ -52,7 +52,8 @@ def test_unknown_mode_is_a_one_line_error(launched, monkeypatch, capsys):
 @pytest.mark.parametrize("url, shown", [
     ("postgresql+psycopg://judge@127.0.0.1:1/study?password=Qs-4b7e-Secret", "password=***"),
     ("postgresql+psycopg://judge:P@ssw0rd-Tail99@127.0.0.1:1/study", "postgresql+psycopg://…"),
-], ids=["query-password", "at-sign"])
+    ("postgresql+psycopg://judge@127.0.0.1:1/study?options=-c%20dkw.secret%3DS3cr3tPW", "options=***"),
+], ids=["query-password", "at-sign", "options"])
 def test_the_server_log_shows_no_query_password_nor_part_of_one_with_an_at_sign(url, shown, tmp_path):
     from tests.support.browser import browser_page, wait_idle
     from tests.support.serve import served
@@ -64,7 +65,7 @@ def test_the_server_log_shows_no_query_password_nor_part_of_one_with_an_at_sign(
         assert "not available" in page.inner_text("body")
     log = "\n".join(p.read_text(encoding="utf-8") for p in tmp_path.glob("serve-*.log"))
     assert "study database unavailable" in log and shown in log, log
-    assert not any(piece in log for piece in ("Qs-4b7e-Secret", "ssw0rd", "Tail99")), log
+    assert not any(piece in log for piece in ("Qs-4b7e-Secret", "ssw0rd", "Tail99", "S3cr3tPW")), log
 
 
 @pytest.mark.parametrize(("mode", "toolbar"), [("explorer", "viewer"), ("study", "minimal")])
