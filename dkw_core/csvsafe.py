@@ -5,8 +5,10 @@ Rule: a *text* cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carr
 leading ``'`` (the spreadsheet shows it as text; the value is otherwise unchanged). Cells that are
 numbers (``int``, ``float``, numpy numbers, numeric DataFrame columns) are written as numbers, so a
 score of ``-0.5`` stays ``-0.5``: a spreadsheet parses it as a number, never as a formula. A text
-cell ``"-0.5"`` (e.g. a document id) is prefixed like any other text. JSON and JSONL outputs are
-never touched.
+cell ``"-0.5"`` (e.g. a document id) is prefixed like any other text. A text cell's control
+characters (ESC, BEL, NUL, a tab or line break inside a label, a bidi override) are written as
+visible escapes by :func:`dkw_core.terminal.escape`, the command line's one escape, since a CSV is
+read in a terminal as often as in a spreadsheet. JSON and JSONL outputs are never touched.
 """
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ from numbers import Number
 from typing import Any
 
 import pandas as pd
+
+from .terminal import escape
 
 TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -27,8 +31,12 @@ def neutralise(value: Any) -> Any:
     return value
 
 
+def _text_cell(value: Any) -> Any:
+    return neutralise(escape(value) if isinstance(value, str) else value)
+
+
 def safe_row(row: Iterable[Any]) -> list[Any]:
-    return [v if isinstance(v, Number) else neutralise(v) for v in row]
+    return [v if isinstance(v, Number) else _text_cell(v) for v in row]
 
 
 class SafeWriter:
@@ -54,8 +62,8 @@ def safe_frame(frame: pd.DataFrame) -> pd.DataFrame:
     out = frame.copy()
     for column in out.columns:
         if not pd.api.types.is_numeric_dtype(out[column]) and not pd.api.types.is_datetime64_any_dtype(out[column]):
-            out[column] = out[column].map(neutralise)
-    out.columns = [neutralise(str(c)) for c in out.columns]
+            out[column] = out[column].map(_text_cell)
+    out.columns = [_text_cell(str(c)) for c in out.columns]
     return out
 
 

@@ -17,11 +17,12 @@ from __future__ import annotations
 import numbers
 
 from .errors import InputError
+from .terminal import control_char
 from .types import DEFAULT_K, MAX_TOP
 from .vectors import CROP_SIZE
 
 __all__ = ["MAX_K", "MAX_TOP", "MAX_SEED", "MAX_PROCESSES", "MAX_INVITE", "check_count", "check_k", "check_top",
-           "check_k_max", "check_neighbours", "check_prepare", "check_seed"]
+           "check_k_max", "check_neighbours", "check_prepare", "check_seed", "check_name"]
 
 MAX_K = CROP_SIZE
 """The largest K (and k_max) any vector model allows: the cropped vocabulary's size limit."""
@@ -115,3 +116,14 @@ def check_neighbours(spec, *, dim: int | None = None, vocabulary_size: int | Non
         check_count(f"the all-but-the-top D of {r.spec}", r.abtt_d, 0, dim - 1,
                     why=f"fewer than the vectors' {dim} dimensions")
     return r.spec
+
+
+def check_name(what: str, value: str) -> str:
+    """``value``, a name dkw stores and prints (a study's, a judge's, a method's), refused in one
+    line when it holds a control character (:data:`dkw_core.terminal.CONTROL`: NUL, a tab, a line
+    break, ESC, a bidi override, ...), which would forge or split a row of tab-separated output or
+    drive the terminal that prints it."""
+    bad = control_char(value)
+    if bad is not None:
+        raise InputError(f"{what} {value!r} holds a control character ({bad}); a name is one line of plain text")
+    return value

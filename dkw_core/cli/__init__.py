@@ -17,6 +17,7 @@ import warnings
 
 from .. import __version__
 from ..errors import DkwError
+from ..terminal import escape
 from ..types import DEFAULT_PROTOCOL
 from . import categories, corpus, download, evaluation, hubness, study
 from .options import Parser, check_args, print_json
@@ -46,7 +47,7 @@ def _one_line(message, category, filename, lineno, file=None, line=None):  # noq
     from ..cache import CacheWarning
 
     if issubclass(category, CacheWarning):
-        print(f"notice: {message}", file=sys.stderr)
+        print(f"notice: {escape(message)}", file=sys.stderr)
     else:
         _SHOW_WARNING(message, category, filename, lineno, file, line)
 
@@ -77,16 +78,16 @@ def main(argv: list[str] | None = None) -> int:
             args.scheduler = scheduler_from(args.scheduler)  # a bad value fails before any work
         return int(args.handler(args) or 0)
     except DkwError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {escape(exc)}", file=sys.stderr)
         return 2
     except (OperationalError, DatabaseError) as exc:  # locked or damaged database mid-command
-        print(f"error: {describe_store_error(exc)}", file=sys.stderr)
+        print(f"error: {escape(describe_store_error(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into head & co.
         return 0
     except OSError as exc:  # e.g. a read-only or full folder met where dkw must write
         where = f" {exc.filename}" if exc.filename else ""
-        print(f"error: cannot write or read{where}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"error: {escape(f'cannot write or read{where}: {exc.strerror or exc}')}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import InputError
+from ..terminal import escape
 from ..types import DEFAULT_K, DEFAULT_METRIC, DEFAULT_TOP, MAX_TOP
 from . import options
 from .options import ProgressBar, print_json
@@ -48,13 +49,13 @@ def cmd_categories(args) -> int:
         return 0
     setting = ("the documents' own words, no vectors" if args.baseline else
                f"K={args.k}, vectors={vectors}, neighbours={neighbours}")
-    print(f"{corpus.key}: the {args.top} most discriminative words per category [metric={args.metric}, {setting}, "
+    print(f"{escape(corpus.key)}: the {args.top} most discriminative words per category [metric={args.metric}, {setting}, "
           f"statistics from the training split]")
     for c, ws in words.items():
-        print(f"\n{c} ({about['train_documents'][c]:,} training documents)")
+        print(f"\n{escape(c)} ({about['train_documents'][c]:,} training documents)")
         for w in ws:
-            via = ", ".join(f"{p} ({n})" for p, n in w.phrases)
-            print(f"  {w.word:<16} {w.score:8.4g}   {w.documents:>5} docs ({100 * w.share:.0f} %, elsewhere "
+            via = ", ".join(f"{escape(p)} ({n})" for p, n in w.phrases)
+            print(f"  {escape(w.word):<16} {w.score:8.4g}   {w.documents:>5} docs ({100 * w.share:.0f} %, elsewhere "
                   f"{100 * w.elsewhere:.0f} %)" + (f"   via {via}" if via else ""))
     return 0
 

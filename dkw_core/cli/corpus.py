@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..errors import InputError
+from ..terminal import escape
 from ..types import DEFAULT_CORPUS, DEFAULT_K, DEFAULT_METRIC, DEFAULT_PROTOCOL, NEW_TEXT_PROTOCOL, PROTOCOL_INFO
 from . import options
 from .options import ProgressBar, print_json
@@ -50,7 +51,7 @@ def cmd_datasets(args) -> int:
         for r in rows:
             fetch = f"python -m dkw_core download {r['name']}" if r["name"] in DOWNLOADABLE else "not downloadable"
             state = "" if r["available"] else f"  (archive missing from {archives_dir()}; {fetch})"
-            print(f"{r['name']:10s} train {r['train'] or '?':>6}  test {r['test'] or '?':>6}  "
+            print(f"{escape(r['name']):10s} train {r['train'] or '?':>6}  test {r['test'] or '?':>6}  "
                   f"categories {r['categories']}{state}")
     return 0
 
@@ -65,7 +66,7 @@ def cmd_prepare(args) -> int:
     with ProgressBar(f"preparing {corpus.key}") as progress:
         model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=args.k_max, n_process=args.n_process,
                                      progress=progress, neighbours=args.neighbours)
-    print(f"prepared {corpus.key} (neighbours {model.neighbours}): {len(corpus.documents):,} documents, "
+    print(f"prepared {escape(corpus.key)} (neighbours {model.neighbours}): {len(corpus.documents):,} documents, "
           f"{len(model.phrases):,} unique phrases, "
           f"{model.nbr_idx.shape[0]:,} unique phrase vectors, {len(model.problems):,} documents without keywords")
     return 0
@@ -78,9 +79,9 @@ def _prepare_on_cluster(args) -> int:
         done = prepare_on_cluster(client, CorpusRef(args.dataset, args.sample), vectors_path=args.vectors,
                                   k_max=args.k_max, neighbours=args.neighbours, progress=progress)
     if done.cached:
-        print(f"{done.key} (neighbours {args.neighbours}) was already prepared: {done.path}")
+        print(f"{escape(done.key)} (neighbours {args.neighbours}) was already prepared: {escape(done.path)}")
     else:
-        print(f"prepared {done.key} (neighbours {args.neighbours}) on {args.scheduler}: {done.documents:,} documents, "
+        print(f"prepared {escape(done.key)} (neighbours {args.neighbours}) on {args.scheduler}: {done.documents:,} documents, "
               f"{done.phrases:,} unique phrases, {done.unique_vectors:,} unique phrase vectors, "
               f"{done.without_keywords:,} documents without keywords; tagged {done.tagged:,} documents "
               f"({done.words:,} words) in {done.seconds:.1f} s ("
@@ -162,13 +163,13 @@ def cmd_keywords(args) -> int:
     if args.json:
         print_json(out)
         return 0
-    print(f"{out['doc']}  [{result.protocol}, {result.method}, vectors={result.vectors}, "
-          f"neighbours={result.neighbours}, K={out['k']}, N={out['top']}, "
-          f"statistics from the training split of {result.dataset} ({result.source})]")
+    print(escape(f"{out['doc']}  [{result.protocol}, {result.method}, vectors={result.vectors}, "
+                 f"neighbours={result.neighbours}, K={out['k']}, N={out['top']}, "
+                 f"statistics from the training split of {result.dataset} ({result.source})]"))
     if result.weighting is not None:
-        print(f"{'':>10}  {result.weighting.describe()}")  # type: ignore[attr-defined]
+        print(f"{'':>10}  {escape(result.weighting.describe())}")  # type: ignore[attr-defined]
     for m, kws in result.keywords.items():
-        print(f"{m:>10}: " + ", ".join(kw.word for kw in kws))
+        print(f"{escape(m):>10}: " + ", ".join(escape(kw.word) for kw in kws))
     return 0
 
 
@@ -211,8 +212,8 @@ def _output(args) -> Iterator:
 def _summary(args, n: int, protocol: str, metrics: list[str], key: str, fmt: str, request, where: str = "") -> None:
     """One line on standard error when the records went to a file."""
     if args.out and args.out != "-":
-        print(f"{n:,} documents, {protocol}, K={request.k_value}, N={request.top_value}, metrics "
-              f"{', '.join(metrics)}, statistics from the training split of {key}{where} -> {args.out} ({fmt})",
+        print(escape(f"{n:,} documents, {protocol}, K={request.k_value}, N={request.top_value}, metrics "
+                     f"{', '.join(metrics)}, statistics from the training split of {key}{where} -> {args.out} ({fmt})"),
               file=sys.stderr)
 
 

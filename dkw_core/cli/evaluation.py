@@ -11,6 +11,7 @@ import argparse
 
 from ..evaluation.classifiers import CLASSIFIERS, DEFAULT_CLASSIFIER
 from ..evaluation.search import DEFAULT_K_GRID, DEFAULT_N_GRID, PAPER_SIZES
+from ..terminal import escape
 from ..types import NEW_TEXT_PROTOCOLS
 from . import options
 from .options import ProgressBar as _progress_bar
@@ -39,7 +40,7 @@ def _print_result(summary: dict, as_json: bool) -> None:
         print_json(summary)
         return
     hit = " (cached result)" if summary.get("cached") else ""
-    print(f"{summary['label']}{hit}")
+    print(f"{escape(summary['label'])}{hit}")
     print(f"  micro-F1 {summary['micro_f1']:.2f}  macro-F1 {summary['macro_f1']:.2f}")
 
 
@@ -162,7 +163,7 @@ def _evaluate_methods(args, metrics: list[str]) -> int:
 
         print_json({"runs": summaries, "comparisons": {p: t.to_dict(orient="records") for p, t in compared.items()}})
         return 0
-    print(f"{exp.dataset}: micro / macro F1 (%) on the test split; classifier "
+    print(f"{escape(exp.dataset)}: micro / macro F1 (%) on the test split; classifier "
           f"{args.classifier}; dkw metrics at K={args.k}")
     print(f"  {'method':<34} {'reads':<30} " + " ".join(f"{'N=' + str(n):>13}" for n in tops))
     rows: dict[tuple[str, str], dict[int, str]] = {}
@@ -171,12 +172,12 @@ def _evaluate_methods(args, metrics: list[str]) -> int:
         reads = s["reads"]
         rows.setdefault((name, reads), {})[int(s["top"])] = f"{s['micro_f1']:.2f}/{s['macro_f1']:.2f}"
     for (name, reads), cells in rows.items():
-        print(f"  {name:<34} {reads:<30} " + " ".join(f"{cells.get(n, '-'):>13}" for n in tops))
+        print(f"  {escape(name):<34} {escape(reads):<30} " + " ".join(f"{cells.get(n, '-'):>13}" for n in tops))
     for p, table in compared.items():
         print(f"per document at N={args.top} ({p} dkw runs): McNemar exact, paired bootstrap 95 % CI of the "
               "micro-F1 difference A - B (points), Holm over the pairs")
         for r in table.to_dict(orient="records"):
-            print(f"  {r['a']} vs {r['b']}: {r['diff']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}], "
+            print(f"  {escape(r['a'])} vs {escape(r['b'])}: {r['diff']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}], "
                   f"p={r['p_mcnemar']:.3g}, Holm p={r['p_holm']:.3g}{' *' if r['significant'] else ''}")
     return 0
 
@@ -271,10 +272,10 @@ def cmd_leakcheck(args) -> int:
         print_json(results[0] if len(results) == 1 else results)
     else:
         for result in results:
-            print(result["label"])
+            print(escape(result["label"]))
             print(f"  predictions following the wrong label: label-aware {result['follow_wrong_label_aware']:.2f} %, "
                   f"{result['protocol']} {result['follow_wrong_label_free']:.2f} %, chance {result['chance']:.2f} %")
-            print(f"  {result['verdict']}")
+            print(f"  {escape(result['verdict'])}")
     return 0
 
 

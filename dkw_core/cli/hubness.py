@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..terminal import escape
 from . import options
 from .options import ProgressBar, print_json
 
@@ -21,14 +22,14 @@ def cmd_hubness(args) -> int:
     if args.json:
         print_json(report.to_dict())
         return 0
-    print(f"hubness of {report.dataset}: vectors={report.vectors}, neighbours={report.neighbours}, K={report.k}, "
+    print(f"hubness of {escape(report.dataset)}: vectors={report.vectors}, neighbours={report.neighbours}, K={report.k}, "
           f"{report.queries:,} unique phrase vectors, {report.vocabulary:,} cropped words")
     print(f"  k-occurrence skewness {report.skewness:.2f}; top 1 % of words hold {100 * report.top1_share:.1f} % "
           f"of neighbour slots; {100 * report.never_share:.1f} % of words are nobody's neighbour; "
           f"largest k-occurrence {report.max_k_occurrence:,}")
     print("  biggest hubs (share of phrase vectors that have the word among their K nearest):")
     for h in report.hubs:
-        print(f"    {h.word:<20} {h.k_occurrence:>9,}  {100 * h.query_share:5.1f} %")
+        print(f"    {escape(h.word):<20} {h.k_occurrence:>9,}  {100 * h.query_share:5.1f} %")
     return 0
 
 

@@ -16,6 +16,7 @@ import time
 
 from ..errors import InputError
 from ..metrics import METRICS
+from ..terminal import escape
 from ..types import (
     DEFAULT_K,
     DEFAULT_PROTOCOL,
@@ -62,7 +63,7 @@ class ProgressBar:
             self._line(fraction, message)
             return
         n = int(fraction * 1000)
-        self._bar.set_postfix_str(message[:70], refresh=False)
+        self._bar.set_postfix_str(escape(message[:70]), refresh=False)
         if n > self._n:
             self._bar.update(n - self._n)
             self._n = n
@@ -75,7 +76,7 @@ class ProgressBar:
         self._printed = now
         left = describe_time_left(self._pace.left(now, fraction))
         text = ", ".join(part for part in (f"{fraction:.0%} {message}".strip(), left) if part)
-        print(f"{self._desc}: {text}", file=sys.stderr, flush=True)
+        print(escape(f"{self._desc}: {text}"), file=sys.stderr, flush=True)
 
     def close(self) -> None:
         self._bar.close()

@@ -12,8 +12,9 @@ from pathlib import Path
 from .. import config
 from ..errors import InputError
 from ..study.settings import StudyConfig
+from ..terminal import escape
 from ..types import DEFAULT_PROTOCOL, PROTOCOLS
-from ..validation import MAX_INVITE
+from ..validation import MAX_INVITE, check_name
 from . import options
 from .study_admin import register as register_admin
 from .study_db import engine_for
@@ -61,6 +62,8 @@ def _create(args) -> int:
     from ..study.providers import source
     from ..study.service import create_study
 
+    if args.name is not None:
+        check_name("the study's name", args.name)  # before the corpus is loaded
     methods = _builtin_methods(args)
     engine = engine_for(args.db)
     bar, progress = _tqdm_progress("create study")
@@ -82,9 +85,9 @@ def _create(args) -> int:
     from ..study.service import study_settings
 
     st = study_settings(engine, study_id)
-    described = ", ".join(f"{m['label']} = {m['name']} ({m['protocol']})" for m in st["methods"])
+    described = ", ".join(f"{m['label']} = {escape(m['name'])} ({m['protocol']})" for m in st["methods"])
     print(f"created study {study_id}: {st['articles_per_category']} articles per category drawn from the "
-          f"{st['split']} split of {st['corpus']} with seed {st['seed']}; {described}, "
+          f"{st['split']} split of {escape(st['corpus'])} with seed {st['seed']}; {described}, "
           f"{keywords_shown(st['methods'])}, {st['judges_per_article']} judges per article")
     return 0
 
@@ -94,7 +97,7 @@ def _methods(args) -> int:
 
     print("spec\tkind\twhat")
     for row in describe_methods():
-        print(f"{row['spec']}\t{row['kind']}\t{row['help']}")
+        print("\t".join(escape(row[k]) for k in ("spec", "kind", "help")))
     return 0
 
 
@@ -102,7 +105,7 @@ def _invite(args) -> int:
     from ..study.service import invite_judge
 
     engine = engine_for(args.db)
-    names = list(args.name or [])
+    names = [check_name("a judge's name", n.strip()) for n in args.name or []]  # every name before any judge
     names += [f"judge-{i + 1}" for i in range(args.count or 0)]
     if not names:
         raise InputError("give --name NAME (repeatable) or --count N")
@@ -112,7 +115,7 @@ def _invite(args) -> int:
         if i == 0:  # the header once the first judge exists: a refused invite prints nothing on stdout
             print("judge_id\tname\tcode\tlink")
         link = f"{base}/Judge?code={code}" if base else ""
-        print(f"{judge_id}\t{name}\t{code}\t{link}")
+        print(f"{judge_id}\t{escape(name)}\t{code}\t{escape(link)}")
     return 0
 
 
@@ -137,7 +140,7 @@ def _analyze(args) -> int:
     if args.json:
         print_json(result)
     else:
-        print(format_report(result))
+        print("\n".join(escape(line) for line in format_report(result).splitlines()))
     return 0
 
 
@@ -147,7 +150,7 @@ def _export(args) -> int:
     text = export(engine_for(args.db), args.study, args.format, include_simulated=args.include_simulated)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
-        print(f"wrote {args.out}", file=sys.stderr)
+        print(f"wrote {escape(args.out)}", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
@@ -166,8 +169,9 @@ def _list(args) -> int:
     from ..study.service import list_studies
 
     for s in list_studies(engine_for(args.db)):
-        methods = "\t".join(f"{m['label']}={m['name']} ({m['protocol']})" for m in s["methods"])
-        print(f"{s['id']}\t{s['name']}\t{s['status']}\t{s['corpus']}\t{s['articles']} articles\t{methods}")
+        methods = "\t".join(f"{m['label']}={escape(m['name'])} ({m['protocol']})" for m in s["methods"])
+        print(f"{s['id']}\t{escape(s['name'])}\t{s['status']}\t{escape(s['corpus'])}\t{s['articles']} articles\t"
+              f"{methods}")
     return 0
 
 

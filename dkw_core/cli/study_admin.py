@@ -2,6 +2,7 @@
 ``reissue``, ``log``. Every change is written to the study's log with its time (UTC)."""
 from __future__ import annotations
 
+from ..terminal import escape
 from .options import positive
 from .study_db import engine_for
 
@@ -28,7 +29,7 @@ def _judges(args) -> int:
 
     print("judge_id\tname\taccess\tsimulated\tsubmitted\topen\tdraft_answers")
     for j in monitoring(engine_for(args.db), args.study)["judges"]:
-        print(f"{j['judge_id']}\t{j['name']}\t{j['access']}\t{'yes' if j['simulated'] else 'no'}\t"
+        print(f"{j['judge_id']}\t{escape(j['name'])}\t{j['access']}\t{'yes' if j['simulated'] else 'no'}\t"
               f"{j['submitted']}\t{j['open']}\t{j['draft_answers']}")
     return 0
 
@@ -47,7 +48,7 @@ def _reissue(args) -> int:
     code = reissue_code(engine_for(args.db), args.study, args.judge)
     base = (args.base_url or "").rstrip("/")
     print("judge_id\tcode\tlink")
-    print(f"{args.judge}\t{code}\t{base + '/Judge?code=' + code if base else ''}")
+    print(f"{args.judge}\t{code}\t{escape(base + '/Judge?code=' + code) if base else ''}")
     return 0
 
 
@@ -55,7 +56,7 @@ def _log(args) -> int:
     from ..study.service import study_events
 
     for e in study_events(engine_for(args.db), args.study):
-        print(f"{e['at']:%Y-%m-%d %H:%M:%S} UTC\t{e['action']}\t{e['detail']}")
+        print(f"{e['at']:%Y-%m-%d %H:%M:%S} UTC\t{escape(e['action'])}\t{escape(e['detail'])}")
     return 0
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from ..terminal import control_char
 
 #: Largest keyword file read (a study has hundreds of articles, not millions).
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
@@ -110,6 +111,10 @@ class _Builder:
         doc, name = str(doc_id).strip(), str(method).strip()
         if len(name) > 200:
             raise self.error(line, "method name longer than 200 characters")
+        bad = control_char(name)
+        if bad is not None:
+            raise self.error(line, f"method name {name!r} holds a control character ({bad}); a name is one line "
+                                   f"of plain text")
         if self.known is not None and doc not in self.known:
             raise self.error(line, f"unknown document id {doc!r} (not in the study's corpus)")
         return doc, name

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from ..errors import InputError
 from ..types import DEFAULT_PROTOCOL, PROTOCOLS, UNKNOWN_PROTOCOL  # noqa: F401  (re-exported)
+from ..validation import check_name
 
 #: Method labels in order; a study uses the first 2..26.
 METHOD_SLOTS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -103,6 +104,7 @@ class StudyConfig:
             raise InputError(f"split must be train, test or all, got {self.split!r}")
         if not self.name.strip():
             raise InputError("the study needs a name")
+        check_name("the study's name", self.name)
         specs = self.method_specs()
         if not self.methods:
             if not self.method_a.strip() or not self.method_b.strip():
@@ -118,6 +120,7 @@ class StudyConfig:
                 raise InputError(f"method {label} needs a name")
             if len(name) > 200:
                 raise InputError(f"method {label}'s name is longer than 200 characters")
+            check_name(f"method {label}'s name", name)
             if name in seen:
                 raise InputError(f"two methods are named {name!r}; every method must differ")
             seen.add(name)

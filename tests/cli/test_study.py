@@ -146,3 +146,61 @@ def test_invite_on_a_read_only_database_prints_no_header(tmp_path, monkeypatch, 
         assert main(["study", "invite", "--db", f"sqlite:///{db}", "--study", "1", "--name", "x"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and "read-only" in err and err.count("\n") == 1
+
+
+# ---------------------------------------------------------------- names: one line of plain text
+FORGED = "eve\tfake-code\nmallory"
+
+
+def test_invite_refuses_a_name_with_a_tab_a_line_break_or_an_escape_and_invites_nobody(db, capsys):
+    assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--per-category", "1",
+                 "--categories-per-batch", "2", "--seed", "1", "--keywords", "2"]) == 0
+    capsys.readouterr()
+    for bad, what in ((FORGED, "a tab"), ("x\ny", "a line break"), ("nul\x00", "NUL"), ("\x1b[2J", "ESC"),
+                      ("rtl\u202e", "U+202E")):
+        assert main(["study", "invite", "--db", db, "--study", "1", "--name", "ann", "--name", bad]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1, (out, err)
+        assert f"holds a control character ({what})" in err, err
+    assert main(["study", "judges", "--db", db, "--study", "1"]) == 0
+    assert capsys.readouterr().out.count("\n") == 1  # the header only: not even "ann" was invited
+
+
+@pytest.mark.parametrize("method, what", [("Meth\nNewline\tTab", "a line break"), ("Meth\u0000Nul", "NUL"),
+                                          ("Meth\tTab", "a tab"), ("Meth\x1b]8;;x\x07", "ESC")])
+def test_create_refuses_an_imported_method_name_with_a_control_character(method, what, db, tmp_path, capsys):
+    path = tmp_path / "mine.jsonl"
+    path.write_text(json.dumps({"doc_id": "space/0", "method": method, "keywords": ["orbit"]}), encoding="utf-8")
+    assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--import", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith("error: mine.jsonl line 1: method name ") and err.count("\n") == 1, err
+    assert f"holds a control character ({what})" in err and "\x00" not in err, err
+    assert main(["study", "list", "--db", db]) == 0 and capsys.readouterr().out == ""  # nothing stored
+
+
+def test_create_refuses_a_study_name_with_a_control_character(db, capsys):
+    assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--name", "s\tforged"]) == 2
+    assert "the study's name 's\\tforged' holds a control character (a tab)" in capsys.readouterr().err
+
+
+def test_names_already_stored_with_control_characters_print_escaped_in_every_tsv(db, tmp_path, capsys):
+    """A database written before names were checked (or by hand): every TSV row keeps its columns."""
+    import sqlite3
+
+    assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--per-category", "1",
+                 "--categories-per-batch", "2", "--seed", "1", "--keywords", "2"]) == 0
+    assert main(["study", "invite", "--db", db, "--study", "1", "--name", "ann"]) == 0
+    capsys.readouterr()
+    with sqlite3.connect(tmp_path / "cli.sqlite") as con:
+        con.execute("UPDATE study SET name = ?", ("S\tfake\nrow\x1b[2J",))
+        con.execute("UPDATE study_method SET name = ? WHERE label = 'A'", ("Meth\nNewline\tTab",))
+        con.execute("UPDATE study_method SET name = ? WHERE label = 'B'", ("Meth\x00Nul",))
+        con.execute("UPDATE study_judge SET name = ?", (FORGED,))
+    for command, columns in ((["list"], 7), (["judges", "--study", "1"], 7)):
+        assert main(["study", *command, "--db", db]) == 0
+        out = capsys.readouterr().out
+        assert "\x00" not in out and "\x1b" not in out, out
+        assert all(line.count("\t") == columns - 1 for line in out.splitlines()), out
+    assert main(["study", "list", "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert "S\\tfake\\nrow\\x1b[2J" in out and "A=Meth\\nNewline\\tTab" in out and "B=Meth\\x00Nul" in out, out

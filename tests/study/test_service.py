@@ -353,3 +353,17 @@ def test_revoke_keeps_answers_releases_the_reservation_and_reissue_continues(eng
     assert all(e["at"] is not None for e in log)
     with pytest.raises(S.StudyError, match="no judge"):
         S.revoke_judge(engine, sid, 999)
+
+
+def test_the_library_refuses_control_characters_in_every_stored_name(engine):
+    from dkw_core.errors import InputError
+    from dkw_core.study.judges import invite_judge
+    from dkw_core.study.settings import MethodSpec, StudyConfig
+
+    with pytest.raises(InputError, match="holds a control character"):
+        invite_judge(engine, 1, name="eve\tfake-code\nmallory")
+    with pytest.raises(InputError, match=r"the study's name .* holds a control character \(a line break\)"):
+        StudyConfig(name="a\nb").validate()
+    methods = (MethodSpec("tf-rf"), MethodSpec("mine\x00", keywords={"d": ["w"]}))
+    with pytest.raises(InputError, match=r"method B's name .* holds a control character \(NUL\)"):
+        StudyConfig(methods=methods).validate()
