@@ -4,6 +4,7 @@ docs/extractors.md)."""
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import re
@@ -25,17 +26,35 @@ IMPORT_FORMATS = ("csv", "jsonl")
 _FORBIDDEN_CATEGORIES = ("Cc", "Zl", "Zp")
 
 
+@functools.cache
+def _spoof_checker() -> Any:
+    """ICU's UTS #39 checker (PyICU; its confusable data ships with the ICU library inside the
+    package, nothing is fetched at run time)."""
+    import icu
+
+    return icu.SpoofChecker()
+
+
 def same_keyword(word: str) -> str:
     """What two keywords a judge would read as one compare by: case and Unicode compatibility
-    forms folded (``OK`` and ``ok``; a composed and a decomposed ``é``)."""
-    return unicodedata.normalize("NFKC", word).casefold()
+    forms folded (``OK`` and ``ok``; a composed and a decomposed ``é``; fullwidth ``ＮＡＳＡ``),
+    then Unicode's confusable skeleton (UTS #39, computed by ICU): default-ignorable characters
+    removed (a zero-width space, a soft hyphen, a word joiner) and look-alike letters of other
+    scripts folded (``NАSA`` with a Cyrillic ``А`` is ``NASA``)."""
+    folded = unicodedata.normalize("NFKC", word).casefold()
+    return unicodedata.normalize("NFKC", _spoof_checker().getSkeleton(0, folded)).casefold()
 
 
 def _differs(first: str, word: str) -> str:
     """How ``word`` differs from the keyword ``first`` it repeats (empty when identical)."""
     if first == word:
         return ""
-    how = "but for case" if first.casefold() == word.casefold() else "in another Unicode form"
+    if first.casefold() == word.casefold():
+        how = "but for case"
+    elif unicodedata.normalize("NFKC", first).casefold() == unicodedata.normalize("NFKC", word).casefold():
+        how = "in another Unicode form"
+    else:
+        how = "but for look-alike or invisible characters"
     return f"the same as {first!r} {how}"
 
 
