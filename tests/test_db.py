@@ -328,3 +328,13 @@ def test_no_study_command_prints_a_secret_of_any_query_parameter_on_a_real_serve
                     assert (code == 0) == succeeds or command[0] in ("revoke", "reissue"), (command, code, err)
                     if command == ["init"] and succeeds:
                         assert out.strip().endswith("?options=***)"), out
+
+
+@pytest.mark.parametrize("url", OPTION_URLS, ids=["options-password", "options-setting"])
+def test_the_results_store_shows_no_secret_of_any_query_parameter(url, capsys, caplog, monkeypatch, tmp_path):
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    caplog.set_level(logging.DEBUG)
+    assert main(["report", "--db", url]) == 2
+    out, err = capsys.readouterr()
+    assert OPTION_SECRET not in out + err + caplog.text, err
+    assert "options=***" in err and err.count("\n") == 1, err
