@@ -84,6 +84,11 @@ def test_keywords_csv_and_table_print_labels_escaped_jsonl_is_exact(hostile_csv,
     assert main([*base, "--split", "test", "--format", "jsonl"]) == 0
     out = capsys.readouterr().out
     assert {json.loads(line)["label"] for line in out.splitlines()} == {OSC8, CLEAR}  # JSONL exact
+    text = tmp_path / "new.txt"
+    text.write_text("The mission sent a rocket to orbit the moon.", encoding="utf-8")
+    assert main([*base, "--text-file", str(text)]) == 0  # the table names the category that weighted the words
+    out, err = capsys.readouterr()
+    assert _no_control(out) and _no_control(err) and "weighted as \\x1b" in out, out
     assert main([*base, "--split", "test", "--format", "csv", "--out", str(tmp_path / "k.csv")]) == 0
     assert _no_control(capsys.readouterr().err)
     assert _no_control((tmp_path / "k.csv").read_text(encoding="utf-8"))

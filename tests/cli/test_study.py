@@ -201,6 +201,10 @@ def test_names_already_stored_with_control_characters_print_escaped_in_every_tsv
         out = capsys.readouterr().out
         assert "\x00" not in out and "\x1b" not in out, out
         assert all(line.count("\t") == columns - 1 for line in out.splitlines()), out
+    for command in (["analyze", "--study", "1", "--include-simulated"], ["log", "--study", "1"]):
+        assert main(["study", *command, "--db", db]) == 0
+        out = capsys.readouterr().out
+        assert "\x00" not in out and "\x1b" not in out, out
     assert main(["study", "list", "--db", db]) == 0
     out = capsys.readouterr().out
     assert "S\\tfake\\nrow\\x1b[2J" in out and "A=Meth\\nNewline\\tTab" in out and "B=Meth\\x00Nul" in out, out
