@@ -278,6 +278,9 @@ def add_db(p: argparse.ArgumentParser, help: str) -> None:
 
 
 def write_text(text: str, out: str | None) -> None:
+    """A human-readable document (a Markdown report) to ``out`` or standard output, each line's
+    control characters escaped (``terminal.escape``); its own line breaks kept."""
+    text = "\n".join(escape(line) for line in text.split("\n"))
     if out:
         with open(out, "w", encoding="utf-8") as fh:
             fh.write(text)

@@ -140,7 +140,7 @@ def _analyze(args) -> int:
     if args.json:
         print_json(result)
     else:
-        print("\n".join(escape(line) for line in format_report(result).splitlines()))
+        options.write_text(format_report(result) + "\n", None)
     return 0
 
 

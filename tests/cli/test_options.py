@@ -35,3 +35,14 @@ def test_time_left_is_said_in_the_unit_a_reader_needs():
     assert describe_time_left(time_left(60.0, 0.25)) == "~3 min left"
     assert describe_time_left(3.0) == "~10 s left"
     assert describe_time_left(2 * 3600.0) == "~2.0 h left"
+
+
+def test_a_written_report_keeps_its_lines_and_escapes_every_control_character(tmp_path, capsys):
+    from dkw_core.cli.options import write_text
+
+    report = "# run of \x1b]8;;https://evil.example\x07m\x1b]8;;\x07\n| method | F1 |\n| a\tb\u202e | 1 |\n"
+    expected = "# run of \\x1b]8;;https://evil.example\\x07m\\x1b]8;;\\x07\n| method | F1 |\n| a\\tb\\u202e | 1 |\n"
+    write_text(report, None)
+    assert capsys.readouterr().out == expected
+    write_text(report, str(tmp_path / "r.md"))
+    assert (tmp_path / "r.md").read_text(encoding="utf-8") == expected
