@@ -46,7 +46,7 @@ def _builtin_methods(args) -> tuple:
         raise InputError("give either --method (repeatable) or --method-a/--method-b/--protocol-a/--protocol-b, "
                          "not both")
     if args.method:
-        methods = tuple(_method_arg(m) for m in args.method)
+        methods = tuple(_method_arg(check_name("--method", m)) for m in args.method)
     else:
         d = StudyConfig.defaults()
         methods = (MethodSpec(args.method_a or d["method_a"], args.protocol_a or d["protocol_a"]),

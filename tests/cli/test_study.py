@@ -181,6 +181,9 @@ def test_create_refuses_an_imported_method_name_with_a_control_character(method,
 def test_create_refuses_a_study_name_with_a_control_character(db, capsys):
     assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--name", "s\tforged"]) == 2
     assert "the study's name 's\\tforged' holds a control character (a tab)" in capsys.readouterr().err
+    assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--method", "tf-rf",
+                 "--method", "x\x1b[2J"]) == 2
+    assert "--method 'x\\x1b[2J' holds a control character (ESC)" in capsys.readouterr().err
 
 
 def test_names_already_stored_with_control_characters_print_escaped_in_every_tsv(db, tmp_path, capsys):
