@@ -13,8 +13,9 @@ or splits a row of tab-separated output.
 CSV and error lines) shows untrusted text only through it. JSON and JSONL output is never
 escaped: it stays exact (JSON writes the C0 characters as ``\\u001b`` itself).
 
-:func:`control_char` is the test names are refused by when they are stored
-(:func:`dkw_core.validation.check_name`): a stored name then prints unchanged.
+:func:`control_char` names the first such character; a name dkw stores (a study's, a judge's,
+a method's) is refused when it holds one (:func:`dkw_core.validation.check_name`), so a stored
+name prints unchanged.
 
 The app's counterpart for pages is ``dkw_app.untrusted``.
 """

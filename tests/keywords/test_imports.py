@@ -14,7 +14,8 @@ from dkw_core.keywords.imports import read_imported, same_keyword
 #: variation selector; a Cyrillic А, a Greek Α, fullwidth letters; case.
 SAME = [("NASA", "NASA\u200b"), ("NASA", "NA\u00adSA"), ("NASA", "NA\u2060SA"), ("NASA", "NASA\ufe0f"),
         ("NASA", "N\u0410SA"), ("NASA", "N\u0391SA"), ("NASA", "ＮＡＳＡ"), ("NASA", "nasa"), ("café", "cafe\u0301"),
-        ("paypal", "p\u0430yp\u0430l")]
+        ("paypal", "p\u0430yp\u0430l"),
+        ("com", "corn")]  # UTS #39 reads "rn" as "m" (docs/study.md)
 #: Words that differ to the eye stay apart.
 APART = [("NASA", "NASDAQ"), ("orbit", "orbits"), ("café", "cafe"), ("moon", "noon"), ("rocket", "racket")]
 
