@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from ..errors import InputError
 from .errors import AccessError, StudyError
+from .limits import check
 from .models import Judge, Notice, init_db, utcnow
 from .store import get_study, log_event, require_status, write_session
 
@@ -28,8 +29,7 @@ def invite_judge(engine: Engine, study_id: int, *, name: str, simulated: bool = 
     name = (name or "").strip()
     if not name:
         raise InputError("a judge needs a name (or pseudonym)")
-    if len(name) > 200:
-        raise InputError("a judge's name is limited to 200 characters")
+    check("judge name", name, "of the new judge")
     code = secrets.token_urlsafe(18)
     with write_session(engine, study_id) as session:
         study = get_study(session, study_id)
