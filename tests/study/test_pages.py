@@ -590,3 +590,14 @@ def test_a_reupload_of_imported_keywords_shows_exactly_the_file_s_methods(env):
     with Session(env) as session:
         (study,) = session.scalars(select(Study)).all()
         assert sorted(m.name for m in study.methods) == sorted([METHOD_A, METHOD_B, "kb-a", "kb-b", "kb-c", "kb-d"])
+
+
+def test_an_uploaded_method_name_the_study_cannot_store_is_one_error_box(env):
+    at = _admin()
+    at.selectbox(key="new_corpus").select("demo-tiny").run()
+    content = _jsonl(["MethNul", "fine"]).replace(b'"method": "MethNul"', b'"method": "Meth\\u0000Nul"')
+    at.file_uploader(key="new_import").set_value(("nul.jsonl", content, "application/json")).run()
+    assert not at.exception
+    (error,) = [shown(e.value) for e in at.error]
+    assert error.startswith("method name 'Meth\\x00Nul' of imported method") and "holds a NUL character" in error
+    assert at.button(key="create_go").disabled
