@@ -30,7 +30,7 @@ from ..errors import InputError
 from ..types import Progress
 from .errors import cancellable
 from .imports import same_keyword
-from .limits import check_study, preview, unstorable
+from .limits import check_study, preview, source_of, unstorable
 from .methods import effective_protocol, method_keywords, method_kind
 from .models import METHOD_SLOTS, Article, KeywordSource, Study, StudyKeyword, StudyMethod, init_db
 from .settings import DocumentLike, KeywordProvider, StudyConfig
@@ -146,7 +146,7 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
                       reservation_minutes=config.reservation_minutes, protocol_a=effective_protocol(first)[:32],
                       protocol_b=effective_protocol(second)[:32], status="open", sample=config.sample)
         study.methods = [StudyMethod(label=label, name=spec.name.strip(), protocol=effective_protocol(spec)[:32],
-                                     kind=kind, top=top, source=(spec.source or "")[:300])
+                                     kind=kind, top=top, source=source_of(spec))
                          for label, spec, kind, top in zip(labels, specs, kinds, tops, strict=True)]
         session.add(study)
         for pos, doc in enumerate(docs):

@@ -47,6 +47,12 @@ def max_chars(field: str) -> int | None:
     return column_type.length if isinstance(column_type, String) else None
 
 
+def source_of(spec: Any) -> str:
+    """The imported file's name as recorded: shortened to the column's width (a record shown to
+    the organiser only, never a reason to refuse a study)."""
+    return (spec.source or "")[:max_chars("method source")]
+
+
 def preview(value: str, chars: int = PREVIEW) -> str:
     """The start of ``value`` as an escaped, quoted one-line string, ``…`` when shortened."""
     return repr(value[:chars]) + ("…" if len(value) > chars else "")
@@ -83,7 +89,7 @@ def check_study(config: Any, documents: Sequence[Any]) -> None:
     specs = config.method_specs()
     for label, spec in zip(METHOD_SLOTS, specs, strict=False):
         check("method name", spec.name.strip(), f"of method {label}")
-        check("method source", spec.source or "", f"of method {label}")
+        check("method source", source_of(spec), f"of method {label}")
     for i, doc in enumerate(documents, start=1):
         where = f"of drawn article {i}"
         check("document id", doc.id, where)
