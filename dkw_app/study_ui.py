@@ -7,8 +7,8 @@ Admin access: ``DKW_ADMIN_PASSWORD`` (or ``admin_password`` in ``.streamlit/secr
 at least ``backend.MIN_PASSWORD_LENGTH`` characters. Without one, the server's one-time token
 is the admin secret: ``python -m dkw_app.serve`` (``make run``) generates and prints it at
 start and hands it to the app as ``DKW_ADMIN_TOKEN``; a server started otherwise generates it
-on first use and prints it on its console. Failed attempts are throttled with one count in the
-study database, shared by every app process (``dkw_core.study.access``).
+on first use and prints it on its console. Failed attempts are throttled per client address, with the
+counts in the study database, shared by every app process (``dkw_core.study.access``).
 """
 from __future__ import annotations
 
@@ -116,7 +116,7 @@ def require_admin(key: str) -> None:
     tried = st.session_state.get("_admin_tried")  # (page, input, gate time it may be checked again)
     retry = tried is not None and tried[2] is not None and gate.clock() >= tried[2]
     if tried is None or tried[:2] != (key, given) or retry:  # a rerun with the same input is no new attempt,
-        result = gate.attempt(given)                          # unless it came during the wait (refused unchecked)
+        result = gate.attempt(given, client_address())        # unless it came during the wait (refused unchecked)
         if result.ok:
             st.session_state["study_admin_ok"] = True
             st.session_state.pop("_admin_tried", None)
@@ -136,6 +136,16 @@ def require_admin(key: str) -> None:
     if left > 0:
         _recheck_when_due(gate, retry_at)
     st.stop()
+
+
+def client_address() -> str:
+    """The visitor's network address as the server sees it (``""`` for a browser on this
+    machine): the admin gate's wait after a failure is this address's alone."""
+    try:
+        address = st.context.ip_address
+    except Exception:  # no client context (a bare script run)  # noqa: BLE001
+        return ""
+    return address if isinstance(address, str) else ""
 
 
 @st.fragment(run_every=1.0)

@@ -101,10 +101,15 @@ def create_tab() -> None:
         except DkwError as exc:
             problems.append(str(exc))
         else:
+            # keyed by the upload: every new upload (the same file again too) starts with exactly
+            # its own methods, all chosen, never the selection made for an earlier file
             chosen = st.multiselect("Imported methods to compare", list(parsed), default=list(parsed),
-                                    key="new_import_methods")
+                                    key=f"new_import_methods_{upload.file_id}")
             st.caption(" · ".join(f"{md(m)}: {len(parsed[m])} documents" for m in parsed))  # imported names
-            methods += backend.imported_methods({m: parsed[m] for m in chosen}, source=upload.name)
+            try:  # names and keywords the study database could not store: one line, before any work
+                methods += backend.imported_methods({m: parsed[m] for m in chosen}, source=upload.name)
+            except DkwError as exc:
+                problems.append(str(exc))
     for problem in problems:
         st.error(md(problem), icon=":material/error:")  # may quote a file name or a row of it
     st.markdown("**Articles and judges**")

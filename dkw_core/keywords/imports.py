@@ -18,8 +18,11 @@ from ..terminal import control_char
 
 #: Largest keyword file read (a study has hundreds of articles, not millions).
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
-#: Longest keyword stored (the database column's width).
+#: Longest keyword stored (the width of the study database's keyword column, which is
+#: defined with it: dkw_core/study/models.py).
 MAX_KEYWORD_CHARS = 300
+#: Longest method name stored (likewise the study database's method-name columns).
+MAX_METHOD_NAME_CHARS = 200
 IMPORT_FORMATS = ("csv", "jsonl")
 #: Characters no keyword may hold: control characters (NUL, which PostgreSQL's text type
 #: refuses, tab, line breaks, ...) and the Unicode line and paragraph separators.
@@ -128,8 +131,8 @@ class _Builder:
         if method is None or str(method).strip() == "":
             raise self.error(line, "no method name")
         doc, name = str(doc_id).strip(), str(method).strip()
-        if len(name) > 200:
-            raise self.error(line, "method name longer than 200 characters")
+        if len(name) > MAX_METHOD_NAME_CHARS:
+            raise self.error(line, f"method name longer than {MAX_METHOD_NAME_CHARS} characters")
         bad = control_char(name)
         if bad is not None:
             raise self.error(line, f"method name {name!r} holds a control character ({bad}); a name is one line "

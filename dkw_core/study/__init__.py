@@ -5,6 +5,8 @@
                method provenance, judges, judgements, drafts, answers, notices, the change log);
 ``schema``     Alembic migrations (``migrations/``) applied under a lock;
 ``store``      the write lock every change takes;
+``limits``     what the study database stores (the models' column widths, no NUL), checked
+               before any work, the same on SQLite and PostgreSQL;
 ``creation``   drawing articles, every method's keywords, storing a study (cancellable);
 ``methods``    dkw, baseline and third-party extractors (YAKE) as study methods;
 ``imports``    keywords imported from CSV / JSONL files, checked line by line;
@@ -15,7 +17,8 @@
 ``submission`` drafts and validated submission;
 ``monitoring`` progress tables for the organiser;
 ``service``    all of the above in one namespace (compatibility);
-``access``     admin password rules, growing delay after failed attempts, one-time token;
+``access``     admin password rules, growing delay after failed attempts (per client address),
+               one-time token;
 ``analysis``   answer distributions (Fig. 11), Spearman / Krippendorff agreement (Fig. 12), the
                report; ``comparison`` Wilcoxon signed-rank and sign tests (Table 7) for every
                pair of methods (Holm), differences with bootstrap CIs;
@@ -29,5 +32,5 @@ app side (``dkw_app/study_charts.py``). Method names are stored in the database 
 handed to the judge view.
 """
 __all__ = ["access", "analysis", "assignment", "comparison", "creation", "demo", "export", "imports", "judges", "lifecycle",
-           "methods", "models", "monitoring", "providers", "schema", "service", "settings", "simulate", "store",
+           "limits", "methods", "models", "monitoring", "providers", "schema", "service", "settings", "simulate", "store",
            "submission", "tasks"]

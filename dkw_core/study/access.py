@@ -7,15 +7,26 @@ attempts, and the one-time token used when no password is configured.
 * When none is configured, the server generates a random token at start and prints it on
   its console (as notebook servers do); it is valid until the server stops.
 * :class:`AdminGate` counts failed attempts in the study database (table
-  ``study_admin_throttle``), so every app process sharing that database shares one count (and
-  opening new browser sessions does not reset it): after the n-th consecutive failure every
-  attempt is refused unchecked for ``min(BASE_DELAY * 2**(n-1), MAX_DELAY)`` seconds — 1, 2,
-  4, … s, never more than :data:`MAX_DELAY`, which bounds how long anyone can keep the
-  organiser out with one wrong attempt. A success resets the count, and a failure more than
-  :data:`RESET_AFTER` seconds after the previous one starts a new count. The count is global:
-  behind a proxy the app cannot tell one visitor from another honestly, so it does not try.
-  Without a usable study database (none configured, unreachable, read-only) the count is kept
-  in the server process, as before, so the organiser can still log in and read the error.
+  ``study_admin_throttle``), so every app process sharing that database shares the counts (and
+  opening new browser sessions does not reset them). Two counts: the server's (every client's
+  failures, row ``admin``) and each client's (its network address, a row ``c:<hash>``). After a
+  failure *the client that made it* is refused unchecked for ``delay_after(n)`` =
+  ``min(BASE_DELAY * 2**(n-1), MAX_DELAY)`` seconds — 1, 2, 4, … s, never more than
+  :data:`MAX_DELAY` — where ``n`` is the larger of the two counts: under a flood from anywhere
+  every failing client waits the full :data:`MAX_DELAY` at once. Other clients are never
+  refused for it, so a flood of wrong attempts, from any number of sessions, cannot keep the
+  organiser out: from an address that is not flooding, a right password is checked at once,
+  and after the organiser's own mistake within :data:`MAX_DELAY`. Guess rate: at most one per
+  :data:`MAX_DELAY` per client address once the server has seen six failures (the first five
+  of a quiet server come after 1, 2, 4, 8 and 16 s), however many sessions the address opens;
+  an attacker with M addresses gets M per :data:`MAX_DELAY` (docs/bad-inputs.md). A flood
+  from the organiser's own address (the same machine, or a proxy in front of the app that
+  hides addresses) cannot be told from the organiser and still delays him.
+  A success resets the client's and the server's count, and a failure more than
+  :data:`RESET_AFTER` seconds after the previous one starts a new count; client rows older
+  than that (or reset by a success) are deleted.
+  Without a usable study database (none configured, unreachable, read-only) the counts are
+  kept in the server process, as before, so the organiser can still log in and read the error.
 """
 from __future__ import annotations
 
@@ -31,7 +42,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import delete, or_, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
@@ -80,10 +91,16 @@ class _Count:
     blocked_until: float = 0.0
 
 
+def client_scope(client: str) -> str:
+    """The throttle row of a client address (``""``: no address known, e.g. a local browser);
+    hashed, so the table holds no address."""
+    return "c:" + hashlib.sha256(client.encode("utf-8", "surrogatepass")).hexdigest()[:30]
+
+
 class AdminGate:
-    """Checks admin secrets with a growing, bounded delay after failures. The count lives in
-    the study database ``engine`` (shared by every process using it) or, without one, in this
-    object (thread-safe either way)."""
+    """Checks admin secrets with a growing, bounded delay after failures, per client address.
+    The counts live in the study database ``engine`` (shared by every process using it) or,
+    without one, in this object (thread-safe either way)."""
 
     def __init__(self, secret: str, *, engine: Engine | None = None, clock: Callable[[], float] = time.time,
                  base_delay: float = BASE_DELAY, max_delay: float = MAX_DELAY,
@@ -94,7 +111,7 @@ class AdminGate:
         self.base_delay = base_delay
         self.max_delay = max_delay
         self.reset_after = reset_after
-        self._memory = _Count()
+        self._memory: dict[str, _Count] = {}
         self._lock = threading.Lock()
 
     def delay_after(self, failures: int) -> float:
@@ -103,63 +120,87 @@ class AdminGate:
 
     @property
     def failures(self) -> int:
-        """The current count of consecutive failures."""
-        return self._update(lambda count: count.failures)
+        """The server's current count of consecutive failures (every client's)."""
+        return self._update("", lambda server, _client: server.failures)
 
-    def _update(self, change: Callable[[_Count], _T]) -> _T:
-        """``change(count)`` with the count locked against every other thread and process, its
-        changes stored. An unusable database (read-only, gone) falls back to this process's count
-        for that call."""
+    def failures_of(self, client: str) -> int:
+        """The current count of consecutive failures of ``client``."""
+        return self._update(client, lambda _server, count: count.failures)
+
+    def _update(self, client: str, change: Callable[[_Count, _Count], _T]) -> _T:
+        """``change(server count, client count)`` with both counts locked against every other
+        thread and process, their changes stored. An unusable database (read-only, gone) falls
+        back to this process's counts for that call."""
+        scope = client_scope(client)
         with self._lock:
             if self.engine is not None:
                 try:
-                    with _locked_row(self.engine) as row:
-                        count = _Count(row.failures, row.last_failure, row.blocked_until)
-                        result = change(count)
-                        row.failures, row.last_failure, row.blocked_until = (
-                            count.failures, count.last_failure, count.blocked_until)
+                    with _locked_rows(self.engine, scope, self.clock() - self.reset_after) as (srow, crow):
+                        server, count = _Count(srow.failures, srow.last_failure, srow.blocked_until), \
+                            _Count(crow.failures, crow.last_failure, crow.blocked_until)
+                        result = change(server, count)
+                        for row, new in ((srow, server), (crow, count)):
+                            row.failures, row.last_failure, row.blocked_until = (
+                                new.failures, new.last_failure, new.blocked_until)
                     return result
                 except SQLAlchemyError as exc:
                     _log.warning("admin attempt counted in this server process only: the study database "
                                  "cannot store it (%s)", type(exc).__name__)
-            return change(self._memory)
+            stale = self.clock() - self.reset_after
+            for key in [k for k, c in self._memory.items()
+                        if k not in (SCOPE, scope) and (c.last_failure is None or c.last_failure < stale)]:
+                del self._memory[key]
+            return change(self._memory.setdefault(SCOPE, _Count()), self._memory.setdefault(scope, _Count()))
 
-    def attempt(self, given: str) -> Attempt:
-        return self._update(lambda count: self._attempt(count, given))
+    def attempt(self, given: str, client: str = "") -> Attempt:
+        """Check ``given`` for the client at network address ``client`` (``""`` when unknown)."""
+        return self._update(client, lambda server, count: self._attempt(server, count, given))
 
-    def _attempt(self, count: _Count, given: str) -> Attempt:
+    def _attempt(self, server: _Count, count: _Count, given: str) -> Attempt:
         now = self.clock()
         if now < count.blocked_until:
             wait = count.blocked_until - now
             return Attempt(False, f"too many wrong attempts: the next attempt is accepted in "
                                   f"{math.ceil(wait)} s", wait, blocked=True, retry_at=count.blocked_until)
-        if given and hmac.compare_digest(given.encode("utf-8"), self._secret):
-            count.failures, count.last_failure, count.blocked_until = 0, None, 0.0
+        if given and hmac.compare_digest(given.encode("utf-8", "surrogatepass"), self._secret):
+            for c in (server, count):
+                c.failures, c.last_failure, c.blocked_until = 0, None, 0.0
             return Attempt(True, "")
-        if count.last_failure is not None and now - count.last_failure > self.reset_after:
-            count.failures = 0  # a new run of failures
-        count.failures += 1
-        count.last_failure = now
-        delay = self.delay_after(count.failures)
-        count.blocked_until = now + delay
-        return Attempt(False, f"wrong password (attempt {count.failures}); the next attempt is accepted in "
+        for c in (server, count):
+            if c.last_failure is not None and now - c.last_failure > self.reset_after:
+                c.failures = 0  # a new run of failures
+            c.failures += 1
+            c.last_failure = now
+        delay = self.delay_after(max(server.failures, count.failures))
+        count.blocked_until = now + delay  # this client only: nobody else waits for its mistakes
+        return Attempt(False, f"wrong password (attempt {server.failures}); the next attempt is accepted in "
                               f"{math.ceil(delay)} s", delay, retry_at=count.blocked_until)
 
 
 @contextlib.contextmanager
-def _locked_row(engine: Engine) -> Iterator[Any]:
-    """The throttle row in a transaction holding the database write lock (SQLite) or the row's
-    lock (``SELECT ... FOR UPDATE`` elsewhere), committed when the block ends."""
+def _locked_rows(engine: Engine, scope: str, stale: float) -> Iterator[tuple[Any, Any]]:
+    """The server's and the client's throttle rows in a transaction holding the database write
+    lock (SQLite) or the rows' locks (``SELECT ... FOR UPDATE`` elsewhere, always the server's
+    row first), committed when the block ends. Client rows whose last failure is older than
+    ``stale`` are deleted on the way."""
     from .models import AdminThrottle
 
     with Session(engine) as session:
         if engine.dialect.name == "sqlite":
             session.connection().exec_driver_sql("BEGIN IMMEDIATE")
-        row = session.scalars(select(AdminThrottle).where(AdminThrottle.scope == SCOPE).with_for_update()).first()
-        if row is None:  # the row the migration made was deleted: start again
-            row = AdminThrottle(scope=SCOPE, failures=0, last_failure=None, blocked_until=0.0)
-            session.add(row)
-        yield row
+        rows = []
+        for key in (SCOPE, scope):
+            row = session.scalars(select(AdminThrottle).where(AdminThrottle.scope == key).with_for_update()).first()
+            if row is None:  # a new client, or the row the migration made was deleted
+                row = AdminThrottle(scope=key, failures=0, last_failure=None, blocked_until=0.0)
+                session.add(row)
+                session.flush()
+            rows.append(row)
+        session.execute(delete(AdminThrottle).where(
+            AdminThrottle.scope.startswith("c:"), AdminThrottle.scope != scope,
+            or_(AdminThrottle.last_failure < stale, AdminThrottle.last_failure.is_(None)))
+            .execution_options(synchronize_session=False))
+        yield rows[0], rows[1]
         session.commit()
 
 

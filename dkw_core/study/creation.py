@@ -9,6 +9,11 @@ methods (labels A, B, C…); the paper's A/B pair is the default.
 reports through the same callback); when it returns true :class:`~.errors.Cancelled` is
 raised. Nothing is written before the last step, which is one transaction: a cancelled or
 killed creation leaves no partial study.
+
+**Stored-field limits.** Every value the study stores from outside (names, document ids,
+categories, texts, imported keywords) is checked against the study database's columns right
+after the draw, before any keyword is computed (:mod:`.limits`); a computed keyword that
+cannot be stored is left out, the method's next word shown instead, and the log says so.
 """
 from __future__ import annotations
 
@@ -25,6 +30,7 @@ from ..errors import InputError
 from ..types import Progress
 from .errors import cancellable
 from .imports import same_keyword
+from .limits import check_study, preview, source_of, unstorable
 from .methods import effective_protocol, method_keywords, method_kind
 from .models import METHOD_SLOTS, Article, KeywordSource, Study, StudyKeyword, StudyMethod, init_db
 from .settings import DocumentLike, KeywordProvider, StudyConfig
@@ -104,8 +110,10 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
     report(0.0, f"drawing {config.articles_per_category} articles per category from the {config.split} split")
     docs = draw_articles(documents, categories, per_category=config.articles_per_category, seed=seed,
                          split=config.split)
+    check_study(config, docs)  # every value stored fits both databases, before any keyword is computed
     by_id = {d.id: d for d in docs}
     labels = METHOD_SLOTS[: len(specs)]
+    left_out: dict[str, dict[str, list[str]]] = {}
     kws: dict[str, dict[str, list[str]]] = {}
     share = 0.85 / len(specs)
     for i, (label, spec, kind) in enumerate(zip(labels, specs, kinds, strict=True)):
@@ -115,7 +123,8 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
         def method_progress(message: str, i: int = i) -> None:
             report(0.05 + share * i, message)
 
-        result = method_keywords(spec, documents=by_id, top=top, provider=provider, progress=method_progress)
+        result = method_keywords(spec, documents=by_id, top=top, provider=provider, progress=method_progress,
+                                 left_out=left_out.setdefault(label, {}))
         missing = [d for d in by_id if not result.get(d)]
         if missing:
             what = "has no keywords" if spec.imported else "gave no keywords"
@@ -137,7 +146,7 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
                       reservation_minutes=config.reservation_minutes, protocol_a=effective_protocol(first)[:32],
                       protocol_b=effective_protocol(second)[:32], status="open", sample=config.sample)
         study.methods = [StudyMethod(label=label, name=spec.name.strip(), protocol=effective_protocol(spec)[:32],
-                                     kind=kind, top=top, source=(spec.source or "")[:300])
+                                     kind=kind, top=top, source=source_of(spec))
                          for label, spec, kind, top in zip(labels, specs, kinds, tops, strict=True)]
         session.add(study)
         for pos, doc in enumerate(docs):
@@ -158,6 +167,11 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
                   + (f" (slice: first {config.sample} documents per category and split)" if config.sample else "")
                   + f" ({config.split} split, seed {seed}); {described}; "
                   f"{keywords_shown(method_rows(study))}, {config.judges_per_article} judges per article")
+        for label, docs_left in left_out.items():
+            for doc_id, words in docs_left.items():
+                log_event(session, study_id, "keywords left out",
+                          f"method {label}, document {preview(doc_id)}: " + ", ".join(map(unstorable, words))
+                          + " (the study database cannot store them; the method's next words are shown)")
     if progress is not None:
         progress(1.0, f"study {study_id} created with {len(docs)} articles")
     return study_id

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from ..errors import InputError
 from ..validation import check_name
 from .errors import AccessError, StudyError
+from .limits import check
 from .models import Judge, Notice, init_db, utcnow
 from .store import get_study, log_event, require_status, write_session
 
@@ -29,8 +30,7 @@ def invite_judge(engine: Engine, study_id: int, *, name: str, simulated: bool = 
     name = (name or "").strip()
     if not name:
         raise InputError("a judge needs a name (or pseudonym)")
-    if len(name) > 200:
-        raise InputError("a judge's name is limited to 200 characters")
+    check("judge name", name, "of the new judge")
     check_name("a judge's name", name)
     code = secrets.token_urlsafe(18)
     with write_session(engine, study_id) as session:

@@ -20,6 +20,7 @@ How many keywords a method shows (N) is the study's ``keywords_per_method`` or t
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 
 from ..keywords.extractors import (  # noqa: F401  (re-exported: the registry lives in dkw_core.keywords)
@@ -31,6 +32,7 @@ from ..keywords.extractors import (  # noqa: F401  (re-exported: the registry li
 from ..keywords.registry import check_method_spec, describe_methods, recorded_protocol  # noqa: F401
 from ..keywords.registry import method_kind as _method_kind
 from .imports import imported_methods, read_imported  # noqa: F401  (re-exported)
+from .limits import storable_keywords
 from .settings import DocumentLike, KeywordProvider, MethodSpec
 
 
@@ -54,8 +56,14 @@ def effective_protocol(spec: MethodSpec) -> str:
 
 
 def method_keywords(spec: MethodSpec, *, documents: Mapping[str, DocumentLike], top: int,
-                    provider: KeywordProvider, progress: Callable[[str], None] | None = None) -> dict[str, list[str]]:
-    """Keywords of ``documents`` (doc id -> document) by one method, best first, at most ``top`` each."""
+                    provider: KeywordProvider, progress: Callable[[str], None] | None = None,
+                    left_out: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
+    """Keywords of ``documents`` (doc id -> document) by one method, best first, at most ``top`` each.
+
+    A computed keyword the study cannot store (:func:`~.limits.storable_keywords`: longer than
+    the keyword column, or holding a NUL) is left out and the method's next word takes its
+    place; ``left_out`` (doc id -> words) receives the words left out. Imported keywords are
+    returned as given (they were checked before any work)."""
     ids = list(documents)
     kind = method_kind(spec)
     if kind == "imported":
@@ -67,7 +75,37 @@ def method_keywords(spec: MethodSpec, *, documents: Mapping[str, DocumentLike], 
         for i, d in enumerate(ids):
             if progress and i % 20 == 0:
                 progress(f"{spec.name}: {i} of {len(ids)} articles")
-            out[d] = ext.extract(documents[d].text, top)[:top]
+            out[d] = _storable(functools.partial(_extracted, ext, documents[d].text), top, d, left_out)
         return out
-    result = provider(spec.name.strip(), ids, top, spec.protocol)
-    return {d: list(result.get(d) or [])[:top] for d in ids}
+    name = spec.name.strip()
+    result = provider(name, ids, top, spec.protocol)
+    return {d: _storable(functools.partial(_provided, provider, name, d, spec.protocol), top, d, left_out,
+                         first=list(result.get(d) or [])) for d in ids}
+
+
+def _extracted(ext: KeywordExtractor, text: str, n: int) -> list[str]:
+    return list(ext.extract(text, n))
+
+
+def _provided(provider: KeywordProvider, name: str, doc_id: str, protocol: str, n: int) -> list[str]:
+    return list(provider(name, [doc_id], n, protocol).get(doc_id) or [])
+
+
+def _storable(get: Callable[[int], list[str]], top: int, doc_id: str, left_out: dict[str, list[str]] | None,
+              first: list[str] | None = None) -> list[str]:
+    """The first ``top`` storable words of ``get(n)`` (a method's best ``n`` words), asking for
+    as many more as were left out until ``top`` are found or the method has no more."""
+    words = get(top) if first is None else first
+    asked = top
+    while True:
+        kept, dropped = storable_keywords(words, top)
+        if not dropped or len(kept) == top or len(words) < asked:
+            break
+        asked = top + len(dropped)
+        more = get(asked)
+        if len(more) <= len(words):
+            break
+        words = more
+    if dropped and left_out is not None:
+        left_out.setdefault(doc_id, []).extend(dropped)
+    return kept

@@ -14,6 +14,10 @@ A study compares two or more methods, labelled ``A``, ``B``, ``C``… (:class:`S
 ``Study.method_a`` / ``method_b`` keep the first two for older readers. Method names live in
 :class:`StudyMethod`, :class:`Study` and :class:`KeywordSource`; nothing the judge page
 receives is derived from them.
+
+The column widths are the limits every value is checked against before any work
+(:mod:`.limits`, the same on SQLite and PostgreSQL); the keyword and method-name widths are the
+limits of the keyword file reader (:mod:`dkw_core.keywords.imports`), defined there once.
 """
 from __future__ import annotations
 
@@ -34,6 +38,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+from ..keywords.imports import MAX_KEYWORD_CHARS, MAX_METHOD_NAME_CHARS
 
 #: Kept in ``study_meta`` for programs that predate the Alembic migrations (they refuse a
 #: database whose version is newer than theirs); the schema itself is versioned by Alembic.
@@ -81,8 +87,8 @@ class Study(Base):
     name: Mapped[str] = mapped_column(String(200))
     corpus: Mapped[str] = mapped_column(String(200))
     split: Mapped[str] = mapped_column(String(16))
-    method_a: Mapped[str] = mapped_column(String(200))
-    method_b: Mapped[str] = mapped_column(String(200))
+    method_a: Mapped[str] = mapped_column(String(MAX_METHOD_NAME_CHARS))
+    method_b: Mapped[str] = mapped_column(String(MAX_METHOD_NAME_CHARS))
     keywords_per_method: Mapped[int] = mapped_column(Integer)
     articles_per_category: Mapped[int] = mapped_column(Integer)
     categories_per_batch: Mapped[int] = mapped_column(Integer)
@@ -129,7 +135,7 @@ class StudyMethod(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     study_id: Mapped[int] = mapped_column(ForeignKey("study.id", ondelete="CASCADE"), index=True)
     label: Mapped[str] = mapped_column(String(1))
-    name: Mapped[str] = mapped_column(String(200))
+    name: Mapped[str] = mapped_column(String(MAX_METHOD_NAME_CHARS))
     protocol: Mapped[str] = mapped_column(String(32))
     kind: Mapped[str] = mapped_column(String(16))
     top: Mapped[int] = mapped_column(Integer)
@@ -177,7 +183,7 @@ class StudyKeyword(Base):
     __tablename__ = "study_keyword"
     id: Mapped[int] = mapped_column(primary_key=True)
     article_id: Mapped[int] = mapped_column(ForeignKey("study_article.id", ondelete="CASCADE"), index=True)
-    word: Mapped[str] = mapped_column(String(300))
+    word: Mapped[str] = mapped_column(String(MAX_KEYWORD_CHARS))
 
     article: Mapped[Article] = relationship(back_populates="keywords")
     sources: Mapped[list[KeywordSource]] = relationship(back_populates="keyword", cascade="all, delete-orphan",

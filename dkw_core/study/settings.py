@@ -118,8 +118,9 @@ class StudyConfig:
             name = spec.name.strip()
             if not name:
                 raise InputError(f"method {label} needs a name")
-            if len(name) > 200:
-                raise InputError(f"method {label}'s name is longer than 200 characters")
+            from .limits import check  # the study database's own limit (its models import this module)
+
+            check("method name", name, f"of method {label}")
             check_name(f"method {label}'s name", name)
             if name in seen:
                 raise InputError(f"two methods are named {name!r}; every method must differ")

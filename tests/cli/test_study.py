@@ -211,3 +211,39 @@ def test_names_already_stored_with_control_characters_print_escaped_in_every_tsv
     assert main(["study", "list", "--db", db]) == 0
     out = capsys.readouterr().out
     assert "S\\tfake\\nrow\\x1b[2J" in out and "A=Meth\\nNewline\\tTab" in out and "B=Meth\\x00Nul" in out, out
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_db(request, tmp_path, monkeypatch):
+    """An empty study database, once SQLite and once a throw-away PostgreSQL server."""
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'cli.sqlite'}"
+        return
+    from tests.support.postgres import new_database, postgres_server
+
+    with postgres_server() as base:
+        yield new_database(base)
+
+
+def test_create_refuses_a_value_postgresql_cannot_store_before_any_work_on_both_databases(any_db, tmp_path, capsys):
+    """A 400-character document id in the drawn slice: one line naming field, value and row,
+    before any keyword is computed (no vectors are loaded), nothing stored — on SQLite as on
+    PostgreSQL, which used to fail only after every keyword with ``value too long``."""
+    import csv
+
+    corpus = tmp_path / "hostile.csv"
+    with corpus.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["id", "text", "label", "split"])
+        for cat in ("earn", "acq"):
+            for split in ("train", "test"):
+                doc_id = "d" * 400 if (cat, split) == ("acq", "test") else f"{split}-{cat}"
+                w.writerow([doc_id, f"a short {cat} text", cat, split])
+    assert main(["study", "create", "--db", any_db, "--dataset", str(corpus), "--per-category", "1",
+                 "--seed", "1", "--keywords", "2"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "document id 'hostile/test/acq/dddddddddd" in err[0] and "(417 characters)" in err[0], err
+    assert "the 300 characters the study database stores" in err[0] and "drawn article" in err[0]
+    assert main(["study", "list", "--db", any_db]) == 0
+    assert "hostile" not in capsys.readouterr().out  # nothing stored

@@ -81,3 +81,65 @@ def test_gates_of_several_processes_on_one_database_count_every_failure_once(db_
     assert gates[1].attempt("right-password").ok and gates[0].failures == 0
     for e in engines:
         e.dispose()
+
+
+def test_a_flood_from_any_number_of_sessions_cannot_keep_the_organiser_out(tmp_path):
+    """A real flood: ten sessions of one address and three of their own hammer wrong passwords
+    through two engines (two app processes) on one SQLite file, with the delays scaled down
+    sixty times (1 s → 1/60 s, 30 s → 0.5 s). The organiser gets in at once, and after a typo
+    of his own within the bound (nobody else waits for its mistakes); the flooding address is
+    checked at most once per bound."""
+    import threading
+    import time
+
+    from dkw_core.db import make_engine
+    from dkw_core.study.models import init_db
+
+    url = f"sqlite:///{tmp_path / 'study.sqlite'}"
+    engines = [make_engine(url, default_file="unused.sqlite") for _ in range(2)]
+    init_db(engines[0])
+    bound = 0.5
+    gates = [AdminGate("right-password", engine=e, base_delay=bound / 30, max_delay=bound) for e in engines]
+    stop = threading.Event()
+    checked: dict[str, list[float]] = {}
+
+    def flood(gate, client):
+        while not stop.is_set():
+            result = gate.attempt("wrong-guess", client)
+            if not result.blocked:
+                checked.setdefault(client, []).append(result.retry_at - result.wait)
+
+    clients = ["203.0.113.66"] * 10 + ["203.0.113.1", "203.0.113.2", "203.0.113.3"]
+    threads = [threading.Thread(target=flood, args=(gates[i % 2], c)) for i, c in enumerate(clients)]
+    for t in threads:
+        t.start()
+    try:
+        deadline = time.time() + 60
+        while gates[0].failures < 10 and time.time() < deadline:  # the flood is under way
+            time.sleep(0.01)
+        assert gates[0].failures >= 10
+        assert gates[1].attempt("right-password", "198.51.100.7").ok  # the organiser, at once
+        started = time.time()
+        typo = gates[0].attempt("right-passwodr", "198.51.100.7")
+        assert not typo.ok and not typo.blocked and typo.wait <= bound
+        refused_after_wait = 0
+        while True:
+            now = time.time()
+            result = gates[1].attempt("right-password", "198.51.100.7")
+            if result.ok:
+                break
+            assert result.blocked, result  # refused unchecked during his own wait, never judged wrong
+            refused_after_wait += now >= typo.retry_at
+            time.sleep(0.01)
+        assert time.time() - started < 30  # the correctness bound, with a margin for a loaded machine
+        while len(checked.get("203.0.113.66", [])) < 9 and time.time() < deadline:  # a sustained flood
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+        for e in engines:
+            e.dispose()
+    assert refused_after_wait == 0  # never refused once his own wait was over
+    times = sorted(checked["203.0.113.66"])  # ten sessions of one address: checked at most once per bound
+    assert len(times) >= 9 and all(b - a >= bound * 0.999 for a, b in zip(times[6:], times[7:]))

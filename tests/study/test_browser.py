@@ -100,3 +100,42 @@ def test_admin_creates_study_judge_answers_everything_and_submits(tmp_path):
     engine.dispose()
     assert len(values) == n_groups
     assert sorted(set(values)) == sorted({(3, 2, 1, 0)[i % 4] for i in range(n_groups)})
+
+
+def test_a_reupload_on_the_admin_page_shows_exactly_the_file_s_methods(tmp_path):
+    """In Chromium: good.jsonl (4 methods), other.jsonl (3), good.jsonl again: "Imported methods
+    to compare" holds the four again, all chosen."""
+    import json
+    import os
+
+    from dkw_core.study.demo import demo_corpus
+
+    docs = [d.id for d in demo_corpus().documents]
+    files = {}
+    for name, methods in (("good.jsonl", ["kb-a", "kb-b", "kb-c", "kb-d"]), ("other.jsonl", ["kb-a", "kb-b", "llm-x"])):
+        files[name] = tmp_path / name
+        files[name].write_text("\n".join(json.dumps({"doc_id": d, "method": m, "keywords": [f"{m}-w", "other"]})
+                                         for m in methods for d in docs))
+    env = {"DKW_DATA_DIR": str(tmp_path), "DKW_STUDY_DB": f"sqlite:///{tmp_path / 'b.sqlite'}",
+           "DKW_ADMIN_PASSWORD": "pw-123-pw-123", "DKW_STUDY_FAKE_KEYWORDS": "1"}
+    with browser_page() as page, streamlit_server("app.py", env=env) as base:
+        page.goto(f"{base}/Study_admin")
+        wait_idle(page)
+        page.get_by_label("Admin password").fill("pw-123-pw-123")
+        page.keyboard.press("Enter")
+        wait_idle(page)
+        page.locator("[data-testid='stSelectbox']").filter(has_text="Corpus").click()
+        page.get_by_role("option", name="demo-tiny").click()
+        wait_idle(page)
+        chosen = []
+        for name in ("good.jsonl", "other.jsonl", "good.jsonl"):
+            page.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(str(files[name]))
+            wait_idle(page)
+            picker = page.locator("[data-testid='stMultiSelect']").filter(has_text="Imported methods to compare")
+            picker.wait_for()
+            expect(picker.locator("[data-tag] span[title]")).to_have_count(4 if name == "good.jsonl" else 3)
+            chosen.append(picker.locator("[data-tag] span[title]").all_inner_texts())
+        if os.environ.get("DKW_SCREENSHOT"):
+            picker.scroll_into_view_if_needed()
+            page.screenshot(path=os.environ["DKW_SCREENSHOT"], full_page=True)
+    assert chosen == [["kb-a", "kb-b", "kb-c", "kb-d"], ["kb-a", "kb-b", "llm-x"], ["kb-a", "kb-b", "kb-c", "kb-d"]]

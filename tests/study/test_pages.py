@@ -559,3 +559,45 @@ def test_the_keyword_import_states_its_own_limit(env, monkeypatch):
     at = _admin()
     (upload,) = [u.proto for u in at.get("file_uploader") if u.proto.label.startswith("Imported keywords")]
     assert upload.max_upload_size_mb == 12 and "12 MB" in upload.help  # never Streamlit's 200
+
+
+def _jsonl(methods: list[str]) -> bytes:
+    import json
+
+    from dkw_core.study.demo import demo_corpus
+    docs = [d.id for d in demo_corpus().documents]
+    return "\n".join(json.dumps({"doc_id": d, "method": m, "keywords": [f"{m}-word", "other"]})
+                     for m in methods for d in docs).encode()
+
+
+def test_a_reupload_of_imported_keywords_shows_exactly_the_file_s_methods(env):
+    """good.jsonl (4 methods), then another file (3), then good.jsonl again: the four again,
+    all chosen, and the study is created with them."""
+    good, other = _jsonl(["kb-a", "kb-b", "kb-c", "kb-d"]), _jsonl(["kb-a", "kb-b", "llm-x"])
+    at = _admin()
+    at.selectbox(key="new_corpus").select("demo-tiny").run()
+    upload = at.file_uploader(key="new_import")
+    chosen = []
+    for content in (good, other, good):
+        upload.set_value(("good.jsonl" if content is good else "other.jsonl", content, "application/json")).run()
+        assert not at.exception and not at.error, [e.value for e in at.error]
+        (picker,) = [m for m in at.multiselect if m.label == "Imported methods to compare"]
+        chosen.append((list(picker.options), list(picker.value)))
+        upload = at.file_uploader(key="new_import")
+    assert chosen[1] == (["kb-a", "kb-b", "llm-x"],) * 2
+    assert chosen[0] == chosen[2] == (["kb-a", "kb-b", "kb-c", "kb-d"],) * 2
+    create(at)
+    with Session(env) as session:
+        (study,) = session.scalars(select(Study)).all()
+        assert sorted(m.name for m in study.methods) == sorted([METHOD_A, METHOD_B, "kb-a", "kb-b", "kb-c", "kb-d"])
+
+
+def test_an_uploaded_method_name_the_study_cannot_store_is_one_error_box(env):
+    at = _admin()
+    at.selectbox(key="new_corpus").select("demo-tiny").run()
+    content = _jsonl(["MethNul", "fine"]).replace(b'"method": "MethNul"', b'"method": "Meth\\u0000Nul"')
+    at.file_uploader(key="new_import").set_value(("nul.jsonl", content, "application/json")).run()
+    assert not at.exception
+    (error,) = [shown(e.value) for e in at.error]
+    assert error.startswith("method name 'Meth\\x00Nul' of imported method") and "holds a NUL character" in error
+    assert at.button(key="create_go").disabled
