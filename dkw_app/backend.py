@@ -213,6 +213,19 @@ def shipped_answers(corpus: str, *, sample: int | None = None, k: int = DEFAULT_
     return uses_shipped(KeywordRequest(dataset=corpus, text="", k=k, sample=sample, neighbours=neighbours))
 
 
+def instant_refusal(corpus: str = DEFAULT_CORPUS) -> str | None:
+    """Why a new text of ``corpus`` cannot be answered at once (one line), or ``None`` when it can:
+    its shipped statistics answer it, or the corpus is prepared for the vectors in use. The
+    shipped statistics belong to the default vectors; with other vectors (``DKW_VECTORS``) the
+    answer would first tag and prepare the whole corpus, minutes to hours, so the instant box
+    refuses instead. Cheap: nothing is loaded."""
+    if shipped_answers(corpus) or is_prepared(corpus_key(corpus), vectors_name(), k_max=DEFAULT_K_MAX):
+        return None
+    return (f"The keywords at once come from the statistics of {corpus} shipped with dkw, which belong to the default "
+            f"vectors ({describe_default()['name']}), not to the vectors in use ({vectors_name()}): prepare {corpus} "
+            "under Corpora below (it takes a while), then the text box answers with these vectors.")
+
+
 def shipped_model(corpus: str, *, k: int = DEFAULT_K):
     """The shipped statistics of a built-in corpus as a model for new texts (loaded once per process)."""
     from dkw_core.keywords.shipped import load_shipped

@@ -27,6 +27,8 @@ if asked:
     st.session_state.pop("instant_result", None)
     if not text.strip():
         st.error("Paste a text first.")
+    elif refusal := widgets.guarded(backend.instant_refusal, default=None):
+        st.error(md(refusal))  # other vectors: the shipped statistics do not apply; never prepare here
     else:
         try:
             with st.spinner("Finding keywords…"):
