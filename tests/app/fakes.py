@@ -252,6 +252,8 @@ class FakeBackend:
     def _is_prepared(self, corpus, vectors, *, k_max=90, neighbours="cosine"):
         self.prepared_checks.append((corpus, vectors, k_max))
         self.neighbours_checked.append(neighbours)
+        if isinstance(self.prepared, (set, frozenset)):  # prepared: only the corpora named
+            return corpus in self.prepared
         return self.prepared
 
     def _prepare(self, corpus, vectors, *, k_max=90, progress=None, neighbours="cosine"):

@@ -193,3 +193,13 @@ def test_a_corpus_without_a_test_split_shows_its_lists_and_one_line_for_their_co
     assert [e.value for e in at.error] == ["no reference texts to measure coherence on"]
     assert not at.metric
     assert len(figures(at, "bar")) == len(figures(at, "scatter")) == 1
+
+
+def test_the_page_opens_on_a_prepared_corpus(monkeypatch):
+    """20ng unprepared beside a prepared r8: the page opens on r8 and shows its words at once."""
+    fake = FakeBackend(monkeypatch, prepared={"r8"})
+    fake.available = {"20ng", "r8"}
+    at = run_page()
+    assert not at.exception
+    assert at.selectbox(key="cat_corpus").value == "r8"
+    assert figures(at, "bar")  # its words at once, no Prepare step first
