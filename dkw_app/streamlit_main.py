@@ -7,9 +7,16 @@ runs that file directly and lists every file of the folder, plus "app", in the s
 ``app.py``'s choices (Material icons, the judge-only navigation of ``DKW_MODE=study``) were lost
 whenever the server's first visitor did not come through ``/``. Switching that mode off before
 the server starts makes every run go through ``app.py``.
+
+Two messages that are not faults are kept off the console (:func:`quiet_logs`): Streamlit's
+"missing ScriptRunContext!" warning from dkw's own background threads (a preparation job runs
+outside any session by design, :mod:`dkw_app.jobs`), and uvicorn's "Exception in ASGI
+application" traceback when the exception is a browser tab that closed its websocket. Every
+other warning and traceback is printed as before.
 """
 from __future__ import annotations
 
+import logging
 import sys
 import threading
 
@@ -35,11 +42,51 @@ def warm_imports(modules: tuple[str, ...] = WARM_MODULES) -> threading.Thread:
     return thread
 
 
+#: Names of dkw's own background threads (jobs, warm imports): no Streamlit session, by design.
+BACKGROUND_PREFIX = "dkw-"
+_CONTEXT_LOGGER = "streamlit.runtime.scriptrunner_utils.script_run_context"
+_ASGI_LOGGER = "uvicorn.error"
+#: Exceptions that mean "the other end went away" (a tab closed, a reload): no fault of the server.
+_DISCONNECTS = {"WebSocketDisconnect", "ConnectionClosed", "ConnectionClosedOK", "ConnectionClosedError",
+                "ClientDisconnected", "ClosedResourceError", "BrokenResourceError", "ConnectionResetError",
+                "BrokenPipeError"}
+
+
+def _closed_by_client(exc: BaseException | None) -> bool:
+    """Whether ``exc`` or an exception it came from is a peer that disconnected."""
+    seen = 0
+    while exc is not None and seen < 10:
+        if type(exc).__name__ in _DISCONNECTS or (
+                isinstance(exc, RuntimeError) and "websocket.close" in str(exc)):
+            return True
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return False
+
+
+class _NotAFault(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name == _CONTEXT_LOGGER:
+            return not (record.threadName or "").startswith(BACKGROUND_PREFIX)
+        if record.name == _ASGI_LOGGER and str(record.msg).startswith("Exception in ASGI application"):
+            return not _closed_by_client(record.exc_info[1] if record.exc_info else None)
+        return True
+
+
+def quiet_logs() -> None:
+    """Keep the two messages of the module's docstring off the console (idempotent)."""
+    for name in (_CONTEXT_LOGGER, _ASGI_LOGGER):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, _NotAFault) for f in logger.filters):
+            logger.addFilter(_NotAFault())
+
+
 def main() -> None:
     from streamlit.runtime.pages_manager import PagesManager
     from streamlit.web.cli import main as streamlit_cli
 
     PagesManager.uses_pages_directory = False
+    quiet_logs()
     warm_imports()
     streamlit_cli(prog_name="streamlit")
 
