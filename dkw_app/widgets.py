@@ -287,8 +287,8 @@ def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: A
     how = "" if neighbours == "cosine" else f", found by {neighbours}"
     kept = guarded(lambda: backend.interrupted_tagging(name), default=0) or 0
     # a preparation was stopped (cancelled, killed, server stopped): say what is left of it
-    left = f" An earlier preparation stopped: its {kept:,} tagged documents are kept, and Prepare resumes from them." \
-        if kept else ""
+    left = (f" An earlier preparation stopped: its {kept:,} tagged documents are kept, and Prepare resumes from "
+            "them (nothing starts by itself after a server restart).") if kept else ""
     say(md("Not prepared yet." + left) if compact else
         md(f"{name} is not prepared yet: every document tagged, then the K={k_max} nearest words "
                         f"of every phrase{how}.{left} ") + PREPARE_COST)

@@ -131,3 +131,10 @@ def test_a_walk_through_creates_every_file_it_reads_before_reading_it(doc):
     for i, line in enumerate(commands):
         for name in re.findall(r"--text-file\s+(\S+)", line):
             assert any(re.search(rf"(>|tee)\s*{re.escape(name)}\b", before) for before in commands[:i]), (doc, line)
+
+
+def test_the_readme_says_a_preparation_resumes_only_when_asked_again():
+    """After a server restart nothing resumes until Prepare is clicked: the README must not
+    promise more."""
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "resumes from them when Prepare is clicked again: after a server restart nothing starts by itself" in readme

@@ -202,4 +202,5 @@ def test_home_says_what_an_interrupted_preparation_left(monkeypatch):
     fake.interrupted["20ng"] = 400
     at = run_home()
     assert not at.exception
-    assert any("its 400 tagged documents are kept, and Prepare resumes from them" in c for c in captions(at))
+    assert any("its 400 tagged documents are kept, and Prepare resumes from them (nothing starts by itself after a "
+               "server restart)" in c for c in captions(at))
