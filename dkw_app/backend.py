@@ -83,6 +83,39 @@ BASELINE_KINDS = tuple(k for k in protocols.KINDS if k.startswith("baseline-"))
 
 # --------------------------------------------------------------------------- corpora
 
+def disk_cached(kind: str, parts: Sequence[object], compute):
+    """``compute()``, kept on disk (``dkw_core.cache``, kind ``app-<kind>``) under the key of
+    ``parts`` and of the code that computes the Metrics page's tables: a fresh server answers a
+    table a visitor has seen before without recomputing it (the verdict's bootstrap took most of
+    the page's first open). A result that cannot be stored is still returned."""
+    from dkw_core import cache
+
+    target = cache.path(f"app-{kind}", cache.key(*parts, _tables_code_key(), readable=kind) + ".pkl")
+    found = cache.read_pickle(target)
+    if found is not None:
+        return found[0]
+    value = compute()
+    cache.write_pickle(target, (value,))
+    return value
+
+
+_CODE_KEY: list[str] = []
+
+
+def _tables_code_key() -> str:
+    """The content of the modules that compute the cached tables, and dkw's version: a change to
+    either is a new key, never a stale table."""
+    if not _CODE_KEY:
+        from pathlib import Path
+
+        from dkw_core import __version__, cache
+        from dkw_core.evaluation import paired, verdict
+
+        _CODE_KEY.append(cache.key(__version__, *(Path(str(m.__file__)).read_bytes()
+                                                  for m in (verdict, comparisons, paired))))
+    return _CODE_KEY[0]
+
+
 def open_corpus(name: str, *, sample: int | None = None) -> Corpus:
     """Load a corpus; with ``sample`` keep ``corpus.head(sample)`` (paper's example kept).
 

@@ -26,8 +26,11 @@ import threading
 WARM_MODULES = ("dkw_app.backend", "dkw_app.charts", "plotly.graph_objects")
 
 
-def warm_imports(modules: tuple[str, ...] = WARM_MODULES) -> threading.Thread:
-    """Import ``modules`` in a daemon thread (a failure is left to the page that imports it)."""
+def warm_imports(modules: tuple[str, ...] = WARM_MODULES, *, vectors: bool = False) -> threading.Thread:
+    """Import ``modules`` in a daemon thread (a failure is left to the page that imports it); with
+    ``vectors``, then load the word vectors once (``dkw_core.vectors.load_vectors``, kept in the
+    process): Home's text box, Documents and Categories need them on their first visit, and
+    loading them (read and cropped) is the larger part of those pages' first open."""
     import importlib
 
     def run() -> None:
@@ -35,6 +38,13 @@ def warm_imports(modules: tuple[str, ...] = WARM_MODULES) -> threading.Thread:
             try:
                 importlib.import_module(name)
             except Exception:  # noqa: BLE001 - the page's own import reports it
+                return
+        if vectors:
+            try:
+                from dkw_core.vectors import load_vectors
+
+                load_vectors()
+            except Exception:  # noqa: BLE001 - a page that needs them says what is wrong
                 return
 
     thread = threading.Thread(target=run, name="dkw-warm-imports", daemon=True)
@@ -81,13 +91,25 @@ def quiet_logs() -> None:
             logger.addFilter(_NotAFault())
 
 
+def _explorer() -> bool:
+    """Whether the server explores corpora (``DKW_MODE`` explorer): a judges-only study server
+    never needs the word vectors."""
+    from dkw_core.config import app_mode
+    from dkw_core.errors import DkwError
+
+    try:
+        return app_mode() == "explorer"
+    except DkwError:
+        return False
+
+
 def main() -> None:
     from streamlit.runtime.pages_manager import PagesManager
     from streamlit.web.cli import main as streamlit_cli
 
     PagesManager.uses_pages_directory = False
     quiet_logs()
-    warm_imports()
+    warm_imports(vectors=_explorer())
     streamlit_cli(prog_name="streamlit")
 
 

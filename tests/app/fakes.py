@@ -199,6 +199,7 @@ class FakeBackend:
             "shipped_model": lambda name, **_: self._shipped_model(name),
             "text_keywords": self._instant_keywords,
             "instant_refusal": lambda corpus="20ng": self.instant_refusal,
+            "disk_cached": lambda kind, parts, compute: compute(),  # no disk: every test computes its own
             "interrupted_tagging": lambda name: self.interrupted.get(name, 0),
             "category_methods": lambda: ["rf", "tds", "ig", "lo-own", "tf-idf", "tf-rf", *PEERS],
             "method_label": lambda method: PEERS.get(method, method),

@@ -36,3 +36,22 @@ def test_the_instant_box_refuses_other_vectors_in_one_line_and_answers_with_the_
     name = backend.vectors_name()
     monkeypatch.setattr(backend, "is_prepared", lambda corpus, vectors, **_: (corpus, vectors) == ("20ng", name))
     assert backend.instant_refusal("20ng") is None  # prepared for these vectors: answered from the prepared corpus
+
+
+def test_a_metrics_table_is_computed_once_and_then_read_from_disk(monkeypatch, tmp_path):
+    """The verdict's bootstrap made the Metrics page's first open slow on every fresh server: a
+    table is kept on disk under its runs' key and the code's, so it is computed once."""
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    calls = []
+
+    def compute(value):
+        calls.append(value)
+        return value
+
+    assert backend.disk_cached("verdict", ("runs-a", "r8"), lambda: compute({"text": "r8"})) == {"text": "r8"}
+    assert backend.disk_cached("verdict", ("runs-a", "r8"), lambda: compute({"text": "again"})) == {"text": "r8"}
+    assert backend.disk_cached("verdict", ("runs-b", "r8"), lambda: compute(None)) is None  # other runs: computed
+    assert backend.disk_cached("verdict", ("runs-b", "r8"), lambda: compute("not again")) is None  # None is kept too
+    assert calls == [{"text": "r8"}, None]
+    monkeypatch.setattr(backend, "_CODE_KEY", ["other code"])
+    assert backend.disk_cached("verdict", ("runs-a", "r8"), lambda: compute("new code")) == "new code"

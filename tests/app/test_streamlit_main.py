@@ -26,7 +26,8 @@ def test_the_server_warms_the_pages_one_door(monkeypatch):
     from dkw_app import streamlit_main
 
     started: list[tuple[str, ...]] = []
-    monkeypatch.setattr(streamlit_main, "warm_imports", lambda modules=streamlit_main.WARM_MODULES: started.append(modules))
+    monkeypatch.setattr(streamlit_main, "warm_imports",
+                        lambda modules=streamlit_main.WARM_MODULES, vectors=False: started.append(modules))
     import streamlit.web.cli
     from streamlit.runtime.pages_manager import PagesManager
 
@@ -71,3 +72,22 @@ def test_the_console_drops_only_the_two_messages_that_are_not_faults():
                                    exc=RuntimeError("Unexpected ASGI message 'websocket.send', after sending 'websocket.close'")))
     assert asgi.filter(_record(asgi.name, "Exception in ASGI application\n", exc=ValueError("a real fault")))
     assert asgi.filter(_record(asgi.name, "Uvicorn running"))
+
+
+def test_an_explorer_server_loads_the_word_vectors_while_it_starts(monkeypatch):
+    """The first open of Documents or Categories spent most of its time reading and cropping the
+    vectors: an explorer server loads them in the background while it starts; a judges-only
+    study server does not need them."""
+    from dkw_app import streamlit_main
+    from dkw_core import vectors
+
+    loaded = []
+    monkeypatch.setattr(vectors, "load_vectors", lambda *a, **k: loaded.append("vectors"))
+    streamlit_main.warm_imports(("colorsys",), vectors=True).join(timeout=30)
+    assert loaded == ["vectors"]
+    streamlit_main.warm_imports(("colorsys",)).join(timeout=30)
+    assert loaded == ["vectors"]
+    monkeypatch.setenv("DKW_MODE", "study")
+    assert not streamlit_main._explorer()
+    monkeypatch.setenv("DKW_MODE", "explorer")
+    assert streamlit_main._explorer()
