@@ -83,6 +83,39 @@ BASELINE_KINDS = tuple(k for k in protocols.KINDS if k.startswith("baseline-"))
 
 # --------------------------------------------------------------------------- corpora
 
+def disk_cached(kind: str, parts: Sequence[object], compute):
+    """``compute()``, kept on disk (``dkw_core.cache``, kind ``app-<kind>``) under the key of
+    ``parts`` and of the code that computes the Metrics page's tables: a fresh server answers a
+    table a visitor has seen before without recomputing it (the verdict's bootstrap took most of
+    the page's first open). A result that cannot be stored is still returned."""
+    from dkw_core import cache
+
+    target = cache.path(f"app-{kind}", cache.key(*parts, _tables_code_key(), readable=kind) + ".pkl")
+    found = cache.read_pickle(target)
+    if found is not None:
+        return found[0]
+    value = compute()
+    cache.write_pickle(target, (value,))
+    return value
+
+
+_CODE_KEY: list[str] = []
+
+
+def _tables_code_key() -> str:
+    """The content of the modules that compute the cached tables, and dkw's version: a change to
+    either is a new key, never a stale table."""
+    if not _CODE_KEY:
+        from pathlib import Path
+
+        from dkw_core import __version__, cache
+        from dkw_core.evaluation import paired, verdict
+
+        _CODE_KEY.append(cache.key(__version__, *(Path(str(m.__file__)).read_bytes()
+                                                  for m in (verdict, comparisons, paired))))
+    return _CODE_KEY[0]
+
+
 def open_corpus(name: str, *, sample: int | None = None) -> Corpus:
     """Load a corpus; with ``sample`` keep ``corpus.head(sample)`` (paper's example kept).
 
@@ -211,6 +244,19 @@ def shipped_answers(corpus: str, *, sample: int | None = None, k: int = DEFAULT_
     from dkw_core.keywords.request import KeywordRequest, uses_shipped
 
     return uses_shipped(KeywordRequest(dataset=corpus, text="", k=k, sample=sample, neighbours=neighbours))
+
+
+def instant_refusal(corpus: str = DEFAULT_CORPUS) -> str | None:
+    """Why a new text of ``corpus`` cannot be answered at once (one line), or ``None`` when it can:
+    its shipped statistics answer it, or the corpus is prepared for the vectors in use. The
+    shipped statistics belong to the default vectors; with other vectors (``DKW_VECTORS``) the
+    answer would first tag and prepare the whole corpus, minutes to hours, so the instant box
+    refuses instead. Cheap: nothing is loaded."""
+    if shipped_answers(corpus) or is_prepared(corpus_key(corpus), vectors_name(), k_max=DEFAULT_K_MAX):
+        return None
+    return (f"The keywords at once come from the statistics of {corpus} shipped with dkw, which belong to the default "
+            f"vectors ({describe_default()['name']}), not to the vectors in use ({vectors_name()}): prepare {corpus} "
+            "under Corpora below (it takes a while), then the text box answers with these vectors.")
 
 
 def shipped_model(corpus: str, *, k: int = DEFAULT_K):

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from .untrusted import plotly
+from .untrusted import LABEL_WIDTH, plotly, plotly_hover, plotly_label
 
 COLUMNS = ["category", "rank", "word", "score", "in_category", "share_%", "elsewhere", "elsewhere_%", "phrases"]
 #: What a list's counts are, by ``CategoryTerms.unit``.
@@ -48,18 +48,22 @@ def bar_chart(frame: pd.DataFrame, *, title: str, color: str = LIST_COLOR, label
     Plotly reads them as HTML, so they are escaped here."""
     data = frame.iloc[::-1]
     unit = frame.attrs.get("unit", "documents")
+    rows = list(range(len(data)))  # positions, not the words: two long words cut alike stay two bars
     fig = go.Figure(go.Bar(
-        x=data["score"], y=[plotly(w) for w in data["word"]], orientation="h", marker_color=color,
+        x=data["score"], y=rows, orientation="h", marker_color=color,
         text=[f"{s:.3g}" for s in data["score"]], textposition="auto",
-        customdata=list(zip(data["in_category"], data["share_%"], map(plotly, data["phrases"]))),
-        hovertemplate=f"%{{y}}: %{{x:.4g}}<br>%{{customdata[0]}} {unit} of the category (%{{customdata[1]}} %)"
+        customdata=list(zip(data["in_category"], data["share_%"], map(plotly_hover, data["phrases"]),
+                            map(plotly_hover, data["word"]))),
+        hovertemplate=f"%{{customdata[3]}}: %{{x:.4g}}<br>%{{customdata[0]}} {unit} of the category "
+                      "(%{customdata[1]} %)"
                       + ("<br>via %{customdata[2]}" if frame["phrases"].astype(bool).any() else "")
                       + "<extra></extra>"))
     k = frame.attrs.get("k")
     fig.update_layout(title=plotly(title), height=max(260, 28 * len(frame) + 90), margin=dict(l=10, r=10, t=50, b=30),
                       xaxis_title=f"{plotly(label or frame.attrs.get('metric', 'score'))} (training split"
                                   + (f", K={k})" if k else ")"),
-                      yaxis=dict(type="category", automargin=True))
+                      yaxis=dict(tickmode="array", tickvals=rows, ticktext=[plotly_label(w) for w in data["word"]],
+                                 automargin=True))
     return fig
 
 
@@ -159,7 +163,7 @@ def scatter_chart(terms: Any, *, title: str, label: str, color: str = LIST_COLOR
                 [p.in_category if p.in_category > 0 else ZERO_AT for p in points])
 
     def hover(points: Sequence[Any]) -> list[list[Any]]:
-        return [[plotly(p.word), p.score, int(p.in_category), int(p.elsewhere), p.rank or "—"] for p in points]
+        return [[plotly_hover(p.word), p.score, int(p.in_category), int(p.elsewhere), p.rank or "—"] for p in points]
 
     template = ("<b>%{customdata[0]}</b><br>" + plotly(label) + " score %{customdata[1]:.4g} (rank %{customdata[4]})"
                 "<br>in the category: %{customdata[2]:,}<br>elsewhere: %{customdata[3]:,}<extra></extra>")
@@ -172,7 +176,7 @@ def scatter_chart(terms: Any, *, title: str, label: str, color: str = LIST_COLOR
                              customdata=hover(rest), hovertemplate=template))
     lx, ly = xy(listed)
     fig.add_trace(go.Scatter(x=lx, y=ly, mode="markers", name=f"top {len(listed)} by {plotly(label)}",
-                             text=[plotly(p.word) for p in listed],
+                             text=[plotly_label(p.word) for p in listed],
                              marker=dict(size=10, color=color, line=dict(width=1, color="white")),
                              customdata=hover(listed), hovertemplate=template))
     plot = (max(width - 90, 100), height - 150)  # the plot area's size in pixels, estimated from the figure's
@@ -191,11 +195,12 @@ def scatter_chart(terms: Any, *, title: str, label: str, color: str = LIST_COLOR
         return (1 - f if flip else f) * length
 
     where = [(pixel(x, xaxis["range"], plot[0], False), pixel(y, yaxis["range"], plot[1], True)) for x, y in zip(lx, ly)]
-    offsets = _place_labels(where, [7 * len(p.word) + 6 for p in listed], plot)
+    labels = [plotly_label(p.word) for p in listed]
+    offsets = _place_labels(where, [7 * min(len(p.word), LABEL_WIDTH) + 6 for p in listed], plot)
     fig.update_layout(annotations=[
-        dict(x=np.log10(x), y=np.log10(y), text=plotly(p.word), showarrow=True, arrowhead=0, arrowwidth=1,
+        dict(x=np.log10(x), y=np.log10(y), text=text, showarrow=True, arrowhead=0, arrowwidth=1,
              arrowcolor=color, ax=ax, ay=ay, font=dict(size=12, color=color), bgcolor="rgba(255,255,255,0.75)")
-        for p, x, y, (ax, ay) in zip(listed, lx, ly, offsets)])
+        for text, x, y, (ax, ay) in zip(labels, lx, ly, offsets)])
     fig.update_layout(title=plotly(title), height=height, margin=dict(l=10, r=10, t=50, b=10),
                       xaxis=xaxis, yaxis=yaxis, legend=dict(orientation="h", yanchor="top", y=-0.14, x=0))
     return fig

@@ -210,7 +210,8 @@ def overview(runs: pd.DataFrame, dataset: str, classifier: str | None) -> pd.Dat
 
 @st.cache_data(show_spinner="Bootstrapping the chosen setups' intervals…", max_entries=32)
 def _overview(_runs: pd.DataFrame, key: str, dataset: str, classifier: str | None) -> pd.DataFrame:
-    return backend.overview(_runs, dataset=dataset, classifier=classifier)
+    return backend.disk_cached("overview", (key, dataset, classifier),
+                               lambda: backend.overview(_runs, dataset=dataset, classifier=classifier))
 
 
 def per_document(proto_runs: pd.DataFrame, dataset: str, protocol: str, top: int, selection: str) -> pd.DataFrame:
@@ -233,7 +234,9 @@ def verdict(runs: pd.DataFrame, dataset: str, protocol: str, selection: str | No
 @st.cache_data(show_spinner="Comparing the chosen setup with the runner-up and the baseline…", max_entries=32)
 def _verdict(_runs: pd.DataFrame, key: str, dataset: str, protocol: str, selection: str | None,
              classifier: str | None) -> dict | None:
-    return backend.verdict(_runs, dataset=dataset, protocol=protocol, selection=selection, classifier=classifier)
+    return backend.disk_cached("verdict", (key, dataset, protocol, selection, classifier),
+                               lambda: backend.verdict(_runs, dataset=dataset, protocol=protocol, selection=selection,
+                                                       classifier=classifier))
 
 
 @st.cache_data(show_spinner=False)

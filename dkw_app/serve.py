@@ -10,6 +10,12 @@ developer options (``client.toolbarMode``), and the server accepts uploads up to
 of dkw's limits (``server.maxUploadSize``: ``DKW_MAX_UPLOAD_MB``, ``DKW_MAX_TEXT_MB``); each
 file uploader states and enforces its own limit.
 
+Quiet console: files are not watched (``server.fileWatcherType none``: a served app is not
+edited in place, and watching ``.venv`` and ``data/`` overflowed inotify's queue), and a port
+that is already in use is one ``error:`` line before anything else is printed — no token, no
+URL of a server that never starts. :mod:`dkw_app.streamlit_main` silences the two messages
+that are not faults: a background job's missing ScriptRunContext and a closed tab's websocket.
+
 Stopping: this launcher runs the Streamlit server as its child in a session of its own and
 turns SIGTERM, SIGINT (Ctrl-C) and SIGHUP into one SIGTERM for it. The server stops, its
 background jobs (:mod:`dkw_app.jobs`) unwind at their next progress call, and it exits; if it
@@ -55,6 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     except DkwError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    busy = _port_busy(host, port)
+    if busy:
+        print(f"error: {busy}", file=sys.stderr)
+        return 2
     env = dict(os.environ)
     print(f"dkw: serving on http://{host}:{port} ({mode} mode)", flush=True)
     if not (admin_password() or _secrets_password()):
@@ -62,11 +72,29 @@ def main(argv: list[str] | None = None) -> int:
         print(f"dkw: no DKW_ADMIN_PASSWORD set; study admin token for this run:\n\n    {token}\n", flush=True)
     cmd = [sys.executable, "-m", "dkw_app.streamlit_main", "run", str(ROOT / "app.py"), "--server.address", host,
            "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
-           "--server.maxUploadSize", str(upload_cap),
+           "--server.maxUploadSize", str(upload_cap), "--server.fileWatcherType", "none",
            "--client.toolbarMode", "minimal" if mode == "study" else "viewer", *(argv or [])]
     os.chdir(ROOT)
     sys.stdout.flush()
     return _run(cmd, env)
+
+
+def _port_busy(host: str, port: int) -> str | None:
+    """One line when ``host:port`` cannot be listened on (another server has it), else ``None``."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as exc:
+        return f"cannot listen on {host}:{port}: {exc.strerror or exc} (DKW_HOST)"
+    family, _, _, _, address = infos[0]
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds: a closed port's wait is no use
+        try:
+            probe.bind(address)
+        except OSError:
+            return f"port {port} on {host} is in use by another program; choose another with PORT=…"
+    return None
 
 
 def _run(cmd: list[str], env: dict[str, str]) -> int:

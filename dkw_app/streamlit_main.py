@@ -7,9 +7,16 @@ runs that file directly and lists every file of the folder, plus "app", in the s
 ``app.py``'s choices (Material icons, the judge-only navigation of ``DKW_MODE=study``) were lost
 whenever the server's first visitor did not come through ``/``. Switching that mode off before
 the server starts makes every run go through ``app.py``.
+
+Two messages that are not faults are kept off the console (:func:`quiet_logs`): Streamlit's
+"missing ScriptRunContext!" warning from dkw's own background threads (a preparation job runs
+outside any session by design, :mod:`dkw_app.jobs`), and uvicorn's "Exception in ASGI
+application" traceback when the exception is a browser tab that closed its websocket. Every
+other warning and traceback is printed as before.
 """
 from __future__ import annotations
 
+import logging
 import sys
 import threading
 
@@ -19,8 +26,11 @@ import threading
 WARM_MODULES = ("dkw_app.backend", "dkw_app.charts", "plotly.graph_objects")
 
 
-def warm_imports(modules: tuple[str, ...] = WARM_MODULES) -> threading.Thread:
-    """Import ``modules`` in a daemon thread (a failure is left to the page that imports it)."""
+def warm_imports(modules: tuple[str, ...] = WARM_MODULES, *, vectors: bool = False) -> threading.Thread:
+    """Import ``modules`` in a daemon thread (a failure is left to the page that imports it); with
+    ``vectors``, then load the word vectors once (``dkw_core.vectors.load_vectors``, kept in the
+    process): Home's text box, Documents and Categories need them on their first visit, and
+    loading them (read and cropped) is the larger part of those pages' first open."""
     import importlib
 
     def run() -> None:
@@ -29,10 +39,68 @@ def warm_imports(modules: tuple[str, ...] = WARM_MODULES) -> threading.Thread:
                 importlib.import_module(name)
             except Exception:  # noqa: BLE001 - the page's own import reports it
                 return
+        if vectors:
+            try:
+                from dkw_core.vectors import load_vectors
+
+                load_vectors()
+            except Exception:  # noqa: BLE001 - a page that needs them says what is wrong
+                return
 
     thread = threading.Thread(target=run, name="dkw-warm-imports", daemon=True)
     thread.start()
     return thread
+
+
+#: Names of dkw's own background threads (jobs, warm imports): no Streamlit session, by design.
+BACKGROUND_PREFIX = "dkw-"
+_CONTEXT_LOGGER = "streamlit.runtime.scriptrunner_utils.script_run_context"
+_ASGI_LOGGER = "uvicorn.error"
+#: Exceptions that mean "the other end went away" (a tab closed, a reload): no fault of the server.
+_DISCONNECTS = {"WebSocketDisconnect", "ConnectionClosed", "ConnectionClosedOK", "ConnectionClosedError",
+                "ClientDisconnected", "ClosedResourceError", "BrokenResourceError", "ConnectionResetError",
+                "BrokenPipeError"}
+
+
+def _closed_by_client(exc: BaseException | None) -> bool:
+    """Whether ``exc`` or an exception it came from is a peer that disconnected."""
+    seen = 0
+    while exc is not None and seen < 10:
+        if type(exc).__name__ in _DISCONNECTS or (
+                isinstance(exc, RuntimeError) and "websocket.close" in str(exc)):
+            return True
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return False
+
+
+class _NotAFault(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name == _CONTEXT_LOGGER:
+            return not (record.threadName or "").startswith(BACKGROUND_PREFIX)
+        if record.name == _ASGI_LOGGER and str(record.msg).startswith("Exception in ASGI application"):
+            return not _closed_by_client(record.exc_info[1] if record.exc_info else None)
+        return True
+
+
+def quiet_logs() -> None:
+    """Keep the two messages of the module's docstring off the console (idempotent)."""
+    for name in (_CONTEXT_LOGGER, _ASGI_LOGGER):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, _NotAFault) for f in logger.filters):
+            logger.addFilter(_NotAFault())
+
+
+def _explorer() -> bool:
+    """Whether the server explores corpora (``DKW_MODE`` explorer): a judges-only study server
+    never needs the word vectors."""
+    from dkw_core.config import app_mode
+    from dkw_core.errors import DkwError
+
+    try:
+        return app_mode() == "explorer"
+    except DkwError:
+        return False
 
 
 def main() -> None:
@@ -40,7 +108,8 @@ def main() -> None:
     from streamlit.web.cli import main as streamlit_cli
 
     PagesManager.uses_pages_directory = False
-    warm_imports()
+    quiet_logs()
+    warm_imports(vectors=_explorer())
     streamlit_cli(prog_name="streamlit")
 
 

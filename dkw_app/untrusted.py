@@ -19,7 +19,10 @@ Every page shows such text in one of three ways:
   space is written as an entity (no indented code block). Bidirectional controls are
   isolated, so a right-to-left override cannot reorder the page's own words;
 * inside **Plotly** titles, axis and tick labels, legends and hover texts (a subset of HTML,
-  ``<a href>`` included) only through :func:`plotly`, which HTML-escapes it.
+  ``<a href>`` included) only through :func:`plotly`, which HTML-escapes it. A word a chart
+  draws as a label (a tick, a point's name) goes through :func:`plotly_label`, cut to
+  :data:`LABEL_WIDTH` characters so that one long word cannot squeeze the plot, and its whole
+  text into the hover through :func:`plotly_hover`, wrapped into lines.
 
 Pure functions (no Streamlit import at module level); tested in ``tests/app/test_untrusted.py``.
 """
@@ -58,6 +61,30 @@ def plotly(value: Any) -> str:
     """``value`` for a Plotly title, label, legend entry or hover text: HTML-escaped, so no tag
     (``<a href>``, ``<br>``, ``<b>``) or entity of it takes effect."""
     return html.escape(str(value), quote=False)
+
+
+#: The most characters of a word a chart draws as a label (tick, point name); the rest is in
+#: the hover. Wide enough for every word of the shipped corpora's lists.
+LABEL_WIDTH = 30
+#: Characters per line of a long word in a hover (Plotly never wraps a hover by itself).
+HOVER_LINE = 60
+ELLIPSIS = "\u2026"
+
+
+def plotly_label(value: Any, width: int = LABEL_WIDTH) -> str:
+    """``value`` as a chart label: at most ``width`` characters (a longer one cut, ending in
+    "…"), HTML-escaped like :func:`plotly`. Cut before escaping, so no entity is split."""
+    text = str(value)
+    if len(text) > width:
+        text = text[:width - 1] + ELLIPSIS
+    return plotly(text)
+
+
+def plotly_hover(value: Any, line: int = HOVER_LINE) -> str:
+    """The whole of ``value`` for a hover: HTML-escaped like :func:`plotly`, in lines of ``line``
+    characters joined by ``<br>`` (the only markup in it, added after escaping)."""
+    text = str(value)
+    return "<br>".join(plotly(text[i:i + line]) for i in range(0, max(len(text), 1), line))
 
 
 def text(value: Any, box: Any = None) -> None:

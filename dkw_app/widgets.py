@@ -229,6 +229,35 @@ def _preparation_progress() -> None:
         st.rerun(scope="app")  # a preparation ended: show its outcome and the prepared corpus
 
 
+def not_distributed(infos: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The corpora of ``infos`` without their archive that cannot be downloaded either (not
+    distributed, such as 7 Sectors): never counted among the corpora "not downloaded yet"."""
+    return [i for i in infos if not i.get("available")
+            and not guarded(lambda i=i: backend.downloadable(str(i.get("name"))), default=False)]
+
+
+def not_distributed_note(infos: Sequence[dict[str, Any]], box: Any = None) -> None:
+    """One caption naming each corpus that is not distributed and where its archive goes."""
+    if infos:
+        folder = guarded(backend.archives_folder, default="DKW_ARCHIVES") or "DKW_ARCHIVES"
+        (box or st).caption(md("Not distributed, so not downloadable: " + ", ".join(
+            f"{i.get('name')} (put {i.get('archive')} into {folder})" for i in infos) + "."))
+
+
+def first_prepared(names: Sequence[str], sample: int | None, k_max: int) -> str | None:
+    """The corpus a page opens on: the first of ``names`` already prepared (a cheap check on disk),
+    else the first of them, so that nobody lands on an unprepared corpus beside prepared ones."""
+    from . import resources
+
+    for name in names:
+        try:
+            if resources.is_prepared(name, sample, k_max):
+                return name
+        except DkwError:
+            continue
+    return names[0] if names else None
+
+
 def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: Any = None,
                   neighbours: str = "cosine", compact: bool = False, button_box: Any = None) -> bool:
     """The one preparation panel (Home, Documents, Categories): ``True`` when ``name`` is
@@ -258,8 +287,8 @@ def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: A
     how = "" if neighbours == "cosine" else f", found by {neighbours}"
     kept = guarded(lambda: backend.interrupted_tagging(name), default=0) or 0
     # a preparation was stopped (cancelled, killed, server stopped): say what is left of it
-    left = f" An earlier preparation stopped: its {kept:,} tagged documents are kept, and Prepare resumes from them." \
-        if kept else ""
+    left = (f" An earlier preparation stopped: its {kept:,} tagged documents are kept, and Prepare resumes from "
+            "them (nothing starts by itself after a server restart).") if kept else ""
     say(md("Not prepared yet." + left) if compact else
         md(f"{name} is not prepared yet: every document tagged, then the K={k_max} nearest words "
                         f"of every phrase{how}.{left} ") + PREPARE_COST)

@@ -322,14 +322,23 @@ def _chunk_files(path: Path) -> list[Path]:
 def load_tag_cache(path: Path) -> dict[str, tuple[str, str]]:
     """The tag cache file with the chunks an unfinished tagging left beside it (text hash ->
     (tokens, tags)), in the order they were tagged."""
+    return _tag_cache_parts(path)[0]
+
+
+def _tag_cache_parts(path: Path) -> tuple[dict[str, tuple[str, str]], int]:
+    """(every cached entry, how many of them an unfinished tagging left in chunks): the second
+    is counted as :func:`interrupted_tagging` counts it, so that the page's "kept" and the run's
+    "resuming" give one number."""
     data = disk_cache.read_pickle(path)
     entries: dict[str, tuple[str, str]] = data if isinstance(data, dict) else {}
+    in_chunks = 0
     for part in _chunk_files(path):
         chunk = disk_cache.read_pickle(part)
         if isinstance(chunk, dict):
+            in_chunks += len(chunk)
             for h, entry in chunk.items():
                 entries.setdefault(h, entry)
-    return entries
+    return entries, in_chunks
 
 
 def interrupted_tagging(corpus_name: str) -> int:
@@ -379,6 +388,19 @@ class TaggingStats:
 LAST_TAGGING = TaggingStats()
 
 
+def _reuse_note(already: int, total: int, in_chunks: int) -> str:
+    """What a tagging run takes over, in the words of the page's note: the documents a stopped
+    run left (``in_chunks``, the number :func:`interrupted_tagging` reports) and those tagged
+    earlier by a finished run over part of the corpus (a slice such as ``--sample``), which is no
+    resumption."""
+    if not already:
+        return ""
+    if in_chunks:
+        return (f" (resuming: {in_chunks:,} documents already tagged by the run that stopped; "
+                f"{already:,} of {total:,} tagged)")
+    return f" ({already:,} of {total:,} documents were tagged earlier, e.g. in a slice, and are reused)"
+
+
 def tag_corpus(corpus, *, tagger: Tagger | None = None, n_process: int | None = None,
                progress: Progress | None = None, cache: bool = True) -> dict[str, TaggedDoc]:
     """Tagged documents of ``corpus`` by id, tagging only those not cached yet.
@@ -394,15 +416,15 @@ def tag_corpus(corpus, *, tagger: Tagger | None = None, n_process: int | None = 
     n_process = n_process or default_n_process()
     cache_results = cache
     path = tag_cache_file(corpus.name, tagger)
-    cached = load_tag_cache(path) if cache_results else {}
+    cached, in_chunks = _tag_cache_parts(path) if cache_results else ({}, 0)
     hashes = {d.id: disk_cache.text_hash(d.text) for d in corpus.documents}
     todo = [d for d in corpus.documents if hashes[d.id] not in cached]
     total = len(corpus.documents)
     if todo:
         already = total - len(todo)
-        resumed = f" (resuming: {already:,} of {total:,} documents already tagged)" if already else ""
-        report(progress, 0.0, f"tagging {len(todo):,} documents of {corpus.name} with {tagger.name} "
-                              f"({n_process} processes){resumed}")
+        resumed = _reuse_note(already, total, in_chunks)
+        report(progress, already / total, f"tagging {len(todo):,} documents of {corpus.name} with {tagger.name} "
+                                          f"({n_process} processes){resumed}")
         # a pool start-up costs seconds: small jobs run in this process
         procs = n_process if len(todo) >= 200 else 1
         start = time.perf_counter()
@@ -426,7 +448,8 @@ def tag_corpus(corpus, *, tagger: Tagger | None = None, n_process: int | None = 
                 if n % step == 0 or n == len(todo):
                     elapsed = time.perf_counter() - start
                     rate = words / max(elapsed, 1e-9)
-                    last = (n / len(todo), f"tagged {n:,}/{len(todo):,} documents, {rate:,.0f} words/s{resumed}")
+                    # over the whole corpus: a resumed run's bar goes on from where the stopped one was
+                    last = ((already + n) / total, f"tagged {already + n:,}/{total:,} documents, {rate:,.0f} words/s{resumed}")
                     report(progress, *last)
         finally:  # stopped or finished: what was tagged is kept, and the pool's workers are terminated now
             close = getattr(stream, "close", None)

@@ -27,6 +27,8 @@ if asked:
     st.session_state.pop("instant_result", None)
     if not text.strip():
         st.error("Paste a text first.")
+    elif refusal := widgets.guarded(backend.instant_refusal, default=None):
+        st.error(md(refusal))  # other vectors: the shipped statistics do not apply; never prepare here
     else:
         try:
             with st.spinner("Finding keywords…"):
@@ -58,8 +60,7 @@ st.caption(widgets.PREPARE_COST.replace("It takes", "Preparing a corpus (every d
 sample = widgets.sample_note()
 k_max = backend.DEFAULT_K_MAX
 infos = widgets.guarded(resources.dataset_infos, default=[]) or []
-unobtainable = [i for i in infos if not i.get("available")
-                and not widgets.guarded(lambda i=i: backend.downloadable(str(i.get("name"))), default=False)]
+unobtainable = widgets.not_distributed(infos)
 shown = [i for i in infos if i not in unobtainable]
 if not infos:
     st.info("No corpus is known to the library yet.")
@@ -77,11 +78,7 @@ for info in shown:
                              button_box=c_action):
         c_state.caption(f":material/check_circle: Prepared: tagged, and the K={k_max} nearest words of every "
                         "phrase cached.")
-if unobtainable:
-    folder = widgets.guarded(backend.archives_folder, default="DKW_ARCHIVES") or "DKW_ARCHIVES"
-    st.caption(md(
-        "Not distributed, so not downloadable: " + ", ".join(f"{i.get('name')} (put {i.get('archive')} into {folder})"
-                                                            for i in unobtainable) + "."))
+widgets.not_distributed_note(unobtainable)
 
 with st.expander("Models and folders"):
     left, right = st.columns(2)

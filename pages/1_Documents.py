@@ -33,10 +33,13 @@ if not (names or text_only) or wanted_missing:
 if not names:
     st.info("No corpus archive is available yet: your own text is answered from the statistics shipped with dkw; "
             "download a corpus (below) to browse its documents.")
-if missing:
-    with st.expander(f"Corpora not downloaded yet ({len(missing)})"):
-        for info in missing:
+undistributed = widgets.not_distributed(missing)
+to_download = [i for i in missing if i not in undistributed]
+if to_download:
+    with st.expander(f"Corpora not downloaded yet ({len(to_download)})"):
+        for info in to_download:
             widgets.missing_corpus(info)
+widgets.not_distributed_note(undistributed)
 
 # A link such as ?doc=20ng/test/comp.graphics/38758 preselects that document.
 if wanted and st.session_state.get("_doc_param") != wanted:
@@ -55,7 +58,8 @@ if st.session_state.get("doc_source") not in sources:
 own_text = st.session_state.get("doc_source", sources[0]) == OWN_TEXT
 c1, c2, c3 = st.columns([1, 1, 2])
 with c1:
-    name = widgets.select("Corpus", names + text_only if own_text else names, key="doc_corpus")
+    name = widgets.select("Corpus", names + text_only if own_text else names, key="doc_corpus",
+                          default=widgets.first_prepared(names, sample, k_max))
 source = st.radio("Keywords of", sources, key="doc_source", horizontal=True,
                   help="Your own text is scored with the statistics of the corpus's training split: the ones "
                        "shipped with dkw (a built-in corpus at the default K and nearest words) or the prepared "

@@ -109,3 +109,32 @@ def test_marked_examples_run(block, tmp_path, monkeypatch, capsys):
     if grid is not None:
         assert set(grid.best_params_) == {"dkw__metric", "dkw__top"}
         assert grid.best_estimator_.named_steps["dkw"].model_.vectors.dim == 8
+
+
+def test_the_readme_states_the_defaults_of_extract_keywords_as_the_code_has_them():
+    """The library example's comment lists what every ``None`` becomes: the one default of
+    dkw_core.types, not a metric of an earlier version."""
+    from dkw_core.types import DEFAULT_CORPUS, DEFAULT_K, DEFAULT_METRIC, DEFAULT_TOP, NEW_TEXT_PROTOCOL
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    stated = re.findall(r'# corpus="([^"]+)", metric="([^"]+)", k=(\d+), top=(\d+), protocol="([^"]+)"', readme)
+    assert stated == [(DEFAULT_CORPUS, DEFAULT_METRIC, str(DEFAULT_K), str(DEFAULT_TOP), NEW_TEXT_PROTOCOL)]
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/getting-started.md"])
+def test_a_walk_through_creates_every_file_it_reads_before_reading_it(doc):
+    """A newcomer copies the commands in order: a ``--text-file F`` in a shell block of a
+    walk-through must come after a command in the page that writes ``F``."""
+    text = (ROOT / doc).read_text(encoding="utf-8")
+    commands = [line for block in re.findall(r"```(?:sh|bash|console)\n(.*?)```", text, re.S)
+                for line in block.splitlines()]
+    for i, line in enumerate(commands):
+        for name in re.findall(r"--text-file\s+(\S+)", line):
+            assert any(re.search(rf"(>|tee)\s*{re.escape(name)}\b", before) for before in commands[:i]), (doc, line)
+
+
+def test_the_readme_says_a_preparation_resumes_only_when_asked_again():
+    """After a server restart nothing resumes until Prepare is clicked: the README must not
+    promise more."""
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "resumes from them when Prepare is clicked again: after a server restart nothing starts by itself" in readme

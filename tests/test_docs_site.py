@@ -85,3 +85,25 @@ def test_every_table_is_readable_at_1280_px(tmp_path):
                 assert cut == [], (name, cut)
     finally:
         server.shutdown()
+
+
+def test_code_is_highlighted_at_build_time_with_no_script_from_a_cdn(tmp_path):
+    """Offline the site must read the same: code coloured by Pygments when it is built
+    (pymdownx.highlight), no highlight.js or any other script fetched from another host."""
+    import re
+
+    project = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    config = {"site_name": "tiny", "docs_dir": "docs", "theme": project["theme"],
+              "markdown_extensions": project["markdown_extensions"]}
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n\n```python\nimport dkw_core\n```\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-f", str(tmp_path / "mkdocs.yml"),
+                           "--site-dir", str(tmp_path / "site")], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert '<span class="kn">import</span>' in html  # coloured by Pygments, in the page itself
+    remote = [*re.findall(r'<script[^>]+src="(?:https?:)?//[^"]*"', html),
+              *re.findall(r'<link[^>]+href="(?:https?:)?//[^"]*\.css"', html)]
+    assert remote == [] and "highlight.min.js" not in html
+    assert "css/pygments.css" in project["extra_css"] and (ROOT / "docs" / "css" / "pygments.css").is_file()

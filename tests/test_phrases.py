@@ -188,7 +188,7 @@ def test_a_killed_tagging_resumes_from_its_chunks_and_ends_as_an_uninterrupted_o
     again = _Recording(tagger)
     result = tag_corpus(topic_corpus, tagger=again, n_process=1, progress=lambda f, m: messages.append(m))
     assert len(again.texts) == 2  # only what the killed run had not kept
-    assert "resuming: 6 of 8 documents already tagged" in messages[0]
+    assert "resuming: 6 documents already tagged by the run that stopped; 6 of 8 tagged" in messages[0]
     assert result == expected
     stored = cache.read_pickle(path)
     assert stored == expected_file and list(stored) == list(expected_file)
@@ -275,3 +275,41 @@ def test_a_cancelled_tagging_job_stops_its_worker_processes_at_once(tagger, monk
     for thread in left:
         thread.join(5)  # a terminated pool's feeder ends once its pipe is closed
     assert not [t for t in left if t.is_alive()]
+
+
+def test_a_resumed_tagging_says_the_pages_number_and_its_bar_goes_on_from_there(topic_corpus, tagger, monkeypatch,
+                                                                                tmp_path):
+    """A slice tagged earlier (2 documents, finished) and a run stopped after 3 more (chunks of 3):
+    the page says "its 3 tagged documents are kept" (interrupted_tagging), so the next run must say
+    "resuming: 3 …" too (not 5, which mixes in the slice), and its progress bar starts at 5/8, not 0 %."""
+    from dkw_core import phrases
+
+    monkeypatch.setattr(phrases, "CHUNK_DOCS", 3)
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    tag_corpus(topic_corpus.head(1), tagger=tagger, n_process=1)  # a finished slice: 1 per (split, category)
+    sliced = len(topic_corpus.head(1).documents)
+    with pytest.raises(KeyboardInterrupt):
+        tag_corpus(topic_corpus, tagger=_Recording(tagger, die_after=3), n_process=1)
+    kept = phrases.interrupted_tagging(topic_corpus.name)
+    assert kept == 3
+    calls = []
+    tag_corpus(topic_corpus, tagger=tagger, n_process=1, progress=lambda f, m: calls.append((f, m)))
+    total = len(topic_corpus.documents)
+    first_fraction, first = calls[0]
+    assert f"resuming: {kept} documents already tagged by the run that stopped; {sliced + kept} of {total} tagged" in first
+    assert first_fraction == pytest.approx((sliced + kept) / total)  # the bar goes on, it does not restart at 0 %
+    assert [f for f, _ in calls] == sorted(f for f, _ in calls) and calls[-1][0] == pytest.approx(1.0)
+    assert f"tagged {total}/{total} documents" in calls[-1][1]
+
+
+def test_tags_of_an_earlier_slice_are_reused_not_called_a_resumption(topic_corpus, tagger, monkeypatch, tmp_path):
+    """``study create --sample 2`` tags a slice and finishes; a later ``prepare`` of the whole
+    corpus reuses those tags, but nothing was interrupted: it must not say "resuming"."""
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    tag_corpus(topic_corpus.head(1), tagger=tagger, n_process=1)
+    sliced = len(topic_corpus.head(1).documents)
+    messages = []
+    tag_corpus(topic_corpus, tagger=tagger, n_process=1, progress=lambda f, m: messages.append(m))
+    assert "resuming" not in " ".join(messages)
+    assert f"{sliced} of {len(topic_corpus.documents)} documents were tagged earlier, e.g. in a slice, and are reused" \
+        in messages[0]

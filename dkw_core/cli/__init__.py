@@ -18,7 +18,7 @@ import warnings
 from .. import __version__
 from ..errors import DkwError
 from ..terminal import escape
-from ..types import DEFAULT_PROTOCOL
+from ..types import DEFAULT_PROTOCOL, NEW_TEXT_PROTOCOL
 from . import categories, corpus, download, evaluation, hubness, study
 from .options import Parser, check_args, print_json
 
@@ -30,8 +30,9 @@ _GROUPS = (corpus, categories, download, hubness, evaluation, study)
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="python -m dkw_core", description="Discriminative keywords in word-vector space.",
-        epilog=f"Every command that weights documents takes --protocol; the default is {DEFAULT_PROTOCOL} "
-               "(the paper's protocol). Every F1 printed names its protocol.")
+        epilog=f"Every command that weights documents takes --protocol. The default is {DEFAULT_PROTOCOL} (the "
+               f"paper's protocol) for the documents of a corpus, and {NEW_TEXT_PROTOCOL} for new texts (keywords "
+               "--text-file, --texts), which have no gold category. Every F1 printed names its protocol.")
     parser.add_argument("--version", action="version", version=f"dkw {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for group in _GROUPS:

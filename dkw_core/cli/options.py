@@ -10,6 +10,7 @@ hidden aliases.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import sys
 import time
@@ -99,9 +100,29 @@ def ints(text: str) -> list[int]:
     return values
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, with an option that is required but checked after parsing (``--dataset``,
+    whose hidden alias ``--corpus`` counts too: :func:`add_dataset`) shown as required in the
+    usage line, as its help says."""
+
+    def _format_usage(self, usage, actions, groups, prefix):  # noqa: ANN001 - argparse's signature
+        shown = []
+        for action in actions:
+            if getattr(action, "checked_required", False):
+                action = copy.copy(action)
+                action.required = True
+            shown.append(action)
+        return super()._format_usage(usage, shown, groups, prefix)
+
+
 class Parser(argparse.ArgumentParser):
     """An ``ArgumentParser`` whose errors are one line, ``dkw: error: <message> (see --help)``, exit 2
-    (argparse's own prints the whole usage block first). Sub-command parsers inherit it."""
+    (argparse's own prints the whole usage block first). Sub-command parsers inherit it, and its
+    :class:`HelpFormatter`."""
+
+    def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003 - argparse's own
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):
         self.exit(2, f"dkw: error: {message} (see --help)\n")
@@ -187,9 +208,10 @@ class _SplitMetrics(argparse.Action):
 
 def add_dataset(p: argparse.ArgumentParser, *, required: bool = True, help: str | None = None) -> None:
     # "required" is checked after parsing (cli.main) so that the hidden alias --corpus counts too
-    p.add_argument("--dataset", metavar="NAME",
-                   help=(help or "20ng, r52, r8, webkb, webkb4, 7sectors, a folder <split>/<category>/<file> or a .csv")
-                   + (" (required)" if required else ""))
+    action = p.add_argument("--dataset", metavar="NAME",
+                            help=(help or "20ng, r52, r8, webkb, webkb4, 7sectors, a folder <split>/<category>/<file> "
+                                  "or a .csv") + (" (required)" if required else ""))
+    action.checked_required = required  # type: ignore[attr-defined]  # the usage line shows it required
     p.add_argument("--corpus", dest="dataset", help=argparse.SUPPRESS)
     if required:
         p.set_defaults(dataset_required=p)

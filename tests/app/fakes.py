@@ -167,6 +167,7 @@ class FakeBackend:
         self.leak_calls: list[dict] = []
         self.reference_hub = hubness if hubness is not None else pd.DataFrame(columns=["dataset"])
         self.instant_texts: list[str] = []  # texts given to the keywords-at-once box of Home
+        self.instant_refusal: str | None = None  # why that box cannot answer at once (other vectors)
         self.prepare_gate = None  # a threading.Event that holds the fake preparation until it is set
         self.interrupted: dict[str, int] = {}  # documents an interrupted preparation left tagged, per corpus
         patches = {
@@ -197,6 +198,8 @@ class FakeBackend:
             "shipped_answers": lambda name, **_: name in self.shipped,
             "shipped_model": lambda name, **_: self._shipped_model(name),
             "text_keywords": self._instant_keywords,
+            "instant_refusal": lambda corpus="20ng": self.instant_refusal,
+            "disk_cached": lambda kind, parts, compute: compute(),  # no disk: every test computes its own
             "interrupted_tagging": lambda name: self.interrupted.get(name, 0),
             "category_methods": lambda: ["rf", "tds", "ig", "lo-own", "tf-idf", "tf-rf", *PEERS],
             "method_label": lambda method: PEERS.get(method, method),
@@ -250,6 +253,8 @@ class FakeBackend:
     def _is_prepared(self, corpus, vectors, *, k_max=90, neighbours="cosine"):
         self.prepared_checks.append((corpus, vectors, k_max))
         self.neighbours_checked.append(neighbours)
+        if isinstance(self.prepared, (set, frozenset)):  # prepared: only the corpora named
+            return corpus in self.prepared
         return self.prepared
 
     def _prepare(self, corpus, vectors, *, k_max=90, progress=None, neighbours="cosine"):

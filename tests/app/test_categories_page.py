@@ -50,7 +50,7 @@ def test_a_category_shows_its_words_as_a_bar_chart_with_scores(monkeypatch):
     (fig,) = figures(at, "bar")
     bar = fig["data"][0]
     assert bar["type"] == "bar" and bar["orientation"] == "h"
-    assert bar["y"][::-1] == expected("comp.graphics", "rf", 4)  # best word on top
+    assert fig["layout"]["yaxis"]["ticktext"][::-1] == expected("comp.graphics", "rf", 4)  # best word on top
     assert bar["text"][::-1] == [f"{s:.3g}" for s in (4.0, 3.0, 2.0, 1.0)]
     table = at.dataframe[0].value
     assert list(table["word"]) == expected("comp.graphics", "rf", 4)
@@ -125,7 +125,8 @@ def test_hostile_category_names_create_no_link_in_the_chart_or_the_headings(monk
     assert [live_markup(h.strip("*")) for h in headings] == [[], []]
     for fig in figures(at, "bar"):
         bar = fig["data"][0]
-        assert all("<" not in str(v) for v in [*bar["y"], *(str(d) for d in bar["customdata"])])
+        shown_text = [*fig["layout"]["yaxis"]["ticktext"], *(str(d).replace("<br>", "") for d in bar["customdata"])]
+        assert all("<" not in v for v in shown_text)  # the only markup: the hover's own line breaks
     for fig in figures(at, "scatter"):  # the scatter's axis titles and hovers name no category unescaped
         assert "<" not in json.dumps(fig["layout"]["xaxis"]) + json.dumps(fig["layout"]["yaxis"])
         assert all("<" not in str(d) for t in fig["data"] for d in t.get("customdata", []))
@@ -192,3 +193,13 @@ def test_a_corpus_without_a_test_split_shows_its_lists_and_one_line_for_their_co
     assert [e.value for e in at.error] == ["no reference texts to measure coherence on"]
     assert not at.metric
     assert len(figures(at, "bar")) == len(figures(at, "scatter")) == 1
+
+
+def test_the_page_opens_on_a_prepared_corpus(monkeypatch):
+    """20ng unprepared beside a prepared r8: the page opens on r8 and shows its words at once."""
+    fake = FakeBackend(monkeypatch, prepared={"r8"})
+    fake.available = {"20ng", "r8"}
+    at = run_page()
+    assert not at.exception
+    assert at.selectbox(key="cat_corpus").value == "r8"
+    assert figures(at, "bar")  # its words at once, no Prepare step first

@@ -25,7 +25,7 @@ def test_the_scatter_draws_in_category_against_elsewhere_on_log_axes_with_the_li
     layout = fig["layout"]
     assert layout["xaxis"]["type"] == layout["yaxis"]["type"] == "log"
     background, listed = fig["data"][0], fig["data"][1]
-    escaped = ["graphics", "&lt;a href=\"http://evil.example\"&gt;x&lt;/a&gt;"]
+    escaped = ["graphics", '&lt;a href="http://evil.example"…']  # cut to LABEL_WIDTH (30), then escaped
     assert listed["text"] == escaped
     labels = layout["annotations"]  # each listed point labelled (escaped), a line to it
     assert [a["text"] for a in labels] == escaped and all(a["showarrow"] for a in labels)
@@ -43,7 +43,7 @@ def test_the_scatter_draws_in_category_against_elsewhere_on_log_axes_with_the_li
     for trace in (listed, background):
         assert "score %{customdata[1]" in trace["hovertemplate"]
     assert [row[1] for row in listed["customdata"]] == [2.5, 2.0]
-    assert listed["customdata"][1][0].startswith("&lt;a href")
+    assert listed["customdata"][1][0] == "&lt;a href=\"http://evil.example\"&gt;x&lt;/a&gt;"  # whole, in the hover
     # the dashed line of equal shares: in = elsewhere x 100 / 900
     line = fig["data"][2]
     assert line["mode"] == "lines" and math.isclose(line["y"][-1] / line["x"][-1], 100 / 900)
@@ -100,3 +100,39 @@ def test_log_ticks_are_1_2_5_only_where_the_axis_has_room():
     assert wide["ticktext"] == ["10", "20", "50", "100", "200", "500", "1,000", "2,000", "5,000"]
     assert narrow["ticktext"] == ["10", "100", "1,000"]
     assert category_view._log_axis([0.5, 40], "y", 370, 28)["ticktext"][:3] == ["0", "1", "2"]  # a zero: the 0 tick
+
+
+def _label_and_hover_of_a_long_word(word: str) -> tuple:
+    frame = category_view.words_frame(CategoryTerms("c", "rf", "documents", 10.0, 90.0, (
+        TermPoint(word, 2.0, 5, 1, 1), TermPoint("short", 1.0, 4, 2, 2))))
+    bar = category_view.bar_chart(frame, title="c").to_plotly_json()
+    scatter = category_view.scatter_chart(CategoryTerms("c", "rf", "documents", 10.0, 90.0, (
+        TermPoint(word, 2.0, 5, 1, 1), TermPoint("short", 1.0, 4, 2, 2))), title="c", label="rf").to_plotly_json()
+    return bar, scatter
+
+
+def test_a_50000_character_word_is_cut_in_every_label_and_whole_in_its_hover():
+    """One very long word (a hostile corpus's) must not take the chart's width: every label of it
+    (bar tick, scatter point, annotation) is cut to LABEL_WIDTH characters; the hover holds all of
+    it, escaped, in lines."""
+    from dkw_app.untrusted import HOVER_LINE, LABEL_WIDTH
+
+    word = "<b>" + "x" * 50_000
+    bar, scatter = _label_and_hover_of_a_long_word(word)
+    ticks = bar["layout"]["yaxis"]["ticktext"]
+    assert len(ticks) == 2 and ticks[-1] == "&lt;b&gt;" + "x" * (LABEL_WIDTH - 4) + "…"  # best on top, cut, escaped
+    listed = scatter["data"][1]
+    labels = [*listed["text"], *(a["text"] for a in scatter["layout"]["annotations"])]
+    assert all(len(t.replace("&lt;", "<").replace("&gt;", ">")) <= LABEL_WIDTH for t in labels)
+    for hover in (bar["data"][0]["customdata"][-1][3], listed["customdata"][0][0]):
+        lines = hover.split("<br>")
+        assert "".join(lines) == "&lt;b&gt;" + "x" * 50_000  # the whole word, escaped
+        assert max(len(line) for line in lines) <= HOVER_LINE + len("&lt;b&gt;")
+    assert "%{customdata[3]}" in bar["data"][0]["hovertemplate"]  # the hover names the whole word
+
+
+def test_two_long_words_cut_alike_stay_two_bars():
+    frame = category_view.words_frame(CategoryTerms("c", "rf", "documents", 10.0, 90.0, (
+        TermPoint("a" * 40 + "1", 2.0, 5, 1, 1), TermPoint("a" * 40 + "2", 1.0, 4, 2, 2))))
+    bar = category_view.bar_chart(frame, title="c").to_plotly_json()
+    assert len(set(bar["data"][0]["y"])) == 2 and len(set(bar["layout"]["yaxis"]["ticktext"])) == 1

@@ -312,3 +312,18 @@ def test_own_text_of_a_built_in_corpus_without_its_archive_is_answered_from_ship
     assert any("shipped statistics answer at K = 90" in i.value and "so its archive" in i.value for i in at.info)
     assert any("20ng.tar.gz not found" in w.value.replace("\\", "") for w in at.warning)  # with its Download button
     assert "corpus" not in fake.opened and fake.prepare_calls == 0
+
+
+def test_the_page_opens_on_a_prepared_corpus_and_counts_only_downloadable_ones_as_not_downloaded(monkeypatch):
+    """20ng unprepared, r8 prepared: the page opens on r8, not on the corpus it would have to
+    prepare first. 7sectors (not distributed) is not "not downloaded yet": it gets its own line."""
+    fake = FakeBackend(monkeypatch, prepared={"r8"})
+    fake.available = {"20ng", "r8"}
+    names = ["20ng", "r8", "webkb", "7sectors"]
+    monkeypatch.setattr(backend, "list_datasets", lambda: names)
+    at = run_docs()
+    assert not at.exception
+    assert at.selectbox(key="doc_corpus").value == "r8"
+    assert [e.label for e in at.expander if "not downloaded" in e.label] == ["Corpora not downloaded yet (1)"]
+    notes = [c.value.replace("\\", "") for c in at.caption if "Not distributed" in c.value]
+    assert len(notes) == 1 and "7sectors (put 7sectors.tar.gz into /fake/archives)" in notes[0]

@@ -50,6 +50,20 @@ def test_home_starts_with_what_dkw_does_keywords_at_once_and_three_next_steps(mo
     assert answer.startswith("Keywords: <script>alert, <b>html</b>, ")  # plain text, in the answer's order
 
 
+def test_home_refuses_in_one_line_when_the_shipped_statistics_do_not_fit_the_vectors(monkeypatch):
+    """Other vectors (DKW_VECTORS): the box says why in one red line and prepares nothing, instead
+    of tagging a whole corpus while the page stays busy for minutes."""
+    fake = FakeBackend(monkeypatch, prepared=False)
+    fake.instant_refusal = "the shipped statistics belong to the default vectors"
+    at = run_home()
+    at.text_area(key="instant_text").input("a text about space")
+    at.button[0].click().run()
+    assert not at.exception
+    assert [e.value for e in at.error] == ["the shipped statistics belong to the default vectors"]
+    assert fake.instant_texts == [] and fake.prepare_calls == 0
+    assert not any(t.value.startswith("Keywords: ") for t in at.text)
+
+
 def test_home_says_paste_a_text_first(monkeypatch):
     fake = FakeBackend(monkeypatch, prepared=True)
     at = run_home()
@@ -188,4 +202,5 @@ def test_home_says_what_an_interrupted_preparation_left(monkeypatch):
     fake.interrupted["20ng"] = 400
     at = run_home()
     assert not at.exception
-    assert any("its 400 tagged documents are kept, and Prepare resumes from them" in c for c in captions(at))
+    assert any("its 400 tagged documents are kept, and Prepare resumes from them (nothing starts by itself after a "
+               "server restart)" in c for c in captions(at))

@@ -13,6 +13,7 @@ def launched(monkeypatch):
     monkeypatch.setattr(serve, "_run", lambda cmd, env: calls.append((cmd, env)) or 0)
     monkeypatch.setattr(serve.os, "chdir", lambda path: None)
     monkeypatch.setattr(serve, "_secrets_password", lambda: False)
+    monkeypatch.setattr(serve, "_port_busy", lambda host, port: None)  # 8501 may be taken on a shared machine
     for name in ("DKW_HOST", "PORT", "DKW_MODE", "DKW_ADMIN_PASSWORD", "DKW_ADMIN_TOKEN"):
         monkeypatch.delenv(name, raising=False)
     return calls
@@ -90,3 +91,34 @@ def test_malformed_limit_is_a_one_line_error(launched, monkeypatch, capsys):
     monkeypatch.setenv("DKW_MAX_TEXT_MB", "lots")
     assert serve.main([]) == 2 and not launched
     assert capsys.readouterr().err.strip().startswith("error: DKW_MAX_TEXT_MB must be a positive number")
+
+
+def test_a_busy_port_is_one_line_before_any_token_or_url(monkeypatch, capsys):
+    """Another program listens on PORT: one ``error:`` line naming the port, exit 2, and neither
+    a token nor a URL of a server that would never start."""
+    import socket
+
+    started = []
+    monkeypatch.setattr(serve, "_run", lambda cmd, env: started.append(cmd) or 0)
+    monkeypatch.setattr(serve, "_secrets_password", lambda: False)
+    monkeypatch.delenv("DKW_ADMIN_PASSWORD", raising=False)
+    monkeypatch.delenv("DKW_ADMIN_TOKEN", raising=False)
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        monkeypatch.setenv("DKW_HOST", "127.0.0.1")
+        monkeypatch.setenv("PORT", str(port))
+        assert serve.main([]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"error: port {port} on 127.0.0.1 is in use by another program; choose another with PORT=…\n"
+    assert started == []
+    assert serve._port_busy("127.0.0.1", port) is None  # free again once the other program closed it
+
+
+def test_make_run_watches_no_file(launched):
+    """Watching .venv and data/ overflowed inotify's queue (thousands of console lines): a served
+    app is not edited in place, so the server watches nothing."""
+    assert serve.main([]) == 0
+    cmd, _ = launched[0]
+    assert _flag(cmd, "--server.fileWatcherType") == "none"

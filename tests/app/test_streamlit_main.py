@@ -26,7 +26,8 @@ def test_the_server_warms_the_pages_one_door(monkeypatch):
     from dkw_app import streamlit_main
 
     started: list[tuple[str, ...]] = []
-    monkeypatch.setattr(streamlit_main, "warm_imports", lambda modules=streamlit_main.WARM_MODULES: started.append(modules))
+    monkeypatch.setattr(streamlit_main, "warm_imports",
+                        lambda modules=streamlit_main.WARM_MODULES, vectors=False: started.append(modules))
     import streamlit.web.cli
     from streamlit.runtime.pages_manager import PagesManager
 
@@ -34,3 +35,59 @@ def test_the_server_warms_the_pages_one_door(monkeypatch):
     monkeypatch.setattr(PagesManager, "uses_pages_directory", PagesManager.uses_pages_directory)  # restored after
     streamlit_main.main()
     assert started == [streamlit_main.WARM_MODULES] and "dkw_app.backend" in streamlit_main.WARM_MODULES
+
+
+def _record(logger: str, msg: str, *, thread: str = "MainThread", exc: BaseException | None = None):
+    import logging
+
+    record = logging.LogRecord(logger, logging.WARNING, __file__, 1, msg, (), (type(exc), exc, None) if exc else None)
+    record.threadName = thread
+    return record
+
+
+def test_the_console_drops_only_the_two_messages_that_are_not_faults():
+    """A background job's "missing ScriptRunContext!" and the traceback of a tab that closed its
+    websocket are kept off the console; the same warning from any other thread and any other
+    ASGI exception are printed as before."""
+    import logging
+
+    from dkw_app import streamlit_main
+
+    streamlit_main.quiet_logs()
+    streamlit_main.quiet_logs()  # idempotent: one filter each
+    context = logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context")
+    asgi = logging.getLogger("uvicorn.error")
+    assert len([f for f in context.filters if isinstance(f, streamlit_main._NotAFault)]) == 1
+    warning = "Thread '%s': missing ScriptRunContext! This warning can be ignored when running in bare mode."
+    assert not context.filter(_record(context.name, warning, thread="dkw-job-prepare-r8"))
+    assert context.filter(_record(context.name, warning, thread="ThreadPoolExecutor-0_0"))
+
+    class WebSocketDisconnect(Exception):
+        pass
+
+    closed = RuntimeError("wrapped")
+    closed.__cause__ = WebSocketDisconnect(1001)
+    assert not asgi.filter(_record(asgi.name, "Exception in ASGI application\n", exc=closed))
+    assert not asgi.filter(_record(asgi.name, "Exception in ASGI application\n",
+                                   exc=RuntimeError("Unexpected ASGI message 'websocket.send', after sending 'websocket.close'")))
+    assert asgi.filter(_record(asgi.name, "Exception in ASGI application\n", exc=ValueError("a real fault")))
+    assert asgi.filter(_record(asgi.name, "Uvicorn running"))
+
+
+def test_an_explorer_server_loads_the_word_vectors_while_it_starts(monkeypatch):
+    """The first open of Documents or Categories spent most of its time reading and cropping the
+    vectors: an explorer server loads them in the background while it starts; a judges-only
+    study server does not need them."""
+    from dkw_app import streamlit_main
+    from dkw_core import vectors
+
+    loaded = []
+    monkeypatch.setattr(vectors, "load_vectors", lambda *a, **k: loaded.append("vectors"))
+    streamlit_main.warm_imports(("colorsys",), vectors=True).join(timeout=30)
+    assert loaded == ["vectors"]
+    streamlit_main.warm_imports(("colorsys",)).join(timeout=30)
+    assert loaded == ["vectors"]
+    monkeypatch.setenv("DKW_MODE", "study")
+    assert not streamlit_main._explorer()
+    monkeypatch.setenv("DKW_MODE", "explorer")
+    assert streamlit_main._explorer()

@@ -40,3 +40,13 @@ def test_plotly_text_is_html_escaped(payload):
     out = plotly(payload)
     assert "<" not in out and ">" not in out
     assert out.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&") == payload
+
+
+def test_a_chart_label_is_cut_before_escaping_and_the_hover_keeps_the_whole_text():
+    from dkw_app.untrusted import LABEL_WIDTH, plotly_hover, plotly_label
+
+    assert plotly_label("graphics") == "graphics"
+    cut = plotly_label("&" * 100)
+    assert cut == "&amp;" * (LABEL_WIDTH - 1) + "…"  # no entity split in two
+    assert plotly_hover("<i>" + "y" * 130, line=60).split("<br>") == ["&lt;i&gt;" + "y" * 57, "y" * 60, "y" * 13]
+    assert plotly_hover("") == ""

@@ -100,3 +100,28 @@ def test_download_timeout_must_be_positive_seconds(capsys):
     with pytest.raises(SystemExit):  # refused while parsing: no server is ever asked
         build_parser().parse_args(["download", "20ng", "--timeout", "-5"])
     assert "positive number of seconds" in capsys.readouterr().err
+
+
+def test_the_top_level_help_names_the_default_protocol_of_new_texts_too(capsys):
+    """label-aware is the default for a corpus's documents only; a new text has no gold category
+    and defaults to label-free-top1: the overview must not say label-aware for every command."""
+    from dkw_core.types import DEFAULT_PROTOCOL, NEW_TEXT_PROTOCOL
+
+    assert main(["--help"]) == 0
+    epilog = " ".join(capsys.readouterr().out.split("options:")[1].split()).replace("- ", "-")  # argparse wraps at "-"
+    assert f"{DEFAULT_PROTOCOL} (the paper's protocol) for the documents of a corpus" in epilog
+    assert f"{NEW_TEXT_PROTOCOL} for new texts" in epilog
+
+
+@pytest.mark.parametrize("command", ["prepare", "hubness", "categories"])
+def test_a_required_dataset_is_required_in_the_usage_line_as_in_its_help(command, capsys):
+    assert main([command, "--help"]) == 0
+    out = capsys.readouterr().out
+    usage = " ".join(out.split("\n\n")[0].split())
+    assert " --dataset NAME " in usage + " " and "[--dataset NAME]" not in usage
+    assert main([command]) == 2 and "required: --dataset" in capsys.readouterr().err  # still checked, one line
+
+
+def test_an_optional_dataset_stays_optional_in_the_usage_line(capsys):
+    assert main(["keywords", "--help"]) == 0
+    assert "[--dataset NAME]" in " ".join(capsys.readouterr().out.split("\n\n")[0].split())
