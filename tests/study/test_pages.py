@@ -599,5 +599,5 @@ def test_an_uploaded_method_name_the_study_cannot_store_is_one_error_box(env):
     at.file_uploader(key="new_import").set_value(("nul.jsonl", content, "application/json")).run()
     assert not at.exception
     (error,) = [shown(e.value) for e in at.error]
-    assert error.startswith("method name 'Meth\\x00Nul' of imported method") and "holds a NUL character" in error
+    assert "method name 'Meth\\x00Nul'" in error and "NUL" in error and error.count("\n") == 0, error
     assert at.button(key="create_go").disabled
