@@ -264,12 +264,41 @@ class KeywordModel(TermModel):
         return keywords_from_units(units, k=k, top=top, vocabulary=self.vocabulary,
                                    score=lambda cols, tf: self._score_row(cols, tf, metric=metric, k=k, label=label))
 
+    def word_scores(self, metric: str, k: int | None, label: int | np.ndarray | None) -> np.ndarray:
+        """One score per vocabulary word under a weighting (without the tf factor): the
+        category's row, the posterior-weighted rows, or the maximum over categories."""
+        scores = self.metric_scores(metric, k)
+        if label is None:
+            return scores.max(axis=0).astype(np.float64)
+        if isinstance(label, np.ndarray):
+            return (label @ scores).astype(np.float64)
+        return scores[label].astype(np.float64)
+
+    def _keyphrases_from_units(self, units: DocUnits, *, metric: str, k: int | None, top: int,
+                               label: int | np.ndarray | None, about: float,
+                               diversity: float | None = None) -> list[Keyword]:
+        """The text's own keyphrases blended with its category's words (:mod:`.keyphrases`)."""
+        from .keyphrases import DEFAULT_DIVERSITY, LATENT_CANDIDATES, TextArtefacts, phrase_vectors, rank_keyphrases
+
+        k = self._check_k(k)
+        latent = self._keywords_from_units(units, metric=metric, k=k, top=max(top, LATENT_CANDIDATES), label=label)
+        if about >= 1.0:
+            return latent[:top]
+        art = TextArtefacts(units, phrase_vectors(self.vectors, units.phrases), self.vectors.cropped_matrix)
+        return rank_keyphrases(art, self.word_scores(metric, k, label), latent, self.vocabulary, top=top,
+                               about=about, diversity=DEFAULT_DIVERSITY if diversity is None else diversity)
+
     def keywords(self, doc, *, metric: str, k: int | None = None, top: int = DEFAULT_TOP,
-                 protocol: str = DEFAULT_PROTOCOL) -> list[Keyword]:
-        """Top-``top`` keywords of a corpus document (id or :class:`Document`) with provenance."""
+                 protocol: str = DEFAULT_PROTOCOL, about: float | None = None) -> list[Keyword]:
+        """Top-``top`` keywords of a corpus document (id or :class:`Document`) with provenance.
+        ``about`` below 1 gives the document's own keyphrases (:mod:`.keyphrases`); ``None``
+        or 1 the paper's category words."""
         top, _ = check_top(top), self._check_k(k)
         doc = self._document(doc)
         label = self._weighting(doc, protocol)
+        if about is not None and about < 1.0:
+            return self._keyphrases_from_units(self._doc_units(doc), metric=metric, k=k, top=top, label=label,
+                                               about=about)
         return self._keywords_from_units(self._doc_units(doc), metric=metric, k=k, top=top, label=label)
 
     def keywords_for_text(self, text: str, *, metric: str, k: int | None = None, top: int = DEFAULT_TOP,
