@@ -89,6 +89,21 @@ def extractor_keywords(corpus, spec: str, *, progress: Progress | None = None) -
                           source=_extractor_version(ext), lists={d.id: ws for d, ws in zip(docs, found)})
 
 
+def keyphrase_keywords(corpus, spec: str, *, protocol: str = "label-free") -> MethodKeywords:
+    """dkw's keyphrases (``keyphrases-a0.4-knn90-lo-own``, docs/method.md §12) of every training
+    and test document under ``protocol`` — plain ``label-free`` by default, the keywords-alone
+    comparison: no classifier's category inside the lists."""
+    from ..keywords.methods import keywords_by_method
+    from ..keywords.registry import is_keyphrases
+
+    if not is_keyphrases(spec):
+        raise InputError(f"{spec!r} is not dkw's keyphrase method (keyphrases-a<about>-knn<K>-<metric>)")
+    docs = corpus.split("train") + corpus.split("test")
+    lists = keywords_by_method(spec, dataset=corpus, doc_ids=[d.id for d in docs], top=CACHED_TOP, protocol=protocol)
+    return MethodKeywords(name=f"{spec.strip()}@{protocol}", kind="dkw", reads_labels=reads_labels("dkw", protocol=protocol),
+                          source="dkw", lists=lists)
+
+
 def imported_keywords(corpus, parsed: Mapping[str, Mapping[str, Sequence[str]]], *, source: str) -> list[MethodKeywords]:
     """Imported keywords (``{method: {doc id: keywords}}``, :func:`dkw_core.keywords.imports.read_imported`)
     checked to cover both splits: a document without keywords is named, as the study's import does."""
