@@ -138,6 +138,7 @@ def main(argv=None) -> int:
     ap.add_argument("--about", default="0,0.25,0.5,0.75,1")
     ap.add_argument("--diversity", type=float, default=None)
     ap.add_argument("--extractors", default="yake,textrank")
+    ap.add_argument("--own-words", default="fw", help="metrics over the documents' own words (Fightin' Words: fw)")
     ap.add_argument("--sample", type=int, default=0, help="first N test documents per category (0: all)")
     ap.add_argument("--out", default=None)
     ap.add_argument("--choose", type=int, default=0, metavar="PER",
@@ -187,6 +188,12 @@ def main(argv=None) -> int:
         free = dkw_lists(model, train_ids + test_ids, metric=args.metric, k=args.k, protocol="label-free", about=a,
                          diversity=args.diversity)
         measure(name, top1, free)
+    for peer in [s for s in args.own_words.split(",") if s]:  # a metric over the document's own words
+        from dkw_core.keywords.methods import keywords_by_method
+
+        top1 = keywords_by_method(peer, dataset=corpus, doc_ids=test_ids, top=10, protocol="label-free-top1")
+        free = keywords_by_method(peer, dataset=corpus, doc_ids=train_ids + test_ids, top=10, protocol="label-free")
+        measure(f"{peer} (own words)", top1, free)
     for spec in [s for s in args.extractors.split(",") if s]:
         from dkw_core.keywords.extractors import CACHED_TOP, extract_cached
 

@@ -14,7 +14,9 @@ ships with a corpus (no document needed):
 A text is **out of the corpus** when its similarity is below :data:`MIN_SIMILARITY` *and* its P
 below :data:`MIN_P`: thresholds chosen on training documents (20 Newsgroups' training split as
 texts that fit, R8's and WebKB's training splits as texts that do not) and checked on their test
-splits (``scripts/corpus_fit.py``). Such a text gets keywords about itself (``about`` = 0: its
+splits (``scripts/corpus_fit.py``, ``docs/results/keyphrases/corpus-fit.json``: 15 texts per
+category and split; on the test splits precision 0.78 and recall 0.81 of "out of the corpus",
+on the training splits 0.94 and 0.83). Such a text gets keywords about itself (``about`` = 0: its
 own phrases ranked by their closeness to the text, :mod:`.keyphrases`), not a category's words.
 """
 from __future__ import annotations
@@ -23,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-MIN_SIMILARITY = 0.80
+MIN_SIMILARITY = 0.97
 """Below this similarity to the nearest category (and below :data:`MIN_P`) a text is out of the corpus."""
 MIN_P = 0.60
 """Below this top posterior (and below :data:`MIN_SIMILARITY`) a text is out of the corpus."""
