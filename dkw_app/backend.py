@@ -42,8 +42,8 @@ from dkw_core.phrases import (
     interrupted_tagging,  # noqa: F401  (documents an interrupted preparation kept)
 )
 from dkw_core.phrases import get_tagger as open_tagger  # noqa: F401  (spaCy, loaded once per process)
-from dkw_core.types import (
-    DEFAULT_ABOUT,  # noqa: F401
+from dkw_core.types import (  # noqa: F401
+    DEFAULT_ABOUT,
     DEFAULT_CORPUS,
     DEFAULT_K,
     DEFAULT_METRIC,

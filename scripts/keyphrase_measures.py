@@ -139,13 +139,15 @@ def main(argv=None) -> int:
     ap.add_argument("--diversity", type=float, default=None)
     ap.add_argument("--extractors", default="yake,textrank")
     ap.add_argument("--own-words", default="fw", help="metrics over the documents' own words (Fightin' Words: fw)")
-    ap.add_argument("--sample", type=int, default=0, help="first N test documents per category (0: all)")
+    ap.add_argument("--sample", type=int, default=0,
+                    help="first N documents per category and split (0: all): the same documents for every method")
     ap.add_argument("--out", default=None)
     ap.add_argument("--choose", type=int, default=0, metavar="PER",
                     help="choose about on PER training documents per category (training split only) and stop")
     args = ap.parse_args(argv)
-    corpus = load_corpus(args.corpus)
-    model = model_for(corpus, f"latent-5word-knn{args.k}-{args.metric}")
+    full = load_corpus(args.corpus)
+    model = model_for(full, f"latent-5word-knn{args.k}-{args.metric}")  # statistics: the whole training split
+    corpus = full.head(args.sample) if args.sample else full
     if args.choose:
         grid = [float(x) for x in args.about.split(",") if x]
         result = choose(corpus, model, metric=args.metric, k=args.k, grid=grid, per=args.choose)
@@ -154,7 +156,7 @@ def main(argv=None) -> int:
         out.write_text(json.dumps({"corpus": args.corpus, "metric": args.metric, "k": args.k, **result}, indent=1) + "\n")
         return 0
     vectors = model.vectors
-    tagged = tag_corpus(corpus)
+    tagged = tag_corpus(full)
     train = [d for d in corpus.documents if d.split == "train"]
     test = [d for d in corpus.documents if d.split == "test" and d.id not in model.problems]
     train_ids = [d.id for d in train if d.id not in model.problems]
@@ -162,8 +164,9 @@ def main(argv=None) -> int:
     gold = {d.id: d.label for d in test}
     cat = {c: i for i, c in enumerate(corpus.categories)}
     labels = np.array([cat[d.label] for d in test])
-    train_tokens = [content_words(tagged[d.id]) for d in train]
-    train_labels = [d.label for d in train]
+    full_train = [d for d in full.documents if d.split == "train"]  # exclusivity: the whole training split
+    train_tokens = [content_words(tagged[d.id]) for d in full_train]
+    train_labels = [d.label for d in full_train]
     doc_vecs = content_vectors(vectors, [content_words(tagged[d.id]) for d in test])
 
     rows = []
@@ -191,8 +194,8 @@ def main(argv=None) -> int:
     for peer in [s for s in args.own_words.split(",") if s]:  # a metric over the document's own words
         from dkw_core.keywords.methods import keywords_by_method
 
-        top1 = keywords_by_method(peer, dataset=corpus, doc_ids=test_ids, top=10, protocol="label-free-top1")
-        free = keywords_by_method(peer, dataset=corpus, doc_ids=train_ids + test_ids, top=10, protocol="label-free")
+        top1 = keywords_by_method(peer, dataset=full, doc_ids=test_ids, top=10, protocol="label-free-top1")
+        free = keywords_by_method(peer, dataset=full, doc_ids=train_ids + test_ids, top=10, protocol="label-free")
         measure(f"{peer} (own words)", top1, free)
     for spec in [s for s in args.extractors.split(",") if s]:
         from dkw_core.keywords.extractors import CACHED_TOP, extract_cached
@@ -200,10 +203,13 @@ def main(argv=None) -> int:
         docs = train + test
         found = extract_cached(spec, [d.text for d in docs], top=CACHED_TOP)
         lists = {d.id: ws[:10] for d, ws in zip(docs, found)}
-        measure(spec, lists, lists)
+        measure(spec, {d: lists[d] for d in test_ids}, lists)
     out = Path(args.out) if args.out else OUT / f"{args.corpus}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"corpus": args.corpus, "metric": args.metric, "k": args.k, "rows": rows}, indent=1) + "\n")
+    out.write_text(json.dumps({"corpus": args.corpus, "metric": args.metric, "k": args.k, "sample": args.sample,
+                               "train_documents": len(train_ids), "test_documents": len(test_ids),
+                               "command": "python scripts/keyphrase_measures.py " + " ".join(argv or sys.argv[1:]),
+                               "rows": rows}, indent=1) + "\n")
     return 0
 
 

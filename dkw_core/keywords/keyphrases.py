@@ -4,21 +4,21 @@ The paper's keywords are latent words: the words nearest a document's phrases th
 category's metric scores highest. They answer "which category is this?" well and "what is
 this text about?" badly (the paper's §4.6: "more related to the category, but not so relevant
 to the exact document"). This method returns the document's **own candidate phrases** (step 1,
-the noun phrases the provenance view highlights) and lets latent words join where the text has
-none better. Every candidate ``x`` gets two scores, both scaled to [0, 1] within the document:
+the noun phrases the provenance view highlights); latent words join only where the text has too
+few phrases for N. Every phrase ``x`` gets two scores in [0, 1]:
 
 * **about the text**, L(x): the cosine between x's vector and the document's vector (the
   count-weighted, normalised sum of its phrase vectors) — KeyBERT's relevance to the document
   (Grootendorst 2020, ``keybert.KeyBERT.extract_keywords``), on the paper's word vectors;
-* **about the category**, D(x): for a latent word its metric score (what the paper ranks by);
-  for a phrase the similarity-weighted mean of the metric scores of its K nearest words (how
-  discriminative its latent neighbourhood is). The scores are the category's row (label-aware:
-  the gold category; label-free-top1: the predicted one), the posterior-weighted rows, or the
-  maximum over categories (plain label-free).
+* **about the category**, D(x): half the similarity-weighted mean score of the phrase's
+  :data:`NEIGHBOURHOOD` nearest words (how discriminative its latent neighbourhood is), half the
+  mean score of its own words, divided by the best score of the text's latent words. The scores
+  are the category's row (label-aware: the gold category; label-free-top1: the predicted one),
+  the posterior-weighted rows, or the maximum over categories (plain label-free).
 
 and is ranked by the blend ``(1 − about) · L + about · D`` under ONE parameter, ``about``:
 0 = about this text, 1 = about its category. ``about = 1`` is the paper's list exactly
-(today's category words, no phrases, no re-ranking). Near-duplicates are removed by maximal
+(the metric's latent words, no phrases, no re-ranking). Near-duplicates are removed by maximal
 marginal relevance as KeyBERT does (``keybert._mmr``: each next keyword maximises
 ``(1 − diversity) · score − diversity · max cosine to the keywords already chosen``).
 
@@ -45,7 +45,7 @@ LATENT_CANDIDATES = 20
 """Latent words computed beside the phrases (they fill a list the text's phrases cannot)."""
 
 
-def check_about(about: float) -> float:
+def check_about(about: float | str) -> float:
     """``about`` in [0, 1] (0 = about this text, 1 = about its category), else one line."""
     try:
         value = float(about)
@@ -78,11 +78,6 @@ def phrase_vectors(vectors, phrases: list[str]) -> np.ndarray:
     return vectors.compose([vectors.units(p.split(" ")) for p in phrases])
 
 
-def _scale(x: np.ndarray) -> np.ndarray:
-    lo, hi = float(x.min(initial=0.0)), float(x.max(initial=0.0))
-    return np.zeros_like(x) if hi <= lo else (x - lo) / (hi - lo)
-
-
 def mmr(scores: np.ndarray, vecs: np.ndarray, top: int, diversity: float) -> list[int]:
     """Maximal marginal relevance (KeyBERT's ``_mmr``): the best candidate first, then each
     next one maximising ``(1 − diversity) · score − diversity · max cosine to those chosen``.
@@ -95,7 +90,7 @@ def mmr(scores: np.ndarray, vecs: np.ndarray, top: int, diversity: float) -> lis
     left = [i for i in range(n) if i != chosen[0]]
     while left and len(chosen) < top:
         cand = np.array(left)
-        redundancy = sim[np.ix_(cand, chosen)].max(axis=1)
+        redundancy = sim[np.ix_(cand, np.array(chosen))].max(axis=1)
         value = (1 - diversity) * scores[cand] - diversity * redundancy
         best = int(cand[int(np.argmax(value))])
         chosen.append(best)

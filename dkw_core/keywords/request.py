@@ -189,7 +189,7 @@ class KeywordAnswer:
 
     def to_dict(self) -> dict:
         """The JSON of ``keywords --json``: words per metric, their scores beside them."""
-        out = {
+        out: dict[str, object] = {
             "doc": self.request.doc or self.request.name,
             "keywords": {m: [kw.word for kw in kws] for m, kws in self.keywords.items()},
             "scores": {m: [kw.score for kw in kws] for m, kws in self.keywords.items()},
@@ -313,7 +313,7 @@ def extract_keywords(text: str, *, corpus: str = DEFAULT_CORPUS, metric: str | N
     (``.weighting``, ``.describe()``)."""
     request = KeywordRequest(dataset=corpus, text=text, metrics=(metric,) if metric else (), k=k, top=top,
                              protocol=protocol, about=about)
-    request.about_value  # a bad about fails before any work
+    request.about_value  # noqa: B018 - a bad about fails before any work
     result = answer(request)
     m = request.metric_list[0]
     return KeywordList(result.keywords[m], result, m)

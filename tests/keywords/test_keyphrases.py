@@ -6,10 +6,10 @@ from conftest import SPACE, SPORT
 
 from dkw_core.errors import InputError
 from dkw_core.keywords import KeywordModel, describe_methods, method_kind, parse_method
-from dkw_core.keywords.registry import keyphrases_spec
 from dkw_core.keywords.fit import category_centroids, corpus_fit
 from dkw_core.keywords.keyphrases import TextArtefacts, check_about, is_own_phrase, mmr, rank_keyphrases
 from dkw_core.keywords.ranking import Keyword, Provenance
+from dkw_core.keywords.registry import keyphrases_spec
 from dkw_core.keywords.units import DocUnits
 
 VOCAB = ["alpha", "beta", "gamma"]
