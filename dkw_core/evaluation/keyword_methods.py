@@ -25,7 +25,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..keywords.extractors import CACHED_TOP, extract_cached, extractor_for
-from ..keywords.ranking import document_vectors
+from ..keywords.ranking import keyword_vectors
 from ..keywords.registry import READS, reads_labels
 from ..types import Progress
 from .classifiers import DEFAULT_CLASSIFIER, Scores, fit_predict, score_predictions
@@ -104,31 +104,6 @@ def imported_keywords(corpus, parsed: Mapping[str, Mapping[str, Sequence[str]]],
         out.append(MethodKeywords(name=str(name), kind="imported", reads_labels=None, source=source,
                                   lists={d: [str(w) for w in ws] for d, ws in lists.items()}))
     return out
-
-
-def keyword_vectors(vectors, rows: Sequence[Sequence[str]], top: int) -> np.ndarray:
-    """(documents x dim): the normalised sum of the vectors of each row's first ``top``
-    keywords (paper §4.2.1); a multiword keyword's vector by Algorithm 1, a keyword with no
-    known word left out, a document without any a zero vector."""
-    unique: dict[str, int] = {}
-    units: list[tuple[int, ...]] = []
-    index = np.full((len(rows), max(1, top)), -1, dtype=np.int64)
-    for r, words in enumerate(rows):
-        col = 0
-        for word in words:
-            if col >= top:
-                break
-            i = unique.get(word)
-            if i is None:
-                u = vectors.units(str(word).split())
-                i = unique[word] = len(units) if u else -1
-                if u:
-                    units.append(u)
-            if i >= 0:
-                index[r, col] = i
-                col += 1
-    matrix = vectors.compose(units) if units else np.zeros((0, vectors.dim), dtype=np.float32)
-    return document_vectors(matrix, index)
 
 
 def evaluate_keywords(corpus, vectors, method: MethodKeywords, *, tops: Sequence[int] = DEFAULT_N_GRID,

@@ -18,20 +18,21 @@ sets for own words, since own words have no vectors here).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
 from ..errors import InputError
-from ..quality import DEFAULT_TOPN, ListF1, ListQuality, list_quality, word_tokens
+from ..quality import DEFAULT_TOPN, DocumentQuality, ListF1, ListQuality, document_quality, list_quality, word_tokens
 from ..types import DEFAULT_METRIC, NEW_TEXT_PROTOCOL, check_protocol
 from .classifiers import CLASSIFIER_LABELS, DEFAULT_CLASSIFIER
 
 __all__ = ["LIST_KINDS", "MethodQuality", "ReferenceTokens", "reference_tokens", "category_lists",
            "document_lists", "method_f1", "method_quality", "OWN_WORDS", "PEER_NAMES", "FIGHTIN_WORDS",
            "QUALITY_COLUMNS", "QualityResults", "quality_method_id", "quality_method_label", "quality_path",
-           "load_quality", "QualitySummary", "quality_summary"]
+           "load_quality", "QualitySummary", "quality_summary", "KEYWORDS_ALONE", "model_keyword_lists",
+           "keywords_quality", "method_document_quality"]
 
 #: What a method's lists can be.
 LIST_KINDS: tuple[str, ...] = ("categories", "documents")
@@ -39,12 +40,16 @@ LIST_KINDS: tuple[str, ...] = ("categories", "documents")
 
 @dataclass(frozen=True)
 class ReferenceTokens:
-    """The tokens every measure reads: the test split's (NPMI) and the training split's with their
-    labels (exclusivity), :func:`dkw_core.quality.word_tokens` of each document."""
+    """The tokens every measure reads: the test split's (NPMI, the topic measures) and the
+    training split's with their labels (exclusivity), :func:`dkw_core.quality.word_tokens` of
+    each document, in the corpus's order, with the documents' ids and gold categories."""
 
     test: list[list[str]]
     train: list[list[str]]
     train_labels: list[str]
+    test_ids: list[str] = field(default_factory=list)
+    test_labels: list[str] = field(default_factory=list)
+    train_ids: list[str] = field(default_factory=list)
 
 
 def reference_tokens(corpus) -> ReferenceTokens:
@@ -53,8 +58,11 @@ def reference_tokens(corpus) -> ReferenceTokens:
 
     tagged = tag_corpus(corpus)
     train = [d for d in corpus.documents if d.split == "train"]
-    return ReferenceTokens(test=[word_tokens(tagged[d.id]) for d in corpus.documents if d.split == "test"],
-                           train=[word_tokens(tagged[d.id]) for d in train], train_labels=[d.label for d in train])
+    test = [d for d in corpus.documents if d.split == "test"]
+    return ReferenceTokens(test=[word_tokens(tagged[d.id]) for d in test],
+                           train=[word_tokens(tagged[d.id]) for d in train], train_labels=[d.label for d in train],
+                           test_ids=[d.id for d in test], test_labels=[d.label for d in test],
+                           train_ids=[d.id for d in train])
 
 
 def _own_words(model) -> bool:
@@ -142,6 +150,62 @@ def method_quality(model, *, metric: str, k: int | None, lists: str = "categorie
     quality = list_quality(words, tokens.test, tokens.train, tokens.train_labels, categories=categories, topn=top,
                            f1=score)
     return MethodQuality(lists=words, quality=quality)
+
+
+# --------------------------------------------------------------------------- document keywords
+
+#: The protocol of "keywords alone": every word weighted by its best category, no classifier's
+#: category inside any list (docs/method.md §3).
+KEYWORDS_ALONE = "label-free"
+
+
+def model_keyword_lists(model, *, metric: str, k: int | None, top: int = DEFAULT_TOPN,
+                        protocol: str = KEYWORDS_ALONE, splits: tuple[str, ...] = ("train", "test")
+                        ) -> dict[str, list[str]]:
+    """``{doc id: top keywords}`` of every document of ``splits`` under ``protocol`` (a prepared
+    :class:`~dkw_core.keywords.KeywordModel` or :class:`~dkw_core.keywords.BaselineModel`; K
+    ignored for own words)."""
+    check_protocol(protocol)
+    out: dict[str, list[str]] = {}
+    for split in splits:
+        rows = model.rank(split, metric=metric, k=_k(model, k), top=top, protocol=protocol)
+        out.update(zip(model.doc_ids(split), model.words(rows)))
+    return out
+
+
+def keywords_quality(lists, tokens: ReferenceTokens, vectors, *, top: int = DEFAULT_TOPN, f1: bool = True,
+                     classifier: str = DEFAULT_CLASSIFIER, document_vectors=None) -> DocumentQuality:
+    """:func:`dkw_core.quality.document_quality` of any method's ``lists`` (``{doc id:
+    keywords}``; the test documents', and with ``f1`` the training documents' too, whose keywords
+    train the classifier) on the corpus ``tokens`` describe. A test document without a list
+    counts as an empty list (no keyword: it ties with every document, its exclusivity is NaN)."""
+    test = {d: list(lists.get(d) or []) for d in tokens.test_ids}
+    train = None
+    if f1:
+        missing = [d for d in tokens.train_ids if d not in lists]
+        if missing:
+            raise InputError(f"no keywords for {len(missing)} of the {len(tokens.train_ids)} training documents, "
+                             f"e.g. {missing[0]!r}: the keywords-alone F1 trains on them")
+        train = {d: list(lists[d]) for d in tokens.train_ids}
+    return document_quality(test, ids=tokens.test_ids, categories=tokens.test_labels, tokens=tokens.test,
+                            train_tokens=tokens.train, train_labels=tokens.train_labels, vectors=vectors, top=top,
+                            train_lists=train, train_ids=tokens.train_ids, classifier=classifier,
+                            document_vectors=document_vectors)
+
+
+def method_document_quality(model, *, metric: str, k: int | None, top: int = DEFAULT_TOPN,
+                            protocol: str = KEYWORDS_ALONE, vectors=None, tokens: ReferenceTokens | None = None,
+                            f1: bool = True, classifier: str = DEFAULT_CLASSIFIER) -> DocumentQuality:
+    """The document measures of a prepared model's ``metric`` (:func:`model_keyword_lists` under
+    ``protocol`` for both splits, then :func:`keywords_quality`). ``vectors`` defaults to the
+    model's own (a :class:`~dkw_core.keywords.BaselineModel` has none: pass them)."""
+    vectors = vectors if vectors is not None else getattr(model, "vectors", None)
+    if vectors is None:
+        raise InputError("the topic measure needs word vectors: pass vectors= for a model over own words")
+    tokens = tokens or reference_tokens(model.corpus)
+    splits = ("train", "test") if f1 else ("test",)
+    lists = model_keyword_lists(model, metric=metric, k=k, top=top, protocol=protocol, splits=splits)
+    return keywords_quality(lists, tokens, vectors, top=top, f1=f1, classifier=classifier)
 
 
 # --------------------------------------------------------------------------- the shipped table

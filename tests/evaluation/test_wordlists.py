@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from dkw_core.errors import InputError
@@ -166,3 +167,26 @@ def test_a_missing_corpus_or_malformed_quality_file_is_one_input_error(tmp_path)
         load_quality(bad)
     with pytest.raises(InputError, match="not a readable quality table"):
         load_quality(tmp_path / "missing.json")
+
+
+def test_method_document_quality_measures_the_models_keyword_lists_of_both_splits(latent, topic_corpus):
+    from dkw_core.evaluation.keyword_methods import MethodKeywords, evaluate_keywords
+    from dkw_core.evaluation.wordlists import keywords_quality, method_document_quality, model_keyword_lists
+
+    tokens = reference_tokens(topic_corpus)
+    lists = model_keyword_lists(latent, metric="ig", k=3, top=2, protocol="label-free")
+    assert set(lists) == set(tokens.train_ids) | set(tokens.test_ids)
+    for doc in topic_corpus.test:
+        assert lists[doc.id] == [kw.word for kw in latent.keywords(doc.id, metric="ig", k=3, top=2,
+                                                                   protocol="label-free")]
+    got = method_document_quality(latent, metric="ig", k=3, top=2, tokens=tokens)
+    assert got.ids == tokens.test_ids and got.categories == tokens.test_labels
+    # the keywords-alone F1 is the extractor path's on the same lists (the one classification of keywords)
+    scores = evaluate_keywords(topic_corpus, latent.vectors, MethodKeywords("ig", "dkw", False, "", lists), tops=[2])
+    assert got.summary(ci=False)["micro_f1"]["value"] == pytest.approx(scores[2][0].micro_f1)
+    again = keywords_quality(lists, tokens, latent.vectors, top=2)
+    assert np.array_equal(again.topic_rr, got.topic_rr, equal_nan=True)
+    with pytest.raises(InputError, match="no keywords for 6 of the 6 training documents"):
+        keywords_quality({d: lists[d] for d in tokens.test_ids}, tokens, latent.vectors, top=2)
+    assert keywords_quality({d: lists[d] for d in tokens.test_ids}, tokens, latent.vectors, top=2,
+                            f1=False).predicted is None
