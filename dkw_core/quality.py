@@ -479,6 +479,8 @@ class DocumentQuality:
 
 
 def _check_document_lists(lists: Mapping[str, Sequence[str]], ids: Sequence[str], top: int) -> list[list[str]]:
+    """Each document's distinct keywords, best first (all of them: the vector measures read the
+    first ``top`` that have a vector, the others the first ``top``)."""
     if top < 1:
         raise InputError(f"top must be at least 1, not {top}")
     if not ids:
@@ -486,7 +488,7 @@ def _check_document_lists(lists: Mapping[str, Sequence[str]], ids: Sequence[str]
     missing = [d for d in ids if d not in lists]
     if missing:
         raise InputError(f"no keyword list for {len(missing)} of the {len(ids)} test documents, e.g. {missing[0]!r}")
-    return [list(dict.fromkeys(str(w) for w in lists[d]))[:top] for d in ids]
+    return [list(dict.fromkeys(str(w) for w in lists[d])) for d in ids]
 
 
 def content_vectors(vectors, token_lists: Sequence[Sequence[str]]) -> np.ndarray:
@@ -520,21 +522,24 @@ def document_quality(lists: Mapping[str, Sequence[str]], *, ids: Sequence[str], 
     ``ids``, ``categories`` and ``tokens`` describe the test documents (their gold category and
     content words, :func:`word_tokens`), ``train_tokens``/``train_labels`` the training documents
     (exclusivity). ``vectors`` is a :class:`~dkw_core.vectors.Vectors` (a keyword's vector by
-    Algorithm 1). With ``train_lists`` (``{train doc id: keywords}``, for every id of
-    ``train_ids``) the keywords alone are classified: the normalised sum of the top-``top``
-    keyword vectors of each document, ``classifier`` (LinearSVC) trained on the training
-    documents' and scoring the test documents'. ``document_vectors`` (the test documents'
-    :func:`content_vectors`) saves recomputing them when several methods are measured."""
+    Algorithm 1; the vector measures read a document's first ``top`` keywords that have a vector,
+    as the paper's document vectors do, the literal ones its first ``top``). With ``train_lists``
+    (``{train doc id: keywords}``, for every id of ``train_ids``) the keywords alone are
+    classified: the normalised sum of the top-``top`` keyword vectors of each document,
+    ``classifier`` (LinearSVC) trained on the training documents' and scoring the test
+    documents'. ``document_vectors`` (the test documents' :func:`content_vectors`) saves
+    recomputing them when several methods are measured."""
     from .keywords.ranking import keyword_vectors
 
-    heads = _check_document_lists(lists, ids, top)
+    distinct = _check_document_lists(lists, ids, top)
+    heads = [ws[:top] for ws in distinct]
     if not (len(ids) == len(categories) == len(tokens)):
         raise InputError(f"{len(ids)} test documents, {len(categories)} categories and {len(tokens)} token lists")
     if len(train_tokens) != len(train_labels):
         raise InputError(f"{len(train_tokens)} training documents but {len(train_labels)} labels")
     cats = [str(c) for c in categories]
     # topic, vectors
-    query = keyword_vectors(vectors, heads, top)
+    query = keyword_vectors(vectors, distinct, top)  # the first `top` keywords with a vector, as the paper's
     docs = content_vectors(vectors, tokens) if document_vectors is None else np.asarray(document_vectors)
     topic_rr, topic_top1 = topic_ranks(query, docs, cats)
     # topic, literal: count[i, j] = keywords of i occurring in document j
@@ -570,7 +575,7 @@ def document_quality(lists: Mapping[str, Sequence[str]], *, ids: Sequence[str], 
         from .evaluation.classifiers import CLASSIFIER_LABELS, DEFAULT_CLASSIFIER, fit_predict
 
         clf = classifier or DEFAULT_CLASSIFIER
-        train_heads = _check_document_lists(train_lists, train_ids, top)
+        train_heads = _check_document_lists(train_lists, train_ids, top)  # keyword_vectors reads the first `top`
         names = tuple(sorted(set(str(x) for x in train_labels) | set(cats)))
         index = {c: i for i, c in enumerate(names)}
         y_train = np.asarray([index[str(x)] for x in train_labels], dtype=np.int64)

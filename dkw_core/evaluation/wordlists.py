@@ -31,8 +31,10 @@ from .classifiers import CLASSIFIER_LABELS, DEFAULT_CLASSIFIER
 __all__ = ["LIST_KINDS", "MethodQuality", "ReferenceTokens", "reference_tokens", "category_lists",
            "document_lists", "method_f1", "method_quality", "OWN_WORDS", "PEER_NAMES", "FIGHTIN_WORDS",
            "QUALITY_COLUMNS", "QualityResults", "quality_method_id", "quality_method_label", "quality_path",
-           "load_quality", "QualitySummary", "quality_summary", "KEYWORDS_ALONE", "model_keyword_lists",
-           "keywords_quality", "method_document_quality"]
+           "load_quality", "QualitySummary", "quality_summary", "KEYWORDS_ALONE", "model_keyword_lists", "quality_results",
+           "keywords_quality", "method_document_quality", "DOCUMENT_COLUMNS", "TOP1_SUFFIX", "document_columns",
+           "EXTRACTOR", "IMPORTED", "EXTRACTOR_NAMES", "TOPIC_AXIS", "CATEGORY_AXIS", "KINDS", "method_kind_of",
+           "pareto_front", "front_sentence"]
 
 #: What a method's lists can be.
 LIST_KINDS: tuple[str, ...] = ("categories", "documents")
@@ -212,8 +214,12 @@ def method_document_quality(model, *, metric: str, k: int | None, top: int = DEF
 
 #: ``words`` of a method over the documents' own words (a peer); any other value: latent words.
 OWN_WORDS = "own words"
+#: ``words`` of a registered extractor's keywords (YAKE!, TextRank) and of keywords imported from a file.
+EXTRACTOR, IMPORTED = "extractor", "imported"
 #: The peers' names (own-words metrics of :class:`~dkw_core.keywords.BaselineModel`).
 PEER_NAMES: dict[str, str] = {"fw": "Fightin' Words", "ctfidf": "c-TF-IDF"}
+#: How the built-in extractors read.
+EXTRACTOR_NAMES: dict[str, str] = {"yake": "YAKE!", "textrank": "TextRank"}
 #: The field's standard the other methods are held against (docs/method.md §10): Fightin' Words over own words.
 FIGHTIN_WORDS = "own:fw"
 #: The plain column names of :func:`load_quality`'s table, by the JSON field each comes from.
@@ -223,8 +229,13 @@ QUALITY_COLUMNS: dict[str, str] = {
 
 
 def quality_method_id(words: str, metric: str) -> str:
-    """A measured method's id: the metric over latent words, ``own:<metric>`` over own words."""
-    return f"own:{metric}" if words == OWN_WORDS else str(metric)
+    """A measured method's id: the metric over latent words, ``own:<metric>`` over own words, the
+    spec of an extractor (``yake``), ``import:<name>`` for imported keywords."""
+    if words == OWN_WORDS:
+        return f"own:{metric}"
+    if words == IMPORTED:
+        return f"import:{metric}"
+    return str(metric)
 
 
 def quality_method_label(words: str, metric: str) -> str:
@@ -232,6 +243,10 @@ def quality_method_label(words: str, metric: str) -> str:
     (keyword metric)", so that it is never taken for the tf-idf + LinearSVC classifier)."""
     if words == OWN_WORDS:
         return f"{PEER_NAMES.get(metric, metric)} (own words)"
+    if words == EXTRACTOR:
+        return f"{EXTRACTOR_NAMES.get(metric, metric)} (extractor)"
+    if words == IMPORTED:
+        return f"{metric} (imported)"
     from .names import method_name
 
     return method_name(str(metric))  # "tf-idf (keyword metric)": never the tf-idf classifier
@@ -263,6 +278,40 @@ class QualityResults:
         return self.table[self.table["corpus"] == corpus].reset_index(drop=True)
 
 
+#: The document measures' columns of :func:`load_quality`'s table, by the JSON key of each
+#: (``documents.figures``; MRR, shares and exclusivity as fractions, F1 in percent).
+DOCUMENT_COLUMNS: dict[str, str] = {
+    "topic_mrr": "topic MRR", "topic_top1": "topic top-1", "literal_mrr": "literal topic MRR",
+    "literal_top1": "literal topic top-1", "occurrence": "keywords in their document",
+    "jaccard": "Jaccard within category", "exclusivity": "document exclusivity",
+    "micro_f1": "keywords-alone micro-F1 (%)", "macro_f1": "keywords-alone macro-F1 (%)"}
+#: The suffix of the columns measured on the deployable lists (label-free-top1: a classifier's category enters).
+TOP1_SUFFIX = " [label-free-top1 lists]"
+
+
+def document_columns(suffix: str = "") -> list[str]:
+    """Every document measure's column and its CI's (``<column> low``, ``<column> high``)."""
+    return [f"{name}{suffix}{part}" for name in DOCUMENT_COLUMNS.values() for part in ("", " low", " high")]
+
+
+def _document_columns(item, where: str, *, suffix: str = "") -> dict[str, float]:
+    """One method's document figures (``{"figures": {key: [value, low, high]}}``) as columns; NaN where absent."""
+    out = dict.fromkeys(document_columns(suffix), math.nan)
+    figures = item.get("figures") if isinstance(item, dict) else None
+    if not isinstance(figures, dict):
+        return out
+    for key, name in DOCUMENT_COLUMNS.items():
+        triple = figures.get(key)
+        if triple is None:
+            continue
+        if not isinstance(triple, list) or len(triple) != 3:
+            raise InputError(f"{where}: document figure {key} is not [value, low, high]")
+        scale = 100.0 if key.endswith("_f1") else 1.0
+        for part, value in zip(("", " low", " high"), triple):
+            out[f"{name}{suffix}{part}"] = scale * _number(value, key, where)
+    return out
+
+
 def quality_path(folder: str | Path | None = None) -> Path:
     """``quality/quality.json`` in the reference folder (``DKW_REFERENCE_DIR`` or ``docs/results``)."""
     from ..config import reference_dir
@@ -287,7 +336,12 @@ def load_quality(path: str | Path | None = None) -> QualityResults:
     from .reference import read_document
 
     path = Path(path) if path else quality_path()
-    data = read_document(path, what="quality table", key="corpora", kind=dict)
+    return quality_results(read_document(path, what="quality table", key="corpora", kind=dict), path.name)
+
+
+def quality_results(data: dict, source: str = "quality table") -> QualityResults:
+    """:class:`QualityResults` of the quality table's JSON already read (``source`` names it in errors)."""
+    path = Path(source)
     k = data.get("k")
     rows = []
     for corpus, item in data["corpora"].items():
@@ -300,11 +354,15 @@ def load_quality(path: str | Path | None = None) -> QualityResults:
             where = f"{path.name}, {corpus} {m['metric']}"
             figures = {field: _number(m.get(field), field, where) for field in QUALITY_COLUMNS}
             figures["absent_share"] *= 100
+            words = (f"{m['words']}, K {k}" if m["words"] not in (OWN_WORDS, EXTRACTOR, IMPORTED) else m["words"])
             rows.append({"corpus": str(corpus), "id": quality_method_id(m["words"], m["metric"]),
-                         "method": quality_method_label(m["words"], m["metric"]),
-                         "words": OWN_WORDS if m["words"] == OWN_WORDS else f"{m['words']}, K {k}",
-                         **{QUALITY_COLUMNS[f]: v for f, v in figures.items()}})
-    table = pd.DataFrame(rows, columns=["corpus", "id", "method", "words", *QUALITY_COLUMNS.values()])
+                         "method": quality_method_label(m["words"], m["metric"]), "words": words,
+                         **{QUALITY_COLUMNS[f]: v for f, v in figures.items()},
+                         **_document_columns(m.get("documents"), where),
+                         **_document_columns(m.get("documents_top1"), where, suffix=TOP1_SUFFIX)})
+    columns = ["corpus", "id", "method", "words", *QUALITY_COLUMNS.values(), *document_columns(),
+               *document_columns(TOP1_SUFFIX)]
+    table = pd.DataFrame(rows, columns=columns)
     return QualityResults(table=table, k=int(k) if isinstance(k, int) else 0, top=int(data.get("top") or 0),
                           protocol=str(data.get("protocol", "?")), reference=str(data.get("reference", "?")),
                           window=int(data.get("window") or 0), f1=str(data.get("f1", "?")),
@@ -390,3 +448,42 @@ def quality_summary(results: QualityResults, corpus: str, *, default: str = DEFA
            "documents containing a word that belong to its category, averaged over the list. "
            f"F1: {results.f1}. Measured by dkw {results.dkw_version} on {results.date}: {results.command}.")
     return QualitySummary(answer=answer, how=how)
+
+
+# --------------------------------------------------------------------------- topic against category
+
+#: The two axes of the trade-off chart: topic (vector MRR) and category (keywords-alone micro-F1).
+TOPIC_AXIS, CATEGORY_AXIS = DOCUMENT_COLUMNS["topic_mrr"], DOCUMENT_COLUMNS["micro_f1"]
+#: The kinds of method the chart tells apart, by the table's ``words`` column.
+KINDS = ("latent", OWN_WORDS, EXTRACTOR, IMPORTED)
+
+
+def method_kind_of(words: str) -> str:
+    """``latent``, ``own words``, ``extractor`` or ``imported`` from a table row's ``words``."""
+    return words if words in (OWN_WORDS, EXTRACTOR, IMPORTED) else "latent"
+
+
+def pareto_front(rows: pd.DataFrame, x: str = TOPIC_AXIS, y: str = CATEGORY_AXIS) -> pd.DataFrame:
+    """The rows no other row beats on both ``x`` and ``y`` (at least as high on both, higher on
+    one), highest ``x`` first; rows without both figures are left out."""
+    kept = rows.dropna(subset=[x, y])
+    xs, ys = kept[x].to_numpy(), kept[y].to_numpy()
+    front = [i for i in range(len(kept))
+             if not any((xs[j] >= xs[i]) and (ys[j] >= ys[i]) and (xs[j] > xs[i] or ys[j] > ys[i])
+                        for j in range(len(kept)))]
+    return kept.iloc[front].sort_values(x, ascending=False, kind="stable")
+
+
+def front_sentence(rows: pd.DataFrame, corpus: str) -> str:
+    """One sentence naming the methods on the front of topic against category on ``corpus`` (the
+    rows of one corpus of :func:`load_quality`'s table), each with its two figures."""
+    front = pareto_front(rows)
+    if front.empty:
+        return f"On {corpus}, no method has both a topic MRR and a keywords-alone F1."
+    parts = [f"{r['method']} (topic MRR {r[TOPIC_AXIS]:.3f}, micro-F1 {r[CATEGORY_AXIS]:.2f} %)"
+             for _, r in front.iterrows()]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    verb = "is" if len(parts) == 1 else "are"
+    return (f"On {corpus}, the methods no other beats on both topic (does a document's list pick it out of its "
+            f"category: vector MRR) and category (keywords-alone micro-F1) {verb} {listed}; every other method "
+            f"is below one of them on both.")

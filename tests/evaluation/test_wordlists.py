@@ -3,6 +3,7 @@ code and :func:`dkw_core.quality.list_quality` give on the tiny topic corpus (co
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -12,11 +13,15 @@ from dkw_core.errors import InputError
 from dkw_core.evaluation.baselines import bow_baseline
 from dkw_core.evaluation.protocols import evaluate_model
 from dkw_core.evaluation.wordlists import (
+    DOCUMENT_COLUMNS,
+    TOP1_SUFFIX,
     category_lists,
+    document_columns,
     document_lists,
     load_quality,
     method_f1,
     method_quality,
+    quality_method_id,
     quality_path,
     quality_summary,
     reference_tokens,
@@ -113,13 +118,21 @@ def test_load_quality_is_the_shipped_json_with_plain_column_names():
     shipped = json.loads(quality_path().read_text(encoding="utf-8"))
     got = load_quality()
     assert list(got.table.columns) == ["corpus", "id", "method", "words", "NPMI", "absent from test split (%)",
-                                       "exclusivity", "micro-F1 (%)", "macro-F1 (%)"]
+                                       "exclusivity", "micro-F1 (%)", "macro-F1 (%)", *document_columns(),
+                                       *document_columns(TOP1_SUFFIX)]
     assert got.corpora == list(shipped["corpora"]) and got.k == shipped["k"] and got.window == shipped["window"]
     for corpus, item in shipped["corpora"].items():
         rows = got.of(corpus)
         assert len(rows) == len(item["methods"])
         for row, m in zip(rows.to_dict("records"), item["methods"]):
-            assert row["id"] == (f"own:{m['metric']}" if m["words"] == "own words" else m["metric"])
+            assert row["id"] == quality_method_id(m["words"], m["metric"])
+            for key, name in DOCUMENT_COLUMNS.items():  # the document figures, F1 in percent
+                triple = (m.get("documents") or {}).get("figures", {}).get(key)
+                scale = 100 if key.endswith("_f1") else 1
+                want = [math.nan] * 3 if triple is None else [math.nan if x is None else scale * x for x in triple]
+                assert [row[name], row[f"{name} low"], row[f"{name} high"]] == pytest.approx(want, nan_ok=True)
+            if m["words"] in ("extractor", "imported"):
+                continue  # document keywords only
             assert row["NPMI"] == pytest.approx(m["npmi"]) and row["exclusivity"] == pytest.approx(m["exclusivity"])
             assert row["absent from test split (%)"] == pytest.approx(100 * m["absent_share"])
             assert (row["micro-F1 (%)"], row["macro-F1 (%)"]) == pytest.approx((m["micro_f1"], m["macro_f1"]))
