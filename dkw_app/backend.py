@@ -317,6 +317,22 @@ def quality_summary(results, corpus: str):
     return summary(results, corpus, default=DEFAULT_METRIC)
 
 
+def information_note(protocol: str, methods) -> str:
+    """The sentence naming unequal information in a comparison of dkw's metrics with extractors
+    (``dkw_core.evaluation.keyword_methods.information_note``)."""
+    from dkw_core.evaluation.keyword_methods import information_note as note
+
+    return note(protocol, list(methods))
+
+
+def front_sentence(rows, corpus: str) -> str:
+    """Which methods lie on the front of topic against category on ``corpus``
+    (``dkw_core.evaluation.wordlists.front_sentence``)."""
+    from dkw_core.evaluation.wordlists import front_sentence as sentence
+
+    return sentence(rows, corpus)
+
+
 def category_quality(content_key: str, category: str, words: Sequence[str], texts):
     """NPMI, exclusivity and absent share of one category's list (``dkw_core.quality``; cached
     on disk per corpus content key and list; ``texts()`` gives :func:`quality_texts` on a miss)."""

@@ -724,7 +724,7 @@ def main(argv: list[str] | None = None) -> int:
             extractors = [] if args.extractors == "none" else [e.strip() for e in args.extractors.split(",")]
             for spec in extractors:
                 if not is_extractor(spec):
-                    raise InputError(f"unknown extractor {spec!r}; registered: "
+                    raise InputError(f"{spec!r} is no registered keyword extractor; registered: "
                                      + ", ".join(r.example for r in registered_extractors()))
             imported: dict = {}
             for path in args.imports:

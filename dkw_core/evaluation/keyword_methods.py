@@ -322,3 +322,22 @@ def extractor_payload(exp: Experiment, *, methods: Sequence[str] = REFERENCE_MET
                                    "by_top": comparisons}},
         "wall_seconds": round(time.perf_counter() - t0, 1),
     }
+
+
+def information_note(protocol: str, methods: Sequence[str]) -> str:
+    """The sentence a comparison shows when its methods do not stand on equal information: a
+    registered extractor (it reads the text alone) beside dkw's metrics under a protocol whose
+    keywords read a category — the gold one (label-aware) or a tf-idf classifier's (the
+    posterior protocols). Empty when all read the same (plain label-free, or no extractor)."""
+    from ..keywords.extractors import is_extractor
+    from ..types import PROTOCOL_INFO
+
+    info = PROTOCOL_INFO.get(protocol)
+    extractors = sorted({m for m in methods if is_extractor(str(m))})
+    if info is None or not extractors or not (info.reads_labels or info.posterior):
+        return ""
+    what = ("each test document's gold category" if info.reads_labels
+            else "the category a tf-idf + LinearSVC classifier predicts for each document")
+    return (f"Not equal information: under {protocol} dkw's metrics weight every word with {what}; "
+            f"{', '.join(extractors)} read the text alone. Compare them on the keywords alone under label-free, or "
+            f"on the Words tab (topic against category, keywords-alone F1 for every method).")

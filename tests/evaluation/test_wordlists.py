@@ -203,3 +203,18 @@ def test_method_document_quality_measures_the_models_keyword_lists_of_both_split
         keywords_quality({d: lists[d] for d in tokens.test_ids}, tokens, latent.vectors, top=2)
     assert keywords_quality({d: lists[d] for d in tokens.test_ids}, tokens, latent.vectors, top=2,
                             f1=False).predicted is None
+
+
+def test_the_pareto_front_keeps_the_methods_no_other_beats_on_both_and_says_so():
+    import pandas as pd
+
+    from dkw_core.evaluation.wordlists import CATEGORY_AXIS, TOPIC_AXIS, front_sentence, pareto_front
+
+    rows = pd.DataFrame({"id": ["a", "b", "c", "d", "e"], "method": ["A", "B", "C", "D", "E"],
+                         TOPIC_AXIS: [0.6, 0.2, 0.1, 0.2, np.nan], CATEGORY_AXIS: [90.0, 94.0, 80.0, 93.0, 99.0]})
+    # c is beaten by a and b on both; d by b (level on topic, lower on category); e has no topic figure
+    assert list(pareto_front(rows)["id"]) == ["a", "b"]
+    sentence = front_sentence(rows, "r8")
+    assert sentence.startswith("On r8, the methods no other beats on both")
+    assert "A (topic MRR 0.600, micro-F1 90.00 %) and B (topic MRR 0.200, micro-F1 94.00 %)" in sentence
+    assert "C" not in sentence.split(";")[0].replace("(", " ").split() and "D (" not in sentence
