@@ -120,6 +120,10 @@ def measure_corpus(name: str, metrics: list[str], peers: list[str], *, k: int, t
             rows.append({**category(base, "own words", metric, None), **documents(base, metric, None)})
             rows[-1]["seconds"] = round(time.perf_counter() - t1, 1)
             log(f"{name} own {metric}: {_brief(rows[-1])}")
+    for mid, stored in (reuse or {}).items():  # every other stored category list: its exclusivity recounted
+        if mid not in {r["method"] for r in rows} and stored.get("lists"):
+            mean, _ = exclusivity(stored["lists"], tokens.train, tokens.train_labels, topn=top)
+            rows.append({**stored, "exclusivity": _r(mean)})
     for spec in extractors:
         t1 = time.perf_counter()
         test_docs, train_docs = corpus.split("test"), corpus.split("train")
@@ -374,7 +378,8 @@ def _setting(data: dict) -> str:
     return (f"top {data['top']} words per category on the training split, K = {data['k']} ({data['k_choice']}); "
             f"NPMI: gensim `c_npmi` over {data['reference']}, boolean sliding window of {data['window']} words "
             f"(absent words left out and counted); exclusivity: share of the training documents containing the "
-            f"word that belong to the category; F1: {data['f1']}. dkw {data['dkw_version']}, {data['date']}, "
+            f"word that belong to the category (0 for a word in no training document); F1: {data['f1']}. "
+            f"dkw {data['dkw_version']}, {data['date']}, "
             + ", then ".join(f"`{c}`" for c in data.get("commands") or [data["command"]]) + ".")
 
 

@@ -445,7 +445,8 @@ def quality_summary(results: QualityResults, corpus: str, *, default: str = DEFA
     how = (f"Each category's top {results.top} words on the training split, K = {results.k} ({results.k_choice}). "
            f"NPMI: gensim c_npmi over {results.reference}, boolean sliding window of {results.window} words, "
            "words absent from the test split left out and counted. Exclusivity: the share of the training "
-           "documents containing a word that belong to its category, averaged over the list. "
+           "documents containing a word that belong to its category, averaged over the list (a word in no training "
+           "document counts 0). "
            f"F1: {results.f1}. Measured by dkw {results.dkw_version} on {results.date}: {results.command}.")
     return QualitySummary(answer=answer, how=how)
 
