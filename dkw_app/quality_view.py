@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 
 from dkw_core.evaluation.wordlists import (
     CATEGORY_AXIS,
+    CATEGORY_LIST_KINDS,
     DOCUMENT_COLUMNS,
     FIGHTIN_WORDS,
     OWN_WORDS,
@@ -126,6 +127,7 @@ def words_chart(rows: pd.DataFrame, *, corpus: str, default: str, k: int, top: i
 
 #: How each kind of method is drawn in the topic-against-category chart (name, symbol, colour, size).
 KIND_STYLE = {"latent": ("dkw metrics (latent words)", "circle", "#7f9cbf", 10),
+              "keyphrases": ("dkw keyphrases of the text", "cross", "#1f4e9c", 14),
               OWN_WORDS: ("own words (Fightin' Words, c-TF-IDF, tf-idf, tf-rf)", "diamond", "#e07b00", 13),
               "extractor": ("extractors (YAKE!, TextRank)", "square", "#2a9d4b", 13),
               "imported": ("imported keywords", "triangle-up", "#8a4fbf", 13),
@@ -151,7 +153,7 @@ def topic_category_chart(rows: pd.DataFrame, *, corpus: str, default: str) -> go
         x, y = mine[TOPIC_AXIS], mine[CATEGORY_AXIS]
         fig.add_trace(go.Scatter(
             x=x.tolist(), y=y.tolist(), mode="markers+text", name=name,
-            text=[plotly(m) if i in front or kind in ("default", "extractor", "imported") else ""
+            text=[plotly(m) if i in front or kind in ("default", "extractor", "imported", "keyphrases") else ""
                   for i, m in zip(mine["id"], mine["method"])],
             textposition="top center", textfont={"size": 12},
             error_x={"type": "data", "symmetric": False, "array": (mine[f"{TOPIC_AXIS} high"] - x).tolist(),
@@ -212,7 +214,7 @@ def show_documents(dataset: str, rows: pd.DataFrame) -> None:
 
 def words_table(rows: pd.DataFrame) -> pd.DataFrame:
     """The shown table: :data:`SHOWN` of the methods with category lists, highest exclusivity first."""
-    lists = rows[~rows["words"].isin(["extractor", "imported"])]
+    lists = rows[rows["words"].map(method_kind_of).isin(CATEGORY_LIST_KINDS)]
     return lists[SHOWN].sort_values(EXCL, ascending=False, kind="stable").reset_index(drop=True)
 
 
@@ -241,7 +243,7 @@ def show_words(dataset: str) -> None:
                                 window=results.window, protocol=results.protocol), key="chart_words",
                     config={"toImageButtonOptions": {"format": "png", "filename": f"words-{dataset}", "scale": 2},
                             "displaylogo": False})
-    missing = rows[rows[NPMI].isna() & ~rows["words"].isin(["extractor", "imported"])]  # those have no category lists
+    missing = rows[rows[NPMI].isna() & rows["words"].map(method_kind_of).isin(CATEGORY_LIST_KINDS)]
     if not missing.empty:
         st.caption(md(f"Not drawn (no word of their lists in the test split, no NPMI): "
                       f"{', '.join(missing['method'])}."))

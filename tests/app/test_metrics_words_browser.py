@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from dkw_core.evaluation.wordlists import load_quality
+from dkw_core.evaluation.wordlists import CATEGORY_LIST_KINDS, load_quality, method_kind_of
 from tests.support.browser import browser_page, streamlit_server, wait_idle
 
 pytestmark = [pytest.mark.browser]
@@ -20,7 +20,7 @@ def test_the_words_tab_fits_1280_px(tmp_path):
         wait_idle(page)
         panel = page.get_by_role("tabpanel").filter(has_text="the most coherent category words")
         panel.wait_for()
-        assert panel.get_by_text("the methods no other beats on both topic").first.is_visible()  # the answer first
+        assert panel.get_by_text("no other beats on both topic").first.is_visible()  # the answer first
         assert page.evaluate("document.documentElement.scrollWidth") <= 1280
         chart = panel.locator(".js-plotly-plot").first
         chart.wait_for()
@@ -36,5 +36,5 @@ def test_the_words_tab_fits_1280_px(tmp_path):
                               grid.element_handle())
         assert shown is not False  # the grid's columns fit its box: no horizontal scroll
         rows = load_quality().of("20ng")  # the page's first corpus; extractors have no category lists
-        methods = len(rows[~rows["words"].isin(["extractor", "imported"])])
+        methods = len(rows[rows["words"].map(method_kind_of).isin(CATEGORY_LIST_KINDS)])
         assert grid_box["height"] >= 35 * (methods + 1)  # every method's row in view, no inner scroll
