@@ -150,7 +150,7 @@ def paper_metric_names() -> list[str]:
 
 def keywords(model, doc_id: str, *, metric: str, k: int, top: int, protocol: str, about: float | None = None) -> list:
     """Top-``top`` keywords of one document (``KeywordModel.keywords``): the paper's words, or
-    with ``about`` below 1 the document's own keyphrases (docs/method.md §12)."""
+    with ``about`` below 1 the document's own keyphrases (docs/method.md §13)."""
     check_protocol(protocol)
     if about is None or about >= 1.0:
         return list(model.keywords(doc_id, metric=metric, k=k, top=top, protocol=protocol))
@@ -341,6 +341,22 @@ def quality_summary(results, corpus: str):
     from dkw_core.evaluation.wordlists import quality_summary as summary
 
     return summary(results, corpus, default=DEFAULT_METRIC)
+
+
+def information_note(protocol: str, methods) -> str:
+    """The sentence naming unequal information in a comparison of dkw's metrics with extractors
+    (``dkw_core.evaluation.keyword_methods.information_note``)."""
+    from dkw_core.evaluation.keyword_methods import information_note as note
+
+    return note(protocol, list(methods))
+
+
+def front_sentence(rows, corpus: str) -> str:
+    """Which methods lie on the front of topic against category on ``corpus``
+    (``dkw_core.evaluation.wordlists.front_sentence``)."""
+    from dkw_core.evaluation.wordlists import front_sentence as sentence
+
+    return sentence(rows, corpus)
 
 
 def category_quality(content_key: str, category: str, words: Sequence[str], texts):

@@ -18,7 +18,7 @@ NONE = "— none —"
 ABOUT_LABEL = "About this text ↔ about its category"
 ABOUT_HELP = ("0: the text's own keyphrases, ranked by how close they are to the text; 1: its category's "
               "discriminative words (the paper's keywords); in between, the text's own phrases ranked also by "
-              "how discriminative their nearest words are for the category (docs/method.md §12).")
+              "how discriminative their nearest words are for the category (docs/method.md §13).")
 
 
 def about_slider(key: str, box: Any = st) -> float:

@@ -89,7 +89,7 @@ metrics are one option away: ``--metric ig`` (best F1 of the reference results),
 DEFAULT_ABOUT = 0.4
 """Where every interface's keywords sit between "about this text" (0: the document's own
 keyphrases ranked by their closeness to it) and "about its category" (1: the paper's
-discriminative words, exactly): the keyphrase method of docs/method.md §12. 0.4 is the largest
+discriminative words, exactly): the keyphrase method of docs/method.md §13. 0.4 is the largest
 value whose keywords still pick out their document among its category's as well as YAKE's do,
 chosen on R8's training split (``scripts/keyphrase_measures.py --choose``). ``--about 1``
 (``about=1``) gives the paper's keywords."""

@@ -1,6 +1,6 @@
 """Topic and category measures of the keyphrase method against the paper's words and extractors.
 
-Writes ``docs/results/keyphrases/<corpus>.json`` (docs/method.md §12). For every method:
+Writes ``docs/results/keyphrases/<corpus>.json`` (docs/method.md §13). For every method:
 
 * **topic MRR (vector)**: rank the test documents of a document's own category by the cosine
   between the mean vector of its keywords (the paper's keyword-vector sum, Algorithm 1 for a

@@ -113,7 +113,7 @@ def test_the_default_metric_is_the_one_the_shipped_quality_table_shows_better():
 
 def test_every_interface_takes_the_one_default_about():
     """The CLI, extract_keywords, the request path and the app read DEFAULT_ABOUT (docs/method.md
-    §12); the Documents and Home slider start at it; ``about=1`` is the paper's words."""
+    §13); the Documents and Home slider start at it; ``about=1`` is the paper's words."""
     from dkw_app import backend
     from dkw_core import extract_keywords
     from dkw_core.cli import build_parser
@@ -134,7 +134,7 @@ def test_the_default_about_is_the_one_its_measures_chose_on_the_training_split()
     """DEFAULT_ABOUT is the choice written by ``scripts/keyphrase_measures.py --choose`` on R8's
     training split (docs/results/keyphrases/r8-choice.json): the largest about whose topic MRR is
     at least YAKE's there; and on every corpus measured on its test split, the default's topic MRR
-    is at least YAKE's and its exclusivity above YAKE's (docs/method.md §12)."""
+    is at least YAKE's and its exclusivity above YAKE's (docs/method.md §13)."""
     import json
     from pathlib import Path
 

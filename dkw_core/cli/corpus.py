@@ -296,7 +296,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                          "gold category); " + "; ".join(f"{n}: {i.help}" for n, i in PROTOCOL_INFO.items()))
     p.add_argument("--about", type=float, default=None, metavar="A",
                    help=f"0 = about this text (its own keyphrases) … 1 = about its category (the paper's "
-                        f"discriminative words); default {DEFAULT_ABOUT} (docs/method.md §12)")
+                        f"discriminative words); default {DEFAULT_ABOUT} (docs/method.md §13)")
     p.add_argument("--baseline", action="store_true", help="score the document's own words, no vectors")
     p.add_argument("--sample", type=options.positive, metavar="N",
                    help="statistics from the first N documents per category and split only")

@@ -1,4 +1,4 @@
-"""How well a new text fits the corpus whose statistics weight its words (docs/method.md §12).
+"""How well a new text fits the corpus whose statistics weight its words (docs/method.md §13).
 
 A text about volcanoes scored with 20 Newsgroups' statistics is still "weighted as sci.space":
 the posterior always names some category. Two signals tell such a text apart, both from what

@@ -1,4 +1,4 @@
-"""Keyphrases of the text itself, ranked by how discriminative they are (docs/method.md §12).
+"""Keyphrases of the text itself, ranked by how discriminative they are (docs/method.md §13).
 
 The paper's keywords are latent words: the words nearest a document's phrases that its
 category's metric scores highest. They answer "which category is this?" well and "what is
@@ -38,7 +38,7 @@ from .units import DocUnits
 
 DEFAULT_DIVERSITY = 0.5
 """MMR's diversity (KeyBERT's name and scale; 0 keeps the order, 1 maximises spread), chosen on
-the training split (docs/method.md §12)."""
+the training split (docs/method.md §13)."""
 NEIGHBOURHOOD = 10
 """Nearest words of a phrase whose scores say how discriminative its latent neighbourhood is."""
 LATENT_CANDIDATES = 20
@@ -128,7 +128,7 @@ def phrase_discrimination(art: TextArtefacts, word_scores: np.ndarray, rows: np.
 def rank_keyphrases(art: TextArtefacts, word_scores: np.ndarray, latent: list[Keyword], vocabulary: list[str], *,
                     top: int, about: float, diversity: float = DEFAULT_DIVERSITY,
                     neighbourhood: int = NEIGHBOURHOOD) -> list[Keyword]:
-    """The text's keyphrases (docs/method.md §12), best first.
+    """The text's keyphrases (docs/method.md §13), best first.
 
     ``word_scores``: one score per vocabulary word (the category's metric row, or the maximum
     or posterior mix of the rows); ``latent``: the paper's keywords of the same text, best first,

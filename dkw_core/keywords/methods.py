@@ -31,7 +31,7 @@ def parse_method(spec: str) -> dict:
     ``latent-5word-knn90-rf:csls-k10`` → the same with ``"neighbours": "csls-k10"``;
     ``tf-rf`` → ``{"kind": "baseline", "k": None, "metric": "tf-rf", "neighbours": None}``;
     ``keyphrases-a0.4-knn90-lo-own`` → the latent method's entry with ``"about": 0.4``: the
-    document's own keyphrases (:mod:`.keyphrases`, docs/method.md §12)."""
+    document's own keyphrases (:mod:`.keyphrases`, docs/method.md §13)."""
     base, _sep, neighbours = spec.partition(":")
     kp = _KEYPHRASES.match(base)
     if kp:

@@ -9,7 +9,7 @@ dkw         ``latent-5word-knn<K>-<metric>[:<neighbours>]`` — the paper's meth
             command line; docs/method.md §3)
 dkw         ``keyphrases-a<about>-knn<K>-<metric>[:<neighbours>]`` — the document's own phrases
             ranked by the blend of their closeness to the text and the discrimination of their
-            latent neighbourhood (:mod:`.keyphrases`, docs/method.md §12)
+            latent neighbourhood (:mod:`.keyphrases`, docs/method.md §13)
 baseline    ``<metric>`` over the document's own words, e.g. ``tf-rf`` (the paper's method A)
 extractor   a third-party extractor of :mod:`.extractors` (``yake``, ``yake-n3``, ``textrank``,
             anything added with :func:`~.extractors.register_extractor`)

@@ -307,7 +307,7 @@ def extract_keywords(text: str, *, corpus: str = DEFAULT_CORPUS, metric: str | N
     ones for a built-in corpus at the default K, so a fresh clone answers without preparing
     anything — weighted under ``protocol`` (default label-free-top1), placed by ``about``
     between the text's own keyphrases (0) and its category's words (1, the paper's; default
-    :data:`~dkw_core.types.DEFAULT_ABOUT`, docs/method.md §12). A text that fits the corpus
+    :data:`~dkw_core.types.DEFAULT_ABOUT`, docs/method.md §13). A text that fits the corpus
     poorly gets keywords about itself (``.fit``). Each :class:`~.ranking.Keyword` has
     ``.word``, ``.score`` and its provenance; the list says which category weighted the words
     (``.weighting``, ``.describe()``)."""

@@ -1,4 +1,4 @@
-"""The keyphrase method (docs/method.md §12) on hand-computed artefacts, the out-of-corpus rule,
+"""The keyphrase method (docs/method.md §13) on hand-computed artefacts, the out-of-corpus rule,
 and the method through the model, the registry and the request path on a tiny corpus."""
 import numpy as np
 import pytest
