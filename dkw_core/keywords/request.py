@@ -251,8 +251,8 @@ def answer(request: KeywordRequest, *, model=None, progress: Progress | None = N
         first = model.keywords_for_text(request.text, metric=metrics[0], k=k, top=top, protocol=protocol,
                                         about=1.0, **extra)  # tags the text once, kept for what follows
         fit = model.text_fit(request.text, name=request.name or "text") if hasattr(model, "text_fit") else None
-        if fit is not None and fit.out_of_corpus:  # a category's vocabulary would mislead: the text's own words
-            about = 0.0
+        if fit is not None and fit.out_of_corpus and request.about is None:
+            about = 0.0  # by default a category's vocabulary would mislead: the text's own words
         for m in metrics:
             category_words[m] = first if m == metrics[0] else list(
                 model.keywords_for_text(request.text, metric=m, k=k, top=top, protocol=protocol, about=1.0, **extra))

@@ -114,3 +114,37 @@ def test_a_new_text_gets_its_fit_and_keyphrases(model):
     assert 0.0 <= fit.p <= 1.0 and fit.nearest in model.categories
     kp = model.keywords_for_text(text, metric="lo-own", k=3, top=3, about=0.0)
     assert {kw.word for kw in kp} <= {"rocket", "moon mission", "orbit", "the rocket", "moon"} | set(SPACE), kp
+
+
+class _OutOfCorpusModel:
+    """A stub model whose every text fits the corpus poorly; keywords name the about they got."""
+
+    categories = ["a", "b"]
+    vectors = None
+
+    class corpus:  # noqa: N801 - the attribute the request path reads
+        key = "stub"
+
+    def keywords_for_text(self, text, *, metric, k, top, protocol, about=None, **_):
+        return [Keyword(f"about{about:g}", 1.0, 1, ())]
+
+    def text_fit(self, text, name="text"):
+        from dkw_core.keywords.fit import CorpusFit
+
+        return CorpusFit(p=0.3, similarity=0.5, nearest="a", out_of_corpus=True)
+
+    def text_weighting(self, text):
+        from dkw_core.keywords.posterior import weighting_of
+
+        return weighting_of(np.array([0.3, 0.7]), self.categories)
+
+
+def test_an_out_of_corpus_text_gets_keywords_about_itself_unless_about_is_asked_for():
+    from dkw_core.keywords.request import KeywordRequest, answer
+
+    default = answer(KeywordRequest(dataset="stub", text="lava"), model=_OutOfCorpusModel())
+    assert [kw.word for kw in default.keywords["lo-own"]] == ["about0"] and default.about == 0.0
+    assert "does not fit" in default.describe() and "weighted as b, P = 0.70" in default.describe()
+    assert default.to_dict()["out_of_corpus"] is True
+    asked = answer(KeywordRequest(dataset="stub", text="lava", about=1.0), model=_OutOfCorpusModel())
+    assert [kw.word for kw in asked.keywords["lo-own"]] == ["about1"]
