@@ -43,6 +43,7 @@ from dkw_core.phrases import (
 )
 from dkw_core.phrases import get_tagger as open_tagger  # noqa: F401  (spaCy, loaded once per process)
 from dkw_core.types import (  # noqa: F401
+    DEFAULT_ABOUT,
     DEFAULT_CORPUS,
     DEFAULT_K,
     DEFAULT_METRIC,
@@ -180,10 +181,32 @@ def paper_metric_names() -> list[str]:
     return list(PAPER_METRICS)
 
 
-def keywords(model, doc_id: str, *, metric: str, k: int, top: int, protocol: str) -> list:
-    """Top-``top`` keywords of one document (``KeywordModel.keywords``)."""
+def keywords(model, doc_id: str, *, metric: str, k: int, top: int, protocol: str, about: float | None = None) -> list:
+    """Top-``top`` keywords of one document (``KeywordModel.keywords``): the paper's words, or
+    with ``about`` below 1 the document's own keyphrases (docs/method.md §13)."""
     check_protocol(protocol)
-    return list(model.keywords(doc_id, metric=metric, k=k, top=top, protocol=protocol))
+    if about is None or about >= 1.0:
+        return list(model.keywords(doc_id, metric=metric, k=k, top=top, protocol=protocol))
+    return list(model.keywords(doc_id, metric=metric, k=k, top=top, protocol=protocol, about=check_about(about)))
+
+
+def check_about(about: float) -> float:
+    """``about`` in [0, 1] (0 about this text, 1 about its category), else a one-line error."""
+    from dkw_core.keywords.keyphrases import check_about as check
+
+    return check(about)
+
+
+def own_phrase_spellings(kws: Sequence) -> list[str]:
+    """The spellings to mark in a text for its own keyphrases (the phrase as found, and the
+    lower-cased keyphrase's usual capitalisations); latent words that joined are not marked."""
+    from dkw_core.keywords.keyphrases import is_own_phrase
+
+    out: list[str] = []
+    for kw in kws:
+        if is_own_phrase(kw):
+            out += [kw.provenance[0].phrase, kw.word, kw.word.capitalize(), kw.word.title(), kw.word.upper()]
+    return list(dict.fromkeys(out))
 
 
 #: How the Documents page names an own-words baseline's column (``tf-rf (own words)``), apart
@@ -229,13 +252,15 @@ def method_keywords(spec: str, doc, *, corpus, top: int, protocol: str) -> list:
     return keywords_of_text(spec, doc.text, top)
 
 
-def text_keywords(text: str, *, corpus: str = DEFAULT_CORPUS, metric=None, k=None, top=None) -> list:
+def text_keywords(text: str, *, corpus: str = DEFAULT_CORPUS, metric=None, k=None, top=None, about=None) -> list:
     """Keywords of a new text in one call (``dkw_core.extract_keywords``: the one request path;
     ``None`` = the one default; a built-in corpus answers from its shipped statistics, no
-    preparation). Each keyword has ``.word`` and ``.score``."""
+    preparation). Each keyword has ``.word`` and ``.score``; the list says which category
+    weighted the words (``.weighting``), how well the text fits the corpus (``.fit``) and holds
+    the category's words beside the keyphrases (``.category_words``)."""
     from dkw_core.keywords.request import extract_keywords
 
-    return extract_keywords(text, corpus=corpus, metric=metric, k=k, top=top)
+    return extract_keywords(text, corpus=corpus, metric=metric, k=k, top=top, about=about)
 
 
 def shipped_answers(corpus: str, *, sample: int | None = None, k: int = DEFAULT_K,
@@ -267,7 +292,7 @@ def shipped_model(corpus: str, *, k: int = DEFAULT_K):
 
 
 def new_text_keywords(model, text: str, *, corpus: str, metrics: Sequence[str], k: int, top: int,
-                      protocol: str) -> dict:
+                      protocol: str, about: float | None = None) -> dict:
     """Keywords of a new text under a label-free ``protocol`` (default of the page:
     ``NEW_TEXT_PROTOCOL``), per metric, through the one request path with an already resolved
     ``model`` (prepared or shipped). ``weighting`` says which category its words are weighted
@@ -278,9 +303,10 @@ def new_text_keywords(model, text: str, *, corpus: str, metrics: Sequence[str], 
     if check_protocol(protocol) not in NEW_TEXT_PROTOCOLS:
         raise InputError("a new text has no gold category: choose a label-free protocol")
     result = answer(KeywordRequest(dataset=corpus, text=text, metrics=tuple(metrics), k=k, top=top,
-                                   protocol=protocol, alternatives=True), model=model)
+                                   protocol=protocol, alternatives=True, about=about), model=model)
     return {"weighting": result.weighting, "keywords": result.keywords, "by_category": result.by_category,
-            "source": result.source}
+            "source": result.source, "fit": result.fit, "about": result.about,
+            "category_words": result.category_words}
 
 
 def decode_upload(data: bytes, name: str) -> str:
@@ -361,6 +387,22 @@ def quality_summary(results, corpus: str):
     from dkw_core.evaluation.wordlists import quality_summary as summary
 
     return summary(results, corpus, default=DEFAULT_METRIC)
+
+
+def information_note(protocol: str, methods) -> str:
+    """The sentence naming unequal information in a comparison of dkw's metrics with extractors
+    (``dkw_core.evaluation.keyword_methods.information_note``)."""
+    from dkw_core.evaluation.keyword_methods import information_note as note
+
+    return note(protocol, list(methods))
+
+
+def front_sentence(rows, corpus: str) -> str:
+    """Which methods lie on the front of topic against category on ``corpus``
+    (``dkw_core.evaluation.wordlists.front_sentence``)."""
+    from dkw_core.evaluation.wordlists import front_sentence as sentence
+
+    return sentence(rows, corpus)
 
 
 def category_quality(content_key: str, category: str, words: Sequence[str], texts):

@@ -15,6 +15,56 @@ from .highlight import highlight_html
 from .untrusted import md
 
 NONE = "— none —"
+ABOUT_LABEL = "About this text ↔ about its category"
+ABOUT_HELP = ("0: the text's own keyphrases, ranked by how close they are to the text; 1: its category's "
+              "discriminative words (the paper's keywords); in between, the text's own phrases ranked also by "
+              "how discriminative their nearest words are for the category (docs/method.md §13).")
+
+
+def about_slider(key: str, box: Any = st) -> float:
+    """The one control between "about this text" (0) and "about its category" (1)."""
+    return float(box.slider(ABOUT_LABEL, 0.0, 1.0, float(backend.DEFAULT_ABOUT), 0.1, key=key, help=ABOUT_HELP))
+
+
+def fit_notice(weighting: Any, fit: Any, corpus: str) -> None:
+    """Which category weighted the words (and how sure), and a warning when the text fits the
+    corpus poorly (its keywords are then about the text itself)."""
+    if weighting is not None:
+        st.markdown(f"**{md(weighting.describe())}**")
+    if fit is not None and fit.out_of_corpus:
+        st.warning(md(f"This text fits {corpus} poorly: the nearest category is {fit.nearest} at distance "
+                      f"{fit.distance:.2f}, the classifier's P is {fit.p:.2f}. Its keywords are its own phrases, "
+                      "not a category's vocabulary."), icon=":material/travel_explore:")
+
+
+def show_keyphrases(text: str, kws: Sequence[Any], box: Any) -> None:
+    """The text in ``box`` with its own keyphrases marked (escaped HTML)."""
+    spellings = backend.own_phrase_spellings(kws)
+    with box.container():
+        if not spellings:
+            widgets.show_document(text)
+            return
+        markup, found = highlight_html(text, spellings)
+        st.caption(f"The text's own keyphrases marked ({found} occurrence(s)).")
+        st.html(markup)
+
+
+def keyphrase_answer(text: str, found: Any, *, corpus: str, key: str) -> None:
+    """Home's answer: the text with its keyphrases marked, the keywords and the category's
+    words beside them, which category weighted them and how well the text fits the corpus."""
+    fit_notice(getattr(found, "weighting", None), getattr(found, "fit", None), corpus)
+    left, right = st.columns([3, 2])
+    show_keyphrases(text, list(found), left.empty())
+    with right:
+        about = getattr(found, "about", 1.0)
+        st.text("Keywords: " + (", ".join(kw.word for kw in found) if found else "none found (too few known words)"))
+        category = list(getattr(found, "category_words", []) or [])
+        if category:
+            weighting = getattr(found, "weighting", None)
+            where = f" of {weighting.category}" if weighting is not None else ""
+            st.text(f"The category's discriminative words{where}: " + ", ".join(kw.word for kw in category))
+        st.caption(f"about = {about:g}: 0 is about this text (its own phrases), 1 about its category "
+                   "(the paper's words). The marked phrases in the text are its own keyphrases.")
 
 
 def keyword_label(kw: Any) -> str:
@@ -102,20 +152,33 @@ def own_text_input() -> str | None:
     return pasted if pasted and pasted.strip() else None
 
 
+def with_category_words(by_metric: Mapping[str, Sequence[Any]],
+                        category_words: Mapping[str, Sequence[Any]]) -> dict[str, Sequence[Any]]:
+    """The keyword columns, each metric's category words beside its keyphrases."""
+    out: dict[str, Sequence[Any]] = {}
+    for m, kws in by_metric.items():
+        out[m] = kws
+        if category_words.get(m):
+            out[f"{m}: category words"] = category_words[m]
+    return out
+
+
 def own_text_keywords(model: Any, text: str, *, corpus: str, metrics: Sequence[str], k: int, top: int,
-                      protocol: str, vectors: str, neighbours: str) -> None:
+                      protocol: str, vectors: str, neighbours: str, about: float | None = None) -> None:
     """Keywords of a new text, with the category its words are weighted with; when the
     posterior is unsure, the keywords under each of the two most probable categories."""
     try:
         with st.spinner("Tagging the text and finding its keywords…"):
             result = backend.new_text_keywords(model, text, corpus=corpus, metrics=metrics, k=k, top=top,
-                                               protocol=protocol)
+                                               protocol=protocol, about=about)
     except DkwError as exc:
         widgets.show_error(exc)
         return
     weighting = result["weighting"]
-    st.caption(f"protocol {protocol} · K={k} · N={top} · vectors {md(vectors)} · nearest words by {neighbours} · "
-               f"statistics from the training split ({result['source']})")
+    st.caption(f"protocol {protocol} · K={k} · N={top} · about = {result.get('about', 1.0):g} · vectors {md(vectors)} · "
+               f"nearest words by {neighbours} · statistics from the training split ({result['source']})")
+    if result.get("fit") is not None and result["fit"].out_of_corpus:
+        fit_notice(None, result["fit"], corpus)
     left, right = st.columns([1, 1])
     with left:
         st.subheader("Your text")
@@ -123,18 +186,19 @@ def own_text_keywords(model: Any, text: str, *, corpus: str, metrics: Sequence[s
         doc_box = st.empty()
     with right:
         by_metric = result["keywords"]
+        shown = with_category_words(by_metric, result.get("category_words") or {})
         if weighting is None:
             st.subheader("Top keywords per metric")
             st.caption("label-free: each word scored by its best category")
-            keyword_table(by_metric, top=top)
+            keyword_table(shown, top=top)
         elif not result["by_category"]:
             st.subheader("Top keywords per metric")
             st.markdown(f"**{md(weighting.describe())}**")
-            keyword_table(by_metric, top=top)
+            keyword_table(shown, top=top)
         else:
             st.subheader("Two likely categories")
             st.warning(md(
-                f"The classifier is unsure ({weighting.describe()}): the keywords under each of the two most "
+                f"The classifier is unsure — {weighting.describe()}. The keywords under each of the two most "
                 "probable categories, one above the other."))
             probs = {weighting.category: weighting.probability, weighting.runner_up: weighting.runner_up_probability}
             # one under the other, each table as wide as the single-category one: side by side, two
@@ -148,4 +212,7 @@ def own_text_keywords(model: Any, text: str, *, corpus: str, metrics: Sequence[s
         provenance(by_metric, key="own")
     with pick.container():
         chosen = highlight_choice(by_metric, pick, key="own_highlight")
-    show_document(text, chosen, doc_box)
+    if chosen is None:
+        show_keyphrases(text, [kw for kws in by_metric.values() for kw in kws], doc_box)
+    else:
+        show_document(text, chosen, doc_box)

@@ -1,7 +1,9 @@
-"""The Metrics page's *Words* tab: how coherent and how exclusive each method's category words are
-(the quality table, ``docs/results/quality/quality.json``, docs/method.md §10), answer first.
+"""The Metrics page's *Words* tab: whether each method's document keywords are about the document or
+about its category (topic against category, docs/method.md §12), then how coherent and how exclusive
+each method's category words are (docs/method.md §10); the quality table,
+``docs/results/quality/quality.json``, answer first.
 
-:func:`words_chart` and :func:`words_table` are pure (a table of
+:func:`topic_category_chart`, :func:`documents_table`, :func:`words_chart` and :func:`words_table` are pure (a table of
 :func:`dkw_core.evaluation.wordlists.load_quality` in, a plotly figure or the shown DataFrame
 out); :func:`show_words` is the tab itself (Streamlit imported inside, so this module imports
 without it). Every corpus or method text in a chart goes through :func:`untrusted.plotly`.
@@ -11,7 +13,17 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from dkw_core.evaluation.wordlists import FIGHTIN_WORDS, OWN_WORDS, QUALITY_COLUMNS
+from dkw_core.evaluation.wordlists import (
+    CATEGORY_AXIS,
+    CATEGORY_LIST_KINDS,
+    DOCUMENT_COLUMNS,
+    FIGHTIN_WORDS,
+    OWN_WORDS,
+    QUALITY_COLUMNS,
+    TOPIC_AXIS,
+    method_kind_of,
+    pareto_front,
+)
 
 from .untrusted import md, plotly
 
@@ -113,9 +125,97 @@ def words_chart(rows: pd.DataFrame, *, corpus: str, default: str, k: int, top: i
     return fig
 
 
+#: How each kind of method is drawn in the topic-against-category chart (name, symbol, colour, size).
+KIND_STYLE = {"latent": ("dkw metrics (latent words)", "circle", "#7f9cbf", 10),
+              "keyphrases": ("dkw keyphrases of the text", "cross", "#1f4e9c", 14),
+              OWN_WORDS: ("own words (Fightin' Words, c-TF-IDF, tf-idf, tf-rf)", "diamond", "#e07b00", 13),
+              "extractor": ("extractors (YAKE!, TextRank)", "square", "#2a9d4b", 13),
+              "imported": ("imported keywords", "triangle-up", "#8a4fbf", 13),
+              "default": ("the default metric", "star", "#c0143c", 20)}
+#: The document measures the Words tab's second table shows.
+DOC_SHOWN = [DOCUMENT_COLUMNS[k] for k in ("topic_mrr", "topic_top1", "literal_mrr", "occurrence", "jaccard",
+                                            "micro_f1", "macro_f1", "exclusivity")]
+
+
+def topic_category_chart(rows: pd.DataFrame, *, corpus: str, default: str) -> go.Figure:
+    """Topic (vector MRR) against category (keywords-alone micro-F1), one marker per method of
+    ``rows`` (one corpus of :func:`load_quality`'s table) with its 95 % CIs as error bars, one trace
+    per kind of method; the methods on the front are named on the chart."""
+    kept = rows.dropna(subset=[TOPIC_AXIS, CATEGORY_AXIS])
+    front = set(pareto_front(kept)["id"])
+    fig = go.Figure()
+    kinds = kept.assign(kind=[("default" if i == default else method_kind_of(w))
+                              for i, w in zip(kept["id"], kept["words"])])
+    for kind, (name, symbol, colour, size) in KIND_STYLE.items():
+        mine = kinds[kinds["kind"] == kind]
+        if mine.empty:
+            continue
+        x, y = mine[TOPIC_AXIS], mine[CATEGORY_AXIS]
+        fig.add_trace(go.Scatter(
+            x=x.tolist(), y=y.tolist(), mode="markers+text", name=name,
+            text=[plotly(m) if i in front or kind in ("default", "extractor", "imported", "keyphrases") else ""
+                  for i, m in zip(mine["id"], mine["method"])],
+            textposition="top center", textfont={"size": 12},
+            error_x={"type": "data", "symmetric": False, "array": (mine[f"{TOPIC_AXIS} high"] - x).tolist(),
+                     "arrayminus": (x - mine[f"{TOPIC_AXIS} low"]).tolist(), "thickness": 1, "width": 0},
+            error_y={"type": "data", "symmetric": False, "array": (mine[f"{CATEGORY_AXIS} high"] - y).tolist(),
+                     "arrayminus": (y - mine[f"{CATEGORY_AXIS} low"]).tolist(), "thickness": 1, "width": 0},
+            marker={"symbol": symbol, "color": colour, "size": size, "line": {"width": 1, "color": "white"}},
+            hovertext=[f"<b>{plotly(r['method'])}</b> ({plotly(r['words'])})<br>topic MRR {r[TOPIC_AXIS]:.3f} "
+                       f"[{r[f'{TOPIC_AXIS} low']:.3f}, {r[f'{TOPIC_AXIS} high']:.3f}]<br>keywords-alone micro-F1 "
+                       f"{r[CATEGORY_AXIS]:.2f} % [{r[f'{CATEGORY_AXIS} low']:.2f}, {r[f'{CATEGORY_AXIS} high']:.2f}]"
+                       for _, r in mine.iterrows()], hoverinfo="text"))
+    fig.update_layout(
+        title=(f"Document keywords on {plotly(corpus)}: about the document (right) or about its category (up)?"
+               "<br><sup>topic: MRR of a document among its category's test documents by its keywords' mean vector"
+               " · category: micro-F1 of LinearSVC on the keywords alone (plain label-free) · bars: 95 % CIs "
+               "over documents</sup>"),
+        xaxis_title="topic: MRR of the document among its category's documents",
+        yaxis_title="category: keywords-alone micro-F1 (%)",
+        legend={"orientation": "h", "yanchor": "top", "y": -0.18, "x": 0}, height=560, margin={"t": 100, "b": 130})
+    return fig
+
+
+def documents_table(rows: pd.DataFrame) -> pd.DataFrame:
+    """The document measures of every method that has them, highest topic MRR first."""
+    kept = rows.dropna(subset=[TOPIC_AXIS])
+    return kept[["method", "words", *DOC_SHOWN]].sort_values(TOPIC_AXIS, ascending=False,
+                                                              kind="stable").reset_index(drop=True)
+
+
+def show_documents(dataset: str, rows: pd.DataFrame) -> None:
+    """The document keywords' part of the Words tab: the front sentence first, the chart, the table."""
+    import streamlit as st
+
+    from . import backend, widgets
+
+    st.subheader("Document keywords: about the document, or about its category?")
+    if rows[TOPIC_AXIS].isna().all():
+        st.info(md(f"The document keywords were not measured on {dataset}. Measure them with "
+                   f"python scripts/quality_table.py --corpora {dataset} --documents-only"))
+        return
+    st.markdown(f"**{md(backend.front_sentence(rows, dataset))}**")
+    st.caption("Topic: a document's rank among the test documents of its own category when they are ranked by "
+               "the cosine of its keywords' mean vector to each document's mean content-word vector (MRR; ties "
+               "broken at random, in expectation). Category: micro-F1 of LinearSVC on the keywords alone (dkw's "
+               "metrics and the own-words methods under plain label-free, no classifier's category inside any "
+               "vector; the extractors read the text alone). docs/method.md §12.")
+    st.plotly_chart(topic_category_chart(rows, corpus=dataset, default=backend.DEFAULT_METRIC),
+                    key="chart_topic_category",
+                    config={"toImageButtonOptions": {"format": "png", "filename": f"topic-category-{dataset}",
+                                                     "scale": 2}, "displaylogo": False})
+    table = documents_table(rows)
+    fmt = {c: st.column_config.NumberColumn(format="%.2f" if c.endswith("(%)") else "%.3f") for c in DOC_SHOWN}
+    st.dataframe(table, hide_index=True, key="table_documents", width="stretch", height=35 * (len(table) + 1) + 3,
+                 column_config={"method": st.column_config.TextColumn("method", width="medium"), **fmt})
+    widgets.csv_download(table, label="Download this table (CSV)", file_name=f"document-keywords-{dataset}.csv",
+                         key="csv_documents")
+
+
 def words_table(rows: pd.DataFrame) -> pd.DataFrame:
-    """The shown table: :data:`SHOWN`, highest exclusivity first."""
-    return rows[SHOWN].sort_values(EXCL, ascending=False, kind="stable").reset_index(drop=True)
+    """The shown table: :data:`SHOWN` of the methods with category lists, highest exclusivity first."""
+    lists = rows[rows["words"].map(method_kind_of).isin(CATEGORY_LIST_KINDS)]
+    return lists[SHOWN].sort_values(EXCL, ascending=False, kind="stable").reset_index(drop=True)
 
 
 def show_words(dataset: str) -> None:
@@ -134,6 +234,8 @@ def show_words(dataset: str) -> None:
                    f"{', '.join(results.corpora) or 'none'}). Measure it with "
                    f"python scripts/quality_table.py --corpora {dataset}"))
         return
+    show_documents(dataset, rows)
+    st.subheader("Category words: coherent and exclusive?")
     summary = backend.quality_summary(results, dataset)
     st.markdown(f"**{md(summary.answer)}**")
     st.caption(md(summary.how))
@@ -141,7 +243,7 @@ def show_words(dataset: str) -> None:
                                 window=results.window, protocol=results.protocol), key="chart_words",
                     config={"toImageButtonOptions": {"format": "png", "filename": f"words-{dataset}", "scale": 2},
                             "displaylogo": False})
-    missing = rows[rows[NPMI].isna()]
+    missing = rows[rows[NPMI].isna() & rows["words"].map(method_kind_of).isin(CATEGORY_LIST_KINDS)]
     if not missing.empty:
         st.caption(md(f"Not drawn (no word of their lists in the test split, no NPMI): "
                       f"{', '.join(missing['method'])}."))

@@ -86,6 +86,13 @@ coherent and exclusive than ig's (the former default) and its micro-F1 at N = 10
 label-free-top1 (K 90) is within 0.24 points of the best metric's (docs/method.md §9). The paper's
 metrics are one option away: ``--metric ig`` (best F1 of the reference results), ``--metric rf``
 (the paper's human study)."""
+DEFAULT_ABOUT = 0.4
+"""Where every interface's keywords sit between "about this text" (0: the document's own
+keyphrases ranked by their closeness to it) and "about its category" (1: the paper's
+discriminative words, exactly): the keyphrase method of docs/method.md §13. 0.4 is the largest
+value whose keywords still pick out their document among its category's as well as YAKE's do,
+chosen on R8's training split (``scripts/keyphrase_measures.py --choose``). ``--about 1``
+(``about=1``) gives the paper's keywords."""
 DEFAULT_K = 90
 """Nearest words per phrase (the paper's K = 90 of the human study; K 90 is what the reference
 results choose for ig on 20ng); also the prepared k_max."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dkw_app import backend, resources, study_ui, tables, widgets
+from dkw_app import backend, keyword_views, resources, study_ui, tables, widgets
 from dkw_app.untrusted import md
 from dkw_core.errors import DkwError
 
@@ -22,6 +22,8 @@ st.markdown("dkw finds the words that set a text apart from texts of other categ
 with st.form("instant_form", border=False):
     text = st.text_area("Paste a text: its keywords come at once, nothing to prepare", key="instant_text", height=110,
                         placeholder="e.g. a news article or a forum post")
+    about = st.slider(keyword_views.ABOUT_LABEL, 0.0, 1.0, float(backend.DEFAULT_ABOUT), 0.1, key="instant_about",
+                      help=keyword_views.ABOUT_HELP)
     asked = st.form_submit_button("Get keywords", type="primary", icon=":material/key:")
 if asked:
     st.session_state.pop("instant_result", None)
@@ -32,14 +34,14 @@ if asked:
     else:
         try:
             with st.spinner("Finding keywords…"):
-                words = [kw.word for kw in backend.text_keywords(text)]
+                found = backend.text_keywords(text, about=about)
         except DkwError as exc:
             widgets.show_error(exc)
         else:
-            st.session_state["instant_result"] = (text, words)
+            st.session_state["instant_result"] = (text, found)
 result = st.session_state.get("instant_result")
 if result and result[0] == text:
-    st.text("Keywords: " + (", ".join(result[1]) if result[1] else "none found (too few known words)"))
+    keyword_views.keyphrase_answer(result[0], result[1], corpus=backend.DEFAULT_CORPUS, key="instant")
     st.caption("Weighted with the statistics of 20 Newsgroups shipped with dkw. For another corpus, the other "
                "metrics and where each keyword comes from, use Documents.")
 

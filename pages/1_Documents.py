@@ -87,6 +87,7 @@ with st.sidebar:
     else:
         protocol = st.radio("Protocol", backend.PROTOCOLS, key="kw_protocol",
                             format_func=lambda p: f"{p} ({backend.PROTOCOL_HELP[p]})")
+    about = keyword_views.about_slider("kw_about")
     neighbours = widgets.select("Nearest words (step 3)", list(backend.NEIGHBOURS_CHOICES), key="kw_neighbours",
                                 default=backend.DEFAULT_NEIGHBOURS,
                                 format_func=lambda s: f"{s} — {backend.NEIGHBOURS_HELP.get(s, s)}",
@@ -135,7 +136,7 @@ if source == OWN_TEXT:
         model = ready_model()
     keyword_views.own_text_keywords(model, text, corpus=name, metrics=metrics, k=int(k), top=int(top),
                                     protocol=protocol, vectors=resources.loaded_vectors_name(),
-                                    neighbours=neighbours)
+                                    neighbours=neighbours, about=about)
     st.stop()
 corpus = widgets.guarded(lambda: resources.corpus(name, sample))
 if corpus is None:
@@ -180,24 +181,27 @@ with left:
     st.text(f"category {doc.label} · split {doc.split} · {len(doc.text):,} characters")
     pick_box = st.empty()
     doc_box = st.empty()
-    keyword_views.show_document(doc.text, None, doc_box)  # plain text until a keyword is chosen
+    keyword_views.show_document(doc.text, None, doc_box)  # plain text until the keywords are there
 
 with right:
     st.subheader("Top keywords per metric")
     model = ready_model()
     try:
-        by_metric = {m: backend.keywords(model, doc.id, metric=m, k=int(k), top=int(top), protocol=protocol)
-                     for m in metrics}
+        by_metric = {m: backend.keywords(model, doc.id, metric=m, k=int(k), top=int(top), protocol=protocol,
+                                         about=about) for m in metrics}
+        category_words = {} if about >= 1.0 else {
+            m: backend.keywords(model, doc.id, metric=m, k=int(k), top=int(top), protocol=protocol) for m in metrics}
     except DkwError as exc:
         widgets.show_error(exc)
         st.stop()
     vectors_name = resources.loaded_vectors_name()
-    st.caption(f"protocol {protocol} · K={k} · N={top} · vectors {md(vectors_name)} · nearest words by {neighbours} · "
-               f"statistics from the training split")
+    st.caption(f"protocol {protocol} · K={k} · N={top} · about = {about:g} · vectors {md(vectors_name)} · "
+               f"nearest words by {neighbours} · statistics from the training split")
     if neighbours != backend.DEFAULT_NEIGHBOURS:
         vectors_name = f"{vectors_name} ({neighbours})"
     others = keyword_views.method_columns(methods, doc, corpus=corpus, top=int(top), protocol=protocol)
-    keyword_views.keyword_table({**by_metric, **others}, top=int(top))
+    keyword_views.keyword_table({**keyword_views.with_category_words(by_metric, category_words), **others},
+                                top=int(top))
     widgets.csv_download(tables.keywords_long({**by_metric, **others}, doc_id=doc.id, protocol=protocol, k=int(k),
                                               vectors=vectors_name),
                          label="Download keywords (CSV)", file_name="keywords.csv", key="kw_csv")
@@ -210,3 +214,5 @@ with pick_box.container():
     chosen = keyword_views.highlight_choice(by_metric, pick_box, key="doc_highlight")
 if chosen is not None:
     keyword_views.show_document(doc.text, chosen, doc_box)
+else:  # the document's own keyphrases marked
+    keyword_views.show_keyphrases(doc.text, [kw for m in metrics for kw in by_metric.get(m, [])], doc_box)

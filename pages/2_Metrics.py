@@ -221,6 +221,9 @@ with t_sig:
             if pairs is None or pairs.empty:
                 st.info("Fewer than two metrics with stored per-document predictions at this N.")
             else:
+                unequal = backend.information_note(protocol, {*pairs["metric_a"], *pairs["metric_b"]})
+                if unequal:
+                    st.warning(md(unequal))
                 best = backend.best_method(pairs)
                 tied = [m for m in backend.tied_best(pairs) if m != best]
                 panels = [(f"vs {best} (highest test F1)", backend.against(pairs, best))] if best else []

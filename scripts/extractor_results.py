@@ -25,6 +25,9 @@ from dkw_core.errors import DkwError  # noqa: E402
 BEGIN, END = "<!-- extractor-table:begin -->", "<!-- extractor-table:end -->"
 ORDER = ["20ng", "r8", "r52", "webkb"]
 NAMES = {"yake": "YAKE!", "textrank": "TextRank"}
+#: What dkw's keywords read beyond the training statistics, named in its row (the extractors read the text alone).
+PROTOCOL_READS = {"label-free-top1": " + the category a tf-idf classifier predicts",
+                  "label-free-posterior": " + a tf-idf classifier's posterior", "label-aware": " + the gold category"}
 
 
 def table(folder: Path | None = None) -> str:
@@ -42,7 +45,8 @@ def table(folder: Path | None = None) -> str:
         name = f"dkw {dkw['metric']} K{dkw['k']}"
         protocol = dkw["protocol"]
         at10 = {r["top"]: r for r in dkw["runs"]}[10]
-        rows = [(f"dkw {dkw['metric']}, K = {dkw['k']}, {protocol}", at10, None)]
+        reads = PROTOCOL_READS.get(protocol, "")
+        rows = [(f"dkw {dkw['metric']}, K = {dkw['k']}, {protocol}{reads}", at10, None)]
         pairs = d["comparisons"][protocol]["by_top"]["10"]
         for run in (r for r in d["runs"] if r["top"] == 10):
             rows.append((NAMES.get(run["metric"], run["metric"]), run, run["metric"]))

@@ -28,23 +28,56 @@ import re
 import shlex
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from repo_root import ROOT  # the repository root, put first on sys.path (scripts/repo_root.py)
 
 from dkw_core.evaluation.wordlists import PEER_NAMES as PEERS  # noqa: E402  (the one name of each peer)
 from dkw_core.evaluation.wordlists import quality_method_id as method_id  # noqa: E402  (what the app reads back)
+from dkw_core.evaluation.wordlists import quality_method_label  # noqa: E402
 
 ORDER = ["20ng", "r52", "r8", "webkb"]
 #: Methods whose category lists the per-corpus pages print in full.
 SHOWN = ["ig", "rf", "lo", "fw", "own:fw", "own:ctfidf"]
 DEFAULT_JSON = ROOT / "docs" / "results" / "quality" / "quality.json"
 BEGIN, END = "<!-- quality-table:begin -->", "<!-- quality-table:end -->"
+#: The rule every exclusivity of a corpus measured by this version follows (a corpus without it in the
+#: JSON was measured before, when absent words were left out: its pages and summary cells say so).
+EXCLUSIVITY_RULE = "a word or keyword in no training document counts 0"
+OLD_RULE = ("† exclusivity as measured before this release (words in no training document left out, which flatters "
+            "latent lists) and no document measures: the prepared corpus was not available to re-measure it; "
+            "`scripts/quality_table.py --corpora {name} --documents-only` does")
+
+
+def _old_rule(data: dict, name: str) -> bool:
+    return data["corpora"][name].get("exclusivity_rule") != EXCLUSIVITY_RULE
+
+
+def _mark(data: dict, name: str, label: str) -> str:
+    return f"{label} †" if _old_rule(data, name) else label
+
+
+def _footnotes(data: dict) -> list[str]:
+    notes = [OLD_RULE.format(name=n).replace("† ", f"† {n}: ", 1) for n in data["corpora"] if _old_rule(data, n)]
+    return ["", *notes] if notes else []
+
+
+#: How the document measures were taken (stored in the JSON, stated on every page; docs/method.md §12).
+DOCUMENTS_ABOUT = ("each test document's top 10 keywords; topic: the document's expected reciprocal rank and "
+                   "top-1 chance among the test documents of its own category (random tie-breaking), ranked by the "
+                   "cosine of its keywords' mean vector to each document's mean content-word vector (vectors) or by "
+                   "how many of its keywords occur in each (literal); keywords in their document; mean Jaccard of "
+                   "two lists of a category; category: keywords-alone micro/macro-F1 (both splits' keywords under "
+                   "plain label-free, the normalised sum of the keyword vectors, LinearSVC trained on the training "
+                   "documents'), exclusivity of the keywords for the document's category (a keyword in no training "
+                   "document counts 0); each [value, 95 % CI low, high], percentile bootstrap over test documents, "
+                   "1,000 resamples, seed 0")
 
 
 def method_label(row: dict) -> str:
-    if row["words"] == "own words":
-        return f"{PEERS.get(row['metric'], row['metric'])} (own words)"
+    if row["words"] in ("own words", "extractor", "imported", "keyphrases"):
+        return quality_method_label(row["words"], row["metric"])
     return row["metric"]
 
 
@@ -52,33 +85,167 @@ def method_label(row: dict) -> str:
 
 
 def measure_corpus(name: str, metrics: list[str], peers: list[str], *, k: int, top: int, protocol: str,
-                   log=print) -> dict:
+                   extractors: Sequence[str] = (), imports: dict | None = None, import_source: str = "",
+                   reuse: dict | None = None, extractor_train: str = "extract", abouts: Sequence[float] = (),
+                   about_f1: bool = False, log=print) -> dict:
     from dkw_core.corpora import load_corpus
-    from dkw_core.evaluation.wordlists import method_quality, reference_tokens
+    from dkw_core.evaluation.wordlists import (
+        KEYWORDS_ALONE,
+        keywords_quality,
+        method_quality,
+        model_keyword_lists,
+        reference_tokens,
+    )
     from dkw_core.keywords import BaselineModel, KeywordModel
+    from dkw_core.keywords.extractors import _extractor_version, cached_keywords, extract_cached, extractor_for
+    from dkw_core.quality import content_vectors, exclusivity
+    from dkw_core.types import DEFAULT_METRIC
 
     t0 = time.perf_counter()
     corpus = load_corpus(name)
     rows = []
-    latent = KeywordModel.prepare(corpus, k_max=max(k, 90)) if metrics else None
+    latent = KeywordModel.prepare(corpus, k_max=max(k, 90))
     tokens = reference_tokens(corpus)
+    vectors = latent.vectors
+    doc_vectors = content_vectors(vectors, tokens.test)  # the same for every method: computed once
     log(f"{name}: prepared in {time.perf_counter() - t0:.0f} s")
+
+    def documents(model, metric, kk):
+        """The document measures of a model's metric: keywords alone (both splits under plain
+        label-free) and the deployable lists (label-free-top1: the classifier's category enters)."""
+        alone = model_keyword_lists(model, metric=metric, k=kk, top=top, protocol=KEYWORDS_ALONE)
+        top1 = model_keyword_lists(model, metric=metric, k=kk, top=top, protocol=protocol, splits=("test",))
+        return {"documents": _documents(keywords_quality(alone, tokens, vectors, top=top, document_vectors=doc_vectors),
+                                        KEYWORDS_ALONE),
+                "documents_top1": _documents(keywords_quality(top1, tokens, vectors, top=top, f1=False,
+                                                              document_vectors=doc_vectors), protocol)}
+
+    def category(model, words, metric, kk):
+        """The category lists' figures: measured, or (``reuse``) the stored ones with their
+        exclusivity recounted from the stored lists (a word in no training document counts 0)."""
+        stored = (reuse or {}).get(method_id(words, metric))
+        if stored and stored.get("lists"):
+            mean, _ = exclusivity(stored["lists"], tokens.train, tokens.train_labels, topn=top)
+            return {**stored, "exclusivity": _r(mean)}
+        return _row(words, metric, method_quality(model, metric=metric, k=kk, top=top, protocol=protocol,
+                                                  tokens=tokens), 0)
+
     for metric in metrics:
         t1 = time.perf_counter()
-        got = method_quality(latent, metric=metric, k=k, top=top, protocol=protocol, tokens=tokens)
-        rows.append(_row("latent", metric, got, time.perf_counter() - t1))
+        rows.append({**category(latent, "latent", metric, k), **documents(latent, metric, k)})
+        rows[-1]["seconds"] = round(time.perf_counter() - t1, 1)
         log(f"{name} {metric}: {_brief(rows[-1])}")
     if peers:
         base = BaselineModel.prepare(corpus)
-        if latent is not None:
-            base.use_posteriors_of(latent)  # the same corpus's posteriors: never fitted twice
+        base.use_posteriors_of(latent)  # the same corpus's posteriors: never fitted twice
         for metric in peers:
             t1 = time.perf_counter()
-            got = method_quality(base, metric=metric, k=None, top=top, protocol=protocol, tokens=tokens)
-            rows.append(_row("own words", metric, got, time.perf_counter() - t1))
+            rows.append({**category(base, "own words", metric, None), **documents(base, metric, None)})
+            rows[-1]["seconds"] = round(time.perf_counter() - t1, 1)
             log(f"{name} own {metric}: {_brief(rows[-1])}")
+    for about in abouts:  # the text's own keyphrases (KeywordModel.keywords(..., about=)), when dkw has them
+        t1 = time.perf_counter()
+        metric = DEFAULT_METRIC
+        name_ = f"{metric}@about={about:g}"
+
+        def lists_of(docs, proto, about=about, metric=metric):
+            return {d.id: [kw.word for kw in latent.keywords(d.id, metric=metric, k=k, top=top, protocol=proto,
+                                                            about=about)] for d in docs}
+        test_docs = corpus.split("test")
+        alone = lists_of(test_docs, KEYWORDS_ALONE)
+        if about_f1:
+            alone.update(lists_of(corpus.split("train"), KEYWORDS_ALONE))
+        deployable = lists_of(test_docs, protocol)
+        row = _other_row("keyphrases", name_, f"dkw {metric}, K {k}, about {about:g}",
+                         _documents(keywords_quality(alone, tokens, vectors, top=top, f1=about_f1,
+                                                     document_vectors=doc_vectors), KEYWORDS_ALONE), t1,
+                         note="" if about_f1 else "keywords-alone F1 not measured (--about-f1)")
+        row["documents_top1"] = _documents(keywords_quality(deployable, tokens, vectors, top=top, f1=False,
+                                                            document_vectors=doc_vectors), protocol)
+        row["seconds"] = round(time.perf_counter() - t1, 1)
+        rows.append(row)
+        log(f"{name} {name_}: {_brief(row)}")
+    for mid, stored in (reuse or {}).items():  # every other stored category list: its exclusivity recounted
+        if mid not in {r["method"] for r in rows} and stored.get("lists"):
+            mean, _ = exclusivity(stored["lists"], tokens.train, tokens.train_labels, topn=top)
+            rows.append({**stored, "exclusivity": _r(mean)})
+    for spec in extractors:
+        t1 = time.perf_counter()
+        test_docs, train_docs = corpus.split("test"), corpus.split("train")
+        found = extract_cached(spec, [d.text for d in test_docs])
+        train = (extract_cached(spec, [d.text for d in train_docs]) if extractor_train == "extract"
+                 else cached_keywords(spec, [d.text for d in train_docs]))
+        lists = dict(zip((d.id for d in test_docs), found))
+        if train is not None:
+            lists.update(zip((d.id for d in train_docs), train))
+        q = keywords_quality(lists, tokens, vectors, top=top, f1=train is not None, document_vectors=doc_vectors)
+        docs = _documents(q, "none: reads no label")
+        note = ""
+        if train is None:  # the training documents' keywords are not extracted yet: the reference results' F1
+            docs["figures"].update(_reference_f1(name, spec, top))
+            note = (f"keywords-alone F1 from docs/results/extractors/{name}.json (the same classification of the "
+                    f"same extractor's keywords, N = {top}; its training keywords were not extracted for this run)")
+        version = _extractor_version(extractor_for(spec))
+        rows.append(_other_row("extractor", spec, version, docs, t1, note=note))
+        log(f"{name} {spec}: {_brief(rows[-1])}")
+    for method_name, lists in (imports or {}).items():
+        test_ids = set(tokens.test_ids)
+        if not test_ids.intersection(lists):
+            continue  # another corpus's keywords
+        t1 = time.perf_counter()
+        covered = all(d in lists for d in tokens.train_ids)
+        q = keywords_quality(lists, tokens, vectors, top=top, f1=covered, document_vectors=doc_vectors)
+        lacking = sum(1 for d in tokens.test_ids if not lists.get(d))
+        rows.append(_other_row("imported", method_name, import_source,
+                               _documents(q, "unknown (imported)"), t1,
+                               note=(f"{lacking} test documents without keywords; " if lacking else "")
+                               + ("" if covered else "no training keywords: no F1")))
+        log(f"{name} imported {method_name}: {_brief(rows[-1])}")
     return {"dataset": name, "categories": list(corpus.categories), "test_documents": len(tokens.test),
-            "train_documents": len(tokens.train), "seconds": round(time.perf_counter() - t0, 1), "methods": rows}
+            "train_documents": len(tokens.train), "seconds": round(time.perf_counter() - t0, 1),
+            "exclusivity_rule": EXCLUSIVITY_RULE, "methods": rows}
+
+
+def _reference_f1(name: str, spec: str, top: int) -> dict:
+    """``{"micro_f1": [v, lo, hi], "macro_f1": [...]}`` of the extractor's run at N = ``top`` in the
+    shipped extractor reference results, from its per-document predictions (bootstrap as everywhere)."""
+    import numpy as np
+
+    from dkw_core.evaluation.reference import runs_frame
+    from dkw_core.quality import _macro_f1, macro_f1_ci, percentile_ci
+
+    path = ROOT / "docs" / "results" / "extractors" / f"{name}.json"
+    if not path.exists():
+        return {}
+    frame = runs_frame(json.loads(path.read_text(encoding="utf-8")))
+    run = frame[(frame["metric"] == spec) & (frame["top"] == top)]
+    if run.empty or not isinstance(run.iloc[0]["predictions"], dict):
+        return {}
+    p = run.iloc[0]["predictions"]
+    labels = {c: i for i, c in enumerate(sorted(set(p["gold"]) | set(p["pred"])))}
+    gold = np.asarray([labels[c] for c in p["gold"]])
+    pred = np.asarray([labels[c] for c in p["pred"]])
+    correct = (gold == pred).astype(float)
+    lo, hi = percentile_ci(correct)
+    mlo, mhi = macro_f1_ci(gold, pred, len(labels))
+    return {"micro_f1": [_r(correct.mean()), _r(lo), _r(hi)],
+            "macro_f1": [_r(_macro_f1(gold, pred, len(labels))), _r(mlo), _r(mhi)]}
+
+
+def _documents(q, lists: str) -> dict:
+    """The document measures of one method as JSON: each figure ``[value, CI low, CI high]``."""
+    return {"lists": lists, "documents": len(q.ids),
+            "figures": {key: [_r(f["value"]), _r(f["low"]), _r(f["high"])] for key, f in q.summary().items()}}
+
+
+def _other_row(words: str, name: str, source: str, docs: dict, t1: float, note: str = "") -> dict:
+    """A method with document keywords only (an extractor, an imported file): no category lists."""
+    row = {"method": method_id(words, name), "metric": name, "words": words, "source": source, "npmi": None,
+           "absent_share": None, "exclusivity": None, "npmi_skipped": [], "micro_f1": None, "macro_f1": None,
+           "f1_means": "", "documents": docs, "seconds": round(time.perf_counter() - t1, 1), "lists": {}}
+    if note:
+        row["note"] = note
+    return row
 
 
 def _row(words: str, metric: str, got, seconds: float) -> dict:
@@ -92,21 +259,26 @@ def _row(words: str, metric: str, got, seconds: float) -> dict:
 
 
 def _r(x, digits: int = 4):
-    return None if x is None else round(float(x), digits)
+    return None if x is None or (isinstance(x, float) and x != x) else round(float(x), digits)
 
 
 def _brief(row: dict) -> str:
+    figures = row["documents"]["figures"]
     return (f"NPMI {row['npmi']}, absent {row['absent_share']}, exclusivity {row['exclusivity']}, "
-            f"micro-F1 {row['micro_f1']} ({row['seconds']} s)")
+            f"micro-F1 {row['micro_f1']}; documents: topic MRR {figures['topic_mrr'][0]}, keywords-alone micro-F1 "
+            f"{(figures.get('micro_f1') or [None])[0]}, exclusivity {figures['exclusivity'][0]} ({row['seconds']} s)")
 
 
 _STRINGS = re.compile(r'\[\s*("[^"\n]*"(?:,\s*"[^"\n]*")*)\s*\]')
+_NUMBERS = re.compile(r'\[\s*((?:-?[0-9.e+-]+|null)(?:,\s*(?:-?[0-9.e+-]+|null))*)\s*\]')
 
 
 def dump(data: dict) -> str:
-    """The JSON with one line per word list (``indent=1`` elsewhere), so a diff shows changed lists."""
+    """The JSON with one line per word list and per figure triple (``indent=1`` elsewhere), so a diff shows
+    changed lists."""
     text = json.dumps(data, indent=1, ensure_ascii=False)
-    return _STRINGS.sub(lambda m: "[" + re.sub(r'",\s+"', '", "', m.group(1)) + "]", text) + "\n"
+    text = _STRINGS.sub(lambda m: "[" + re.sub(r'",\s+"', '", "', m.group(1)) + "]", text)
+    return _NUMBERS.sub(lambda m: "[" + re.sub(r",\s+", ", ", m.group(1)) + "]", text) + "\n"
 
 
 def merge(old: dict | None, fresh: dict, about: dict) -> dict:
@@ -131,9 +303,11 @@ def _ordered(rows) -> list[dict]:
 
     registry = list(METRICS)
 
+    kinds = ["keyphrases", "own words", "extractor", "imported"]
+
     def key(r):
-        own = r["words"] == "own words"
-        return (own, registry.index(r["metric"]) if r["metric"] in registry else len(registry), r["metric"])
+        kind = kinds.index(r["words"]) + 1 if r["words"] in kinds else 0
+        return (kind, registry.index(r["metric"]) if r["metric"] in registry else len(registry), r["metric"])
 
     return sorted(rows, key=key)
 
@@ -158,10 +332,13 @@ def corpus_page(data: dict, name: str) -> str:
              f"Generated by `scripts/quality_table.py` from `quality.json` (do not edit): "
              f"{_setting(data)}", "",
              f"{c['train_documents']:,} training and {c['test_documents']:,} test documents, "
-             f"{len(c['categories'])} categories; measured in {c['seconds']:.0f} s.", "",
+             f"{len(c['categories'])} categories; measured in {c['seconds']:.0f} s."
+             + (f" {OLD_RULE.format(name=name)}." if _old_rule(data, name) else ""), "",
              "| method | words | NPMI | absent from test split | exclusivity | micro-F1 | macro-F1 |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
     for r in c["methods"]:
+        if r["words"] in ("extractor", "imported", "keyphrases"):
+            continue  # document keywords only: no category lists
         words = r["words"] if r["words"] == "own words" else f"{r['words']}, K {data['k']}"
         lines.append(f"| {method_label(r)} | {words} | {_num(r['npmi'], '+.3f')} | {_pct(r['absent_share'])} "
                      f"| {_num(r['exclusivity'], '.3f')} | {_num(r['micro_f1'], '.2f')} | "
@@ -175,14 +352,81 @@ def corpus_page(data: dict, name: str) -> str:
         for cat in c["categories"]:
             cells = [", ".join(by_id[m]["lists"].get(cat, [])) or "–" for m in shown]
             lines.append(f"| {cat} | " + " | ".join(cells) + " |")
+    lines += documents_section(data, name)
     return "\n".join(lines) + "\n"
+
+
+def _ci(triple, fmt: str = ".3f", scale: float = 1.0) -> str:
+    if not triple or triple[0] is None:
+        return "–"
+    value, lo, hi = (None if x is None else scale * x for x in triple)
+    if lo is None:
+        return _num(value, fmt)
+    return f"{_num(value, fmt)} [{_num(lo, fmt)}, {_num(hi, fmt)}]"
+
+
+def _words(r: dict, k: int) -> str:
+    return r["words"] if r["words"] in ("own words", "extractor", "imported") else f"{r['words']}, K {k}"
+
+
+def documents_section(data: dict, name: str) -> list[str]:
+    """The document keywords' table of one corpus: topic against category, keywords alone for every
+    method, then the deployable lists (label-free-top1) of the methods that have them."""
+    c = data["corpora"][name]
+    rows = [r for r in c["methods"] if r.get("documents")]
+    if not rows:
+        return []
+    lines = ["", "## Document keywords: about the document, or about its category?", "",
+             f"{data.get('documents', DOCUMENTS_ABOUT)} (docs/method.md §12). Every method's lists here carry "
+             "keywords alone: dkw's metrics and the own-words methods under plain label-free (each word weighted "
+             "by its best category, no classifier), the extractors read no label.", "",
+             f"{front_line(data, name)}", "", f"![Topic against category on {name}]({name}-topic-category.svg)", "",
+             "| method | words | topic MRR (vectors) | topic top-1 | topic MRR (literal) | literal top-1 | "
+             "keywords in their document | Jaccard within category | keywords-alone micro-F1 (%) | macro-F1 (%) | "
+             "exclusivity |", "| --- |" + " --- |" * 10]
+    for r in rows:
+        f = r["documents"]["figures"]
+        lines.append(f"| {method_label(r)} | {_words(r, data['k'])} | {_ci(f.get('topic_mrr'))} | "
+                     f"{_ci(f.get('topic_top1'))} | {_ci(f.get('literal_mrr'))} | {_ci(f.get('literal_top1'))} | "
+                     f"{_ci(f.get('occurrence'))} | {_ci(f.get('jaccard'))} | {_ci(f.get('micro_f1'), '.2f', 100)} | "
+                     f"{_ci(f.get('macro_f1'), '.2f', 100)} | {_ci(f.get('exclusivity'))} |")
+        if r.get("note"):
+            lines[-1] += f" {r['note']}"
+    top1 = [r for r in rows if r.get("documents_top1")]
+    if top1:
+        lines += ["", f"### The deployable lists ({data['protocol']}: the tf-idf classifier's category enters)", "",
+                  f"The same test documents' lists under {data['protocol']}, as `extract_keywords` and the pages give "
+                  "them to a new text: each document weighted with the category a tf-idf + LinearSVC classifier "
+                  "predicts. Its F1 is the category-list table's (above); the extractors have no such lists.", "",
+                  "| method | topic MRR (vectors) | topic top-1 | topic MRR (literal) | keywords in their document | "
+                  "Jaccard within category | exclusivity |", "| --- |" + " --- |" * 6]
+        for r in top1:
+            f = r["documents_top1"]["figures"]
+            lines.append(f"| {method_label(r)} | {_ci(f.get('topic_mrr'))} | {_ci(f.get('topic_top1'))} | "
+                         f"{_ci(f.get('literal_mrr'))} | {_ci(f.get('occurrence'))} | {_ci(f.get('jaccard'))} | "
+                         f"{_ci(f.get('exclusivity'))} |")
+    return lines
+
+
+def _table(data: dict):
+    """:func:`dkw_core.evaluation.wordlists.quality_results` of ``data``: the app's reader of the file."""
+    from dkw_core.evaluation.wordlists import quality_results
+
+    return quality_results(data)
+
+
+def front_line(data: dict, name: str) -> str:
+    from dkw_core.evaluation.wordlists import front_sentence
+
+    return front_sentence(_table(data).of(name), name)
 
 
 def _setting(data: dict) -> str:
     return (f"top {data['top']} words per category on the training split, K = {data['k']} ({data['k_choice']}); "
             f"NPMI: gensim `c_npmi` over {data['reference']}, boolean sliding window of {data['window']} words "
             f"(absent words left out and counted); exclusivity: share of the training documents containing the "
-            f"word that belong to the category; F1: {data['f1']}. dkw {data['dkw_version']}, {data['date']}, "
+            f"word that belong to the category (0 for a word in no training document); F1: {data['f1']}. "
+            f"dkw {data['dkw_version']}, {data['date']}, "
             + ", then ".join(f"`{c}`" for c in data.get("commands") or [data["command"]]) + ".")
 
 
@@ -196,25 +440,267 @@ def summary(data: dict) -> str:
              f"Each cell: NPMI / exclusivity / micro-F1 (%); the tf- variants (and gr, which ranks as ig), "
              f"absent shares and every category's list on the "
              f"per-corpus pages (" + ", ".join(f"[{n}](docs/results/quality/{n}.md)" for n in names) + ").", "",
-             "| method | " + " | ".join(names) + " |", "| --- |" + " --- |" * len(names)]
+             "| method | " + " | ".join(_mark(data, n, n) for n in names) + " |", "| --- |" + " --- |" * len(names)]
     for method, row in rows.items():
         if method.startswith("tf-") or method == "gr":
             continue  # the summary keeps the plain metrics (gr ranks as ig); every row is on the corpus pages
+        if all(row[n]["words"] in ("extractor", "imported", "keyphrases") for n in names if n in row):
+            continue  # no category lists
         cells = [(f"{_num(row[n]['npmi'], '+.3f')} / {_num(row[n]['exclusivity'], '.3f')} / "
                   f"{_num(row[n]['micro_f1'], '.2f')}") if n in row else "–" for n in names]
         lines.append(f"| {row['label']} | " + " | ".join(cells) + " |")
+    lines += _footnotes(data)
+    lines += documents_summary(data, names, rows)
     return "\n".join(lines) + "\n"
 
 
-def write_between_markers(path: Path, text: str) -> bool:
+def documents_summary(data: dict, names: list[str], rows: dict[str, dict]) -> list[str]:
+    """BENCHMARKS.md's table of the document keywords: topic MRR / keywords-alone micro-F1 /
+    exclusivity per corpus, every method but the tf- variants and gr, and who is on the front."""
+    shown = {m: row for m, row in rows.items() if not (m.startswith("tf-") or m == "gr")
+             and any(n in row and row[n].get("documents") for n in names)}
+    if not shown:
+        return []
+    lines = ["", "**Document keywords: about the document, or about its category?** (docs/method.md §12; every list "
+             "keywords alone: dkw's metrics and the own-words methods under plain label-free, the extractors read no "
+             "label.) Each cell: topic MRR (vectors) / keywords-alone micro-F1 (%) / exclusivity of the document's "
+             "keywords; 95 % CIs, the literal topic measures, the occurrence and Jaccard shares and the deployable "
+             "(label-free-top1) lists on the per-corpus pages.", "",
+             "| method | " + " | ".join(names) + " |", "| --- |" + " --- |" * len(names)]
+    for row in shown.values():
+        cells = []
+        for n in names:
+            f = row[n]["documents"]["figures"] if n in row and row[n].get("documents") else None
+            cells.append("–" if f is None else
+                         f"{_num(f['topic_mrr'][0], '.3f')} / {_num(_pct100(f.get('micro_f1')), '.2f')} / "
+                         f"{_num(f['exclusivity'][0], '.3f')}")
+        lines.append(f"| {row['label']} | " + " | ".join(cells) + " |")
+    lines += [""] + [f"- {front_line(data, n)}" for n in names
+                     if any(r.get("documents") for r in data["corpora"][n]["methods"])]
+    return lines
+
+
+def _pct100(triple):
+    return None if not triple or triple[0] is None else 100 * triple[0]
+
+
+def write_between_markers(path: Path, text: str, begin: str = BEGIN, end: str = END) -> bool:
     body = path.read_text(encoding="utf-8")
-    if BEGIN not in body or END not in body:
-        print(f"{path}: no {BEGIN} ... {END} markers", file=sys.stderr)
+    if begin not in body or end not in body:
+        print(f"{path}: no {begin} ... {end} markers", file=sys.stderr)
         return False
-    head, rest = body.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    path.write_text(f"{head}{BEGIN}\n{text}{END}{tail}", encoding="utf-8")
+    head, rest = body.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    path.write_text(f"{head}{begin}\n{text}{end}{tail}", encoding="utf-8")
     return True
+
+
+# --------------------------------------------------------------------------- docs/method.md's blocks
+#
+# docs/method.md §9 (the default) and §11 (lo-own) state figures of the same table; both blocks are
+# generated here from quality.json, so the two sections can never give two numbers for one thing.
+
+#: The marker pairs of the generated blocks of docs/method.md.
+METHOD_BLOCKS = {"defaults": ("<!-- quality-defaults:begin -->", "<!-- quality-defaults:end -->"),
+                 "lo-own": ("<!-- quality-lo-own:begin -->", "<!-- quality-lo-own:end -->")}
+CORPUS_NAMES = {"20ng": "20ng", "r8": "R8", "r52": "R52", "webkb": "WebKB"}
+FW, DEFAULT = "own:fw", "lo-own"
+
+
+def _by_id(data: dict, name: str) -> dict[str, dict]:
+    return {r["method"]: r for r in data["corpora"][name]["methods"]}
+
+
+def _alone(r: dict) -> str:
+    f = (r.get("documents") or {}).get("figures") or {}
+    return _num(_pct100(f.get("micro_f1")), ".2f")
+
+
+def _topic(r: dict) -> str:
+    f = (r.get("documents") or {}).get("figures") or {}
+    return _num((f.get("topic_mrr") or [None])[0], ".3f")
+
+
+def against_fightin_words(data: dict, method: str = DEFAULT) -> str:
+    """One sentence: where ``method``'s category words reach Fightin' Words' (own words) NPMI and
+    exclusivity, corpus by corpus, every figure from the table (compared at the shown precision)."""
+    parts = []
+    for name in data["corpora"]:
+        by = _by_id(data, name)
+        if method not in by or FW not in by:
+            continue
+        d, p = by[method], by[FW]
+        n_ok = round(d["npmi"], 3) >= round(p["npmi"], 3)
+        e_ok = round(d["exclusivity"], 3) >= round(p["exclusivity"], 3)
+        figs = (f"NPMI {_num(d['npmi'], '+.3f')} against {_num(p['npmi'], '+.3f')}, exclusivity "
+                f"{_num(d['exclusivity'], '.3f')} against {_num(p['exclusivity'], '.3f')}")
+        verdict = ("reaches both" if n_ok and e_ok else "reaches its exclusivity, not its NPMI" if e_ok
+                   else "reaches its NPMI, not its exclusivity" if n_ok else "reaches neither")
+        parts.append(f"on {_mark(data, name, CORPUS_NAMES.get(name, name))} it {verdict} ({figs})")
+    if not parts:
+        return ""
+    return (f"Against Fightin' Words over own words (the field's standard), {method}'s category words: "
+            + "; ".join(parts) + ".")
+
+
+def defaults_block(data: dict) -> str:
+    """docs/method.md §9's evidence table: ig, the default, the best latent F1 and Fightin' Words."""
+    lines = ["Generated by `scripts/quality_table.py` from `docs/results/quality/quality.json` (do not edit). "
+             "Each cell: NPMI / exclusivity of the category words / micro-F1 under label-free-top1 / micro-F1 of "
+             "the keywords alone (plain label-free, §12):", "",
+             "| corpus | ig (the former default) | **lo-own** (the default) | best latent F1 (label-free-top1) | "
+             "Fightin' Words (own words) |", "| --- | --- | --- | --- | --- |"]
+    for name in data["corpora"]:
+        by = _by_id(data, name)
+        latent = [r for r in by.values() if r["words"] == "latent" and r.get("micro_f1") is not None]
+        best = max(latent, key=lambda r: r["micro_f1"]) if latent else None
+
+        def cell(m, by=by):
+            r = by.get(m)
+            return "–" if r is None else (f"{_num(r['npmi'], '+.3f')} / {_num(r['exclusivity'], '.3f')} / "
+                                          f"{_num(r['micro_f1'], '.2f')} / {_alone(r)}")
+        best_cell = "–" if best is None else f"{best['metric']} {_num(best['micro_f1'], '.2f')}"
+        lines.append(f"| {_mark(data, name, CORPUS_NAMES.get(name, name))} | {cell('ig')} | {cell(DEFAULT)} | "
+                     f"{best_cell} | {cell(FW)} |")
+    lines += _footnotes(data) + ["", against_fightin_words(data)]
+    return "\n".join(lines) + "\n"
+
+
+def lo_own_block(data: dict) -> str:
+    """docs/method.md §11's table: ig, rf, lo, lo-own and Fightin' Words, every figure of the table."""
+    lines = ["Generated by `scripts/quality_table.py` from `docs/results/quality/quality.json` (do not edit; the "
+             "same rows as §9 and BENCHMARKS.md).", "",
+             "| corpus | method | NPMI | absent | exclusivity | F1 label-free-top1 | F1 keywords alone | topic MRR |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    labels = {"ig": "ig (the former default)", "rf": "rf", "lo": "lo", DEFAULT: "**lo-own**",
+              FW: "Fightin' Words (own words)"}
+    for name in data["corpora"]:
+        by = _by_id(data, name)
+        for m, label in labels.items():
+            if m not in by:
+                continue
+            r = by[m]
+            lines.append(f"| {_mark(data, name, CORPUS_NAMES.get(name, name))} | {label} | {_num(r['npmi'], '+.3f')} | "
+                         f"{_num(None if r['absent_share'] is None else 100 * r['absent_share'], '.1f')} % | "
+                         f"{_num(r['exclusivity'], '.3f')} | {_num(r['micro_f1'], '.2f')} | {_alone(r)} | "
+                         f"{_topic(r)} |")
+    lines += _footnotes(data) + ["", f"- **{against_fightin_words(data)}**"]
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- docs/extractors.md's fair comparison
+
+FAIR_BLOCK = ("<!-- fair-comparison:begin -->", "<!-- fair-comparison:end -->")
+#: The methods of the fair comparison, in order, with the information their keywords use.
+FAIR = {DEFAULT: "training statistics (the default metric), keywords alone: no classifier",
+        "ig": "training statistics (the best paper metric by F1), keywords alone: no classifier",
+        FW: "training statistics over the document's own words, keywords alone: no classifier",
+        "yake": "the text alone", "textrank": "the text alone"}
+FAIR_MEASURES = {"micro_f1": "keywords-alone micro-F1", "topic_mrr": "topic MRR", "exclusivity": "exclusivity"}
+
+
+def _figure(r: dict, key: str, which: str = "documents"):
+    f = ((r.get(which) or {}).get("figures") or {}).get(key)
+    return f if f and f[0] is not None else None
+
+
+def fair_comparison(data: dict) -> str:
+    """Every method on equal information: the keywords alone for all (dkw's metrics and the own-words
+    methods under plain label-free; the extractors read the text alone), with a row that names the
+    classifier where its category enters (the deployable label-free-top1 lists), and a sentence per
+    corpus saying where YAKE! or TextRank win."""
+    lines = ["Generated by `scripts/quality_table.py` from `docs/results/quality/quality.json` (do not edit; "
+             "docs/method.md §12 defines the measures). 95 % CIs: percentile bootstrap over test documents.", "",
+             "| corpus | method | what its keywords use | keywords-alone micro-F1 (%) | topic MRR | exclusivity |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    wins = []
+    for name in data["corpora"]:
+        by = _by_id(data, name)
+        for m, info in FAIR.items():
+            r = by.get(m)
+            if r is None or not r.get("documents"):
+                continue
+            lines.append(f"| {name} | {method_label(r)} | {info} | {_ci(_figure(r, 'micro_f1'), '.2f', 100)} | "
+                         f"{_ci(_figure(r, 'topic_mrr'))} | {_ci(_figure(r, 'exclusivity'))} |")
+        d = by.get(DEFAULT)
+        if d is not None and d.get("documents_top1"):
+            lines.append(f"| {name} | {method_label(d)}, label-free-top1 | training statistics **and the category "
+                         f"a tf-idf + LinearSVC classifier predicts** (the deployable lists) | "
+                         f"{_num(d['micro_f1'], '.2f')} (classifier's category inside every vector) | "
+                         f"{_ci(_figure(d, 'topic_mrr', 'documents_top1'))} | "
+                         f"{_ci(_figure(d, 'exclusivity', 'documents_top1'))} |")
+        if d is None or not d.get("documents"):
+            continue
+        for m in ("yake", "textrank"):
+            r = by.get(m)
+            if r is None:
+                continue
+            won = []
+            for key, label in FAIR_MEASURES.items():
+                mine, theirs = _figure(d, key), _figure(r, key)
+                if mine is None or theirs is None or round(theirs[0], 4) <= round(mine[0], 4):
+                    continue
+                scale, fmt = (100, ".2f") if key == "micro_f1" else (1, ".3f")
+                apart = (" (CIs apart)" if theirs[1] is not None and mine[2] is not None and theirs[1] > mine[2]
+                         else " (CIs overlap)")
+                won.append(f"{label} {_num(scale * theirs[0], fmt)} against {_num(scale * mine[0], fmt)}{apart}")
+            if won:
+                wins.append(f"on {name}, {method_label(r)} beats {DEFAULT} (keywords alone) on " + "; ".join(won))
+    lines += ["", ("**Where YAKE! or TextRank win**: " + "; ".join(wins) + ".") if wins else
+              "**YAKE! and TextRank win nowhere** against the default on these measures."]
+    return "\n".join(lines) + "\n"
+
+
+def write_method_blocks(path: Path, data: dict) -> bool:
+    ok = write_between_markers(path, defaults_block(data), *METHOD_BLOCKS["defaults"])
+    return write_between_markers(path, lo_own_block(data), *METHOD_BLOCKS["lo-own"]) and ok
+
+
+#: How each kind of method is drawn in the chart (colour, marker), and the default's star.
+STYLE = {"latent": ("#7f9cbf", "o"), "own words": ("#e07b00", "D"), "extractor": ("#2a9d4b", "s"),
+         "keyphrases": ("#1f4e9c", "P"),
+         "imported": ("#8a4fbf", "^"), "default": ("#c0143c", "*")}
+
+
+def topic_category_svg(data: dict, name: str, path: Path) -> None:
+    """The chart of one corpus (topic MRR against keywords-alone micro-F1, each method a point with
+    its 95 % CIs as error bars) as an SVG for the docs site; the methods on the front, the default,
+    the peers and the extractors are named on it."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from dkw_core.evaluation.wordlists import CATEGORY_AXIS, TOPIC_AXIS, method_kind_of, pareto_front
+    from dkw_core.types import DEFAULT_METRIC
+
+    rows = _table(data).of(name).dropna(subset=[TOPIC_AXIS, CATEGORY_AXIS])
+    front = set(pareto_front(rows)["id"])
+    plt.rcParams.update({"svg.hashsalt": "dkw", "svg.fonttype": "none", "font.size": 9})
+    fig, ax = plt.subplots(figsize=(8, 5.2))
+    seen = set()
+    for _, r in rows.iterrows():
+        kind = "default" if r["id"] == DEFAULT_METRIC else method_kind_of(r["words"])
+        colour, marker = STYLE[kind]
+        x, y = r[TOPIC_AXIS], r[CATEGORY_AXIS]
+        xerr = [[x - r[f"{TOPIC_AXIS} low"]], [r[f"{TOPIC_AXIS} high"] - x]]
+        yerr = [[y - r[f"{CATEGORY_AXIS} low"]], [r[f"{CATEGORY_AXIS} high"] - y]]
+        label = {"default": f"the default ({DEFAULT_METRIC})", "latent": "dkw metrics (latent words)"}.get(kind, kind)
+        ax.errorbar(x, y, xerr=xerr, yerr=yerr, fmt=marker, color=colour, ecolor=colour, elinewidth=0.8,
+                    markersize=11 if kind == "default" else 6, alpha=0.9, label=None if kind in seen else label)
+        seen.add(kind)
+        if r["id"] in front or kind != "latent" or r["id"] in ("ig", "rf"):
+            ax.annotate(r["method"], (x, y), textcoords="offset points", xytext=(5, 4), fontsize=8,
+                        fontweight="bold" if r["id"] in front else "normal")
+    ax.set_xlabel("topic: MRR of the document among its category's documents, by its keywords' vector")
+    ax.set_ylabel("category: keywords-alone micro-F1 (%)")
+    ax.set_title(f"{name}: about the document (right) or about its category (up)? 95 % CIs over documents",
+                 fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, format="svg", metadata={"Date": None})
+    plt.close(fig)
 
 
 def render(data: dict, pages: Path) -> list[Path]:
@@ -223,6 +709,10 @@ def render(data: dict, pages: Path) -> list[Path]:
         path = pages / f"{name}.md"
         path.write_text(corpus_page(data, name), encoding="utf-8")
         written.append(path)
+        if any(r.get("documents") for r in data["corpora"][name]["methods"]):
+            chart = pages / f"{name}-topic-category.svg"
+            topic_category_svg(data, name, chart)
+            written.append(chart)
     return written
 
 
@@ -236,9 +726,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--metrics", default="all",
                     help="comma-separated registry metrics over latent words, 'all' (every metric of "
                          "dkw_core.metrics.METRICS when run; the default) or 'none'")
-    ap.add_argument("--peers", default="fw,ctfidf",
-                    help="comma-separated metrics over the documents' own words (default fw,ctfidf: Fightin' Words, "
-                         "c-TF-IDF) or 'none'")
+    ap.add_argument("--peers", default="fw,ctfidf,tf-idf,tf-rf",
+                    help="comma-separated metrics over the documents' own words (default fw,ctfidf,tf-idf,tf-rf: "
+                         "Fightin' Words, c-TF-IDF, tf-idf and tf-rf) or 'none'")
+    ap.add_argument("--extractors", default="yake,textrank",
+                    help="comma-separated registered extractors whose document keywords are measured (default "
+                         "yake,textrank; extraction cached per document) or 'none'")
+    ap.add_argument("--extractor-train", choices=("extract", "cached"), default="extract",
+                    help="the extractors' training keywords (for their keywords-alone F1): extract what is missing "
+                         "(default), or use them only when all are cached, else take the F1 of "
+                         "docs/results/extractors/<corpus>.json")
+    ap.add_argument("--about", type=float, action="append", default=[], metavar="A",
+                    help="also measure the default metric's keyphrases of the text itself at this about (0 = about "
+                         "the text, 1 = about its category; KeywordModel.keywords(..., about=A)); repeatable")
+    ap.add_argument("--about-f1", action="store_true",
+                    help="with --about: also rank the training documents, for the keyphrases' keywords-alone F1")
+    ap.add_argument("--documents-only", action="store_true",
+                    help="keep the stored category-list figures (NPMI, F1) of a method measured before and measure "
+                         "only its document keywords (and its category lists' exclusivity, from the stored lists)")
+    ap.add_argument("--import", dest="imports", action="append", default=[], type=Path, metavar="FILE",
+                    help="keywords computed elsewhere (CSV or JSONL, the study's format), measured on the corpus "
+                         "whose test documents they cover; repeatable")
     ap.add_argument("--k", type=int, default=90, help="K for every latent metric (default 90, fixed)")
     ap.add_argument("--top", type=int, default=10, help="words per list and N of the F1 (default 10)")
     ap.add_argument("--json", type=Path, default=DEFAULT_JSON,
@@ -246,6 +754,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--render", action="store_true", help="only render the Markdown from the JSON (no measuring)")
     ap.add_argument("--pages", type=Path, default=None,
                     help="folder of the per-corpus pages <corpus>.md (default: the JSON's folder)")
+    ap.add_argument("--method-doc", type=Path, metavar="MD",
+                    help="also replace the generated blocks of docs/method.md §9 and §11 in this file")
+    ap.add_argument("--extractors-doc", type=Path, metavar="MD",
+                    help="also replace the fair comparison block of docs/extractors.md in this file")
     ap.add_argument("--write", type=Path, metavar="MD",
                     help=f"also replace the summary between {BEGIN} and {END} in this file (BENCHMARKS.md)")
     args = ap.parse_args(argv)
@@ -253,7 +765,9 @@ def main(argv: list[str] | None = None) -> int:
 
     if not args.render:
         from dkw_core import __version__
-        from dkw_core.errors import DkwError
+        from dkw_core.errors import DkwError, InputError
+        from dkw_core.keywords.extractors import is_extractor, registered_extractors
+        from dkw_core.keywords.imports import read_imported
         from dkw_core.metrics import METRICS, get_metric
         from dkw_core.quality import REFERENCE, npmi_window
         from dkw_core.types import NEW_TEXT_PROTOCOL
@@ -266,8 +780,18 @@ def main(argv: list[str] | None = None) -> int:
 
         try:
             metrics, peers = names(args.metrics, list(METRICS)), names(args.peers, list(PEERS))
-            fresh = {name: measure_corpus(name, metrics, peers, k=args.k, top=args.top, protocol=NEW_TEXT_PROTOCOL)
-                     for name in args.corpora}
+            extractors = [] if args.extractors == "none" else [e.strip() for e in args.extractors.split(",")]
+            for spec in extractors:
+                if not is_extractor(spec):
+                    raise InputError(f"{spec!r} is no registered keyword extractor; registered: "
+                                     + ", ".join(r.example for r in registered_extractors()))
+            imported: dict = {}
+            for path in args.imports:
+                for method, lists in read_imported(path).items():
+                    if method in imported:
+                        raise InputError(f"{path.name}: method {method!r} is imported twice")
+                    imported[method] = lists
+            source = ", ".join(p.name for p in args.imports)
         except DkwError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
@@ -278,12 +802,24 @@ def main(argv: list[str] | None = None) -> int:
                  "top": args.top, "protocol": NEW_TEXT_PROTOCOL, "reference": REFERENCE, "window": npmi_window(),
                  "f1": f"micro/macro F1 of the same method's test-document keywords at N = {args.top} under "
                        f"{NEW_TEXT_PROTOCOL} (latent words: keyword-vector sums; own words: binary keyword sets; "
-                       f"LinearSVC one-vs-rest)"}
-        old = json.loads(args.json.read_text(encoding="utf-8")) if args.json.exists() else None
-        data = merge(old, fresh, about)
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(dump(data), encoding="utf-8")
-        print(f"wrote {args.json}")
+                       f"LinearSVC one-vs-rest)",
+                 "documents": DOCUMENTS_ABOUT}
+        for name in args.corpora:  # written after each corpus: a long run leaves every finished corpus behind
+            old = json.loads(args.json.read_text(encoding="utf-8")) if args.json.exists() else None
+            kept = {r["method"]: r for r in ((old or {}).get("corpora", {}).get(name, {}).get("methods", []))}
+            try:
+                fresh = {name: measure_corpus(name, metrics, peers, k=args.k, top=args.top,
+                                              protocol=NEW_TEXT_PROTOCOL, extractors=extractors, imports=imported,
+                                              import_source=source, reuse=kept if args.documents_only else None,
+                                              extractor_train=args.extractor_train, abouts=args.about,
+                                              about_f1=args.about_f1)}
+            except DkwError as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                return 2
+            data = merge(old, fresh, about)
+            args.json.parent.mkdir(parents=True, exist_ok=True)
+            args.json.write_text(dump(data), encoding="utf-8")
+            print(f"wrote {args.json}")
     if not args.json.exists():
         print(f"error: {args.json} does not exist; measure first", file=sys.stderr)
         return 2
@@ -294,6 +830,14 @@ def main(argv: list[str] | None = None) -> int:
         if not write_between_markers(args.write, summary(data)):
             return 2
         print(f"wrote the summary into {args.write}")
+    if args.method_doc is not None:
+        if not write_method_blocks(args.method_doc, data):
+            return 2
+        print(f"wrote the generated blocks into {args.method_doc}")
+    if args.extractors_doc is not None:
+        if not write_between_markers(args.extractors_doc, fair_comparison(data), *FAIR_BLOCK):
+            return 2
+        print(f"wrote the fair comparison into {args.extractors_doc}")
     return 0
 
 

@@ -52,10 +52,12 @@ def test_exclusivity_is_the_share_of_training_documents_of_the_category_by_hand(
     docs = [["ball", "team"], ["ball"], ["ball", "rocket"], ["rocket"], ["team"]]
     labels = ["sport", "sport", "space", "space", "space"]
     mean, per_list = exclusivity({"sport": ["ball", "team", "unseen"], "space": ["rocket"]}, docs, labels)
-    # ball: 2 of its 3 documents are sport; team: 1 of 2; "unseen" in no training document
-    assert per_list["sport"] == pytest.approx((2 / 3 + 1 / 2) / 2)
+    # ball: 2 of its 3 documents are sport; team: 1 of 2; "unseen" in no training document counts 0
+    assert per_list["sport"] == pytest.approx((2 / 3 + 1 / 2 + 0) / 3)
     assert per_list["space"] == 1.0
-    assert mean == pytest.approx(((2 / 3 + 1 / 2) / 2 + 1.0) / 2)
+    assert mean == pytest.approx(((2 / 3 + 1 / 2) / 3 + 1.0) / 2)
+    _, absent_only = exclusivity({"sport": ["unseen", "nowhere"]}, docs, labels)
+    assert absent_only["sport"] == 0.0  # never left out: a list of absent words is not exclusive
     _, doc = exclusivity({"doc-7": ["ball"]}, docs, labels, categories={"doc-7": "space"})
     assert doc["doc-7"] == pytest.approx(1 / 3)
 

@@ -109,3 +109,46 @@ def test_the_default_metric_is_the_one_the_shipped_quality_table_shows_better():
         rivals = paper[paper["micro-F1 (%)"] >= paper["micro-F1 (%)"].max() - 0.5]  # the paper metrics a reader would pick
         assert len(rivals) and (default["NPMI"] > rivals["NPMI"]).all(), corpus
         assert (default["exclusivity"] > rivals["exclusivity"]).all(), corpus
+
+
+def test_every_interface_takes_the_one_default_about():
+    """The CLI, extract_keywords, the request path and the app read DEFAULT_ABOUT (docs/method.md
+    §13); the Documents and Home slider start at it; ``about=1`` is the paper's words."""
+    from dkw_app import backend
+    from dkw_core import extract_keywords
+    from dkw_core.cli import build_parser
+    from dkw_core.keywords.request import KeywordRequest
+    from dkw_core.types import DEFAULT_ABOUT
+
+    assert 0 < DEFAULT_ABOUT < 1
+    args = build_parser().parse_args(["keywords"])
+    assert args.about is None
+    assert KeywordRequest(text="a new text", about=args.about).about_value == DEFAULT_ABOUT
+    assert KeywordRequest(doc="20ng/test/comp.graphics/38758").about_value == DEFAULT_ABOUT
+    assert KeywordRequest(doc="20ng/test/comp.graphics/38758", baseline=True).about_value == 1.0
+    assert _default(extract_keywords, "about") is None and _default(backend.text_keywords, "about") is None
+    assert backend.DEFAULT_ABOUT == DEFAULT_ABOUT
+
+
+def test_the_default_about_is_the_one_its_measures_chose_on_the_training_split():
+    """DEFAULT_ABOUT is the choice written by ``scripts/keyphrase_measures.py --choose`` on R8's
+    training split (docs/results/keyphrases/r8-choice.json): the largest about whose topic MRR is
+    at least YAKE's there; and on every corpus measured on its test split, the default's topic MRR
+    is at least YAKE's and its exclusivity above YAKE's (docs/method.md §13)."""
+    import json
+    from pathlib import Path
+
+    from dkw_core.types import DEFAULT_ABOUT
+
+    folder = Path(__file__).resolve().parent.parent / "docs" / "results" / "keyphrases"
+    choice = json.loads((folder / "r8-choice.json").read_text())
+    assert choice["split"] == "train" and choice["chosen_about"] == DEFAULT_ABOUT
+    rows = {r["method"]: r for r in choice["rows"]}
+    assert rows[f"keyphrases a={DEFAULT_ABOUT:g}"]["topic_mrr"] >= rows["yake"]["topic_mrr"]
+    measured = [p for p in folder.glob("*.json") if "-" not in p.stem]
+    assert measured
+    for path in measured:
+        rows = {r["method"]: r for r in json.loads(path.read_text())["rows"]}
+        default = rows[f"keyphrases a={DEFAULT_ABOUT:g}"]
+        assert default["topic_mrr"] >= rows["yake"]["topic_mrr"], path.stem
+        assert default["exclusivity"] > rows["yake"]["exclusivity"], path.stem

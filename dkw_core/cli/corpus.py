@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..terminal import escape
-from ..types import DEFAULT_CORPUS, DEFAULT_K, DEFAULT_METRIC, DEFAULT_PROTOCOL, NEW_TEXT_PROTOCOL, PROTOCOL_INFO
+from ..types import DEFAULT_ABOUT, DEFAULT_CORPUS, DEFAULT_K, DEFAULT_METRIC, DEFAULT_PROTOCOL, NEW_TEXT_PROTOCOL, PROTOCOL_INFO
 from . import options
 from .options import ProgressBar, print_json
 
@@ -140,7 +140,9 @@ def keyword_request(args):
     request = KeywordRequest(dataset=args.dataset, doc=args.doc, split=args.split, name=args.text_file,
                              metrics=tuple(args.metric or ()),
                              k=args.k, top=args.top, protocol=args.protocol, baseline=args.baseline,
-                             sample=args.sample, vectors=args.vectors, neighbours=args.neighbours)
+                             sample=args.sample, vectors=args.vectors, neighbours=args.neighbours,
+                             about=args.about)
+    request.about_value  # noqa: B018 - a bad --about fails here, before any heavy work
     request.metric_list  # noqa: B018 - an unknown metric fails here, before any heavy work
     request.resolved_protocol  # noqa: B018 - label-aware for a new text fails here
     if args.text_file:
@@ -166,10 +168,11 @@ def cmd_keywords(args) -> int:
     print(escape(f"{out['doc']}  [{result.protocol}, {result.method}, vectors={result.vectors}, "
                  f"neighbours={result.neighbours}, K={out['k']}, N={out['top']}, "
                  f"statistics from the training split of {result.dataset} ({result.source})]"))
-    if result.weighting is not None:
-        print(f"{'':>10}  {escape(result.weighting.describe())}")  # type: ignore[attr-defined]
+    print(f"{'':>10}  {escape(result.describe())}")
     for m, kws in result.keywords.items():
         print(f"{escape(m):>10}: " + ", ".join(escape(kw.word) for kw in kws))
+        if result.category_words.get(m):
+            print(f"{'category':>10}: " + ", ".join(escape(kw.word) for kw in result.category_words[m]))
     return 0
 
 
@@ -182,13 +185,22 @@ def _cmd_keywords_batch(args, request) -> int:
     protocol = request.resolved_protocol
     metrics, k, top = request.metric_list, request.k_value, request.top_value
     if args.scheduler is not None:
+        if args.about is not None and args.about < 1:
+            raise InputError("--scheduler exports the paper's words (--about 1); keyphrases (--about below 1) are "
+                             "exported on this machine")
         return _keywords_batch_on_cluster(args, request, fmt, protocol)
     items = read_texts(args.texts) if args.texts else None  # bad input fails before any heavy work
     with ProgressBar(f"preparing {request.corpus}") as progress:
         model = model_for(request, progress=progress)
     with _output(args) as out, ProgressBar("keywords") as progress:
         records: Iterable[dict]
-        if items is not None:
+        if request.about_value < 1.0:
+            from ..keywords.keyphrases import keyphrase_records
+
+            records = keyphrase_records(model, items if items is not None else model.doc_ids(args.split),
+                                        metrics=metrics, k=k, top=top, protocol=protocol,
+                                        about=request.about_value, texts=items is not None)
+        elif items is not None:
             records = text_records(model, items, metrics=metrics, k=k, top=top,
                                    n_process=args.n_process, total=len(items), progress=progress, protocol=protocol)
         else:
@@ -283,6 +295,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     options.add_protocol(p, default=None, help=f"how words are weighted (default {DEFAULT_PROTOCOL}, the paper's, "
                          f"for --doc and --split; {NEW_TEXT_PROTOCOL} for --text-file and --texts, which have no "
                          "gold category); " + "; ".join(f"{n}: {i.help}" for n, i in PROTOCOL_INFO.items()))
+    p.add_argument("--about", type=float, default=None, metavar="A",
+                   help=f"0 = about this text (its own keyphrases) … 1 = about its category (the paper's "
+                        f"discriminative words); default {DEFAULT_ABOUT} (docs/method.md §13)")
     p.add_argument("--baseline", action="store_true", help="score the document's own words, no vectors")
     p.add_argument("--sample", type=options.positive, metavar="N",
                    help="statistics from the first N documents per category and split only")

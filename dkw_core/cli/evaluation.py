@@ -85,11 +85,11 @@ def cmd_evaluate(args) -> int:
 def _check_methods(args) -> None:
     """``--method`` names a registered extractor and ``--import`` a readable file, before any work."""
     from ..errors import InputError
-    from ..keywords.registry import check_method_spec, method_kind
+    from ..keywords.registry import check_method_spec, is_keyphrases, method_kind
 
     for spec in args.method or ():
         check_method_spec(spec)
-        if method_kind(spec) != "extractor":
+        if method_kind(spec) != "extractor" and not is_keyphrases(spec):
             raise InputError(f"--method {spec}: not a keyword extractor; dkw's metrics go with --metric "
                              f"(e.g. --metric {spec.rsplit('-', 1)[-1]})")
     for path in args.imports or ():
@@ -130,6 +130,7 @@ def _evaluate_methods(args, metrics: list[str]) -> int:
         comparison_table,
         extractor_keywords,
         imported_keywords,
+        keyphrase_keywords,
         method_summary,
         run_keywords,
     )
@@ -144,7 +145,10 @@ def _evaluate_methods(args, metrics: list[str]) -> int:
     for spec in args.method or ():
         bar = _progress_bar(f"{spec} keywords of {exp.dataset}")
         try:
-            methods.append(extractor_keywords(exp.corpus, spec, progress=bar))
+            from ..keywords.registry import is_keyphrases
+
+            methods.append(keyphrase_keywords(exp.corpus, spec) if is_keyphrases(spec)
+                           else extractor_keywords(exp.corpus, spec, progress=bar))
         finally:
             bar.close()
     for path in args.imports or ():

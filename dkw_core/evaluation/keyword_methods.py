@@ -25,7 +25,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..keywords.extractors import CACHED_TOP, extract_cached, extractor_for
-from ..keywords.ranking import document_vectors
+from ..keywords.ranking import keyword_vectors
 from ..keywords.registry import READS, reads_labels
 from ..types import Progress
 from .classifiers import DEFAULT_CLASSIFIER, Scores, fit_predict, score_predictions
@@ -89,6 +89,21 @@ def extractor_keywords(corpus, spec: str, *, progress: Progress | None = None) -
                           source=_extractor_version(ext), lists={d.id: ws for d, ws in zip(docs, found)})
 
 
+def keyphrase_keywords(corpus, spec: str, *, protocol: str = "label-free") -> MethodKeywords:
+    """dkw's keyphrases (``keyphrases-a0.4-knn90-lo-own``, docs/method.md §13) of every training
+    and test document under ``protocol`` — plain ``label-free`` by default, the keywords-alone
+    comparison: no classifier's category inside the lists."""
+    from ..keywords.methods import keywords_by_method
+    from ..keywords.registry import is_keyphrases
+
+    if not is_keyphrases(spec):
+        raise InputError(f"{spec!r} is not dkw's keyphrase method (keyphrases-a<about>-knn<K>-<metric>)")
+    docs = corpus.split("train") + corpus.split("test")
+    lists = keywords_by_method(spec, dataset=corpus, doc_ids=[d.id for d in docs], top=CACHED_TOP, protocol=protocol)
+    return MethodKeywords(name=f"{spec.strip()}@{protocol}", kind="dkw", reads_labels=reads_labels("dkw", protocol=protocol),
+                          source="dkw", lists=lists)
+
+
 def imported_keywords(corpus, parsed: Mapping[str, Mapping[str, Sequence[str]]], *, source: str) -> list[MethodKeywords]:
     """Imported keywords (``{method: {doc id: keywords}}``, :func:`dkw_core.keywords.imports.read_imported`)
     checked to cover both splits: a document without keywords is named, as the study's import does."""
@@ -104,31 +119,6 @@ def imported_keywords(corpus, parsed: Mapping[str, Mapping[str, Sequence[str]]],
         out.append(MethodKeywords(name=str(name), kind="imported", reads_labels=None, source=source,
                                   lists={d: [str(w) for w in ws] for d, ws in lists.items()}))
     return out
-
-
-def keyword_vectors(vectors, rows: Sequence[Sequence[str]], top: int) -> np.ndarray:
-    """(documents x dim): the normalised sum of the vectors of each row's first ``top``
-    keywords (paper §4.2.1); a multiword keyword's vector by Algorithm 1, a keyword with no
-    known word left out, a document without any a zero vector."""
-    unique: dict[str, int] = {}
-    units: list[tuple[int, ...]] = []
-    index = np.full((len(rows), max(1, top)), -1, dtype=np.int64)
-    for r, words in enumerate(rows):
-        col = 0
-        for word in words:
-            if col >= top:
-                break
-            i = unique.get(word)
-            if i is None:
-                u = vectors.units(str(word).split())
-                i = unique[word] = len(units) if u else -1
-                if u:
-                    units.append(u)
-            if i >= 0:
-                index[r, col] = i
-                col += 1
-    matrix = vectors.compose(units) if units else np.zeros((0, vectors.dim), dtype=np.float32)
-    return document_vectors(matrix, index)
 
 
 def evaluate_keywords(corpus, vectors, method: MethodKeywords, *, tops: Sequence[int] = DEFAULT_N_GRID,
@@ -347,3 +337,22 @@ def extractor_payload(exp: Experiment, *, methods: Sequence[str] = REFERENCE_MET
                                    "by_top": comparisons}},
         "wall_seconds": round(time.perf_counter() - t0, 1),
     }
+
+
+def information_note(protocol: str, methods: Sequence[str]) -> str:
+    """The sentence a comparison shows when its methods do not stand on equal information: a
+    registered extractor (it reads the text alone) beside dkw's metrics under a protocol whose
+    keywords read a category — the gold one (label-aware) or a tf-idf classifier's (the
+    posterior protocols). Empty when all read the same (plain label-free, or no extractor)."""
+    from ..keywords.extractors import is_extractor
+    from ..types import PROTOCOL_INFO
+
+    info = PROTOCOL_INFO.get(protocol)
+    extractors = sorted({m for m in methods if is_extractor(str(m))})
+    if info is None or not extractors or not (info.reads_labels or info.posterior):
+        return ""
+    what = ("each test document's gold category" if info.reads_labels
+            else "the category a tf-idf + LinearSVC classifier predicts for each document")
+    return (f"Not equal information: under {protocol} dkw's metrics weight every word with {what}; "
+            f"{', '.join(extractors)} read the text alone. Compare them on the keywords alone under label-free, or "
+            f"on the Words tab (topic against category, keywords-alone F1 for every method).")

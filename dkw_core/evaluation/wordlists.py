@@ -18,20 +18,23 @@ sets for own words, since own words have no vectors here).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
 from ..errors import InputError
-from ..quality import DEFAULT_TOPN, ListF1, ListQuality, list_quality, word_tokens
+from ..quality import DEFAULT_TOPN, DocumentQuality, ListF1, ListQuality, document_quality, list_quality, word_tokens
 from ..types import DEFAULT_METRIC, NEW_TEXT_PROTOCOL, check_protocol
 from .classifiers import CLASSIFIER_LABELS, DEFAULT_CLASSIFIER
 
-__all__ = ["LIST_KINDS", "MethodQuality", "ReferenceTokens", "reference_tokens", "category_lists",
-           "document_lists", "method_f1", "method_quality", "OWN_WORDS", "PEER_NAMES", "FIGHTIN_WORDS",
-           "QUALITY_COLUMNS", "QualityResults", "quality_method_id", "quality_method_label", "quality_path",
-           "load_quality", "QualitySummary", "quality_summary"]
+__all__ = ["LIST_KINDS", "MethodQuality", "ReferenceTokens", "reference_tokens", "category_lists", "document_lists",
+           "method_f1", "method_quality", "OWN_WORDS", "PEER_NAMES", "FIGHTIN_WORDS", "QUALITY_COLUMNS",
+           "QualityResults", "quality_method_id", "quality_method_label", "quality_path", "load_quality",
+           "QualitySummary", "quality_summary", "KEYWORDS_ALONE", "model_keyword_lists", "quality_results",
+           "keywords_quality", "method_document_quality", "DOCUMENT_COLUMNS", "TOP1_SUFFIX", "document_columns",
+           "EXTRACTOR", "IMPORTED", "KEYPHRASES", "EXTRACTOR_NAMES", "TOPIC_AXIS", "CATEGORY_AXIS", "KINDS",
+           "CATEGORY_LIST_KINDS", "method_kind_of", "pareto_front", "front_sentence"]
 
 #: What a method's lists can be.
 LIST_KINDS: tuple[str, ...] = ("categories", "documents")
@@ -39,12 +42,16 @@ LIST_KINDS: tuple[str, ...] = ("categories", "documents")
 
 @dataclass(frozen=True)
 class ReferenceTokens:
-    """The tokens every measure reads: the test split's (NPMI) and the training split's with their
-    labels (exclusivity), :func:`dkw_core.quality.word_tokens` of each document."""
+    """The tokens every measure reads: the test split's (NPMI, the topic measures) and the
+    training split's with their labels (exclusivity), :func:`dkw_core.quality.word_tokens` of
+    each document, in the corpus's order, with the documents' ids and gold categories."""
 
     test: list[list[str]]
     train: list[list[str]]
     train_labels: list[str]
+    test_ids: list[str] = field(default_factory=list)
+    test_labels: list[str] = field(default_factory=list)
+    train_ids: list[str] = field(default_factory=list)
 
 
 def reference_tokens(corpus) -> ReferenceTokens:
@@ -53,8 +60,11 @@ def reference_tokens(corpus) -> ReferenceTokens:
 
     tagged = tag_corpus(corpus)
     train = [d for d in corpus.documents if d.split == "train"]
-    return ReferenceTokens(test=[word_tokens(tagged[d.id]) for d in corpus.documents if d.split == "test"],
-                           train=[word_tokens(tagged[d.id]) for d in train], train_labels=[d.label for d in train])
+    test = [d for d in corpus.documents if d.split == "test"]
+    return ReferenceTokens(test=[word_tokens(tagged[d.id]) for d in test],
+                           train=[word_tokens(tagged[d.id]) for d in train], train_labels=[d.label for d in train],
+                           test_ids=[d.id for d in test], test_labels=[d.label for d in test],
+                           train_ids=[d.id for d in train])
 
 
 def _own_words(model) -> bool:
@@ -144,12 +154,73 @@ def method_quality(model, *, metric: str, k: int | None, lists: str = "categorie
     return MethodQuality(lists=words, quality=quality)
 
 
+# --------------------------------------------------------------------------- document keywords
+
+#: The protocol of "keywords alone": every word weighted by its best category, no classifier's
+#: category inside any list (docs/method.md §3).
+KEYWORDS_ALONE = "label-free"
+
+
+def model_keyword_lists(model, *, metric: str, k: int | None, top: int = DEFAULT_TOPN,
+                        protocol: str = KEYWORDS_ALONE, splits: tuple[str, ...] = ("train", "test")
+                        ) -> dict[str, list[str]]:
+    """``{doc id: top keywords}`` of every document of ``splits`` under ``protocol`` (a prepared
+    :class:`~dkw_core.keywords.KeywordModel` or :class:`~dkw_core.keywords.BaselineModel`; K
+    ignored for own words)."""
+    check_protocol(protocol)
+    out: dict[str, list[str]] = {}
+    for split in splits:
+        rows = model.rank(split, metric=metric, k=_k(model, k), top=top, protocol=protocol)
+        out.update(zip(model.doc_ids(split), model.words(rows)))
+    return out
+
+
+def keywords_quality(lists, tokens: ReferenceTokens, vectors, *, top: int = DEFAULT_TOPN, f1: bool = True,
+                     classifier: str = DEFAULT_CLASSIFIER, document_vectors=None) -> DocumentQuality:
+    """:func:`dkw_core.quality.document_quality` of any method's ``lists`` (``{doc id:
+    keywords}``; the test documents', and with ``f1`` the training documents' too, whose keywords
+    train the classifier) on the corpus ``tokens`` describe. A test document without a list
+    counts as an empty list (no keyword: it ties with every document, its exclusivity is NaN)."""
+    test = {d: list(lists.get(d) or []) for d in tokens.test_ids}
+    train = None
+    if f1:
+        missing = [d for d in tokens.train_ids if d not in lists]
+        if missing:
+            raise InputError(f"no keywords for {len(missing)} of the {len(tokens.train_ids)} training documents, "
+                             f"e.g. {missing[0]!r}: the keywords-alone F1 trains on them")
+        train = {d: list(lists[d]) for d in tokens.train_ids}
+    return document_quality(test, ids=tokens.test_ids, categories=tokens.test_labels, tokens=tokens.test,
+                            train_tokens=tokens.train, train_labels=tokens.train_labels, vectors=vectors, top=top,
+                            train_lists=train, train_ids=tokens.train_ids, classifier=classifier,
+                            document_vectors=document_vectors)
+
+
+def method_document_quality(model, *, metric: str, k: int | None, top: int = DEFAULT_TOPN,
+                            protocol: str = KEYWORDS_ALONE, vectors=None, tokens: ReferenceTokens | None = None,
+                            f1: bool = True, classifier: str = DEFAULT_CLASSIFIER) -> DocumentQuality:
+    """The document measures of a prepared model's ``metric`` (:func:`model_keyword_lists` under
+    ``protocol`` for both splits, then :func:`keywords_quality`). ``vectors`` defaults to the
+    model's own (a :class:`~dkw_core.keywords.BaselineModel` has none: pass them)."""
+    vectors = vectors if vectors is not None else getattr(model, "vectors", None)
+    if vectors is None:
+        raise InputError("the topic measure needs word vectors: pass vectors= for a model over own words")
+    tokens = tokens or reference_tokens(model.corpus)
+    splits = ("train", "test") if f1 else ("test",)
+    lists = model_keyword_lists(model, metric=metric, k=k, top=top, protocol=protocol, splits=splits)
+    return keywords_quality(lists, tokens, vectors, top=top, f1=f1, classifier=classifier)
+
+
 # --------------------------------------------------------------------------- the shipped table
 
 #: ``words`` of a method over the documents' own words (a peer); any other value: latent words.
 OWN_WORDS = "own words"
+#: ``words`` of a registered extractor's keywords (YAKE!, TextRank), of keywords imported from a file and
+#: of dkw's keyphrases of the text itself (``KeywordModel.keywords(..., about=)``; metric ``<metric>@about=<a>``).
+EXTRACTOR, IMPORTED, KEYPHRASES = "extractor", "imported", "keyphrases"
 #: The peers' names (own-words metrics of :class:`~dkw_core.keywords.BaselineModel`).
 PEER_NAMES: dict[str, str] = {"fw": "Fightin' Words", "ctfidf": "c-TF-IDF"}
+#: How the built-in extractors read.
+EXTRACTOR_NAMES: dict[str, str] = {"yake": "YAKE!", "textrank": "TextRank"}
 #: The field's standard the other methods are held against (docs/method.md §10): Fightin' Words over own words.
 FIGHTIN_WORDS = "own:fw"
 #: The plain column names of :func:`load_quality`'s table, by the JSON field each comes from.
@@ -159,8 +230,13 @@ QUALITY_COLUMNS: dict[str, str] = {
 
 
 def quality_method_id(words: str, metric: str) -> str:
-    """A measured method's id: the metric over latent words, ``own:<metric>`` over own words."""
-    return f"own:{metric}" if words == OWN_WORDS else str(metric)
+    """A measured method's id: the metric over latent words, ``own:<metric>`` over own words, the
+    spec of an extractor (``yake``), ``import:<name>`` for imported keywords."""
+    if words == OWN_WORDS:
+        return f"own:{metric}"
+    if words == IMPORTED:
+        return f"import:{metric}"
+    return str(metric)
 
 
 def quality_method_label(words: str, metric: str) -> str:
@@ -168,6 +244,13 @@ def quality_method_label(words: str, metric: str) -> str:
     (keyword metric)", so that it is never taken for the tf-idf + LinearSVC classifier)."""
     if words == OWN_WORDS:
         return f"{PEER_NAMES.get(metric, metric)} (own words)"
+    if words == EXTRACTOR:
+        return f"{EXTRACTOR_NAMES.get(metric, metric)} (extractor)"
+    if words == IMPORTED:
+        return f"{metric} (imported)"
+    if words == KEYPHRASES:
+        base, _, about = str(metric).partition("@about=")
+        return f"dkw keyphrases ({base}, about {about})"
     from .names import method_name
 
     return method_name(str(metric))  # "tf-idf (keyword metric)": never the tf-idf classifier
@@ -199,6 +282,40 @@ class QualityResults:
         return self.table[self.table["corpus"] == corpus].reset_index(drop=True)
 
 
+#: The document measures' columns of :func:`load_quality`'s table, by the JSON key of each
+#: (``documents.figures``; MRR, shares and exclusivity as fractions, F1 in percent).
+DOCUMENT_COLUMNS: dict[str, str] = {
+    "topic_mrr": "topic MRR", "topic_top1": "topic top-1", "literal_mrr": "literal topic MRR",
+    "literal_top1": "literal topic top-1", "occurrence": "keywords in their document",
+    "jaccard": "Jaccard within category", "exclusivity": "document exclusivity",
+    "micro_f1": "keywords-alone micro-F1 (%)", "macro_f1": "keywords-alone macro-F1 (%)"}
+#: The suffix of the columns measured on the deployable lists (label-free-top1: a classifier's category enters).
+TOP1_SUFFIX = " [label-free-top1 lists]"
+
+
+def document_columns(suffix: str = "") -> list[str]:
+    """Every document measure's column and its CI's (``<column> low``, ``<column> high``)."""
+    return [f"{name}{suffix}{part}" for name in DOCUMENT_COLUMNS.values() for part in ("", " low", " high")]
+
+
+def _document_columns(item, where: str, *, suffix: str = "") -> dict[str, float]:
+    """One method's document figures (``{"figures": {key: [value, low, high]}}``) as columns; NaN where absent."""
+    out = dict.fromkeys(document_columns(suffix), math.nan)
+    figures = item.get("figures") if isinstance(item, dict) else None
+    if not isinstance(figures, dict):
+        return out
+    for key, name in DOCUMENT_COLUMNS.items():
+        triple = figures.get(key)
+        if triple is None:
+            continue
+        if not isinstance(triple, list) or len(triple) != 3:
+            raise InputError(f"{where}: document figure {key} is not [value, low, high]")
+        scale = 100.0 if key.endswith("_f1") else 1.0
+        for part, value in zip(("", " low", " high"), triple):
+            out[f"{name}{suffix}{part}"] = scale * _number(value, key, where)
+    return out
+
+
 def quality_path(folder: str | Path | None = None) -> Path:
     """``quality/quality.json`` in the reference folder (``DKW_REFERENCE_DIR`` or ``docs/results``)."""
     from ..config import reference_dir
@@ -223,7 +340,12 @@ def load_quality(path: str | Path | None = None) -> QualityResults:
     from .reference import read_document
 
     path = Path(path) if path else quality_path()
-    data = read_document(path, what="quality table", key="corpora", kind=dict)
+    return quality_results(read_document(path, what="quality table", key="corpora", kind=dict), path.name)
+
+
+def quality_results(data: dict, source: str = "quality table") -> QualityResults:
+    """:class:`QualityResults` of the quality table's JSON already read (``source`` names it in errors)."""
+    path = Path(source)
     k = data.get("k")
     rows = []
     for corpus, item in data["corpora"].items():
@@ -236,11 +358,15 @@ def load_quality(path: str | Path | None = None) -> QualityResults:
             where = f"{path.name}, {corpus} {m['metric']}"
             figures = {field: _number(m.get(field), field, where) for field in QUALITY_COLUMNS}
             figures["absent_share"] *= 100
+            words = (f"{m['words']}, K {k}" if m["words"] not in (OWN_WORDS, EXTRACTOR, IMPORTED) else m["words"])
             rows.append({"corpus": str(corpus), "id": quality_method_id(m["words"], m["metric"]),
-                         "method": quality_method_label(m["words"], m["metric"]),
-                         "words": OWN_WORDS if m["words"] == OWN_WORDS else f"{m['words']}, K {k}",
-                         **{QUALITY_COLUMNS[f]: v for f, v in figures.items()}})
-    table = pd.DataFrame(rows, columns=["corpus", "id", "method", "words", *QUALITY_COLUMNS.values()])
+                         "method": quality_method_label(m["words"], m["metric"]), "words": words,
+                         **{QUALITY_COLUMNS[f]: v for f, v in figures.items()},
+                         **_document_columns(m.get("documents"), where),
+                         **_document_columns(m.get("documents_top1"), where, suffix=TOP1_SUFFIX)})
+    columns = ["corpus", "id", "method", "words", *QUALITY_COLUMNS.values(), *document_columns(),
+               *document_columns(TOP1_SUFFIX)]
+    table = pd.DataFrame(rows, columns=columns)
     return QualityResults(table=table, k=int(k) if isinstance(k, int) else 0, top=int(data.get("top") or 0),
                           protocol=str(data.get("protocol", "?")), reference=str(data.get("reference", "?")),
                           window=int(data.get("window") or 0), f1=str(data.get("f1", "?")),
@@ -323,6 +449,49 @@ def quality_summary(results: QualityResults, corpus: str, *, default: str = DEFA
     how = (f"Each category's top {results.top} words on the training split, K = {results.k} ({results.k_choice}). "
            f"NPMI: gensim c_npmi over {results.reference}, boolean sliding window of {results.window} words, "
            "words absent from the test split left out and counted. Exclusivity: the share of the training "
-           "documents containing a word that belong to its category, averaged over the list. "
+           "documents containing a word that belong to its category, averaged over the list (a word in no training "
+           "document counts 0). "
            f"F1: {results.f1}. Measured by dkw {results.dkw_version} on {results.date}: {results.command}.")
     return QualitySummary(answer=answer, how=how)
+
+
+# --------------------------------------------------------------------------- topic against category
+
+#: The two axes of the trade-off chart: topic (vector MRR) and category (keywords-alone micro-F1).
+TOPIC_AXIS, CATEGORY_AXIS = DOCUMENT_COLUMNS["topic_mrr"], DOCUMENT_COLUMNS["micro_f1"]
+#: The kinds of method the chart tells apart, by the table's ``words`` column.
+KINDS = ("latent", KEYPHRASES, OWN_WORDS, EXTRACTOR, IMPORTED)
+#: The kinds of method that have category lists (the others have document keywords only).
+CATEGORY_LIST_KINDS = ("latent", OWN_WORDS)
+
+
+def method_kind_of(words: str) -> str:
+    """``latent``, ``keyphrases``, ``own words``, ``extractor`` or ``imported`` from a table row's ``words``."""
+    kind = str(words).split(",")[0]
+    return kind if kind in (KEYPHRASES, OWN_WORDS, EXTRACTOR, IMPORTED) else "latent"
+
+
+def pareto_front(rows: pd.DataFrame, x: str = TOPIC_AXIS, y: str = CATEGORY_AXIS) -> pd.DataFrame:
+    """The rows no other row beats on both ``x`` and ``y`` (at least as high on both, higher on
+    one), highest ``x`` first; rows without both figures are left out."""
+    kept = rows.dropna(subset=[x, y])
+    xs, ys = kept[x].to_numpy(), kept[y].to_numpy()
+    front = [i for i in range(len(kept))
+             if not any((xs[j] >= xs[i]) and (ys[j] >= ys[i]) and (xs[j] > xs[i] or ys[j] > ys[i])
+                        for j in range(len(kept)))]
+    return kept.iloc[front].sort_values(x, ascending=False, kind="stable")
+
+
+def front_sentence(rows: pd.DataFrame, corpus: str) -> str:
+    """One sentence naming the methods on the front of topic against category on ``corpus`` (the
+    rows of one corpus of :func:`load_quality`'s table), each with its two figures."""
+    front = pareto_front(rows)
+    if front.empty:
+        return f"On {corpus}, no method has both a topic MRR and a keywords-alone F1."
+    parts = [f"{r['method']} (topic MRR {r[TOPIC_AXIS]:.3f}, micro-F1 {r[CATEGORY_AXIS]:.2f} %)"
+             for _, r in front.iterrows()]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    subject, verb, them = (("the one method", "is", "it") if len(parts) == 1 else ("the methods", "are", "one of them"))
+    return (f"On {corpus}, {subject} no other beats on both topic (does a document's list pick it out of its "
+            f"category: vector MRR) and category (keywords-alone micro-F1) {verb} {listed}; every other method "
+            f"has {them} at least as high on both.")

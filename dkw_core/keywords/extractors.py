@@ -33,6 +33,7 @@ import io
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from .. import cache
@@ -248,14 +249,7 @@ def extract_cached(spec: str, texts: Sequence[str], *, top: int = CACHED_TOP,
         raise InputError(f"{spec!r} is no registered keyword extractor")
     if top > CACHED_TOP:
         raise InputError(f"extractors are cached with at most {CACHED_TOP} keywords per document, not {top}")
-    folder = cache.folder("extractor-keywords") / cache.key(spec.strip(), _extractor_version(ext),
-                                                            readable=spec.strip())
-    known: dict[str, list[str]] = {}
-    if folder.is_dir():
-        for chunk in sorted(folder.glob("*.pkl")):
-            part = cache.read_pickle(chunk)
-            if isinstance(part, dict):
-                known.update(part)
+    folder, known = _cached(spec, ext)
     hashes = [cache.text_hash(t) for t in texts]
     todo = list(dict.fromkeys(h for h in hashes if h not in known))
     by_hash = dict(zip(hashes, texts))
@@ -270,6 +264,33 @@ def extract_cached(spec: str, texts: Sequence[str], *, top: int = CACHED_TOP,
         report(progress, (start + len(part_hashes)) / max(1, len(todo)),
                f"{spec}: {start + len(part_hashes)} of {len(todo)} documents")
     tidy = getattr(ext, "tidy", None)  # an extractor's own clean-up, applied to cached lists too
+    return [tidy(known[h], top) if tidy else known[h][:top] for h in hashes]
+
+
+def _cached(spec: str, ext: KeywordExtractor) -> tuple[Path, dict[str, list[str]]]:
+    """The extractor's cache folder and every text hash's cached keywords."""
+    folder = cache.folder("extractor-keywords") / cache.key(spec.strip(), _extractor_version(ext),
+                                                            readable=spec.strip())
+    known: dict[str, list[str]] = {}
+    if folder.is_dir():
+        for chunk in sorted(folder.glob("*.pkl")):
+            part = cache.read_pickle(chunk)
+            if isinstance(part, dict):
+                known.update(part)
+    return folder, known
+
+
+def cached_keywords(spec: str, texts: Sequence[str], *, top: int = CACHED_TOP) -> list[list[str]] | None:
+    """:func:`extract_cached`'s answer when every text is already in the cache, else None (nothing
+    is extracted: for a caller that must not start a long extraction)."""
+    ext = extractor_for(spec)
+    if ext is None:
+        raise InputError(f"{spec!r} is no registered keyword extractor")
+    _, known = _cached(spec, ext)
+    hashes = [cache.text_hash(t) for t in texts]
+    if any(h not in known for h in hashes):
+        return None
+    tidy = getattr(ext, "tidy", None)
     return [tidy(known[h], top) if tidy else known[h][:top] for h in hashes]
 
 

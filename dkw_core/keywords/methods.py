@@ -3,7 +3,9 @@
 ``latent-5word-knn90-rf`` is the paper's method with phrases of at most 5 words, K = 90 and
 rf; ``latent-5word-knn90-rf:csls-k10`` the same with another neighbours spec
 (docs/method.md §1 step 3); a bare metric name (``tf-rf``) is that metric over the document's
-own words (:mod:`.baseline`). Models are kept in a bounded in-process cache.
+own words (:mod:`.baseline`); ``keyphrases-a0.4-knn90-lo-own`` the document's own keyphrases
+ranked with lo-own at K = 90 and ``about`` = 0.4 (:mod:`.keyphrases`). Models are kept in a
+bounded in-process cache.
 """
 from __future__ import annotations
 
@@ -20,14 +22,25 @@ from .baseline import BaselineModel
 from .model import KeywordModel
 
 _LATENT = re.compile(r"^latent-(\d+)word-knn(\d+)-(.+)$")
+_KEYPHRASES = re.compile(r"^keyphrases-a([0-9.]+)-knn(\d+)-(.+)$")
 _MODELS: cache.Memo[KeywordModel | BaselineModel] = cache.Memo(maxsize=4)
 
 
 def parse_method(spec: str) -> dict:
     """``latent-5word-knn90-rf`` → ``{"kind": "latent", "k": 90, "metric": "rf", "neighbours": None}``;
     ``latent-5word-knn90-rf:csls-k10`` → the same with ``"neighbours": "csls-k10"``;
-    ``tf-rf`` → ``{"kind": "baseline", "k": None, "metric": "tf-rf", "neighbours": None}``."""
+    ``tf-rf`` → ``{"kind": "baseline", "k": None, "metric": "tf-rf", "neighbours": None}``;
+    ``keyphrases-a0.4-knn90-lo-own`` → the latent method's entry with ``"about": 0.4``: the
+    document's own keyphrases (:mod:`.keyphrases`, docs/method.md §13)."""
     base, _sep, neighbours = spec.partition(":")
+    kp = _KEYPHRASES.match(base)
+    if kp:
+        from .keyphrases import check_about
+
+        about = check_about(kp.group(1))
+        parsed = parse_method(f"latent-{MAX_PHRASE_LEN}word-knn{kp.group(2)}-{kp.group(3)}"
+                              + (f":{neighbours}" if neighbours else ""))
+        return {**parsed, "about": about}
     m = _LATENT.match(base)
     if m:
         max_len, k, metric = int(m.group(1)), int(m.group(2)), m.group(3)
@@ -72,5 +85,6 @@ def keywords_by_method(spec: str, *, dataset, doc_ids: Sequence[str], top: int,
     corpus = load_corpus(dataset) if isinstance(dataset, str) else dataset
     p = parse_method(spec)
     model = model_for(corpus, spec, progress=progress)
-    return {d: [kw.word for kw in model.keywords(d, metric=p["metric"], k=p["k"], top=top, protocol=protocol)]
+    extra = {"about": p["about"]} if p.get("about") is not None else {}
+    return {d: [kw.word for kw in model.keywords(d, metric=p["metric"], k=p["k"], top=top, protocol=protocol, **extra)]
             for d in doc_ids}

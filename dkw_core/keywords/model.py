@@ -264,46 +264,102 @@ class KeywordModel(TermModel):
         return keywords_from_units(units, k=k, top=top, vocabulary=self.vocabulary,
                                    score=lambda cols, tf: self._score_row(cols, tf, metric=metric, k=k, label=label))
 
+    def word_scores(self, metric: str, k: int | None, label: int | np.ndarray | None) -> np.ndarray:
+        """One score per vocabulary word under a weighting (without the tf factor): the
+        category's row, the posterior-weighted rows, or the maximum over categories."""
+        scores = self.metric_scores(metric, k)
+        if label is None:
+            return scores.max(axis=0).astype(np.float64)
+        if isinstance(label, np.ndarray):
+            return (label @ scores).astype(np.float64)
+        return scores[label].astype(np.float64)
+
+    def _keyphrases_from_units(self, units: DocUnits, *, metric: str, k: int | None, top: int,
+                               label: int | np.ndarray | None, about: float,
+                               diversity: float | None = None) -> list[Keyword]:
+        """The text's own keyphrases blended with its category's words (:mod:`.keyphrases`)."""
+        from .keyphrases import DEFAULT_DIVERSITY, LATENT_CANDIDATES, TextArtefacts, phrase_vectors, rank_keyphrases
+
+        k = self._check_k(k)
+        latent = self._keywords_from_units(units, metric=metric, k=k, top=max(top, LATENT_CANDIDATES), label=label)
+        if about >= 1.0:
+            return latent[:top]
+        art = TextArtefacts(units, phrase_vectors(self.vectors, units.phrases), self.vectors.cropped_matrix)
+        return rank_keyphrases(art, self.word_scores(metric, k, label), latent, self.vocabulary, top=top,
+                               about=about, diversity=DEFAULT_DIVERSITY if diversity is None else diversity)
+
     def keywords(self, doc, *, metric: str, k: int | None = None, top: int = DEFAULT_TOP,
-                 protocol: str = DEFAULT_PROTOCOL) -> list[Keyword]:
-        """Top-``top`` keywords of a corpus document (id or :class:`Document`) with provenance."""
+                 protocol: str = DEFAULT_PROTOCOL, about: float | None = None) -> list[Keyword]:
+        """Top-``top`` keywords of a corpus document (id or :class:`Document`) with provenance.
+        ``about`` below 1 gives the document's own keyphrases (:mod:`.keyphrases`); ``None``
+        or 1 the paper's category words."""
         top, _ = check_top(top), self._check_k(k)
         doc = self._document(doc)
         label = self._weighting(doc, protocol)
+        if about is not None and about < 1.0:
+            return self._keyphrases_from_units(self._doc_units(doc), metric=metric, k=k, top=top, label=label,
+                                               about=about)
         return self._keywords_from_units(self._doc_units(doc), metric=metric, k=k, top=top, label=label)
 
     def keywords_for_text(self, text: str, *, metric: str, k: int | None = None, top: int = DEFAULT_TOP,
                           label: str | None = None, name: str = "text",
-                          protocol: str = NEW_TEXT_PROTOCOL, progress: Progress | None = None) -> list[Keyword]:
+                          protocol: str = NEW_TEXT_PROTOCOL, progress: Progress | None = None,
+                          about: float | None = None) -> list[Keyword]:
         """Keywords of a new text: weighted with a category ``label`` when one is given, else
         under a label-free ``protocol``: ``label-free-top1`` (default: the category the tf-idf
         classifier predicts, see :meth:`text_weighting`), ``label-free-posterior`` or
         ``label-free`` (maximum over categories). Texts up to
         ``DKW_MAX_TEXT_MB`` are tagged in pieces, in bounded memory (:mod:`dkw_core.longtext`);
-        asking again for the same text (another metric) reuses its tagging."""
+        asking again for the same text (another metric) reuses its tagging. ``about`` below 1
+        gives the text's own keyphrases (:mod:`.keyphrases`); ``None`` or 1 the paper's words."""
         top, _ = check_top(top), self._check_k(k)  # before any tagging
+        if about is not None:
+            from .keyphrases import check_about
+
+            about = check_about(about)
         lab = None
-        key = (name, len(text), hash(text))
-        last = getattr(self, "_last_text", None)
-        if last is None or last[0] != key or (last[1] is not text and last[1] != text):
-            # fails early on an unusable text; kept for the next metric of the same text
-            self._last_text = last = (key, text, self._text_units(name, text, progress))
-        units = last[2]
+        units = self._units_of_text(name, text, progress)
         if label is None and check_protocol(protocol) in POSTERIOR_PROTOCOLS:
             from .posterior import as_weights
 
             lab = as_weights(protocol, self.posterior_model().predict([text]))[0]
-            return self._keywords_from_units(units, metric=metric, k=k, top=top, label=lab)
-        if label is not None:
+        elif label is not None:
             if label not in self.categories:
                 raise InputError(f"unknown category {label!r} for corpus {self.corpus.name}")
             lab = self.categories.index(label)
+        if about is not None and about < 1.0:
+            return self._keyphrases_from_units(units, metric=metric, k=k, top=top, label=lab, about=about)
         return self._keywords_from_units(units, metric=metric, k=k, top=top, label=lab)
 
     def text_posteriors(self, texts: Sequence[str]) -> np.ndarray:
         """(texts x categories) P(c | text) of new texts, from the classifier fitted on the
         training split (docs/method.md §3)."""
         return self.posterior_model().predict(list(texts))
+
+    def corpus_fit(self, units: DocUnits, posterior: np.ndarray):
+        """How well a text (its units and posterior row) fits the corpus (:mod:`.fit`)."""
+        from .fit import category_centroids, corpus_fit
+        from .keyphrases import TextArtefacts, phrase_vectors
+
+        if getattr(self, "_centroids", None) is None:
+            own = self.category_stats(None).own_freq
+            if own is None:
+                raise InputError("these statistics do not count own words; prepare the corpus again")
+            self._centroids = category_centroids(own, self.vectors.cropped_matrix)
+        art = TextArtefacts(units, phrase_vectors(self.vectors, units.phrases), self.vectors.cropped_matrix)
+        return corpus_fit(art.centroid, self._centroids, posterior, self.categories)
+
+    def text_fit(self, text: str, name: str = "text"):
+        """:meth:`corpus_fit` of a new text (tagged once, shared with its keywords)."""
+        return self.corpus_fit(self._units_of_text(name, text), self.text_posteriors([text])[0])
+
+    def _units_of_text(self, name: str, text: str, progress: Progress | None = None) -> DocUnits:
+        key = (name, len(text), hash(text))
+        last = getattr(self, "_last_text", None)
+        if last is None or last[0] != key or (last[1] is not text and last[1] != text):
+            # fails early on an unusable text; kept for the next metric of the same text
+            self._last_text = last = (key, text, self._text_units(name, text, progress))
+        return last[2]
 
     def text_weighting(self, text: str):
         """The category a new text is weighted with under ``label-free-top1`` and its

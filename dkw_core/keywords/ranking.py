@@ -1,6 +1,7 @@
 """Step 5 — top-N keywords of each document (paper §3.3), and what a keyword carries."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -82,3 +83,28 @@ def document_vectors(word_matrix: np.ndarray, index_rows: np.ndarray) -> np.ndar
     summed = mat[rows].sum(axis=1)
     norms = np.linalg.norm(summed, axis=1, keepdims=True)
     return summed / np.where(norms == 0, 1, norms)
+
+
+def keyword_vectors(vectors, rows: Sequence[Sequence[str]], top: int) -> np.ndarray:
+    """(documents x dim): the normalised sum of the vectors of each row's first ``top``
+    keywords (paper §4.2.1); a multiword keyword's vector by Algorithm 1, a keyword with no
+    known word left out, a document without any a zero vector."""
+    unique: dict[str, int] = {}
+    units: list[tuple[int, ...]] = []
+    index = np.full((len(rows), max(1, top)), -1, dtype=np.int64)
+    for r, words in enumerate(rows):
+        col = 0
+        for word in words:
+            if col >= top:
+                break
+            i = unique.get(word)
+            if i is None:
+                u = vectors.units(str(word).split())
+                i = unique[word] = len(units) if u else -1
+                if u:
+                    units.append(u)
+            if i >= 0:
+                index[r, col] = i
+                col += 1
+    matrix = vectors.compose(units) if units else np.zeros((0, vectors.dim), dtype=np.float32)
+    return document_vectors(matrix, index)

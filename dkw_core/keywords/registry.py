@@ -7,6 +7,9 @@ kind        spec
 dkw         ``latent-5word-knn<K>-<metric>[:<neighbours>]`` — the paper's method, any metric of
             :data:`~dkw_core.metrics.METRICS`, under any protocol (``[@protocol]`` on the
             command line; docs/method.md §3)
+dkw         ``keyphrases-a<about>-knn<K>-<metric>[:<neighbours>]`` — the document's own phrases
+            ranked by the blend of their closeness to the text and the discrimination of their
+            latent neighbourhood (:mod:`.keyphrases`, docs/method.md §13)
 baseline    ``<metric>`` over the document's own words, e.g. ``tf-rf`` (the paper's method A)
 extractor   a third-party extractor of :mod:`.extractors` (``yake``, ``yake-n3``, ``textrank``,
             anything added with :func:`~.extractors.register_extractor`)
@@ -31,7 +34,7 @@ READS = {True: "reads the document's category", False: "reads no label", None: "
 
 
 def method_kind(spec: str, *, strict: bool = False) -> str:
-    """``dkw``, ``baseline`` or ``extractor`` for a built-in spec. A spec dkw does not parse is
+    """``dkw`` (its latent words or keyphrases), ``baseline`` or ``extractor`` for a built-in spec. A spec dkw does not parse is
     ``other`` (left to a caller's own provider, e.g. a test's fake), or with ``strict`` an
     :class:`InputError`. Imported keywords have no spec: their kind is ``imported``."""
     if is_extractor(spec):
@@ -91,11 +94,27 @@ def describe_methods() -> list[dict[str, str]]:
     rows = [MethodRow("latent-5word-knn90-rf", "dkw",
                       "dkw (this method): K nearest words, any metric, e.g. latent-5word-knn30-tds; another "
                       "neighbours spec after a colon, e.g. latent-5word-knn90-rf:csls-k10"),
+            MethodRow(keyphrases_spec(), "dkw",
+                      "the document's own keyphrases, ranked between 'about this text' (a0) and 'about its "
+                      "category' (a1, the paper's words) by the discrimination of their latent neighbourhood"),
             MethodRow("tf-rf", "baseline", "a metric over the article's own words (the paper's A)")]
     rows += [MethodRow(r.example, "extractor", r.help) for r in registered_extractors()]
     rows.append(MethodRow("(file)", "imported",
                           "keywords imported from a CSV or JSONL file: document id, method name, ordered keywords"))
     return [{"spec": r.spec, "kind": r.kind, "help": r.help} for r in rows]
+
+
+def is_keyphrases(spec: str) -> bool:
+    """Whether a spec names dkw's keyphrase method (``keyphrases-a0.4-knn90-lo-own``)."""
+    return spec.strip().startswith("keyphrases-")
+
+
+def keyphrases_spec(about: float | None = None, k: int | None = None, metric: str | None = None) -> str:
+    """The spec of the keyphrase method (defaults: :data:`~dkw_core.types.DEFAULT_ABOUT`, K, metric)."""
+    from ..types import DEFAULT_ABOUT, DEFAULT_K, DEFAULT_METRIC
+
+    a = DEFAULT_ABOUT if about is None else about
+    return f"keyphrases-a{a:g}-knn{k or DEFAULT_K}-{metric or DEFAULT_METRIC}"
 
 
 def extractor_specs() -> list[str]:

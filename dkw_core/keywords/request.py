@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from ..errors import InputError
 from ..types import (
+    DEFAULT_ABOUT,
     DEFAULT_CORPUS,
     DEFAULT_K,
     DEFAULT_METRIC,
@@ -54,6 +55,7 @@ class KeywordRequest:
     vectors: str | None = None              # a vector file, else DKW_VECTORS, else GloVe 6B 50d
     neighbours: str | None = None           # step 3's spec, default plain cosine
     alternatives: bool = False              # an unsure new text: also its keywords under its two likeliest categories
+    about: float | None = None              # 0 = about this text … 1 = about its category (the paper's words)
 
     @property
     def new_text(self) -> bool:
@@ -79,6 +81,15 @@ class KeywordRequest:
     @property
     def k_value(self) -> int:
         return DEFAULT_K if self.k is None else int(self.k)
+
+    @property
+    def about_value(self) -> float:
+        """``about``, else :data:`~dkw_core.types.DEFAULT_ABOUT` (the own-words baseline has none: 1)."""
+        from .keyphrases import check_about
+
+        if self.baseline:
+            return 1.0
+        return DEFAULT_ABOUT if self.about is None else check_about(self.about)
 
     @property
     def top_value(self) -> int:
@@ -168,6 +179,9 @@ class KeywordAnswer:
     neighbours: str | None
     weighting: object | None = None   # posterior.Weighting of a new text under a posterior protocol
     by_category: dict[str, dict[str, list[Keyword]]] = field(default_factory=dict)
+    about: float = 1.0                # the about-text … about-category blend the keywords were ranked with
+    fit: object | None = None         # fit.CorpusFit of a new text: how well it fits the corpus
+    category_words: dict[str, list[Keyword]] = field(default_factory=dict)  # the paper's words beside keyphrases
 
     @property
     def method(self) -> str:
@@ -175,7 +189,7 @@ class KeywordAnswer:
 
     def to_dict(self) -> dict:
         """The JSON of ``keywords --json``: words per metric, their scores beside them."""
-        out = {
+        out: dict[str, object] = {
             "doc": self.request.doc or self.request.name,
             "keywords": {m: [kw.word for kw in kws] for m, kws in self.keywords.items()},
             "scores": {m: [kw.score for kw in kws] for m, kws in self.keywords.items()},
@@ -188,9 +202,26 @@ class KeywordAnswer:
             "k": None if self.request.baseline else self.request.k_value,
             "top": self.request.top_value,
         }
+        out["about"] = self.about
         if self.weighting is not None:  # which category the new text's words are weighted with, and how sure
             out.update(self.weighting.to_dict())  # type: ignore[attr-defined]
+        if self.fit is not None:
+            out.update(self.fit.to_dict())  # type: ignore[attr-defined]
+        if self.category_words:
+            out["category_words"] = {m: [kw.word for kw in kws] for m, kws in self.category_words.items()}
         return out
+
+    def describe(self) -> str:
+        """One line on how the words were weighted: the category (and how sure), whether the text
+        fits the corpus, and where the list sits between the text and its category."""
+        parts = []
+        if self.weighting is not None:
+            parts.append(self.weighting.describe())  # type: ignore[attr-defined]
+        if self.fit is not None and self.fit.out_of_corpus:  # type: ignore[attr-defined]
+            parts.append(self.fit.describe(self.dataset.split("-")[0]) + "; keywords about the text itself")  # type: ignore[attr-defined]
+        if not self.request.baseline:
+            parts.append(f"about = {self.about:g} (0 about this text, 1 about its category)")
+        return "; ".join(parts)
 
 
 def answer(request: KeywordRequest, *, model=None, progress: Progress | None = None,
@@ -203,21 +234,30 @@ def answer(request: KeywordRequest, *, model=None, progress: Progress | None = N
     if request.doc is None and request.text is None:
         raise InputError("give a document id or a new text")
     protocol = request.resolved_protocol
-    metrics, k, top = request.metric_list, request.k_value, request.top_value
+    metrics, k, top, about = request.metric_list, request.k_value, request.top_value, request.about_value
     if model is None:
         model = model_for(request, progress=progress)
     result: dict[str, list[Keyword]] = {}
     weighting = None
     by_category: dict[str, dict[str, list[Keyword]]] = {}
+    category_words: dict[str, list[Keyword]] = {}
+    fit = None
     if request.text is not None:
         if not hasattr(model, "keywords_for_text"):
             raise InputError("--baseline works on corpus documents (--doc), not new texts")
         extra: dict = {"name": request.name} if request.name else {}
         if tagging is not None:
             extra["progress"] = tagging
+        first = model.keywords_for_text(request.text, metric=metrics[0], k=k, top=top, protocol=protocol,
+                                        about=1.0, **extra)  # tags the text once, kept for what follows
+        fit = model.text_fit(request.text, name=request.name or "text") if hasattr(model, "text_fit") else None
+        if fit is not None and fit.out_of_corpus and request.about is None:
+            about = 0.0  # by default a category's vocabulary would mislead: the text's own words
         for m in metrics:
-            result[m] = list(model.keywords_for_text(request.text, metric=m, k=k, top=top, protocol=protocol,
-                                                     **extra))
+            category_words[m] = first if m == metrics[0] else list(
+                model.keywords_for_text(request.text, metric=m, k=k, top=top, protocol=protocol, about=1.0, **extra))
+            result[m] = category_words[m] if about >= 1.0 else list(
+                model.keywords_for_text(request.text, metric=m, k=k, top=top, protocol=protocol, about=about, **extra))
         if PROTOCOL_INFO[protocol].posterior:
             weighting = model.text_weighting(request.text)
             if request.alternatives and weighting.unsure and weighting.runner_up is not None:
@@ -226,20 +266,54 @@ def answer(request: KeywordRequest, *, model=None, progress: Progress | None = N
                                                                         label=cat, **extra)) for m in metrics}
     else:
         for m in metrics:
-            result[m] = list(model.keywords(request.doc, metric=m, k=k, top=top, protocol=protocol))
+            if request.baseline:
+                result[m] = list(model.keywords(request.doc, metric=m, k=k, top=top, protocol=protocol))
+                continue
+            category_words[m] = list(model.keywords(request.doc, metric=m, k=k, top=top, protocol=protocol))
+            result[m] = category_words[m] if about >= 1.0 else list(
+                model.keywords(request.doc, metric=m, k=k, top=top, protocol=protocol, about=about))
     vectors = getattr(model, "vectors", None)
     return KeywordAnswer(request, protocol, result, dataset=model.corpus.key, source=source_of(model),
                          vectors=None if vectors is None else vectors.name,
-                         neighbours=getattr(model, "neighbours", None), weighting=weighting, by_category=by_category)
+                         neighbours=getattr(model, "neighbours", None), weighting=weighting, by_category=by_category,
+                         about=about, fit=fit, category_words={} if about >= 1.0 else category_words)
+
+
+class KeywordList(list):
+    """The keywords of :func:`extract_keywords` (a list of :class:`~.ranking.Keyword`) and how
+    they were obtained: ``.weighting`` (the category that weighted the words and its P),
+    ``.fit`` (:class:`~.fit.CorpusFit`: how well the text fits the corpus), ``.about`` and
+    ``.category_words`` (the category's discriminative words beside the keyphrases);
+    ``.describe()`` says it in one line."""
+
+    answer: KeywordAnswer
+
+    def __init__(self, words: list[Keyword], answer: KeywordAnswer, metric: str) -> None:
+        super().__init__(words)
+        self.answer = answer
+        self.weighting = answer.weighting
+        self.fit = answer.fit
+        self.about = answer.about
+        self.category_words = answer.category_words.get(metric, [])
+
+    def describe(self) -> str:
+        return self.answer.describe()
 
 
 def extract_keywords(text: str, *, corpus: str = DEFAULT_CORPUS, metric: str | None = None, k: int | None = None,
-                     top: int | None = None, protocol: str | None = None) -> list[Keyword]:
+                     top: int | None = None, protocol: str | None = None, about: float | None = None) -> KeywordList:
     """The keywords of a new text in one call (``None``: the one default of
     :mod:`dkw_core.types`): scored with the training statistics of ``corpus`` — the shipped
     ones for a built-in corpus at the default K, so a fresh clone answers without preparing
-    anything — weighted under ``protocol`` (default label-free-top1). Each
-    :class:`~.ranking.Keyword` has ``.word``, ``.score`` and its provenance."""
+    anything — weighted under ``protocol`` (default label-free-top1), placed by ``about``
+    between the text's own keyphrases (0) and its category's words (1, the paper's; default
+    :data:`~dkw_core.types.DEFAULT_ABOUT`, docs/method.md §13). A text that fits the corpus
+    poorly gets keywords about itself (``.fit``). Each :class:`~.ranking.Keyword` has
+    ``.word``, ``.score`` and its provenance; the list says which category weighted the words
+    (``.weighting``, ``.describe()``)."""
     request = KeywordRequest(dataset=corpus, text=text, metrics=(metric,) if metric else (), k=k, top=top,
-                             protocol=protocol)
-    return answer(request).keywords[request.metric_list[0]]
+                             protocol=protocol, about=about)
+    request.about_value  # noqa: B018 - a bad about fails before any work
+    result = answer(request)
+    m = request.metric_list[0]
+    return KeywordList(result.keywords[m], result, m)

@@ -68,7 +68,7 @@ class FakeModel:
             words = sorted(words, key=len, reverse=True)
         return words[:top]
 
-    def keywords(self, doc_id, *, metric, k, top, protocol):
+    def keywords(self, doc_id, *, metric, k, top, protocol, about=None):
         words = self.expected(self.corpus.get(doc_id).text, metric, top)
         return [FakeKeyword(w, float(len(words) - i), 1, [FakeProvenance(w, 0.9, 2)])
                 for i, w in enumerate(words)]
@@ -83,7 +83,7 @@ class FakeModel:
 
         return weighting_of([0.41, 0.38] if "unsure" in text else [0.93, 0.07], self.categories)
 
-    def keywords_for_text(self, text, *, metric, k, top, protocol="label-free-top1", label=None):
+    def keywords_for_text(self, text, *, metric, k, top, protocol="label-free-top1", label=None, about=None):
         from dkw_core.errors import InputError
 
         FakeModel.text_calls.append({"protocol": protocol, "label": label})
@@ -269,7 +269,7 @@ class FakeBackend:
         self.prepared = True
         return FakeModel(corpus, neighbours)
 
-    def _instant_keywords(self, text, *, corpus="20ng"):
+    def _instant_keywords(self, text, *, corpus="20ng", about=None):
         """The text's distinct words, longest first (no corpus, no preparation)."""
         self.instant_texts.append(text)
         words = sorted(set(re.findall(r"[a-z<>/]+", text.lower())), key=lambda w: (-len(w), w))[:10]

@@ -42,7 +42,8 @@ def test_keyword_table_has_metrics_side_by_side(monkeypatch):
     assert not at.exception
     frame = table(at)
     text = make_corpus().get(EXAMPLE).text
-    assert list(frame.columns) == ["rf", "tds"]
+    # the default (about below 1): each metric's keyphrases, its category's words beside them
+    assert list(frame.columns) == ["rf", "rf: category words", "tds", "tds: category words"]
     assert list(frame["rf"]) == FakeModel.expected(text, "rf", 3)
     assert list(frame["tds"]) == FakeModel.expected(text, "tds", 3)
     assert list(frame.index) == [1, 2, 3]
@@ -281,7 +282,8 @@ def test_own_text_on_an_unprepared_corpus_is_answered_from_its_shipped_statistic
     assert not any("not prepared" in i.value for i in at.info)
     assert {c["protocol"] for c in FakeModel.text_calls} == {"label-free-top1"}
     (frame,) = keyword_tables(at)
-    assert list(frame.columns) == [backend.DEFAULT_METRIC]  # the one default metric
+    # the one default metric: the text's keyphrases, its category's words beside them
+    assert list(frame.columns) == [backend.DEFAULT_METRIC, f"{backend.DEFAULT_METRIC}: category words"]
     assert any("(shipped statistics)" in c.value for c in at.caption)
 
 
@@ -305,7 +307,7 @@ def test_own_text_of_a_built_in_corpus_without_its_archive_is_answered_from_ship
     assert fake.shipped_loads == ["20ng"] and "corpus" not in fake.opened and fake.prepare_calls == 0
     assert {c["protocol"] for c in FakeModel.text_calls} == {"label-free-top1"}
     (frame,) = keyword_tables(at)
-    assert list(frame.columns) == [backend.DEFAULT_METRIC]
+    assert list(frame.columns) == [backend.DEFAULT_METRIC, f"{backend.DEFAULT_METRIC}: category words"]
     assert any("(shipped statistics)" in c.value for c in at.caption)
     at.number_input(key="kw_k").set_value(30).run()  # the shipped statistics do not answer another K
     assert not at.exception and not keyword_tables(at)

@@ -87,7 +87,7 @@ def test_a_yake_column_stands_beside_dkws_metric_on_the_documents_page(tmp_path,
         wait_idle(page, timeout=120_000)
         page.get_by_text("yake: YAKE!", exact=False).first.wait_for()  # what it is and that it reads no label
         header = [h.strip() for h in table.locator("thead th").all_inner_texts()]
-        assert [h for h in header if h and h != "rank"] == [DEFAULT_METRIC, "yake"], header  # the default beside it
+        assert [h for h in header if h and h != "rank"] == [DEFAULT_METRIC, f"{DEFAULT_METRIC}: category words", "yake"], header
         column = header.index("yake")
         first = table.locator("tbody tr").first.locator("th, td").nth(column).inner_text().strip()
         assert first and first in doc.text.lower()  # YAKE's best keyword, a word of the document itself

@@ -33,13 +33,18 @@ def test_prepare_then_keywords_of_the_paper_example(monkeypatch, slice_20ng, tmp
     assert corpus.key == backend.corpus_key("20ng", 2)  # Home's cheap check names this cache
     assert backend.is_prepared(backend.corpus_key("20ng", 2), backend.vectors_name(), k_max=backend.DEFAULT_K_MAX)
     model = backend.prepare(corpus, backend.open_vectors(), k_max=backend.DEFAULT_K_MAX)  # disk cache hit
-    for metric in ("rf", "tf-idf"):
-        expected = [kw.word for kw in model.keywords(EXAMPLE, metric=metric, k=90, top=5, protocol="label-aware")]
+    for metric in ("rf", "tf-idf"):  # the default: the document's keyphrases, its category's words beside them
+        expected = [kw.word for kw in model.keywords(EXAMPLE, metric=metric, k=90, top=5, protocol="label-aware",
+                                                     about=backend.DEFAULT_ABOUT)]
         assert list(shown[metric]) == expected
+        paper = [kw.word for kw in model.keywords(EXAMPLE, metric=metric, k=90, top=5, protocol="label-aware")]
+        assert list(shown[f"{metric}: category words"]) == paper
 
     at.radio(key="kw_protocol").set_value("label-free").run()
+    at.slider(key="kw_about").set_value(1.0).run()  # the paper's words, one control away
     assert not at.exception
     free = [kw.word for kw in model.keywords(EXAMPLE, metric="rf", k=90, top=5, protocol="label-free")]
+    assert list(at.table[0].value.columns) == ["rf", "tf-idf"]
     assert list(at.table[0].value["rf"]) == free
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 
 import pandas as pd
+import pytest
 
 from dkw_app.quality_view import SHOWN, words_chart, words_table
 
@@ -65,3 +66,31 @@ def test_the_table_shows_the_plain_columns_most_exclusive_first():
                                             "micro-F1 (%)", "macro-F1 (%)"]
     assert list(table["method"][:2]) == ["Fightin' Words (own words)", "c-TF-IDF (own words)"]
     assert table["exclusivity"].is_monotonic_decreasing
+
+
+def _doc_rows() -> pd.DataFrame:
+    from dkw_core.evaluation.wordlists import CATEGORY_AXIS, TOPIC_AXIS
+
+    def row(id_, method, words, topic, f1):
+        return {"corpus": "toy", "id": id_, "method": method, "words": words, TOPIC_AXIS: topic,
+                f"{TOPIC_AXIS} low": topic - 0.01, f"{TOPIC_AXIS} high": topic + 0.02, CATEGORY_AXIS: f1,
+                f"{CATEGORY_AXIS} low": f1 - 1, f"{CATEGORY_AXIS} high": f1 + 1}
+    return pd.DataFrame([row("lo-own", "lo-own", "latent, K 90", 0.03, 79.0), row("ig", "ig", "latent, K 90", 0.04, 78.4),
+                         row("own:fw", "Fightin' Words (own words)", "own words", 0.23, 94.1),
+                         row("yake", "YAKE! (extractor)", "extractor", 0.61, 90.2),
+                         row("import:x", HOSTILE, "imported", 0.1, 50.0)])
+
+
+def test_the_topic_category_chart_draws_each_kind_with_its_cis_and_names_the_front():
+    from dkw_app.quality_view import topic_category_chart
+
+    fig = topic_category_chart(_doc_rows(), corpus="<b>toy</b>", default="lo-own").to_plotly_json()
+    traces = {t["name"].split(" (")[0]: t for t in fig["data"]}
+    assert set(traces) == {"dkw metrics", "own words", "extractors", "imported keywords", "the default metric"}
+    yake = traces["extractors"]
+    assert yake["x"] == [0.61] and yake["y"] == [90.2] and yake["text"] == ["YAKE! (extractor)"]
+    assert yake["error_x"]["array"] == pytest.approx([0.02]) and yake["error_x"]["arrayminus"] == pytest.approx([0.01])
+    assert yake["error_y"]["array"] == pytest.approx([1.0])
+    assert traces["own words"]["text"] == ["Fightin' Words (own words)"]  # on the front: named
+    assert traces["dkw metrics"]["text"] == [""]  # ig: beaten on both, not named
+    assert "<a href" not in str(fig) and "<b>toy</b>" not in fig["layout"]["title"]["text"]

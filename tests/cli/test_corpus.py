@@ -309,3 +309,41 @@ def test_vectors_with_fewer_words_than_the_default_k_say_so(folder, tmp_path, ca
                        "--vectors", str(tiny), "--metric", "rf")  # no --k given
     assert code == 2 and "(the default K; give a K of" in err and "cropped vocabulary of tiny-" in err
     assert "the prepared k_max" not in err and err.count("\n") == 1
+
+
+def test_about_moves_between_the_texts_keyphrases_and_its_categorys_words(folder, tmp_path, capsys):
+    """``--about 1`` gives the paper's words (what ``--about`` was before it existed: the
+    ``category_words`` of the default answer); the default gives the text's own phrases, says
+    which category weighted them and lists the category's words beside them."""
+    f = tmp_path / "new.txt"
+    f.write_text("The astronauts trained for the rocket launch.")
+    base = ("keywords", "--dataset", str(folder), "--text-file", str(f), "--metric", "rf", "--k", "10", "--top", "3",
+            "--json")
+    code, out, err = run(capsys, *base, "--about", "1")
+    assert code == 0, err
+    paper = json.loads(out)
+    assert paper["about"] == 1.0 and "category_words" not in paper
+    code, out, err = run(capsys, *base)
+    assert code == 0, err
+    default = json.loads(out)
+    assert default["about"] in (0.0, 0.4)  # 0 when the text is told it fits the corpus poorly
+    assert default["category_words"]["rf"] == paper["keywords"]["rf"]
+    own = {"astronauts", "rocket launch", "the rocket launch", "rocket", "launch"}
+    assert set(default["keywords"]["rf"]) & own, default
+    assert default["weighted_as"] in ("sport", "space") and "out_of_corpus" in default
+    code, out, err = run(capsys, *base[:-1])
+    assert code == 0 and "about = " in out and "category: " in out
+
+
+@pytest.mark.parametrize("about", ["2", "-0.5", "nan"])
+def test_about_outside_zero_to_one_is_a_one_line_error(folder, tmp_path, capsys, about):
+    f = tmp_path / "new.txt"
+    f.write_text("The astronauts trained for the rocket launch.")
+    code, out, err = run(capsys, "keywords", "--dataset", str(folder), "--text-file", str(f), "--about", about)
+    assert code == 2 and "about must be between 0" in err and "Traceback" not in err
+
+
+def test_keyphrases_on_a_cluster_are_a_one_line_error(folder, capsys):
+    code, out, err = run(capsys, "keywords", "--dataset", str(folder), "--split", "test", "--scheduler", "local",
+                         "--about", "0.4")
+    assert code == 2 and "exported on this machine" in err and "Traceback" not in err

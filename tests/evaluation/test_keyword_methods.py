@@ -193,3 +193,14 @@ def test_the_extractors_table_of_the_docs_is_the_one_the_shipped_files_generate(
     for corpus in ("20ng", "r8", "r52", "webkb"):
         assert f"| {corpus} | dkw {DEFAULT_METRIC}, K = 90, label-free-top1 |" in generated
         assert f"| {corpus} | tf-idf + LinearSVC (classifier) |" in generated
+
+
+def test_a_comparison_of_extractors_with_dkw_under_a_category_reading_protocol_says_so():
+    from dkw_core.evaluation.keyword_methods import information_note
+
+    top1 = information_note("label-free-top1", ["dkw lo-own K90", "yake", "textrank"])
+    assert top1.startswith("Not equal information: under label-free-top1")
+    assert "tf-idf + LinearSVC classifier predicts" in top1 and "textrank, yake read the text alone" in top1
+    assert "gold category" in information_note("label-aware", ["ig", "yake"])
+    assert information_note("label-free", ["ig", "yake"]) == ""  # keywords alone for all: equal
+    assert information_note("label-free-top1", ["ig", "rf"]) == ""  # no extractor in the comparison

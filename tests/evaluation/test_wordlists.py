@@ -3,19 +3,25 @@ code and :func:`dkw_core.quality.list_quality` give on the tiny topic corpus (co
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from dkw_core.errors import InputError
 from dkw_core.evaluation.baselines import bow_baseline
 from dkw_core.evaluation.protocols import evaluate_model
 from dkw_core.evaluation.wordlists import (
+    DOCUMENT_COLUMNS,
+    TOP1_SUFFIX,
     category_lists,
+    document_columns,
     document_lists,
     load_quality,
     method_f1,
     method_quality,
+    quality_method_id,
     quality_path,
     quality_summary,
     reference_tokens,
@@ -112,13 +118,21 @@ def test_load_quality_is_the_shipped_json_with_plain_column_names():
     shipped = json.loads(quality_path().read_text(encoding="utf-8"))
     got = load_quality()
     assert list(got.table.columns) == ["corpus", "id", "method", "words", "NPMI", "absent from test split (%)",
-                                       "exclusivity", "micro-F1 (%)", "macro-F1 (%)"]
+                                       "exclusivity", "micro-F1 (%)", "macro-F1 (%)", *document_columns(),
+                                       *document_columns(TOP1_SUFFIX)]
     assert got.corpora == list(shipped["corpora"]) and got.k == shipped["k"] and got.window == shipped["window"]
     for corpus, item in shipped["corpora"].items():
         rows = got.of(corpus)
         assert len(rows) == len(item["methods"])
         for row, m in zip(rows.to_dict("records"), item["methods"]):
-            assert row["id"] == (f"own:{m['metric']}" if m["words"] == "own words" else m["metric"])
+            assert row["id"] == quality_method_id(m["words"], m["metric"])
+            for key, name in DOCUMENT_COLUMNS.items():  # the document figures, F1 in percent
+                triple = (m.get("documents") or {}).get("figures", {}).get(key)
+                scale = 100 if key.endswith("_f1") else 1
+                want = [math.nan] * 3 if triple is None else [math.nan if x is None else scale * x for x in triple]
+                assert [row[name], row[f"{name} low"], row[f"{name} high"]] == pytest.approx(want, nan_ok=True)
+            if m["words"] in ("extractor", "imported"):
+                continue  # document keywords only
             assert row["NPMI"] == pytest.approx(m["npmi"]) and row["exclusivity"] == pytest.approx(m["exclusivity"])
             assert row["absent from test split (%)"] == pytest.approx(100 * m["absent_share"])
             assert (row["micro-F1 (%)"], row["macro-F1 (%)"]) == pytest.approx((m["micro_f1"], m["macro_f1"]))
@@ -166,3 +180,41 @@ def test_a_missing_corpus_or_malformed_quality_file_is_one_input_error(tmp_path)
         load_quality(bad)
     with pytest.raises(InputError, match="not a readable quality table"):
         load_quality(tmp_path / "missing.json")
+
+
+def test_method_document_quality_measures_the_models_keyword_lists_of_both_splits(latent, topic_corpus):
+    from dkw_core.evaluation.keyword_methods import MethodKeywords, evaluate_keywords
+    from dkw_core.evaluation.wordlists import keywords_quality, method_document_quality, model_keyword_lists
+
+    tokens = reference_tokens(topic_corpus)
+    lists = model_keyword_lists(latent, metric="ig", k=3, top=2, protocol="label-free")
+    assert set(lists) == set(tokens.train_ids) | set(tokens.test_ids)
+    for doc in topic_corpus.test:
+        assert lists[doc.id] == [kw.word for kw in latent.keywords(doc.id, metric="ig", k=3, top=2,
+                                                                   protocol="label-free")]
+    got = method_document_quality(latent, metric="ig", k=3, top=2, tokens=tokens)
+    assert got.ids == tokens.test_ids and got.categories == tokens.test_labels
+    # the keywords-alone F1 is the extractor path's on the same lists (the one classification of keywords)
+    scores = evaluate_keywords(topic_corpus, latent.vectors, MethodKeywords("ig", "dkw", False, "", lists), tops=[2])
+    assert got.summary(ci=False)["micro_f1"]["value"] == pytest.approx(scores[2][0].micro_f1)
+    again = keywords_quality(lists, tokens, latent.vectors, top=2)
+    assert np.array_equal(again.topic_rr, got.topic_rr, equal_nan=True)
+    with pytest.raises(InputError, match="no keywords for 6 of the 6 training documents"):
+        keywords_quality({d: lists[d] for d in tokens.test_ids}, tokens, latent.vectors, top=2)
+    assert keywords_quality({d: lists[d] for d in tokens.test_ids}, tokens, latent.vectors, top=2,
+                            f1=False).predicted is None
+
+
+def test_the_pareto_front_keeps_the_methods_no_other_beats_on_both_and_says_so():
+    import pandas as pd
+
+    from dkw_core.evaluation.wordlists import CATEGORY_AXIS, TOPIC_AXIS, front_sentence, pareto_front
+
+    rows = pd.DataFrame({"id": ["a", "b", "c", "d", "e"], "method": ["A", "B", "C", "D", "E"],
+                         TOPIC_AXIS: [0.6, 0.2, 0.1, 0.2, np.nan], CATEGORY_AXIS: [90.0, 94.0, 80.0, 93.0, 99.0]})
+    # c is beaten by a and b on both; d by b (level on topic, lower on category); e has no topic figure
+    assert list(pareto_front(rows)["id"]) == ["a", "b"]
+    sentence = front_sentence(rows, "r8")
+    assert sentence.startswith("On r8, the methods no other beats on both")
+    assert "A (topic MRR 0.600, micro-F1 90.00 %) and B (topic MRR 0.200, micro-F1 94.00 %)" in sentence
+    assert "C" not in sentence.split(";")[0].replace("(", " ").split() and "D (" not in sentence

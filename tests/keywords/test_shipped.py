@@ -100,8 +100,11 @@ def test_a_new_text_needs_no_archive_and_no_preparation(tmp_path, monkeypatch, c
     from dkw_core.types import DEFAULT_METRIC as default
 
     assert list(out["keywords"]) == [default] and out["k"] == 90 and out["top"] == 10
-    assert len(out["scores"][default]) == 10 and out["scores"][default] == sorted(out["scores"][default], reverse=True)
+    assert len(out["scores"][default]) == 10  # keyphrases: MMR picks the order, the score is the blend
     assert out["weighted_as"].startswith("comp.")
+    assert main(["keywords", "--text-file", str(f), "--json", "--about", "1"]) == 0  # the paper's words
+    paper = json.loads(capsys.readouterr().out)["scores"][default]
+    assert len(paper) == 10 and paper == sorted(paper, reverse=True)
     kws = extract_keywords(TEXT)
     assert [kw.word for kw in kws] == out["keywords"][default]
     assert [kw.score for kw in kws] == out["scores"][default]

@@ -1,0 +1,150 @@
+"""The keyphrase method (docs/method.md §13) on hand-computed artefacts, the out-of-corpus rule,
+and the method through the model, the registry and the request path on a tiny corpus."""
+import numpy as np
+import pytest
+from conftest import SPACE, SPORT
+
+from dkw_core.errors import InputError
+from dkw_core.keywords import KeywordModel, describe_methods, method_kind, parse_method
+from dkw_core.keywords.fit import category_centroids, corpus_fit
+from dkw_core.keywords.keyphrases import TextArtefacts, check_about, is_own_phrase, mmr, rank_keyphrases
+from dkw_core.keywords.ranking import Keyword, Provenance
+from dkw_core.keywords.registry import keyphrases_spec
+from dkw_core.keywords.units import DocUnits
+
+VOCAB = ["alpha", "beta", "gamma"]
+WORDS = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])
+
+
+def _artefacts(vectors, counts, scores_idx=None):
+    """Three phrases 'a x', 'b y', 'c z' with 2-d vectors; each phrase's one nearest word is
+    ``scores_idx[i]`` (similarity 1)."""
+    n = len(vectors)
+    idx = np.array(scores_idx if scores_idx is not None else [0] * n, dtype=np.int64).reshape(n, 1)
+    units = DocUnits([f"p{i}" for i in range(n)], np.array(counts, dtype=np.float32), idx,
+                     np.ones((n, 1), dtype=np.float32))
+    pv = np.array(vectors, dtype=np.float64)
+    pv /= np.linalg.norm(pv, axis=1, keepdims=True)
+    return TextArtefacts(units, pv, WORDS)
+
+
+LATENT = [Keyword("gamma", 3.0, 2, (Provenance("p0", 0.9, 3),)), Keyword("beta", 1.0, 1, (Provenance("p1", 0.8, 1),))]
+
+
+def test_about_zero_ranks_by_cosine_to_the_documents_vector():
+    # centroid ∝ 3·(1,0) + (0.8,0.6) + (0,1) = (3.8, 1.6): cosines p1 0.970, p0 0.922, p2 0.388
+    art = _artefacts([[1, 0], [0.8, 0.6], [0, 1]], [3, 1, 1])
+    got = rank_keyphrases(art, np.zeros(3), LATENT, VOCAB, top=3, about=0.0, diversity=0.0)
+    assert [kw.word for kw in got] == ["p1", "p0", "p2"]
+    assert [round(kw.score, 3) for kw in got] == [0.970, 0.922, 0.388]
+    assert all(is_own_phrase(kw) for kw in got)
+
+
+def test_about_one_is_the_papers_list_exactly():
+    art = _artefacts([[1, 0], [0.8, 0.6], [0, 1]], [3, 1, 1])
+    assert rank_keyphrases(art, np.array([5.0, 0.0, 0.0]), LATENT, VOCAB, top=2, about=1.0) == LATENT
+
+
+def test_about_near_one_ranks_by_the_discrimination_of_the_neighbourhood():
+    # p2's nearest word (gamma) scores 4, p0's (alpha) 0, p1's (beta) 2: D ranks p2, p1, p0 although
+    # p2 is the farthest from the text
+    art = _artefacts([[1, 0], [0.8, 0.6], [0, 1]], [3, 1, 1], scores_idx=[0, 1, 2])
+    got = rank_keyphrases(art, np.array([0.0, 2.0, 4.0]), LATENT, VOCAB, top=3, about=0.99, diversity=0.0)
+    assert [kw.word for kw in got] == ["p2", "p1", "p0"]
+
+
+def test_mmr_removes_a_near_duplicate():
+    scores = np.array([1.0, 0.99, 0.5])
+    vecs = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    assert mmr(scores, vecs, 2, 0.0) == [0, 1]      # no diversity: the duplicate comes second
+    assert mmr(scores, vecs, 2, 0.5) == [0, 2]      # KeyBERT's MMR: the distinct phrase instead
+
+
+def test_phrases_differing_in_case_are_one_keyphrase_and_latent_words_fill_a_short_list():
+    units = DocUnits(["Steel", "steel", "plant"], np.array([1, 2, 1], dtype=np.float32),
+                     np.zeros((3, 1), dtype=np.int64), np.ones((3, 1), dtype=np.float32))
+    pv = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    got = rank_keyphrases(TextArtefacts(units, pv, WORDS), np.zeros(3), LATENT, VOCAB, top=4, about=0.0)
+    assert [kw.word for kw in got] == ["steel", "plant", "gamma", "beta"]
+    assert got[0].tf == 3 and not is_own_phrase(got[2])
+
+
+@pytest.mark.parametrize("bad", [-0.1, 1.5, "x", float("nan")])
+def test_about_outside_zero_to_one_is_one_line(bad):
+    with pytest.raises(InputError, match="about"):
+        check_about(bad)
+
+
+def test_out_of_corpus_needs_both_low_similarity_and_low_p():
+    centroids = category_centroids(np.array([[2.0, 0.0, 0.0], [0.0, 1.0, 0.0]]), WORDS)
+    assert np.allclose(centroids, [[1, 0], [0, 1]])
+    far = np.array([0.6, 0.8])  # cosine 0.8 to the second category: similarity 0.8
+    assert corpus_fit(far, centroids, np.array([0.5, 0.5]), ["a", "b"], min_similarity=0.9, min_p=0.6).out_of_corpus
+    assert not corpus_fit(far, centroids, np.array([0.7, 0.3]), ["a", "b"], min_similarity=0.9, min_p=0.6).out_of_corpus
+    fit = corpus_fit(far, centroids, np.array([0.5, 0.5]), ["a", "b"], min_similarity=0.7, min_p=0.6)
+    assert not fit.out_of_corpus and fit.nearest == "b" and round(fit.distance, 3) == 0.2
+
+
+@pytest.fixture(scope="module")
+def model(topic_corpus, topic_vectors):
+    return KeywordModel.prepare(topic_corpus, topic_vectors, k_max=4, cache=False)
+
+
+def test_keyphrases_are_the_documents_own_phrases_and_about_one_the_papers_words(model):
+    for doc in model.corpus.test:
+        own = {p.lower() for p in model._doc_units(doc).phrases}
+        kp = model.keywords(doc, metric="lo-own", k=3, top=3, about=0.5)
+        assert kp and all(kw.word in own for kw in kp if is_own_phrase(kw)), kp
+        paper = model.keywords(doc, metric="lo-own", k=3, top=3)
+        assert model.keywords(doc, metric="lo-own", k=3, top=3, about=1.0) == paper
+        assert {kw.word for kw in paper} <= set(SPORT if doc.label == "sport" else SPACE)
+
+
+def test_the_registry_names_the_keyphrase_method(model):
+    assert parse_method("keyphrases-a0.4-knn3-lo-own")["about"] == 0.4
+    with pytest.raises(InputError, match="about"):
+        parse_method("keyphrases-a2-knn3-lo-own")
+    assert method_kind("keyphrases-a0.3-knn3-lo-own") == "dkw"
+    assert keyphrases_spec() in {r["spec"] for r in describe_methods()}
+
+
+def test_a_new_text_gets_its_fit_and_keyphrases(model):
+    text = "The rocket and the moon mission reached orbit."
+    fit = model.text_fit(text)
+    assert 0.0 <= fit.p <= 1.0 and fit.nearest in model.categories
+    kp = model.keywords_for_text(text, metric="lo-own", k=3, top=3, about=0.0)
+    assert {kw.word for kw in kp} <= {"rocket", "moon mission", "orbit", "the rocket", "moon"} | set(SPACE), kp
+
+
+class _OutOfCorpusModel:
+    """A stub model whose every text fits the corpus poorly; keywords name the about they got."""
+
+    categories = ["a", "b"]
+    vectors = None
+
+    class corpus:  # noqa: N801 - the attribute the request path reads
+        key = "stub"
+
+    def keywords_for_text(self, text, *, metric, k, top, protocol, about=None, **_):
+        return [Keyword(f"about{about:g}", 1.0, 1, ())]
+
+    def text_fit(self, text, name="text"):
+        from dkw_core.keywords.fit import CorpusFit
+
+        return CorpusFit(p=0.3, similarity=0.5, nearest="a", out_of_corpus=True)
+
+    def text_weighting(self, text):
+        from dkw_core.keywords.posterior import weighting_of
+
+        return weighting_of(np.array([0.3, 0.7]), self.categories)
+
+
+def test_an_out_of_corpus_text_gets_keywords_about_itself_unless_about_is_asked_for():
+    from dkw_core.keywords.request import KeywordRequest, answer
+
+    default = answer(KeywordRequest(dataset="stub", text="lava"), model=_OutOfCorpusModel())
+    assert [kw.word for kw in default.keywords["lo-own"]] == ["about0"] and default.about == 0.0
+    assert "does not fit" in default.describe() and "weighted as b, P = 0.70" in default.describe()
+    assert default.to_dict()["out_of_corpus"] is True
+    asked = answer(KeywordRequest(dataset="stub", text="lava", about=1.0), model=_OutOfCorpusModel())
+    assert [kw.word for kw in asked.keywords["lo-own"]] == ["about1"]
