@@ -15,7 +15,9 @@ Defaults (metric, K, N, corpus, protocol) are the ones of :mod:`dkw_core.types`.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import overload
 
 from ..errors import InputError
 from ..types import (
@@ -233,13 +235,41 @@ def answer(request: KeywordRequest, *, model=None, progress: Progress | None = N
                          neighbours=getattr(model, "neighbours", None), weighting=weighting, by_category=by_category)
 
 
-def extract_keywords(text: str, *, corpus: str = DEFAULT_CORPUS, metric: str | None = None, k: int | None = None,
-                     top: int | None = None, protocol: str | None = None) -> list[Keyword]:
+@overload
+def extract_keywords(text: str, *, corpus: str = ..., metric: str | None = ..., k: int | None = ...,  # type: ignore[overload-overlap]
+                     top: int | None = ..., protocol: str | None = ...) -> list[Keyword]: ...
+
+
+@overload
+def extract_keywords(text: Sequence[str], *, corpus: str = ..., metric: str | None = ..., k: int | None = ...,
+                     top: int | None = ..., protocol: str | None = ...) -> list[list[Keyword]]: ...
+
+
+def extract_keywords(text, *, corpus: str = DEFAULT_CORPUS, metric: str | None = None, k: int | None = None,
+                     top: int | None = None, protocol: str | None = None):
     """The keywords of a new text in one call (``None``: the one default of
     :mod:`dkw_core.types`): scored with the training statistics of ``corpus`` — the shipped
     ones for a built-in corpus at the default K, so a fresh clone answers without preparing
     anything — weighted under ``protocol`` (default label-free-top1). Each
-    :class:`~.ranking.Keyword` has ``.word``, ``.score`` and its provenance."""
-    request = KeywordRequest(dataset=corpus, text=text, metrics=(metric,) if metric else (), k=k, top=top,
+    :class:`~.ranking.Keyword` has ``.word``, ``.score`` and its provenance.
+
+    Given a list of texts, it returns one list of keywords per text, computed as a batch
+    (:mod:`.newtexts`: one tagging stream, one nearest-word search, one posterior product),
+    the same keywords as one text at a time; a text without keywords (empty, no noun phrase)
+    gets an empty list instead of an error."""
+    if isinstance(text, str):
+        request = KeywordRequest(dataset=corpus, text=text, metrics=(metric,) if metric else (), k=k, top=top,
+                                 protocol=protocol)
+        return answer(request).keywords[request.metric_list[0]]
+    texts = list(text)
+    for i, t in enumerate(texts):
+        if not isinstance(t, str):
+            raise InputError(f"text {i} is a {type(t).__name__}, not a string")
+    request = KeywordRequest(dataset=corpus, metrics=(metric,) if metric else (), k=k, top=top, protocol=protocol)
+    protocol = request.resolved_protocol
+    model = model_for(request)
+    from .newtexts import discriminative, rank_new_texts
+
+    ranking = discriminative(metric=request.metric_list[0], k=request.k_value, top=request.top_value,
                              protocol=protocol)
-    return answer(request).keywords[request.metric_list[0]]
+    return rank_new_texts(model, texts, ranking, protocol=protocol)
