@@ -1,7 +1,7 @@
 """Throughput of ``keywords --texts big.jsonl --scheduler ...`` against the number of Dask workers.
 
     DKW_DATA_DIR=/work/data .venv/bin/python benchmarks/bench_stream.py --input /work/data/h37/million.jsonl \
-        --texts 4000 --dataset r8 --mode null --mode local:1 --mode local:2 --mode local:4 --out stream.json
+        --texts 2000 --chunk 250 --dataset r8 --mode null --mode local:1 --mode local:2 --mode local:4 --out stream.json
 
 The first ``--texts`` lines of ``--input`` (a JSONL of new texts; a generated million-text file,
 never in the repository) are streamed through :func:`dkw_core.keywords.stream.stream_keywords`
@@ -48,7 +48,7 @@ def _null_runner(chunks):
                 "keywords": {"lo-own": ["word"] * 10}} for i, _ in items]
 
 
-def run_mode(mode: str, path: Path, dataset: str, out: Path) -> dict:
+def run_mode(mode: str, path: Path, dataset: str, out: Path, chunk: int) -> dict:
     from dkw_core.cluster import CorpusRef, ModelRef, prepare_on_cluster, session
     from dkw_core.cluster.batch import text_chunks_on_cluster
     from dkw_core.cluster.scheduler import parse_scheduler
@@ -56,7 +56,7 @@ def run_mode(mode: str, path: Path, dataset: str, out: Path) -> dict:
     from dkw_core.types import DEFAULT_METRIC
 
     metrics = [DEFAULT_METRIC]
-    kw = dict(fmt="jsonl", metrics=metrics, settings={"mode": mode})
+    kw = dict(fmt="jsonl", metrics=metrics, settings={"mode": mode}, chunk=chunk)
     load = os.getloadavg()[0]
     cpu0 = resource.getrusage(resource.RUSAGE_SELF)
     if mode == "null":
@@ -101,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--texts", type=int, default=4000, help="first lines of --input streamed")
     ap.add_argument("--dataset", default="r8", help="statistics (prepared in DKW_DATA_DIR)")
     ap.add_argument("--mode", action="append", help="null, local:N or a scheduler address (repeatable)")
+    ap.add_argument("--chunk", type=int, default=1000, help="texts per chunk (the command line's: 1,000)")
     ap.add_argument("--out", type=Path, help="JSON summary")
     ap.add_argument("--model", type=Path, help="a JSON summary to model from (no measuring)")
     ap.add_argument("--workers", type=int, default=16)
@@ -116,12 +117,13 @@ def main(argv: list[str] | None = None) -> int:
     print("| mode | texts | wall s | texts/s | client CPU s / 1,000 texts | load before → after |")
     print("| --- | ---: | ---: | ---: | ---: | --- |")
     for mode in args.mode or ["null", "local:1", "local:2"]:
-        row = run_mode(mode, path, args.dataset, folder / f"out-{mode.replace(':', '')}.jsonl")
+        row = run_mode(mode, path, args.dataset, folder / f"out-{mode.replace(':', '')}.jsonl", args.chunk)
         rows.append(row)
         print(f"| {mode} | {row['texts']:,} | {row['seconds']} | {row['texts_per_second']:,.1f} | "
               f"{row['client_cpu_s_per_1000']} | {row['load_before']} → {row['load_after']} |", flush=True)
     if args.out:
         args.out.write_text(json.dumps({"input": str(args.input), "texts": args.texts, "dataset": args.dataset,
+                                        "chunk": args.chunk,
                                         "rows": rows}, indent=1) + "\n")
     if any(r["mode"].startswith("local:") for r in rows):
         print(model(rows, args.workers, args.total))

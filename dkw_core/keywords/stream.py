@@ -231,8 +231,9 @@ def stream_keywords(path: str | Path, out: str | Path | None, runner: Runner, *,
             elapsed = time.perf_counter() - start_time
             frac = (end - (stat.st_size - total)) / total
             left = elapsed / max(frac, 1e-9) * (1 - frac)
+            rate = done / max(elapsed, 1e-9)
             report(progress, min(1.0, end / max(1, stat.st_size)),
-                   f"{state.records:,} texts, {done / max(elapsed, 1e-9):,.0f} texts/s, about {_eta(left)} left")
+                   f"{state.records:,} texts, {rate:,.{0 if rate >= 10 else 1}f} texts/s, about {_eta(left)} left")
         if spath is not None:
             spath.unlink(missing_ok=True)
         return {"records": state.records, "skipped": skipped[0], "resumed_from": resumed_from,
