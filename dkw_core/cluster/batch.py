@@ -50,6 +50,13 @@ def _text_block(ref: ModelRef, items: list[tuple[str, str]], metrics: list[str],
 
 def _in_order(client, calls: Iterable[tuple], window: int, total: int | None,
               progress: Progress | None, unit: str) -> Iterator[dict]:
+    for records in _blocks_in_order(client, calls, window, total, progress, unit):
+        yield from records
+
+
+def _blocks_in_order(client, calls: Iterable[tuple], window: int, total: int | None,
+                     progress: Progress | None, unit: str) -> Iterator[list[dict]]:
+    """Each call's records (a list), in the order of the calls, ``window`` calls in flight."""
     env = worker_env()
     pending: deque = deque()
     done = 0
@@ -65,7 +72,7 @@ def _in_order(client, calls: Iterable[tuple], window: int, total: int | None,
         records = pending.popleft().result()
         done += len(records)
         report(progress, done / total if total else 0.0, f"{done:,} {unit}")
-        yield from records
+        yield records
     report(progress, 1.0, f"{done:,} {unit}")
 
 
@@ -96,3 +103,18 @@ def text_records_on_cluster(client, ref: ModelRef, items: Iterable[tuple[str, st
             yield (_text_block, ref, chunk, list(metrics), k, top, protocol)
 
     return _in_order(client, calls(), window, total, progress, "texts")
+
+
+def text_chunks_on_cluster(client, ref: ModelRef, *, metrics: Sequence[str], k: int, top: int,
+                           protocol: str = NEW_TEXT_PROTOCOL, window: int | None = None):
+    """A runner for :func:`dkw_core.keywords.stream.stream_keywords`: each chunk of ``(id, text)``
+    computed by a worker, the chunks' records returned in order, ``window`` chunks in flight."""
+    window = window or 2 * max(1, len(client.scheduler_info()["workers"]))
+    if protocol in POSTERIOR_PROTOCOLS:
+        client.submit(run, worker_env(), _fit_posterior, ref, pure=False).result()
+
+    def runner(chunks: Iterator[list[tuple[str, str]]]) -> Iterator[list[dict]]:
+        calls = ((_text_block, ref, items, list(metrics), k, top, protocol) for items in chunks)
+        return _blocks_in_order(client, calls, window, None, None, "texts")
+
+    return runner

@@ -21,23 +21,18 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
-import numpy as np
-import scipy.sparse as sp
-
-from .. import config
 from ..errors import InputError
 from ..longtext import check_size
 from ..metrics import get_metric
-from ..neighbours import searcher
 from ..types import NEW_TEXT_PROTOCOL, POSTERIOR_PROTOCOLS, Progress, check_protocol, report
 from ..validation import check_top
-from .ranking import top_n
+from .newtexts import Ranking
 
-__all__ = ["FORMATS", "split_records", "text_records", "read_texts", "iter_texts", "write_records", "format_of"]
+__all__ = ["FORMATS", "split_records", "text_records", "read_texts", "iter_texts", "write_records", "write_rows",
+           "format_of"]
 
 FORMATS = ("jsonl", "csv")
 BLOCK = 1000  # texts tagged and searched together (bounds memory on large collections)
@@ -77,89 +72,38 @@ def split_records(model, split: str, *, metrics: Sequence[str], k: int, top: int
 
 # --------------------------------------------------------------------------- new texts
 
-def _unusable(text: str, n_phrases: int) -> str:
-    if not text.strip():
-        return "the document is empty"
-    if not n_phrases:
-        return "no candidate noun phrases (the tagger found no nouns)"
-    return "none of its candidate phrases has a word known to the vectors"
-
-
-def block_counts(model, texts: Sequence[str], k: int, n_process: int) -> tuple[sp.csr_matrix, dict[int, str]]:
-    """tf(w, d) of a block of new texts, all distinct phrases searched together."""
-    from ..phrases import get_tagger
-
-    vectors = model.vectors
-    phrase_id: dict[str, int] = {}
-    doc_rows: list[int] = []
-    pids: list[int] = []
-    counts: list[int] = []
-    problems: dict[int, str] = {}
-    n_phrases = [0] * len(texts)
-    for r, tagged in enumerate(get_tagger().tag_many(texts, n_process=n_process, batch_size=16)):
-        c = Counter(tagged.phrases())
-        n_phrases[r] = len(c)
-        for phrase, n in c.items():
-            doc_rows.append(r)
-            pids.append(phrase_id.setdefault(phrase, len(phrase_id)))
-            counts.append(n)
-    unit_of: dict[tuple[int, ...], int] = {}
-    phrase_uid = np.full(len(phrase_id), -1, dtype=np.int64)
-    for p, phrase in enumerate(phrase_id):
-        u = vectors.units(phrase.split(" "))
-        if u:
-            phrase_uid[p] = unit_of.setdefault(u, len(unit_of))
-    shape = (len(texts), len(model.vocabulary))
-    uids = phrase_uid[np.asarray(pids, dtype=np.int64)] if pids else np.zeros(0, dtype=np.int64)
-    ok = uids >= 0
-    rows = np.asarray(doc_rows, dtype=np.int64)[ok]
-    has = np.zeros(len(texts), dtype=bool)
-    has[rows] = True
-    for r in np.nonzero(~has)[0].tolist():
-        problems[r] = _unusable(texts[r], n_phrases[r])
-    if not unit_of:
-        return sp.csr_matrix(shape, dtype=np.float32), problems
-    idx, _ = searcher(vectors, getattr(model, "neighbours", None)).nearest(vectors.compose(list(unit_of)), k)
-    cols = idx[uids[ok]].ravel()
-    vals = np.repeat(np.asarray(counts, dtype=np.float32)[ok], k)
-    m = sp.csr_matrix((vals, (np.repeat(rows, k), cols)), shape=shape, dtype=np.float32)
-    m.sum_duplicates()
-    return m, problems
-
-
 def text_records(model, items: Iterable[tuple[str, str]], *, metrics: Sequence[str], k: int, top: int,
                  n_process: int | None = None, block: int = BLOCK, total: int | None = None,
-                 progress: Progress | None = None, protocol: str = NEW_TEXT_PROTOCOL) -> Iterator[dict]:
+                 progress: Progress | None = None, protocol: str = NEW_TEXT_PROTOCOL,
+                 ranking: Callable[[str], Ranking] | None = None) -> Iterator[dict]:
     """Keywords of new texts ``(id, text)`` under a label-free ``protocol`` (default
-    label-free-top1), one record each, in input order."""
+    label-free-top1), one record each, in input order: ``block`` texts at a time through the
+    batched stages of :mod:`.newtexts`, then each text ranked per metric (``ranking(metric)``,
+    default the paper's :func:`~.newtexts.discriminative`)."""
+    from .newtexts import discriminative, new_texts
+
     k = model._check_k(k)
     top = check_top(top)
     if check_protocol(protocol) == "label-aware":
         raise InputError("new texts have no gold category: use a label-free protocol")
-    n_process = n_process or config.n_process()
-    scores = {m: (model.metric_scores(m, k), get_metric(m).tf) for m in metrics}
+    for m in metrics:
+        get_metric(m)
+    rankers = {m: ranking(m) if ranking is not None else
+               discriminative(metric=m, k=k, top=top, protocol=protocol, provenance=False) for m in metrics}
+    posterior = protocol in POSTERIOR_PROTOCOLS
     done = 0
     batch: list[tuple[str, str]] = []
 
     def flush():
-        counts, problems = block_counts(model, [t for _, t in batch], k, n_process)
-        labels = weights = post = None
-        if protocol in POSTERIOR_PROTOCOLS:
-            from .posterior import rank_arguments
+        from .posterior import weighting_of
 
-            post = model.text_posteriors([t for _, t in batch])
-            labels, weights = rank_arguments(protocol, post)
-        words = {m: model.words(top_n(counts, s, labels=labels, use_tf=tf, top=top, weights=weights))
-                 for m, (s, tf) in scores.items()}
-        for r, (doc_id, _) in enumerate(batch):
-            rec = {"id": doc_id, "split": "", "label": "", "protocol": protocol, "k": k, "top": top,
-                   "keywords": {m: words[m][r] for m in metrics}}
-            if r in problems:
-                rec["problem"] = problems[r]
-            elif post is not None:
-                from .posterior import weighting_of
-
-                w = weighting_of(post[r], model.categories)
+        for new in new_texts(model, batch, protocol=protocol, n_process=n_process, posterior=posterior):
+            rec = {"id": new.name, "split": "", "label": "", "protocol": protocol, "k": k, "top": top,
+                   "keywords": {m: [kw.word for kw in rank(model, new)] for m, rank in rankers.items()}}
+            if new.problem is not None:
+                rec["problem"] = new.problem
+            elif new.posterior is not None:
+                w = weighting_of(new.posterior, model.categories)
                 rec["weighted_as"], rec["p"] = w.category, round(w.probability, 4)
             yield rec
 
@@ -282,7 +226,17 @@ def format_of(fmt: str | None, out: str | None) -> str:
 
 
 def write_records(records: Iterable[dict], fh, fmt: str, metrics: Sequence[str]) -> int:
-    """Write ``records`` to the open text file ``fh``; returns how many were written."""
+    """Write ``records`` to the open text file ``fh`` (CSV: the header first); returns how many
+    were written."""
+    if fmt == "csv":
+        from ..csvsafe import writer as safe_writer
+
+        safe_writer(fh).writerow([*_FIELDS, *metrics, "problem", "weighted_as", "p"])
+    return write_rows(records, fh, fmt, metrics)
+
+
+def write_rows(records: Iterable[dict], fh, fmt: str, metrics: Sequence[str]) -> int:
+    """:func:`write_records` without the CSV header (a stream's later chunks)."""
     n = 0
     if fmt == "jsonl":
         for rec in records:
@@ -292,7 +246,6 @@ def write_records(records: Iterable[dict], fh, fmt: str, metrics: Sequence[str])
     from ..csvsafe import writer as safe_writer
 
     writer = safe_writer(fh)  # spreadsheet formulas neutralised (JSONL above stays exact)
-    writer.writerow([*_FIELDS, *metrics, "problem", "weighted_as", "p"])
     for rec in records:
         writer.writerow([*(rec[f] for f in _FIELDS), *(" ".join(rec["keywords"][m]) for m in metrics),
                          rec.get("problem", ""), rec.get("weighted_as", ""), rec.get("p", "")])

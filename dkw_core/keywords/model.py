@@ -17,7 +17,6 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..errors import InputError
-from ..metrics import get_metric
 from ..neighbours import neighbours_spec
 from ..phrases import tag_corpus
 from ..types import (
@@ -46,7 +45,7 @@ from .index import (
     save_index,
     verify_index,
 )
-from .ranking import Keyword, document_vectors, top_n
+from .ranking import Keyword, document_vectors
 from .units import DocUnits, keywords_from_units, raise_unusable, text_units
 
 
@@ -256,7 +255,10 @@ class KeywordModel(TermModel):
         return self._text_units(doc.id, doc.text)
 
     def _text_units(self, name: str, text: str, progress: Progress | None = None) -> DocUnits:
-        return text_units(self.vectors, name, text, self.k_max, progress, neighbours=self.neighbours)
+        from .units import neighbour_cache
+
+        return text_units(self.vectors, name, text, self.k_max, progress, neighbours=self.neighbours,
+                          cache=neighbour_cache(self))
 
     def _keywords_from_units(self, units: DocUnits, *, metric: str, k: int | None, top: int,
                              label: int | np.ndarray | None) -> list[Keyword]:
@@ -377,27 +379,23 @@ class KeywordModel(TermModel):
 
         return category_keywords(self, category, metric=metric, k=k, top=top, phrases=phrases)
 
-    def counts_for_texts(self, texts: Sequence[str], k: int | None = None) -> sp.csr_matrix:
-        """tf(w, d) rows for new texts (tagged now, not cached; all their distinct phrases searched
-        together); texts without usable phrases give empty rows."""
-        from .batch import block_counts
-
-        return block_counts(self, list(texts), self._check_k(k), n_process=1)[0]
-
     def rank_texts(self, texts: Sequence[str], *, metric: str, k: int | None = None,
                    top: int = DEFAULT_TOP, protocol: str = NEW_TEXT_PROTOCOL) -> np.ndarray:
-        """Keyword indices of new texts under a label-free ``protocol`` (default ``label-free-top1``)."""
+        """Keyword indices of new texts under a label-free ``protocol`` (default ``label-free-top1``),
+        through the batched path of :mod:`.newtexts` (rows padded with -1; a text without
+        keywords gives a row of -1)."""
         top, _ = check_top(top), self._check_k(k)  # before any tagging
         if check_protocol(protocol) == "label-aware":
             raise InputError("new texts have no gold category: use a label-free protocol")
-        counts = self.counts_for_texts(texts, k)
-        labels = weights = None
-        if protocol in POSTERIOR_PROTOCOLS:
-            from .posterior import rank_arguments
+        from .newtexts import discriminative, rank_new_texts
 
-            labels, weights = rank_arguments(protocol, self.posterior_model().predict(list(texts)))
-        return top_n(counts, self.metric_scores(metric, k), labels=labels, use_tf=get_metric(metric).tf, top=top,
-                     weights=weights)
+        found = rank_new_texts(self, texts, discriminative(metric=metric, k=k, top=top, protocol=protocol,
+                                                           provenance=False), protocol=protocol, n_process=1)
+        index = {w: i for i, w in enumerate(self.vocabulary)} if found else {}
+        out = np.full((len(found), top), -1, dtype=np.int32)
+        for r, kws in enumerate(found):
+            out[r, :len(kws)] = [index[kw.word] for kw in kws]
+        return out
 
 
 def _read_own(path: Path, n_docs: int, n_words: int) -> sp.csr_matrix | None:

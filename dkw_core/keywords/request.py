@@ -15,7 +15,9 @@ Defaults (metric, K, N, corpus, protocol) are the ones of :mod:`dkw_core.types`.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import overload
 
 from ..errors import InputError
 from ..types import (
@@ -300,8 +302,19 @@ class KeywordList(list):
         return self.answer.describe()
 
 
-def extract_keywords(text: str, *, corpus: str = DEFAULT_CORPUS, metric: str | None = None, k: int | None = None,
-                     top: int | None = None, protocol: str | None = None, about: float | None = None) -> KeywordList:
+@overload
+def extract_keywords(text: str, *, corpus: str = ..., metric: str | None = ..., k: int | None = ...,
+                     top: int | None = ..., protocol: str | None = ..., about: float | None = ...) -> KeywordList: ...
+
+
+@overload
+def extract_keywords(text: Sequence[str], *, corpus: str = ..., metric: str | None = ..., k: int | None = ...,
+                     top: int | None = ..., protocol: str | None = ...,
+                     about: float | None = ...) -> list[KeywordList] | list[list[Keyword]]: ...
+
+
+def extract_keywords(text, *, corpus: str = DEFAULT_CORPUS, metric: str | None = None, k: int | None = None,
+                     top: int | None = None, protocol: str | None = None, about: float | None = None):
     """The keywords of a new text in one call (``None``: the one default of
     :mod:`dkw_core.types`): scored with the training statistics of ``corpus`` — the shipped
     ones for a built-in corpus at the default K, so a fresh clone answers without preparing
@@ -310,10 +323,33 @@ def extract_keywords(text: str, *, corpus: str = DEFAULT_CORPUS, metric: str | N
     :data:`~dkw_core.types.DEFAULT_ABOUT`, docs/method.md §13). A text that fits the corpus
     poorly gets keywords about itself (``.fit``). Each :class:`~.ranking.Keyword` has
     ``.word``, ``.score`` and its provenance; the list says which category weighted the words
-    (``.weighting``, ``.describe()``)."""
-    request = KeywordRequest(dataset=corpus, text=text, metrics=(metric,) if metric else (), k=k, top=top,
-                             protocol=protocol, about=about)
-    request.about_value  # noqa: B018 - a bad about fails before any work
-    result = answer(request)
-    m = request.metric_list[0]
-    return KeywordList(result.keywords[m], result, m)
+    (``.weighting``, ``.describe()``).
+
+    Given a list of texts, it returns one list of keywords per text. With ``about=1`` (the
+    paper's words) they are computed as a batch (:mod:`.newtexts`: one tagging stream, one
+    nearest-word search, one posterior product), the same keywords as one text at a time, and a
+    text without keywords (empty, no noun phrase) gets an empty list instead of an error; below
+    1 each text is answered as a single text (its keyphrases and its fit are its own)."""
+    if isinstance(text, str):
+        request = KeywordRequest(dataset=corpus, text=text, metrics=(metric,) if metric else (), k=k, top=top,
+                                 protocol=protocol, about=about)
+        request.about_value  # noqa: B018 - a bad about fails before any work
+        result = answer(request)
+        m = request.metric_list[0]
+        return KeywordList(result.keywords[m], result, m)
+    texts = list(text)
+    for i, t in enumerate(texts):
+        if not isinstance(t, str):
+            raise InputError(f"text {i} is a {type(t).__name__}, not a string")
+    request = KeywordRequest(dataset=corpus, metrics=(metric,) if metric else (), k=k, top=top, protocol=protocol,
+                             about=about)
+    if request.about_value < 1.0:
+        return [extract_keywords(t, corpus=corpus, metric=metric, k=k, top=top, protocol=protocol, about=about)
+                for t in texts]
+    protocol = request.resolved_protocol
+    model = model_for(request)
+    from .newtexts import discriminative, rank_new_texts
+
+    ranking = discriminative(metric=request.metric_list[0], k=request.k_value, top=request.top_value,
+                             protocol=protocol)
+    return rank_new_texts(model, texts, ranking, protocol=protocol)

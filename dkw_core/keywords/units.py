@@ -5,8 +5,8 @@ which is tagged and searched on the spot.
 """
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,6 +17,53 @@ from ..neighbours import searcher
 from ..phrases import TaggedDoc
 from ..vectors import Vectors
 from .ranking import Keyword, Provenance, order_scores
+
+CACHE_UNITS = 100_000
+"""Distinct phrase units whose nearest words a :class:`NeighbourCache` keeps (about 72 MB at K = 90)."""
+
+
+class NeighbourCache:
+    """The ``k_max`` nearest words of phrase units already searched, for one vectors model and
+    neighbours spec (kept on the model); oldest entries dropped past ``size`` units."""
+
+    def __init__(self, vectors, neighbours: str | None, k_max: int, size: int = CACHE_UNITS) -> None:
+        self.vectors, self.neighbours, self.k_max, self.size = vectors, neighbours, int(k_max), int(size)
+        self._rows: OrderedDict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = OrderedDict()
+        self._units: dict[str, tuple[int, ...]] = {}
+        self.searched = self.hits = 0
+
+    def units(self, phrase: str) -> tuple[int, ...]:
+        u = self._units.get(phrase)
+        if u is None:
+            if len(self._units) >= 4 * self.size:
+                self._units.clear()
+            u = self._units[phrase] = self.vectors.units(phrase.split(" "))
+        return u
+
+    def lookup(self, units: Sequence[tuple[int, ...]]) -> dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]]:
+        """Nearest words of every unit tuple: the unseen ones in one search."""
+        unique = list(dict.fromkeys(units))
+        todo = [u for u in unique if u not in self._rows]
+        self.hits += len(unique) - len(todo)
+        if todo:
+            idx, sims = searcher(self.vectors, self.neighbours).nearest(self.vectors.compose(todo), self.k_max,
+                                                                        row_exact=True)
+            self.searched += len(todo)
+            for r, u in enumerate(todo):  # copies: an evicted row frees its memory
+                self._rows[u] = (idx[r].copy(), sims[r].copy())
+        found = {u: self._rows[u] for u in unique}
+        while len(self._rows) > self.size:
+            self._rows.popitem(last=False)
+        return found
+
+
+def neighbour_cache(model) -> NeighbourCache:
+    """The model's :class:`NeighbourCache` (one per model, made on first use)."""
+    cache = model.__dict__.get("_neighbour_cache")
+    if cache is None:
+        cache = model.__dict__["_neighbour_cache"] = NeighbourCache(model.vectors, getattr(model, "neighbours", None),
+                                                                    model.k_max)
+    return cache
 
 
 @dataclass(frozen=True)
@@ -30,14 +77,14 @@ class DocUnits:
 
 
 def text_units(vectors: Vectors, name: str, text: str, k_max: int, progress=None, *,
-               neighbours: str | None = None) -> DocUnits:
+               neighbours: str | None = None, cache: NeighbourCache | None = None) -> DocUnits:
     """Tag a new text and find the ``k_max`` nearest words of each of its phrases. The text is
     tagged in pieces and only its phrase counts are kept (bounded memory for long texts,
     :mod:`dkw_core.longtext`); past ``DKW_MAX_TEXT_MB`` it is refused before any work."""
     if not text or not text.strip():
         raise InputError(f"{name}: the document is empty")
     check_size(len(text.encode("utf-8", "surrogatepass")), name)
-    return counted_units(vectors, name, text, count_phrases(text, progress=progress), k_max, neighbours)
+    return counted_units(vectors, name, text, count_phrases(text, progress=progress), k_max, neighbours, cache)
 
 
 def tagged_units(vectors: Vectors, name: str, text: str, tagged: TaggedDoc, k_max: int,
@@ -46,22 +93,30 @@ def tagged_units(vectors: Vectors, name: str, text: str, tagged: TaggedDoc, k_ma
 
 
 def counted_units(vectors: Vectors, name: str, text: str, counts: Counter, k_max: int,
-                  neighbours: str | None = None) -> DocUnits:
+                  neighbours: str | None = None, cache: NeighbourCache | None = None) -> DocUnits:
     if not counts:
         raise_unusable(name, text)
     phrases = list(counts)
-    units = [vectors.units(p.split(" ")) for p in phrases]
+    units = [cache.units(p) if cache is not None else vectors.units(p.split(" ")) for p in phrases]
     keep = [i for i, u in enumerate(units) if u]
     if not keep:
         raise InputError(f"{name}: none of its {len(phrases)} candidate phrases has a word known to {vectors.name}")
-    idx, sims = searcher(vectors, neighbours).nearest(vectors.compose([units[i] for i in keep]), k_max)
+    if cache is not None and cache.k_max >= k_max:
+        rows = cache.lookup([units[i] for i in keep])
+        idx = np.stack([rows[units[i]][0][:k_max] for i in keep]).astype(np.int64)
+        sims = np.stack([rows[units[i]][1][:k_max] for i in keep])
+    else:
+        idx, sims = searcher(vectors, neighbours).nearest(vectors.compose([units[i] for i in keep]), k_max,
+                                                          row_exact=True)
     return DocUnits([phrases[i] for i in keep], np.array([counts[phrases[i]] for i in keep], dtype=np.float32),
                     idx.astype(np.int64), sims)
 
 
 def keywords_from_units(units: DocUnits, *, k: int, top: int, vocabulary: list[str],
-                        score: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> list[Keyword]:
-    """The top keywords of one document; ``score(cols, tf)`` weights its candidate words."""
+                        score: Callable[[np.ndarray, np.ndarray], np.ndarray],
+                        provenance: bool = True) -> list[Keyword]:
+    """The top keywords of one document; ``score(cols, tf)`` weights its candidate words.
+    ``provenance=False`` leaves out the phrases behind each keyword (a batch export's words)."""
     idx, sims = units.idx[:, :k], units.sims[:, :k]
     cols, inv = np.unique(idx.ravel(), return_inverse=True)
     tf = np.bincount(inv, weights=np.repeat(units.counts, k))
@@ -69,6 +124,9 @@ def keywords_from_units(units: DocUnits, *, k: int, top: int, vocabulary: list[s
     out = []
     for j in order_scores(cols, s, top):
         w = cols[j]
+        if not provenance:
+            out.append(Keyword(vocabulary[w], float(s[j]), int(tf[j])))
+            continue
         rows, pos = np.nonzero(idx == w)
         prov = sorted((Provenance(units.phrases[r], float(sims[r, p]), int(units.counts[r])) for r, p in zip(rows, pos)),
                       key=lambda pr: (-pr.similarity, pr.phrase))

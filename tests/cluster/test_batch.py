@@ -48,3 +48,58 @@ def test_text_export_streams_in_order(client, twin):
         rest = list(got)
     assert [first, *rest] == expected
     assert {r["id"]: r.get("problem") for r in expected}["empty"] == "the document is empty"
+
+
+def test_a_jsonl_stream_through_the_cluster_equals_the_stream_on_one_machine(client, twin, tmp_path):
+    import json
+
+    from dkw_core.cluster.batch import text_chunks_on_cluster
+    from dkw_core.keywords.stream import local_runner, stream_keywords
+
+    docs = twin.single.corpus.documents[:11]
+    lines = [json.dumps({"id": f"t{i}", "text": d.text}) for i, d in enumerate(docs)]
+    lines[4:4] = ["", "{not json", json.dumps({"id": "t0", "text": "a duplicate"})]
+    src = tmp_path / "in.jsonl"
+    src.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    kw = dict(metrics=["tf-rf"], k=50, top=8, protocol="label-free-top1")
+    settings = {"k": 50}
+    local, warned = tmp_path / "local.jsonl", []
+    stream_keywords(src, local, local_runner(twin.single, n_process=1, **kw), fmt="jsonl", metrics=["tf-rf"],
+                    settings=settings, chunk=3, warn=warned.append)
+    with data_dir(twin.cluster_dir):
+        remote = tmp_path / "cluster.jsonl"
+        result = stream_keywords(src, remote, text_chunks_on_cluster(client, _ref(), window=2, **kw), fmt="jsonl",
+                                 metrics=["tf-rf"], settings=settings, chunk=3)
+    assert remote.read_bytes() == local.read_bytes() and result["records"] == len(docs) == result["records"]
+    assert [w.split(":")[0] for w in warned] == ["in.jsonl, line 5", "in.jsonl, line 6", "in.jsonl, line 7"]
+
+
+def test_keywords_texts_jsonl_with_a_scheduler_streams_names_bad_lines_and_resumes(client, twin, tmp_path, capsys):
+    import json
+
+    from dkw_core.cli import main
+    from dkw_core.keywords.stream import state_path
+
+    docs = twin.single.corpus.documents[:5]
+    lines = [json.dumps({"id": f"t{i}", "text": d.text}) for i, d in enumerate(docs)]
+    lines.insert(2, "{not json")
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    src.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    argv = ["keywords", "--dataset", "20ng", "--sample", str(SLICE), "--texts", str(src), "--metric", "tf-rf",
+            "--k", "50", "--top", "8", "--scheduler", client.scheduler.address, "--out", str(out)]
+    with data_dir(twin.cluster_dir):
+        assert main(argv) == 0
+        err = capsys.readouterr().err
+        assert "warning: in.jsonl, line 3: not JSON" in err and "1 lines skipped" in err
+        first = out.read_bytes()
+        assert [json.loads(x)["id"] for x in first.decode().splitlines()] == [f"t{i}" for i in range(5)]
+        # a run killed after its first chunk of 1,000 texts: the state file says how far it got
+        state = {"input": str(src.resolve()), "input_size": src.stat().st_size,
+                 "input_mtime_ns": src.stat().st_mtime_ns, "offset": 0, "line": 0, "output_bytes": 0, "records": 0}
+        out.write_text("torn", encoding="utf-8")
+        settings = {"dataset": "20ng", "sample": SLICE, "vectors": None, "neighbours": "cosine", "metrics": ["tf-rf"],
+                    "k": 50, "top": 8, "protocol": "label-free-top1", "format": "jsonl"}
+        state_path(out).write_text(json.dumps({**state, "settings": settings}), encoding="utf-8")
+        assert main(argv) == 0
+        assert "resuming" in capsys.readouterr().err
+    assert out.read_bytes() == first and not state_path(out).exists()

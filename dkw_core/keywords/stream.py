@@ -1,0 +1,268 @@
+"""A JSONL collection of new texts larger than memory, streamed in chunks, resumable after a kill.
+
+``keywords --texts big.jsonl --scheduler ... --out keywords.jsonl`` reads the input a chunk of
+texts at a time (:func:`read_stream`), has each chunk's keywords computed (by a *runner*: the
+cluster's workers, or this process) and appends them to the output in input order. After each
+chunk is written and flushed to disk, a small state file beside the output
+(``<out>.resume.json``) records where the next chunk starts in the input and how long the
+output is. A run killed at any moment, started again with the same command, cuts the output
+back to the last finished chunk and goes on from there: nothing already written is lost or
+written twice, and the output stays valid JSONL or CSV. The state file is removed once the
+whole input is done.
+
+Bad lines do not stop a stream of a million texts; each is named in one line on the warning
+channel (``warn``) with its line number, and skipped (docs/bad-inputs.md):
+
+* an empty line; a line that is not UTF-8; a line holding a NUL byte; a line that is not JSON,
+  or not an object with a string field ``text``;
+* a text above ``DKW_MAX_TEXT_MB`` (a smaller long text is kept and tagged in pieces);
+* a text whose id was already seen on an earlier line (the first one is kept).
+
+Progress reports the texts done, the rate and the time left (from the bytes of input read).
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from .. import config
+from ..errors import InputError
+from ..types import Progress, report
+
+__all__ = ["StreamItem", "read_stream", "stream_keywords", "state_path", "CHUNK"]
+
+CHUNK = 1000
+"""Texts per chunk: the unit of work, of writing and of resuming."""
+
+
+@dataclass(frozen=True)
+class StreamItem:
+    """One usable text of the stream, and where its line ends in the input (bytes)."""
+
+    id: str
+    text: str
+    line: int
+    end: int
+
+
+def _skip(warn: Callable[[str], None] | None, path: Path, line: int, why: str) -> None:
+    if warn is not None:
+        warn(f"{path.name}, line {line}: {why}; skipped")
+
+
+def read_stream(path: str | Path, *, start: int = 0, line: int = 0, seen: dict[str, int] | None = None,
+                warn: Callable[[str], None] | None = None) -> Iterator[StreamItem]:
+    """Usable texts of a JSONL file from byte ``start`` (the input's line ``line`` + 1 on), read
+    line by line; bad lines named through ``warn`` and skipped (see the module). ``seen``:
+    ids already met (id -> line), updated as the stream goes."""
+    p = Path(path)
+    seen = {} if seen is None else seen
+    limit = config.max_text_mb() * 1e6
+    with p.open("rb") as fh:
+        fh.seek(start)
+        offset, n = start, line
+        for raw in fh:
+            offset += len(raw)
+            n += 1
+            body = raw.rstrip(b"\r\n")
+            if n == 1 and body.startswith(b"\xef\xbb\xbf"):
+                body = body[3:]  # a byte-order mark on the first line
+            if not body.strip():
+                _skip(warn, p, n, "empty line")
+                continue
+            if b"\x00" in body:
+                _skip(warn, p, n, "a NUL byte, not text")
+                continue
+            try:
+                decoded = body.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                _skip(warn, p, n, f"not UTF-8 ({exc.reason} at byte {exc.start}); re-save the file as UTF-8")
+                continue
+            try:
+                obj = json.loads(decoded)
+            except json.JSONDecodeError as exc:
+                _skip(warn, p, n, f"not JSON ({exc.msg})")
+                continue
+            if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
+                _skip(warn, p, n, 'expected an object with a string field "text"')
+                continue
+            text = obj["text"]
+            if "\x00" in text:
+                _skip(warn, p, n, "a NUL byte, not text")
+                continue
+            size = len(text.encode("utf-8", "surrogatepass"))
+            if size > limit:
+                _skip(warn, p, n, f"a text of {size / 1e6:.1f} MB is above the limit of {limit / 1e6:g} MB "
+                                  "(DKW_MAX_TEXT_MB)")
+                continue
+            doc_id = str(obj.get("id", n))
+            if doc_id in seen:
+                _skip(warn, p, n, f"duplicate id {json.dumps(doc_id, ensure_ascii=True)} (first on line {seen[doc_id]})")
+                continue
+            seen[doc_id] = n
+            yield StreamItem(doc_id, text, n, offset)
+
+
+# -- resuming ------------------------------------------------------------------------------------
+def state_path(out: str | Path) -> Path:
+    """The state file of a resumable run writing ``out``."""
+    out = Path(out)
+    return out.with_name(out.name + ".resume.json")
+
+
+@dataclass
+class _State:
+    input: str
+    input_size: int
+    input_mtime_ns: int
+    settings: dict
+    offset: int = 0        # input bytes consumed by the finished chunks
+    line: int = 0          # input lines consumed by the finished chunks
+    output_bytes: int = 0  # output length after the last finished chunk
+    records: int = 0
+
+    def write(self, path: Path) -> None:
+        tmp = path.with_name(path.name + ".tmp")
+        with tmp.open("w", encoding="utf-8") as fh:
+            json.dump(asdict(self), fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+
+    @classmethod
+    def read(cls, path: Path) -> _State | None:
+        try:
+            return cls(**json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError, TypeError):
+            return None
+
+
+def _eta(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+# -- the run -------------------------------------------------------------------------------------
+Runner = Callable[[Iterator[list[tuple[str, str]]]], Iterator[list[dict]]]
+"""Chunks of ``(id, text)`` in, each chunk's records out, in the same order."""
+
+
+def stream_keywords(path: str | Path, out: str | Path | None, runner: Runner, *, fmt: str, metrics: Sequence[str],
+                    settings: dict, chunk: int = CHUNK, progress: Progress | None = None,
+                    warn: Callable[[str], None] | None = None, stdout=None) -> dict:
+    """Keywords of every usable text of the JSONL ``path`` written to ``out`` (``None``: to
+    ``stdout``, not resumable), chunk by chunk, resuming an interrupted run of the same
+    ``settings`` on the same input. Returns ``{"records", "skipped", "resumed_from", "seconds"}``."""
+    from .batch import write_records
+
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(f"{p}: no such file")
+    stat = p.stat()
+    fresh = _State(str(p.resolve()), stat.st_size, stat.st_mtime_ns, dict(settings))
+    state, resumed_from = fresh, 0
+    spath = state_path(out) if out is not None else None
+    if spath is not None and out is not None:
+        old = _State.read(spath) if spath.is_file() else None
+        if (old is not None and (old.input, old.input_size, old.input_mtime_ns, old.settings)
+                == (fresh.input, fresh.input_size, fresh.input_mtime_ns, fresh.settings)
+                and Path(out).is_file() and Path(out).stat().st_size >= old.output_bytes):
+            state, resumed_from = old, old.records
+    skipped = [0]
+
+    def count_warn(message: str) -> None:
+        skipped[0] += 1
+        if warn is not None:
+            warn(message)
+
+    seen: dict[str, int] = {}
+    if state.offset:  # the ids of the finished chunks, so a duplicate after the restart is still one
+        for item in read_stream(p, seen=seen):
+            if item.end >= state.offset:
+                break
+    if out is None:
+        fh = stdout
+        close = False
+    else:
+        # resuming: the output cut back to the last finished chunk (a chunk half-written when the
+        # run was killed is dropped and written again)
+        fh = open(out, "r+" if state.offset else "w", encoding="utf-8", newline="")  # noqa: SIM115
+        fh.truncate(state.output_bytes)
+        fh.seek(state.output_bytes)
+        close = True
+    try:
+        if fmt == "csv" and not state.offset:
+            write_records([], fh, fmt, metrics)  # the header, once
+        _flush(fh, close)
+        if spath is not None:
+            state.output_bytes = os.fstat(fh.fileno()).st_size
+            state.write(spath)
+        stream = read_stream(p, start=state.offset, line=state.line, seen=seen, warn=count_warn)
+        marks: deque[tuple[int, int]] = deque()
+
+        def chunks() -> Iterator[list[tuple[str, str]]]:
+            while True:
+                items = [it for _, it in zip(range(chunk), stream)]
+                if not items:
+                    return
+                marks.append((items[-1].end, items[-1].line))
+                yield [(it.id, it.text) for it in items]
+
+        start_time = time.perf_counter()
+        done = 0
+        total = max(1, stat.st_size - state.offset)
+        for records in runner(chunks()):
+            end, line = marks.popleft()
+            _write_chunk(records, fh, fmt, metrics)
+            _flush(fh, close)
+            done += len(records)
+            state.offset, state.line, state.records = end, line, state.records + len(records)
+            if spath is not None:
+                state.output_bytes = os.fstat(fh.fileno()).st_size
+                state.write(spath)
+            elapsed = time.perf_counter() - start_time
+            frac = (end - (stat.st_size - total)) / total
+            left = elapsed / max(frac, 1e-9) * (1 - frac)
+            rate = done / max(elapsed, 1e-9)
+            report(progress, min(1.0, end / max(1, stat.st_size)),
+                   f"{state.records:,} texts, {rate:,.{0 if rate >= 10 else 1}f} texts/s, about {_eta(left)} left")
+        if spath is not None:
+            spath.unlink(missing_ok=True)
+        return {"records": state.records, "skipped": skipped[0], "resumed_from": resumed_from,
+                "seconds": time.perf_counter() - start_time}
+    finally:
+        if close:
+            fh.close()
+
+
+def _write_chunk(records: Iterable[dict], fh, fmt: str, metrics: Sequence[str]) -> None:
+    from .batch import write_rows
+
+    write_rows(records, fh, fmt, metrics)
+
+
+def _flush(fh, durable: bool) -> None:
+    fh.flush()
+    if durable:
+        os.fsync(fh.fileno())
+
+
+def local_runner(model, *, metrics: Sequence[str], k: int, top: int, protocol: str,
+                 n_process: int | None = None) -> Runner:
+    """Each chunk computed in this process (:func:`~.batch.text_records`)."""
+    from .batch import text_records
+
+    def run(chunks: Iterator[list[tuple[str, str]]]) -> Iterator[list[dict]]:
+        for items in chunks:
+            yield list(text_records(model, items, metrics=metrics, k=k, top=top, n_process=n_process,
+                                    block=len(items), protocol=protocol))
+
+    return run
