@@ -595,6 +595,7 @@ from dkw_core.study.service import (  # noqa: E402,F401
 from dkw_core.study.service import set_status as set_study_status  # noqa: E402,F401
 from dkw_core.study.service import submit as submit_answers  # noqa: E402,F401
 from dkw_core.study.simulate import simulate as simulate_judges  # noqa: E402,F401
+from dkw_core.study.verdict import excluded_line as verdict_excluded_line  # noqa: E402,F401
 
 MIN_PASSWORD_LENGTH = study_access.MIN_PASSWORD_LENGTH
 check_password_rules = study_access.check_password_rules

@@ -1,5 +1,7 @@
-"""Study results (password-protected, so judges cannot learn which method is which):
-answer distributions (Fig. 11), inter-rater agreement (Fig. 12), significance tests (Table 7,
+"""Study results (password-protected, so judges cannot learn which method is which): the
+verdict first (which method the judges rated higher per question, by how much with CIs, the
+Holm-adjusted tests, the agreement, the judgements excluded), then answer distributions
+(Fig. 11), inter-rater agreement (Fig. 12), significance tests (Table 7,
 the paper's layout, with direction and two-sided p, Holm-corrected for more than two methods;
 robustness rows over article means) and a chart of the differences with their CIs.
 Simulated judgements are left out unless switched on, and then a banner says so."""
@@ -42,6 +44,20 @@ if result["includes_simulated"]:
 elif result["simulated_judgements"]:
     st.caption(f"{result['simulated_judgements']} simulated judgement(s) left out (switch above to include them).")
 
+if not result["counts"]["answers"]:
+    st.info("No submitted answers yet" + (" from real judges." if result["simulated_judgements"] else "."))
+    st.stop()
+st.subheader("Verdict")  # the answer first: which method, by how much, how sure, who was left out
+for item in result["verdict"]["questions"]:
+    with st.container(border=True, key=f"verdict_{item['question']}"):
+        st.markdown(f"**{item['question_text']}**")
+        if len(item["pairs"]) > 1:
+            st.text(item["headline"])
+        for row in item["pairs"]:
+            st.text(row["sentence"])  # plain text: method names are stored (possibly imported) names
+st.text(backend.verdict_excluded_line(result["verdict"]))
+st.caption(result["verdict"]["note"])
+
 s, c = result["study"], result["counts"]
 methods = s.get("methods") or [{"label": "A", "name": s["method_a"], "protocol": s["protocol_a"]},
                                {"label": "B", "name": s["method_b"], "protocol": s["protocol_b"]}]
@@ -51,9 +67,6 @@ st.text(f"Study {s['name']} ({s['status']}): corpus {s['corpus']} ({s['split']} 
         f"{c['judgements']} submitted judgements by {c['judges']} judges, {c['answers']} answers "
         f"({c['do_not_know']} 'Do not know').")  # plain text: stored names exactly as stored
 st.text("Methods: " + method_line)
-if not c["answers"]:
-    st.info("No submitted answers yet" + (" from real judges." if result["simulated_judgements"] else "."))
-    st.stop()
 
 st.plotly_chart(backend.study_distribution_figure(result), key="fig_distribution")
 st.dataframe(pd.DataFrame(result["distribution"]), hide_index=True, key="tbl_distribution")

@@ -16,6 +16,7 @@
 ``monitoring`` progress tables for the organiser;
 ``service``    all of the above in one namespace (compatibility);
 ``access``     admin password rules, growing delay after failed attempts, one-time token;
+``verdict``    the answer first: per question the method rated higher, by how much (CIs), how sure;
 ``analysis``   answer distributions (Fig. 11), Spearman / Krippendorff agreement (Fig. 12), the
                report; ``comparison`` Wilcoxon signed-rank and sign tests (Table 7) for every
                pair of methods (Holm), differences with bootstrap CIs;
@@ -30,4 +31,4 @@ handed to the judge view.
 """
 __all__ = ["access", "analysis", "assignment", "comparison", "creation", "demo", "export", "imports", "judges", "lifecycle",
            "methods", "models", "monitoring", "providers", "schema", "service", "settings", "simulate", "store",
-           "submission", "tasks"]
+           "submission", "tasks", "verdict"]

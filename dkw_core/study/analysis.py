@@ -66,6 +66,7 @@ from .comparison import (  # noqa: F401  (re-exported: analysis is the study's s
 from .creation import keywords_shown
 from .errors import StudyError
 from .models import ANSWERS, QUESTIONS, Answer, Article, Judge, Judgement, Study, StudyKeyword
+from .verdict import excluded_line, verdict
 
 AGREEMENT_NOTE = ("Spearman rho over pairs of judges (lower judgement slot first) rating the same keyword "
                   "on the same question, 'Do not know' left out; Krippendorff alpha (ordinal, values 1..3), "
@@ -214,7 +215,12 @@ def analyze(engine: Engine, study_id: int, *, include_simulated: bool = False) -
     frame = answers_frame(engine, study_id, include_simulated=include_simulated)
     names = {m["label"]: m["name"] for m in info["methods"]} or {"A": info["method_a"], "B": info["method_b"]}
     pairs = method_pairs(list(names))
+    agree = agreement(frame, names, info["judges_per_article"])
+    excluded = {} if include_simulated else {"simulated (study simulate)": int(simulated)}
     return {
+        "verdict": verdict(frame, info["methods"] or [{"label": k, "name": v, "top": info["keywords_per_method"]}
+                                                      for k, v in names.items()],
+                           agreement_rows=agree, excluded=excluded),
         "study": info,
         "includes_simulated": bool(include_simulated and simulated),
         "simulated_judgements": int(simulated),
@@ -222,7 +228,7 @@ def analyze(engine: Engine, study_id: int, *, include_simulated: bool = False) -
                    "judges": int(frame["judge_id"].nunique()),
                    "do_not_know": int((frame["value"] == 0).sum())},
         "distribution": distribution(frame, names),
-        "agreement": agreement(frame, names, info["judges_per_article"]),
+        "agreement": agree,
         "agreement_note": AGREEMENT_NOTE,
         "significance": significance(frame, {m["label"]: m["top"] for m in info["methods"]}
                                      or info["keywords_per_method"], names),
@@ -264,7 +270,10 @@ def format_report(result: dict[str, Any]) -> str:
              f"{s['judges_per_article']} judges per article",
              simulated_note(result),
              f"{c['judgements']} submitted judgements by {c['judges']} judges, {c['answers']} answers "
-             f"({c['do_not_know']} 'Do not know')", "", "Answer distribution (Fig. 11):"]
+             f"({c['do_not_know']} 'Do not know')", "", "Verdict:"]
+    lines += [f"  {q['headline']}" for q in result["verdict"]["questions"]]
+    lines += [f"  {excluded_line(result['verdict'])}", f"  ({result['verdict']['note']})",
+              "", "Answer distribution (Fig. 11):"]
     for row in result["distribution"]:
         lines.append(f"  {row['method']} {row['method_name']:<28} {row['question']:<9} {row['answer']:<12} "
                      f"{row['count']:>6}  {_fmt(row['share'], '.1%') if row['share'] is not None else '—'}")
