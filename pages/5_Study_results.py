@@ -57,6 +57,19 @@ for item in result["verdict"]["questions"]:
             st.text(row["sentence"])  # plain text: method names are stored (possibly imported) names
 st.text(backend.verdict_excluded_line(result["verdict"]))
 st.caption(result["verdict"]["note"])
+ex = result["exclusions"]
+if ex["rules"] is not None:
+    removed = ex["removed"]
+    st.text("Exclusion rules, fixed before judging: " + ("; ".join(ex["described"]) or "every rule off")
+            + f". {ex['attention_checks']} judgement(s) carried an attention check.")
+    st.table(pd.DataFrame([{"rule": r["rule"], "judges": r["judges"], "judgements removed": r["judgements"]}
+                           for r in removed["by_rule"].values()]
+                          + [{"rule": "in all", "judges": removed["judges"],
+                              "judgements removed": removed["judgements"]}]), hide_index=True)
+    with st.expander("Verdict without the exclusion rules"):
+        for item in result["verdict_without_rules"]["questions"]:
+            for row in item["pairs"]:
+                st.text(row["sentence"])
 
 s, c = result["study"], result["counts"]
 methods = s.get("methods") or [{"label": "A", "name": s["method_a"], "protocol": s["protocol_a"]},
