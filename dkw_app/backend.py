@@ -581,6 +581,8 @@ from dkw_core.study.participants import PlatformSettings, set_platform  # noqa: 
 from dkw_core.study.participants import completion as participant_completion  # noqa: E402,F401
 from dkw_core.study.participants import join as join_participant  # noqa: E402,F401
 from dkw_core.study.participants import platform as study_platform  # noqa: E402,F401
+from dkw_core.study.planner import counts as int_list  # noqa: E402,F401
+from dkw_core.study.planner import plan_study  # noqa: E402,F401
 from dkw_core.study.providers import corpus_choices as study_corpus_choices  # noqa: E402,F401
 from dkw_core.study.service import (  # noqa: E402,F401
     AccessError,

@@ -173,6 +173,20 @@ def _export(args) -> int:
     return 0
 
 
+def _plan(args) -> int:
+    from ..cli import print_json
+    from ..study.planner import format_plan, plan_study
+
+    result = plan_study(engine_for(args.db), args.study, difference=args.difference, articles=args.articles,
+                        judges=args.judges, simulations=args.simulations, seed=args.seed,
+                        **({"keywords": args.keywords} if args.keywords else {}))
+    if args.json:
+        print_json(result)
+    else:
+        print(format_plan(result))
+    return 0
+
+
 def _init(args) -> int:
     from ..db import safe_url
     from ..study.schema import open_study_db, revision
@@ -291,6 +305,15 @@ def register(subparsers) -> None:
     s.add_argument("--seed", type=options.seed_value, default=0)
     a = add("analyze", _analyze, "distributions, agreement, Wilcoxon and sign tests")
     a.add_argument("--json", action="store_true")
+    pl = add("plan", _plan, "sample size: power of articles x judges designs to detect a rating difference, "
+                            "simulated from the study's pilot judgements (or its simulated judges)")
+    pl.add_argument("--difference", type=float, default=0.2, help="rating difference to detect, in points (0.2)")
+    pl.add_argument("--articles", type=options.ints, default=[25, 50, 100, 200], help="article counts (25,50,100,200)")
+    pl.add_argument("--judges", type=options.ints, default=[1, 3, 5], help="judges per article (1,3,5)")
+    pl.add_argument("--keywords", type=_positive, help="keywords per method (default: the study's)")
+    pl.add_argument("--simulations", type=_positive, default=200, help="simulated studies per design (200)")
+    pl.add_argument("--seed", type=options.seed_value, default=0)
+    pl.add_argument("--json", action="store_true")
     e = add("export", _export, "all answers with method provenance")
     e.add_argument("--format", choices=["csv", "json", "tidy-csv", "parquet"], default="csv",
                    help="csv / json: one row per answer with every method's provenance; tidy-csv / parquet: one "

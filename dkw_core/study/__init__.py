@@ -23,6 +23,7 @@
 ``attention``  attention checks: a planted intruder keyword from a distant category;
 ``exclusion``  exclusion rules fixed in advance (locked at the first judgement), judges' figures;
 ``participants`` crowd-platform participants: one judge per platform id, completion codes;
+``planner``    sample size: power of articles x judges designs, simulated from a pilot;
 ``tidy``       the tidy export (one row per answer and method, CSV / Parquet, its codebook);
 ``simulate``   random or scripted judges that fill a study, and the ``take_turns`` loop;
 ``export``     all answers with method provenance as CSV / JSON;
@@ -34,5 +35,6 @@ app side (``dkw_app/study_charts.py``). Method names are stored in the database 
 handed to the judge view.
 """
 __all__ = ["access", "analysis", "assignment", "attention", "comparison", "creation", "demo", "exclusion", "export",
-           "imports", "judges", "lifecycle", "methods", "models", "monitoring", "participants", "providers", "schema",
+           "imports", "judges", "lifecycle", "methods", "models", "monitoring", "participants", "planner", "providers",
+           "schema",
            "service", "settings", "simulate", "store", "submission", "tasks", "tidy", "verdict"]

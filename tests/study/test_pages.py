@@ -598,3 +598,24 @@ def test_a_bad_platform_link_is_one_line_on_the_judge_page(env, query, says):
     at = _run(JUDGE, study=str(sid), **query)
     assert not at.exception and not at.radio
     assert len(at.error) == 1 and says in at.error[0].value
+
+
+def test_admin_rules_tab_shows_each_judge_against_the_rules_and_plans_a_sample_size(env):
+    sid = _demo_study(env, judges=2)
+    simulate(env, sid, judges=2)
+    at = _run(ADMIN)
+    at.text_input(key="admin-password").input("s3cret-s3cret").run()
+    assert not at.exception
+    assert any("Exclusion rules: failed attention checks: more than 0" in t.value for t in at.text)
+    assert any("Locked since the first judgement" in c.value for c in at.caption)
+    table = next(d.value for d in at.dataframe if "failed_checks" in d.value.columns)
+    assert len(table) == 2 and {"failed_checks", "median_seconds", "excluded_by"} <= set(table.columns)
+    at.text_input(key="plan_articles").input("10,20").run()
+    at.text_input(key="plan_judges").input("1").run()
+    at.number_input(key="plan_sims").set_value(10).run()
+    at.button(key="plan_go").click().run()
+    assert not at.exception
+    assert len(next(d.value for d in at.dataframe if "power_wilcoxon" in d.value.columns)) == 2
+    at.text_input(key="plan_articles").input("ten").run()
+    at.button(key="plan_go").click().run()
+    assert any("expected whole numbers separated by commas" in e.value for e in at.error)
