@@ -357,6 +357,8 @@ with tab_quality:
     quality = backend.judge_quality(engine, study_id)
     if quality:
         st.dataframe(pd.DataFrame(quality), hide_index=True, key="quality_table",
+                     column_order=["judge", "excluded_by", "articles", "attention_checks", "failed_checks",
+                                   "median_seconds", "same_answer_share", "simulated"],
                      column_config={"same_answer_share": st.column_config.NumberColumn(format="percent"),
                                     "median_seconds": st.column_config.NumberColumn(format="%.0f s")})
         st.caption("attention_checks: articles with a planted intruder keyword she judged; failed_checks: those "
