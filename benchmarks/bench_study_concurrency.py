@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench_study_concurrency.py [--threads 50] [--processes 4] [--kills 5]
     .venv/bin/python benchmarks/bench_study_concurrency.py --judges 30 --judge-processes 6 [--sqlite-only]
+    .venv/bin/python benchmarks/bench_study_concurrency.py --crowd 100 --window 60 [--crowd-processes 4] [--crowd-kills 2]
 
 For each backend (a SQLite file; a throw-away PostgreSQL server started from Debian's
 ``postgresql`` package as in the tests, skipped when its binaries are missing): 16 concurrent
@@ -19,6 +20,16 @@ page does — reserve an article, save every answer as a draft as soon as it is 
 page shows a judge as an error (the judge reloads and goes on); the run prints the errors
 shown, their first message, and the median / p95 / max latency of a submission and of a
 reservation.
+
+``--crowd N`` runs only the crowd load: N participants of a crowd platform open the study link
+(``?study=1&PROLIFIC_PID=...``) at random moments within ``--window`` seconds, spread over
+``--crowd-processes`` server processes (a thread each); each judges two articles as the judge
+page does (join by platform id, reserve, a draft per answer, submit) and reads her completion
+code. ``--crowd-kills`` of the processes are SIGKILLed while their participants submit; those
+participants come back with the same id through a new process. The study is the paper's shape
+(100 articles x 3 judges, 5 + 5 keywords, a tenth with an attention check). The audit: errors a
+participant would have seen, participants with exactly two judgements, over-assigned articles,
+and answers counted for the wrong participant (each participant gives her own answer value).
 """
 from __future__ import annotations
 
@@ -281,6 +292,156 @@ def bench_judges(url, n_judges, n_procs):
             "seconds": seconds, "first_error": errors[0] if errors else "-"}
 
 
+def _crowd_study(url):
+    """The paper's shape for a crowd: 100 articles x 3 judges, 5 + 5 keywords, a tenth with an
+    attention check; platform participants judge two articles each."""
+    from dkw_core.study.participants import PlatformSettings, set_platform
+
+    cats = [f"c{i}" for i in range(10)]
+    engine = make_engine(url, default_file="unused.sqlite")
+    init_db(engine)
+
+    def provider(spec, doc_ids, top, protocol="label-aware"):
+        prefix = "alpha" if spec == "tf-rf" else "beta"
+        return {d: [f"{prefix}{i}{d.split('/')[1]}" for i in range(1, top + 1)] for d in doc_ids}
+
+    sid = S.create_study(engine, documents=synthetic_documents(cats, per_split=10), categories=cats,
+                         provider=provider,
+                         config=S.StudyConfig(name="crowd", corpus="fake", articles_per_category=10,
+                                              categories_per_batch=10, judges_per_article=3, keywords_per_method=5,
+                                              seed=7, attention_share=0.1))
+    set_platform(engine, sid, PlatformSettings("PROLIFIC_PID", "BENCH1", "https://example.org/done", 2))
+    return engine, sid
+
+
+def _expected(pid: str) -> int:
+    """The answer participant ``pid`` gives to every question: the audit checks it per judge."""
+    import zlib
+
+    return zlib.crc32(pid.encode()) % 3 + 1
+
+
+def _crowd_process(url, sid, pids, window, seed, out, count):
+    """One server process: a thread per participant, arriving at a random moment of the window,
+    doing what the judge page does (join by platform id, reserve, a draft per answer, submit)
+    until her completion code."""
+    import random
+
+    from dkw_core.errors import DkwError
+    from dkw_core.study.participants import completion, join
+    from dkw_core.study.submission import save_draft, submit
+    from dkw_core.study.tasks import next_task
+
+    engine = make_engine(url, default_file="unused.sqlite")
+    rng = random.Random(seed)
+    errors: list[str] = []
+    latencies: list[float] = []
+    codes = []
+
+    def participant(pid, delay):
+        time.sleep(delay)
+        value = _expected(pid)
+        for _ in range(20):
+            try:
+                jid = join(engine, sid, pid)
+                state = next_task(engine, jid)
+                if state.status == "done":
+                    codes.append((completion(engine, jid) or {}).get("code"))
+                    return
+                if state.task is None:
+                    time.sleep(0.2)
+                    continue
+                task = state.task
+                answers = {(p, q): value for p, _w in task.keywords for q in QUESTIONS}
+                for key, v in answers.items():
+                    save_draft(engine, judge_id=jid, judgement_id=task.judgement_id, token=task.token,
+                               answers={key: v})
+                t0 = time.perf_counter()
+                submit(engine, judge_id=jid, judgement_id=task.judgement_id, token=task.token, answers=answers)
+                latencies.append(time.perf_counter() - t0)
+                with count.get_lock():
+                    count.value += 1
+            except DkwError as exc:  # what the judge page would show her
+                errors.append(str(exc))
+            except Exception as exc:  # noqa: BLE001  (anything else: the page would show a traceback)
+                errors.append(f"{type(exc).__name__}: {exc}")
+        errors.append(f"{pid}: not done after 20 page loads")
+
+    threads = [threading.Thread(target=participant, args=(pid, rng.uniform(0, window))) for pid in pids]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    out.put({"errors": errors, "latencies": latencies, "codes": codes})
+
+
+def _crowd_audit(engine, sid, pids):
+    from dkw_core.study.models import Participant, StudyKeyword
+
+    with Session(engine) as s:
+        judge_of = dict(s.execute(select(Participant.participant_id, Participant.judge_id)
+                                  .where(Participant.study_id == sid)).all())
+        rows = s.execute(select(Judgement.id, Judgement.article_id, Judgement.judge_id, Judgement.submitted_at)).all()
+        answers = s.execute(select(Answer.judgement_id, Answer.value, StudyKeyword.id)
+                            .join(StudyKeyword, StudyKeyword.id == Answer.keyword_id)).all()
+    pid_of = {j: p for p, j in judge_of.items()}
+    owner = {r.id: r.judge_id for r in rows}
+    per_article: dict[int, int] = {}
+    per_judge: dict[int, int] = {}
+    for r in rows:
+        if r.submitted_at:
+            per_article[r.article_id] = per_article.get(r.article_id, 0) + 1
+            per_judge[r.judge_id] = per_judge.get(r.judge_id, 0) + 1
+    wrong = sum(1 for jd, value, _k in answers if value != _expected(pid_of.get(owner[jd], "?")))
+    return {"participants": len(judge_of), "missing_participants": len(set(pids) - set(judge_of)),
+            "submitted": sum(per_judge.values()),
+            "participants_with_2": sum(1 for j in judge_of.values() if per_judge.get(j) == 2),
+            "over_assigned": sum(1 for v in per_article.values() if v > 3),
+            "answers": len(answers), "answers_of_wrong_participant": wrong}
+
+
+def bench_crowd(url, n, window, n_procs, kills):
+    """``n`` participants open the study link within ``window`` seconds, spread over
+    ``n_procs`` server processes; ``kills`` of those processes are SIGKILLed while their
+    participants submit, and those participants come back (same id) through a new process."""
+    engine, sid = _crowd_study(url)
+    engine.dispose()
+    pids = [f"5f{i:04d}abcdef{i:06d}" for i in range(n)]  # Prolific-like ids
+    ctx = multiprocessing.get_context("fork")
+    out = ctx.Queue()
+    count = ctx.Value("i", 0)
+    groups = [pids[i::n_procs] for i in range(n_procs)]
+    t0 = time.perf_counter()
+    procs = [ctx.Process(target=_crowd_process, args=(url, sid, g, window, i, out, count))
+             for i, g in enumerate(groups)]
+    for p in procs:
+        p.start()
+    killed = 0
+    for k in range(min(kills, n_procs)):
+        while count.value < 5 + 10 * k and procs[k].is_alive():
+            time.sleep(0.001)
+        if procs[k].is_alive():
+            os.kill(procs[k].pid, signal.SIGKILL)
+            killed += 1
+        procs[k].join()
+        back = ctx.Process(target=_crowd_process, args=(url, sid, groups[k], 1.0, 100 + k, out, count))
+        back.start()
+        procs.append(back)
+    results = [out.get(timeout=1800) for _ in range(len(procs) - killed)]
+    for p in procs:
+        p.join()
+    seconds = time.perf_counter() - t0
+    engine = make_engine(url, default_file="unused.sqlite")
+    audit = _crowd_audit(engine, sid, pids)
+    engine.dispose()
+    errors = [e for r in results for e in r["errors"]]
+    lat = [x for r in results for x in r["latencies"]]
+    codes = [c for r in results for c in r["codes"]]
+    return {**audit, "kills": killed, "errors_shown": len(errors), "first_error": errors[0][:80] if errors else "",
+            "completion_codes": sum(1 for c in codes if c == "BENCH1"), "submit_median_s": _pct(lat, 0.5),
+            "submit_p95_s": _pct(lat, 0.95), "submit_max_s": max(lat, default=0.0), "seconds": seconds}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--threads", type=int, default=50)
@@ -289,10 +450,15 @@ def main() -> int:
     ap.add_argument("--judges", type=int, default=0, help="judge-page load: N judges (only this run)")
     ap.add_argument("--judge-processes", type=int, default=6, help="processes the judges are spread over")
     ap.add_argument("--sqlite-only", action="store_true")
+    ap.add_argument("--postgresql-only", action="store_true")
+    ap.add_argument("--crowd", type=int, default=0, help="crowd load: N platform participants (only this run)")
+    ap.add_argument("--window", type=float, default=60.0, help="seconds within which the crowd arrives")
+    ap.add_argument("--crowd-processes", type=int, default=4, help="server processes the crowd is spread over")
+    ap.add_argument("--crowd-kills", type=int, default=2, help="server processes SIGKILLed while participants submit")
     args = ap.parse_args()
     from dkw_core.testing import postgres
 
-    backends = [("sqlite", None)]
+    backends = [] if args.postgresql_only else [("sqlite", None)]
     if args.sqlite_only:
         pass
     elif postgres.pg_bin() is not None:
@@ -308,7 +474,10 @@ def main() -> int:
                 return postgres.new_database(base) if base else f"sqlite:///{tmp}/{tag}.sqlite"
 
             try:
-                runs = (((f"{args.judges} judges", lambda: bench_judges(fresh("judges"), args.judges,
+                runs = (((f"{args.crowd} crowd", lambda: bench_crowd(fresh("crowd"), args.crowd, args.window,
+                                                                     args.crowd_processes, args.crowd_kills)),)
+                        if args.crowd else
+                        ((f"{args.judges} judges", lambda: bench_judges(fresh("judges"), args.judges,
                                                                         args.judge_processes)),)
                         if args.judges else
                         (("16 first starts", lambda: bench_first_starts(fresh("first"))),

@@ -661,9 +661,16 @@ from dkw_core.study import access as study_access  # noqa: E402
 from dkw_core.study.analysis import analyze as analyze_study  # noqa: E402,F401
 from dkw_core.study.analysis import simulated_note  # noqa: E402,F401
 from dkw_core.study.demo import DEMO_CORPUS, FAKE_ENV  # noqa: E402,F401
+from dkw_core.study.exclusion import judge_quality, rules_locked, set_rules, study_rules  # noqa: E402,F401
 from dkw_core.study.export import export as export_study  # noqa: E402,F401
 from dkw_core.study.models import ANSWERS, QUESTIONS, STATUSES  # noqa: E402,F401
 from dkw_core.study.models import PROTOCOLS as STUDY_PROTOCOLS  # noqa: E402,F401
+from dkw_core.study.participants import PlatformSettings, set_platform  # noqa: E402,F401
+from dkw_core.study.participants import completion as participant_completion  # noqa: E402,F401
+from dkw_core.study.participants import join as join_participant  # noqa: E402,F401
+from dkw_core.study.participants import platform as study_platform  # noqa: E402,F401
+from dkw_core.study.planner import counts as int_list  # noqa: E402,F401
+from dkw_core.study.planner import plan_study  # noqa: E402,F401
 from dkw_core.study.providers import corpus_choices as study_corpus_choices  # noqa: E402,F401
 from dkw_core.study.service import (  # noqa: E402,F401
     AccessError,
@@ -682,7 +689,10 @@ from dkw_core.study.service import (  # noqa: E402,F401
 )
 from dkw_core.study.service import set_status as set_study_status  # noqa: E402,F401
 from dkw_core.study.service import submit as submit_answers  # noqa: E402,F401
+from dkw_core.study.settings import RULE_NAMES, ExclusionRules  # noqa: E402,F401
 from dkw_core.study.simulate import simulate as simulate_judges  # noqa: E402,F401
+from dkw_core.study.tidy import tidy_export  # noqa: E402,F401
+from dkw_core.study.verdict import excluded_line as verdict_excluded_line  # noqa: E402,F401
 
 MIN_PASSWORD_LENGTH = study_access.MIN_PASSWORD_LENGTH
 check_password_rules = study_access.check_password_rules

@@ -24,6 +24,29 @@ CREATE_JOB = "create-study"
 DEFAULTS = backend.StudyConfig.defaults()
 
 
+def rules_inputs(prefix: str, current, *, disabled: bool):
+    """The four exclusion rules as inputs (empty = rule off); returns ``ExclusionRules``."""
+    names = backend.RULE_NAMES
+    c1, c2, c3, c4 = st.columns(4)
+    fails = c1.number_input(f"{names['max_failed_checks'].capitalize()}: more than … excludes", 0, 1000,
+                            current.max_failed_checks, key=f"{prefix}_rule_fails", disabled=disabled,
+                            placeholder="off", help="A judge with more failed checks is excluded (empty: off).")
+    floor = c2.number_input("Median seconds per article below … excludes", 0.0, 86_400.0,
+                            None if current.min_seconds_per_article is None else float(current.min_seconds_per_article),
+                            key=f"{prefix}_rule_seconds", disabled=disabled, placeholder="off",
+                            help="A judge whose median time per article is below the floor is excluded (empty: off).")
+    same = c3.number_input("Same answer everywhere in more than … of her articles", 0.0, 1.0,
+                           None if current.max_same_answer_share is None else float(current.max_same_answer_share),
+                           step=0.1, key=f"{prefix}_rule_same", disabled=disabled, placeholder="off",
+                           help="Share of her articles answered with one value throughout (empty: off).")
+    least = c4.number_input("Fewer articles than … excludes", 0, 100_000, current.min_articles,
+                            key=f"{prefix}_rule_articles", disabled=disabled, placeholder="off",
+                            help="A judge who submitted fewer articles is excluded (empty: off).")
+    return backend.ExclusionRules(max_failed_checks=None if fails is None else int(fails),
+                                  min_seconds_per_article=floor, max_same_answer_share=same,
+                                  min_articles=None if least is None else int(least))
+
+
 def create_tab() -> None:
     """The creation form: corpus (known, uploaded or a path) and its slice, two or more methods
     (built-in or imported from a file), the paper's drawing settings; creation runs in the
@@ -125,6 +148,12 @@ def create_tab() -> None:
                            key="new_seed")
     splits = ["test", "train", "all"]
     split = c8.selectbox("Draw articles from split", splits, index=splits.index(DEFAULTS["split"]), key="new_split")
+    st.markdown("**Attention checks and exclusion rules** (fixed now; they cannot change once the first "
+                "judgement arrives)")
+    attention = st.number_input("Share of articles with an attention check (a planted intruder keyword from a "
+                                "distant category, expected 'Irrelevant')", 0.0, 1.0,
+                                float(DEFAULTS["attention_share"]), step=0.05, key="new_attention")
+    rules = rules_inputs("new", DEFAULTS["rules"], disabled=False)
     labels = ", ".join(f"{chr(65 + i)} = {m.name}" for i, m in enumerate(methods))
     st.caption(f"{len(methods)} method(s): {md(labels)}" if methods else "No method chosen yet.")
     if st.button("Create study", type="primary", key="create_go", disabled=bool(problems) or len(methods) < 2 or not corpus):
@@ -132,7 +161,8 @@ def create_tab() -> None:
         config = backend.StudyConfig(name=name, corpus=corpus, keywords_per_method=int(top),
                                      articles_per_category=int(per_cat), categories_per_batch=int(per_batch),
                                      judges_per_article=int(judges), seed=int(seed) or None, split=split,
-                                     methods=tuple(methods), sample=int(sample) or None)
+                                     methods=tuple(methods), sample=int(sample) or None,
+                                     attention_share=float(attention), rules=rules)
         try:
             config.validate()
         except DkwError as exc:
@@ -171,8 +201,8 @@ def creation_status() -> None:
 studies = backend.list_studies(engine)
 with st.container():  # always there, so that the tabs below keep their place (and the chosen tab)
     show_flash()
-tab_create, tab_judges, tab_monitor, tab_export, tab_life = st.tabs(
-    ["Create", "Judges", "Monitor", "Export", "Life cycle"], key="admin_tab", on_change="rerun")
+tab_create, tab_judges, tab_monitor, tab_quality, tab_export, tab_life = st.tabs(
+    ["Create", "Judges", "Monitor", "Rules & quality", "Export", "Life cycle"], key="admin_tab", on_change="rerun")
 PROTOCOL_HELP = {"label-aware": "the paper's: each article weighted with its own gold category",
                  "label-free": "deployable: no gold label read, score = max over categories",
                  "label-free-posterior": "deployable: no gold label read, words weighted by the category posterior",
@@ -182,7 +212,7 @@ with tab_create:
     create_tab()
 
 if not studies:
-    for tab in (tab_judges, tab_monitor, tab_export, tab_life):
+    for tab in (tab_judges, tab_monitor, tab_quality, tab_export, tab_life):
         with tab:
             st.info("No study yet: create one first.")
     st.stop()
@@ -250,6 +280,33 @@ with tab_judges:
                      "code": code, "link": f"{base_url()}/Judge?code={code}"})
                 flash(f"Judge {pick} has a new code: send her the link below (the old one no longer works).")
                 st.rerun()
+    st.subheader("Participants from a platform (Prolific, MTurk, a university pool)")
+    plat = backend.study_platform(engine, study_id)
+    p1, p2, p3, p4 = st.columns(4)
+    param = p1.text_input("URL parameter with the participant id", plat.participant_param or "",
+                          placeholder="PROLIFIC_PID", key="plat_param")
+    completion_code = p2.text_input("Completion code", plat.completion_code or "", key="plat_code")
+    completion_url = p3.text_input("Completion URL (http or https, optional)", plat.completion_url or "",
+                                   key="plat_url")
+    per = p4.number_input("Articles per participant (empty: all she can)", 1, 100_000,
+                          plat.articles_per_participant, key="plat_articles", placeholder="all")
+    wanted = backend.PlatformSettings(param.strip() or None, completion_code.strip() or None,
+                                      completion_url.strip() or None, None if per is None else int(per))
+    if st.button("Save platform settings", key="plat_go", disabled=wanted == plat):
+        try:
+            backend.set_platform(engine, study_id, wanted)
+        except DkwError as exc:
+            show_error(exc)
+        else:
+            flash("Platform settings saved.")
+            st.rerun()
+    if plat.participant_param:
+        st.text("Study link for the platform (it fills in the participant id):")
+        st.code(f"{base_url() or '<app address>'}/Judge?study={study_id}&{plat.participant_param}="
+                f"{{{{%{plat.participant_param}%}}}}", language=None)
+        st.caption("On Prolific the link's id part reads PROLIFIC_PID={{%PROLIFIC_PID%}}; on MTurk (workerId) the "
+                   "platform appends it. Each id gets one judge identity; platform ids are kept apart and left out "
+                   "of exports unless asked for.")
     invited = list(st.session_state.get("invited", []))
     if invited:
         st.text(f"Link for {invited[-1]['name']}:")
@@ -280,6 +337,63 @@ with tab_monitor:
             else:
                 st.success(f"{out['judgements']} judgements by {out['judges']} simulated judges.")
 
+with tab_quality:
+    stored = backend.study_rules(engine, study_id)
+    locked = backend.rules_locked(engine, study_id)
+    if stored is None:
+        st.info("This study was made before exclusion rules existed: it has none.")
+    else:
+        st.text("Exclusion rules: " + ("; ".join(stored.describe()) or "every rule off"))
+        if locked is not None:
+            st.caption(f"Locked since the first judgement ({locked:%Y-%m-%d %H:%M:%S} UTC): rules are fixed in "
+                       "advance, so the analysis cannot be tuned to its data.")
+        else:
+            st.caption("The rules may change until the first judgement arrives; then they are locked.")
+            changed = rules_inputs("edit", stored, disabled=False)
+            if st.button("Save the rules", key="rules_go", disabled=changed == stored):
+                try:
+                    backend.set_rules(engine, study_id, changed)
+                except DkwError as exc:
+                    show_error(exc)
+                else:
+                    flash("Exclusion rules saved: " + ("; ".join(changed.describe()) or "every rule off") + ".")
+                    st.rerun()
+    st.subheader("Each judge against the rules")
+    quality = backend.judge_quality(engine, study_id)
+    if quality:
+        st.dataframe(pd.DataFrame(quality), hide_index=True, key="quality_table",
+                     column_order=["judge", "excluded_by", "articles", "attention_checks", "failed_checks",
+                                   "median_seconds", "same_answer_share", "simulated"],
+                     column_config={"same_answer_share": st.column_config.NumberColumn(format="percent"),
+                                    "median_seconds": st.column_config.NumberColumn(format="%.0f s")})
+        st.caption("attention_checks: articles with a planted intruder keyword she judged; failed_checks: those "
+                   "whose intruder she did not answer 'Irrelevant' on both questions; excluded_by: the rules that "
+                   "leave all her judgements out of the analysis.")
+    else:
+        st.caption("No submitted judgement yet.")
+    st.subheader("Sample size (planner)")
+    st.caption("From this study's judgements so far (or its simulated judges before any): how many articles × "
+               "judges detect a chosen rating difference at 80 % power under the paper's tests.")
+    q1, q2, q3, q4 = st.columns(4)
+    diff = q1.number_input("Rating difference to detect (points)", 0.01, 2.0, 0.2, step=0.05, key="plan_diff")
+    arts = q2.text_input("Articles", "25,50,100,200", key="plan_articles")
+    jdg = q3.text_input("Judges per article", "1,3,5", key="plan_judges")
+    sims = q4.number_input("Simulated studies per design", 10, 2000, 200, step=50, key="plan_sims")
+    if st.button("Plan", key="plan_go"):
+        try:
+            planned = backend.plan_study(engine, study_id, difference=float(diff), articles=backend.int_list(arts),
+                                         judges=backend.int_list(jdg), simulations=int(sims))
+        except DkwError as exc:
+            show_error(exc)
+        else:
+            best = planned["smallest"]
+            st.success(f"Smallest design with 80 % power (paper's Wilcoxon): {best['articles']} articles × "
+                       f"{best['judges']} judges." if best else "None of these designs reaches 80 % power.")
+            st.dataframe(pd.DataFrame(planned["designs"]), hide_index=True, key="plan_table",
+                         column_config={c: st.column_config.NumberColumn(format="percent")
+                                        for c in ("power_wilcoxon", "power_sign", "power_article_means")})
+            st.caption(f"Pilot: {planned['pilot']}. {planned['note']}")
+
 with tab_export:
     st.caption(f"Every submitted answer with method provenance (in_a/rank_a, in_b/rank_b), method names and "
                f"protocols (A: {current['protocol_a']}, B: {current['protocol_b']}).")
@@ -296,6 +410,18 @@ with tab_export:
                            mime="text/csv", key="dl_csv")
         st.download_button("Download JSON", json_text.encode("utf-8"), file_name=f"study-{study_id}.json",
                            mime="application/json", key="dl_json")
+    st.caption("Tidy: one row per answer and method, with the intruder and exclusion flags, typed as the codebook "
+               "in docs/study.md says (Parquet keeps every type).")
+    try:
+        tidy_csv = backend.tidy_export(engine, study_id, "csv", include_simulated=with_sim)
+        tidy_parquet = backend.tidy_export(engine, study_id, "parquet", include_simulated=with_sim)
+    except DkwError as exc:
+        show_error(exc)
+    else:
+        st.download_button("Download tidy CSV", tidy_csv, file_name=f"study-{study_id}-tidy.csv", mime="text/csv",
+                           key="dl_tidy_csv")
+        st.download_button("Download Parquet", tidy_parquet, file_name=f"study-{study_id}.parquet",
+                           mime="application/vnd.apache.parquet", key="dl_parquet")
 
 with tab_life:
     st.markdown(f"Status: **{current['status']}**")

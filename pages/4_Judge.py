@@ -1,4 +1,6 @@
-"""Judge page of the blinded study (paper §4.6): opened with ``?code=...`` or by typing the code.
+"""Judge page of the blinded study (paper §4.6): opened with ``?code=...``, by typing the code,
+or from a crowd platform with the study link ``?study=<id>&<param>=<participant id>`` (one
+judge identity per participant id, a completion code when she is done).
 
 Shows instructions first, then one article at a time: the text as plain text, all categories
 with the article's own highlighted, and the shuffled union of both methods' keywords with two
@@ -51,23 +53,44 @@ def ask_code() -> None:
     st.stop()
 
 
-code = st.query_params.get("code") or st.session_state.get("judge_code")
-if not code:
-    ask_code()
+def participant_judge() -> int:
+    """A study link from a crowd platform (``?study=<id>&<param>=<participant id>``): the
+    participant's one judge identity, made on her first visit; a bad link stops with one line."""
+    try:
+        sid = int(st.query_params.get("study", ""))
+    except ValueError:
+        st.error("This study link is not valid: its study number is missing or not a number.")
+        st.stop()
+    try:
+        param = backend.study_platform(engine, sid).participant_param
+        return backend.join_participant(engine, sid, st.query_params.get(param) if param else None)
+    except DkwError as exc:
+        show_error(exc)
+        st.stop()
 
-try:
-    judge_id = backend.authenticate(engine, code)
-except backend.AccessError as exc:
-    st.session_state.pop("judge_code", None)
-    message = str(exc)
-    st.error("Unknown access code. Check the link or code you were given." if message == "unknown access code"
-             else md(message[:1].upper() + message[1:] + "."))
-    if "code" not in st.query_params:
+
+def code_judge() -> int:
+    """A judge invited with an access code (link ``?code=`` or typed)."""
+    code = st.query_params.get("code") or st.session_state.get("judge_code")
+    if not code:
         ask_code()
-    st.stop()
-except DkwError as exc:
-    show_error(exc)
-    st.stop()
+    try:
+        return backend.authenticate(engine, code)
+    except backend.AccessError as exc:
+        st.session_state.pop("judge_code", None)
+        message = str(exc)
+        st.error("Unknown access code. Check the link or code you were given." if message == "unknown access code"
+                 else md(message[:1].upper() + message[1:] + "."))
+        if "code" not in st.query_params:
+            ask_code()
+        st.stop()
+    except DkwError as exc:
+        show_error(exc)
+        st.stop()
+
+
+from_platform = "study" in st.query_params and "code" not in st.query_params
+judge_id = participant_judge() if from_platform else code_judge()
 
 try:
     info = backend.judge_info(engine, judge_id)
@@ -140,7 +163,19 @@ if prog.total_articles:
                     f"{prog.articles_in_batch} judged" if prog.batch is not None else ""))
 
 if state.status == "done":
-    st.success("Thank you! There is nothing left for you to judge in this study.")
+    done = backend.participant_completion(engine, judge_id) if from_platform else None
+    if done is not None and done["code"]:
+        st.success(f"Thank you! You have judged {done['articles']} article(s) and finished this study. Your "
+                   "completion code:", icon=":material/task_alt:")
+        with st.container(key="completion_code"):
+            st.code(done["code"], language=None)
+        if done["url"]:
+            st.link_button("Return to the platform to complete", done["url"], type="primary")
+    elif done is not None:
+        st.info("There is nothing left to judge in this study right now, so there is no completion code for you. "
+                "Please return the study on your platform.")
+    else:
+        st.success("Thank you! There is nothing left for you to judge in this study.")
     st.stop()
 if state.status == "paused":
     st.info("The study is paused by its organisers: no new article is given out for now. Your answers so far "

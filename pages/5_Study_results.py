@@ -1,5 +1,7 @@
-"""Study results (password-protected, so judges cannot learn which method is which):
-answer distributions (Fig. 11), inter-rater agreement (Fig. 12), significance tests (Table 7,
+"""Study results (password-protected, so judges cannot learn which method is which): the
+verdict first (which method the judges rated higher per question, by how much with CIs, the
+Holm-adjusted tests, the agreement, the judgements excluded), then answer distributions
+(Fig. 11), inter-rater agreement (Fig. 12), significance tests (Table 7,
 the paper's layout, with direction and two-sided p, Holm-corrected for more than two methods;
 robustness rows over article means) and a chart of the differences with their CIs.
 Simulated judgements are left out unless switched on, and then a banner says so."""
@@ -42,6 +44,33 @@ if result["includes_simulated"]:
 elif result["simulated_judgements"]:
     st.caption(f"{result['simulated_judgements']} simulated judgement(s) left out (switch above to include them).")
 
+if not result["counts"]["answers"]:
+    st.info("No submitted answers yet" + (" from real judges." if result["simulated_judgements"] else "."))
+    st.stop()
+st.subheader("Verdict")  # the answer first: which method, by how much, how sure, who was left out
+for item in result["verdict"]["questions"]:
+    with st.container(border=True, key=f"verdict_{item['question']}"):
+        st.markdown(f"**{item['question_text']}**")
+        if len(item["pairs"]) > 1:
+            st.text(item["headline"])
+        for row in item["pairs"]:
+            st.text(row["sentence"])  # plain text: method names are stored (possibly imported) names
+st.text(backend.verdict_excluded_line(result["verdict"]))
+st.caption(result["verdict"]["note"])
+ex = result["exclusions"]
+if ex["rules"] is not None:
+    removed = ex["removed"]
+    st.text("Exclusion rules, fixed before judging: " + ("; ".join(ex["described"]) or "every rule off")
+            + f". {ex['attention_checks']} judgement(s) carried an attention check.")
+    st.table(pd.DataFrame([{"rule": r["rule"], "judges": r["judges"], "judgements removed": r["judgements"]}
+                           for r in removed["by_rule"].values()]
+                          + [{"rule": "in all", "judges": removed["judges"],
+                              "judgements removed": removed["judgements"]}]), hide_index=True)
+    with st.expander("Verdict without the exclusion rules"):
+        for item in result["verdict_without_rules"]["questions"]:
+            for row in item["pairs"]:
+                st.text(row["sentence"])
+
 s, c = result["study"], result["counts"]
 methods = s.get("methods") or [{"label": "A", "name": s["method_a"], "protocol": s["protocol_a"]},
                                {"label": "B", "name": s["method_b"], "protocol": s["protocol_b"]}]
@@ -51,9 +80,6 @@ st.text(f"Study {s['name']} ({s['status']}): corpus {s['corpus']} ({s['split']} 
         f"{c['judgements']} submitted judgements by {c['judges']} judges, {c['answers']} answers "
         f"({c['do_not_know']} 'Do not know').")  # plain text: stored names exactly as stored
 st.text("Methods: " + method_line)
-if not c["answers"]:
-    st.info("No submitted answers yet" + (" from real judges." if result["simulated_judgements"] else "."))
-    st.stop()
 
 st.plotly_chart(backend.study_distribution_figure(result), key="fig_distribution")
 st.dataframe(pd.DataFrame(result["distribution"]), hide_index=True, key="tbl_distribution")

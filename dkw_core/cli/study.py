@@ -73,7 +73,10 @@ def _create(args) -> int:
         known = {d.id for d in docs}
         for path in args.import_ or ():
             methods += tuple(imported_methods(read_imported(path, doc_ids=known), source=Path(path).name))
+        from ..study.settings import ExclusionRules
+
         cfg = StudyConfig(name=args.name or f"{args.dataset} study", corpus=args.dataset, methods=methods,
+                          attention_share=args.attention_share, rules=rules_from_args(args, ExclusionRules()),
                           keywords_per_method=args.keywords, articles_per_category=args.per_category,
                           categories_per_batch=args.categories_per_batch,
                           judges_per_article=args.judges, seed=args.seed, split=args.split, sample=sample)
@@ -147,12 +150,43 @@ def _analyze(args) -> int:
 def _export(args) -> int:
     from ..study.export import export
 
-    text = export(engine_for(args.db), args.study, args.format, include_simulated=args.include_simulated)
+    if args.format in ("tidy-csv", "parquet"):
+        from ..study.tidy import tidy_export
+
+        if args.participant_ids:
+            raise InputError("the tidy export never holds platform participant ids; use --format csv or json")
+        if args.format == "parquet" and not args.out:
+            raise InputError("--format parquet writes a binary file: give --out FILE")
+        data = tidy_export(engine_for(args.db), args.study, "csv" if args.format == "tidy-csv" else "parquet",
+                           include_simulated=args.include_simulated)
+        if args.out:
+            Path(args.out).write_bytes(data)
+            print(f"wrote {args.out}", file=sys.stderr)
+        else:
+            sys.stdout.write(data.decode("utf-8"))
+        return 0
+
+    text = export(engine_for(args.db), args.study, args.format, include_simulated=args.include_simulated,
+                  participant_ids=args.participant_ids)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"wrote {escape(args.out)}", file=sys.stderr)
     else:
         sys.stdout.write(text)
+    return 0
+
+
+def _plan(args) -> int:
+    from ..cli import print_json
+    from ..study.planner import format_plan, plan_study
+
+    result = plan_study(engine_for(args.db), args.study, difference=args.difference, articles=args.articles,
+                        judges=args.judges, simulations=args.simulations, seed=args.seed,
+                        **({"keywords": args.keywords} if args.keywords else {}))
+    if args.json:
+        print_json(result)
+    else:
+        print(format_plan(result))
     return 0
 
 
@@ -176,6 +210,43 @@ def _list(args) -> int:
 
 
 _positive = options.positive
+
+#: ``--<flag>``: the :class:`~dkw_core.study.settings.ExclusionRules` field it sets, its type.
+RULE_FLAGS = {"max-failed-checks": ("max_failed_checks", int), "min-seconds": ("min_seconds_per_article", float),
+              "max-same-answer-share": ("max_same_answer_share", float), "min-articles": ("min_articles", int)}
+
+
+def _rule_value(kind):
+    def parse(text: str):
+        if text.strip().lower() == "off":
+            return "off"
+        try:
+            return kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number or 'off', got {text!r}") from None
+
+    parse.__name__ = kind.__name__
+    return parse
+
+
+def add_rule_options(p) -> None:
+    """The exclusion rules' options (docs/study.md "Attention checks and exclusion rules")."""
+    from ..study.settings import RULE_NAMES
+
+    for flag, (field, kind) in RULE_FLAGS.items():
+        p.add_argument(f"--{flag}", dest=f"rule_{field}", type=_rule_value(kind), metavar="N|off",
+                       help=f"exclusion rule: {RULE_NAMES[field]} ('off' turns it off)")
+
+
+def rules_from_args(args, base):
+    """``base`` (:class:`ExclusionRules`) with the rule options given on the command line."""
+    import dataclasses
+
+    changes = {field: (None if getattr(args, f"rule_{field}") == "off" else getattr(args, f"rule_{field}"))
+               for field, _kind in RULE_FLAGS.values() if getattr(args, f"rule_{field}", None) is not None}
+    rules = dataclasses.replace(base, **changes)
+    rules.validate()
+    return rules
 
 
 def register(subparsers) -> None:
@@ -220,6 +291,10 @@ def register(subparsers) -> None:
                    help="draw from a slice: the first N documents per category and split (default "
                         "$DKW_SAMPLE_PER_CATEGORY, else the whole corpus)")
     c.add_argument("--split", default=DEFAULTS["split"], choices=["test", "train", "all"])
+    c.add_argument("--attention-share", type=float, default=DEFAULTS["attention_share"], metavar="F",
+                   help="share of articles (0..1) carrying one planted intruder keyword from a distant category, "
+                        f"an attention check (default {DEFAULTS['attention_share']})")
+    add_rule_options(c)
     for slot in ("a", "b"):
         c.add_argument(f"--protocol-{slot}", choices=PROTOCOLS, default=None,
                        help=f"keyword protocol of method {slot.upper()} (default {DEFAULTS['protocol_' + slot]}, "
@@ -234,9 +309,22 @@ def register(subparsers) -> None:
     s.add_argument("--seed", type=options.seed_value, default=0)
     a = add("analyze", _analyze, "distributions, agreement, Wilcoxon and sign tests")
     a.add_argument("--json", action="store_true")
+    pl = add("plan", _plan, "sample size: power of articles x judges designs to detect a rating difference, "
+                            "simulated from the study's pilot judgements (or its simulated judges)")
+    pl.add_argument("--difference", type=float, default=0.2, help="rating difference to detect, in points (0.2)")
+    pl.add_argument("--articles", type=options.ints, default=[25, 50, 100, 200], help="article counts (25,50,100,200)")
+    pl.add_argument("--judges", type=options.ints, default=[1, 3, 5], help="judges per article (1,3,5)")
+    pl.add_argument("--keywords", type=_positive, help="keywords per method (default: the study's)")
+    pl.add_argument("--simulations", type=_positive, default=200, help="simulated studies per design (200)")
+    pl.add_argument("--seed", type=options.seed_value, default=0)
+    pl.add_argument("--json", action="store_true")
     e = add("export", _export, "all answers with method provenance")
-    e.add_argument("--format", choices=["csv", "json"], default="csv")
+    e.add_argument("--format", choices=["csv", "json", "tidy-csv", "parquet"], default="csv",
+                   help="csv / json: one row per answer with every method's provenance; tidy-csv / parquet: one "
+                        "row per answer and method with exclusion flags, typed as docs/study.md's codebook")
     options.add_out(e)
+    e.add_argument("--participant-ids", action="store_true",
+                   help="add the platform participant ids (column participant_id; left out by default)")
     for q in (a, e):
         q.add_argument("--include-simulated", action="store_true",
                        help="include simulated judges' answers (left out by default)")

@@ -60,6 +60,45 @@ def _log(args) -> int:
     return 0
 
 
+def _rules(args) -> int:
+    from ..study.exclusion import rules_locked, set_rules, study_rules
+    from ..study.settings import ExclusionRules
+    from .study import RULE_FLAGS, rules_from_args
+
+    engine = engine_for(args.db)
+    if any(getattr(args, f"rule_{field}", None) is not None for field, _k in RULE_FLAGS.values()):
+        set_rules(engine, args.study, rules_from_args(args, study_rules(engine, args.study) or ExclusionRules()))
+    rules = study_rules(engine, args.study)
+    locked = rules_locked(engine, args.study)
+    state = f"locked since {locked:%Y-%m-%d %H:%M:%S} UTC" if locked else "may change until the first judgement"
+    print(f"study {args.study} exclusion rules ({state}): "
+          + ("none stored" if rules is None else "; ".join(rules.describe()) or "every rule off"))
+    return 0
+
+
+def _platform(args) -> int:
+    from ..study.participants import PlatformSettings, platform, set_platform
+
+    engine = engine_for(args.db)
+    if any(v is not None for v in (args.param, args.completion_code, args.completion_url, args.articles)):
+        old = platform(engine, args.study)
+        set_platform(engine, args.study, PlatformSettings(
+            participant_param=args.param if args.param is not None else old.participant_param,
+            completion_code=args.completion_code if args.completion_code is not None else old.completion_code,
+            completion_url=(args.completion_url or None) if args.completion_url is not None else old.completion_url,
+            articles_per_participant=args.articles if args.articles is not None else old.articles_per_participant))
+    now = platform(engine, args.study)
+    if now.participant_param is None:
+        print(f"study {args.study} takes no participants from a platform")
+        return 0
+    base = (args.base_url or "").rstrip("/")
+    print(f"study {args.study}: participant id parameter {now.participant_param}, "
+          f"{now.articles_per_participant or 'all available'} article(s) each, completion code "
+          f"{now.completion_code}, completion URL {now.completion_url or 'none'}")
+    print(f"study link: {base or '<app URL>'}/Judge?study={args.study}&{now.participant_param}=<participant id>")
+    return 0
+
+
 def register(add) -> None:
     """Add the sub-commands through ``add(name, handler, help)`` of :mod:`.cli`."""
     from ..study.models import STATUSES
@@ -74,3 +113,14 @@ def register(add) -> None:
     i.add_argument("--judge", type=positive, required=True, help="judge id")
     i.add_argument("--base-url", help="app URL, e.g. http://host:8501, to print the judge link")
     add("log", _log, "the study's change log with times (UTC)")
+    from .study import add_rule_options
+
+    rules = add("rules", _rules, "show or set the exclusion rules (fixed before the first judgement, then locked)")
+    add_rule_options(rules)
+    p = add("platform", _platform, "show or set how the study takes participants from a crowd platform "
+                                   "(Prolific, MTurk): URL parameter, completion code and URL, articles each")
+    p.add_argument("--param", help="URL parameter carrying the participant id, e.g. PROLIFIC_PID or workerId")
+    p.add_argument("--completion-code", help="code shown to a participant who finished")
+    p.add_argument("--completion-url", help="http(s) address offered to a participant who finished ('' for none)")
+    p.add_argument("--articles", type=positive, help="articles each participant judges")
+    p.add_argument("--base-url", help="app URL, e.g. https://host, to print the study link")

@@ -19,9 +19,15 @@
 ``service``    all of the above in one namespace (compatibility);
 ``access``     admin password rules, growing delay after failed attempts (per client address),
                one-time token;
+``verdict``    the answer first: per question the method rated higher, by how much (CIs), how sure;
 ``analysis``   answer distributions (Fig. 11), Spearman / Krippendorff agreement (Fig. 12), the
                report; ``comparison`` Wilcoxon signed-rank and sign tests (Table 7) for every
                pair of methods (Holm), differences with bootstrap CIs;
+``attention``  attention checks: a planted intruder keyword from a distant category;
+``exclusion``  exclusion rules fixed in advance (locked at the first judgement), judges' figures;
+``participants`` crowd-platform participants: one judge per platform id, completion codes;
+``planner``    sample size: power of articles x judges designs, simulated from a pilot;
+``tidy``       the tidy export (one row per answer and method, CSV / Parquet, its codebook);
 ``simulate``   random or scripted judges that fill a study, and the ``take_turns`` loop;
 ``export``     all answers with method provenance as CSV / JSON;
 ``providers``  corpus + keyword provider for a corpus name (real core, or the demo behind a switch);
@@ -31,6 +37,6 @@ The command line is ``python -m dkw_core study ...`` (:mod:`dkw_core.cli.study`)
 app side (``dkw_app/study_charts.py``). Method names are stored in the database but never
 handed to the judge view.
 """
-__all__ = ["access", "analysis", "assignment", "comparison", "creation", "demo", "export", "imports", "judges", "lifecycle",
-           "limits", "methods", "models", "monitoring", "providers", "schema", "service", "settings", "simulate", "store",
-           "submission", "tasks"]
+__all__ = ["access", "analysis", "assignment", "attention", "comparison", "creation", "demo", "exclusion", "export",
+           "imports", "judges", "lifecycle", "limits", "methods", "models", "monitoring", "participants", "planner",
+           "providers", "schema", "service", "settings", "simulate", "store", "submission", "tasks", "tidy", "verdict"]

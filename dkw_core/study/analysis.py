@@ -65,14 +65,17 @@ from .comparison import (  # noqa: F401  (re-exported: analysis is the study's s
 )
 from .creation import keywords_shown
 from .errors import StudyError
+from .exclusion import apply_rules as exclude
 from .models import ANSWERS, QUESTIONS, Answer, Article, Judge, Judgement, Study, StudyKeyword
+from .settings import ExclusionRules
+from .verdict import excluded_line, verdict
 
 AGREEMENT_NOTE = ("Spearman rho over pairs of judges (lower judgement slot first) rating the same keyword "
                   "on the same question, 'Do not know' left out; Krippendorff alpha (ordinal, values 1..3), "
                   "raters = judgement slots, units = keyword x question")
 
 BASE_COLUMNS = ["judgement_id", "judge_id", "judge", "simulated", "slot", "article_id", "doc_id", "category",
-                "batch", "keyword_id", "keyword", "question", "value", "answer"]
+                "batch", "keyword_id", "keyword", "intruder", "question", "value", "answer"]
 TAIL_COLUMNS = ["submitted_at", "seconds_spent"]
 COLUMNS = BASE_COLUMNS + ["in_a", "rank_a", "in_b", "rank_b"] + TAIL_COLUMNS
 
@@ -111,7 +114,7 @@ def answers_frame(engine: Engine, study_id: int, *, include_simulated: bool = Fa
             row = {"judgement_id": jd.id, "judge_id": jd.judge_id, "judge": jd.judge.name,
                    "simulated": bool(jd.judge.simulated), "slot": jd.slot,
                    "article_id": art.id, "doc_id": art.doc_id, "category": art.category,
-                   "batch": art.batch + 1, "keyword_id": kw.id, "keyword": kw.word,
+                   "batch": art.batch + 1, "keyword_id": kw.id, "keyword": kw.word, "intruder": bool(kw.intruder),
                    "question": ans.question, "value": ans.value, "answer": ANSWERS[ans.value],
                    "submitted_at": jd.submitted_at, "seconds_spent": jd.seconds_spent}
             for label in labels:
@@ -119,11 +122,18 @@ def answers_frame(engine: Engine, study_id: int, *, include_simulated: bool = Fa
                 row[f"rank_{label.lower()}"] = ranks.get(label)
             rows.append(row)
     frame = pd.DataFrame(rows, columns=BASE_COLUMNS + method_columns(labels) + TAIL_COLUMNS)
-    types: dict[str, Any] = {"value": int, "slot": int, "keyword_id": int, "judgement_id": int}
+    types: dict[str, Any] = {"value": int, "slot": int, "keyword_id": int, "judgement_id": int, "intruder": bool}
     for label in labels:
         types[f"rank_{label.lower()}"] = "Int64"
         types[f"in_{label.lower()}"] = bool
     return frame.astype(types)
+
+
+def json_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """A table as JSON-ready rows (numpy scalars and NaN turned into Python values and None)."""
+    import json
+
+    return json.loads(frame.to_json(orient="records"))
 
 
 def distribution(frame: pd.DataFrame, names: dict[str, str]) -> list[dict[str, Any]]:
@@ -190,10 +200,14 @@ def agreement(frame: pd.DataFrame, names: dict[str, str], judges_per_article: in
     return out
 
 
-def analyze(engine: Engine, study_id: int, *, include_simulated: bool = False) -> dict[str, Any]:
+def analyze(engine: Engine, study_id: int, *, include_simulated: bool = False,
+            apply_rules: bool = True) -> dict[str, Any]:
     """Everything the results page and ``study analyze`` print, JSON-serialisable. Answers of
     simulated judges are left out unless ``include_simulated`` (then ``includes_simulated``
-    is true and every display must say so)."""
+    is true and every display must say so). The study's exclusion rules are applied unless
+    ``apply_rules`` is false; ``verdict_without_rules`` is the verdict on every judgement and
+    ``exclusions`` each judge's figures against the rules and what each rule removed. Planted
+    intruder keywords (attention checks) are in no distribution, agreement or test."""
     with Session(engine) as session:
         study = session.get(Study, study_id)
         if study is None:
@@ -207,14 +221,31 @@ def analyze(engine: Engine, study_id: int, *, include_simulated: bool = False) -
                                "keywords_per_method": study.keywords_per_method,
                                "keywords_shown": keywords_shown(methods),
                                "judges_per_article": study.judges_per_article, "seed": study.seed,
-                               "articles": len(study.articles)}
+                               "articles": len(study.articles), "attention_share": study.attention_share}
+        rules = ExclusionRules.from_dict(study.rules)
         simulated = session.scalar(
             select(func.count(Judgement.id)).join(Judge, Judgement.judge_id == Judge.id)
             .where(Judge.study_id == study_id, Judge.simulated.is_(True), Judgement.submitted_at.is_not(None))) or 0
-    frame = answers_frame(engine, study_id, include_simulated=include_simulated)
+    every = answers_frame(engine, study_id, include_simulated=include_simulated)
+    kept, figures, removed = exclude(every, rules)
+    frame = kept if apply_rules else every
     names = {m["label"]: m["name"] for m in info["methods"]} or {"A": info["method_a"], "B": info["method_b"]}
+    methods = info["methods"] or [{"label": k, "name": v, "top": info["keywords_per_method"]} for k, v in names.items()]
     pairs = method_pairs(list(names))
+    agree = agreement(frame, names, info["judges_per_article"])
+    excluded = {} if include_simulated else {"simulated (study simulate)": int(simulated)}
+    by_rule = {f"by rule '{r['rule']}'": r["judgements"] for r in removed["by_rule"].values()}
+    checks = every[every["intruder"]].groupby("judgement_id").ngroups if len(every) else 0
     return {
+        "verdict": verdict(frame, methods, agreement_rows=agree,
+                           excluded={**excluded, **(by_rule if apply_rules else {})}),
+        "verdict_without_rules": verdict(every, methods, agreement_rows=agreement(every, names,
+                                                                                  info["judges_per_article"]),
+                                         excluded=excluded),
+        "exclusions": {"rules": None if rules is None else rules.to_dict(),
+                       "described": [] if rules is None else rules.describe(), "applied": bool(apply_rules),
+                       "removed": removed, "attention_checks": int(checks),
+                       "judges": json_rows(figures)},
         "study": info,
         "includes_simulated": bool(include_simulated and simulated),
         "simulated_judgements": int(simulated),
@@ -222,7 +253,7 @@ def analyze(engine: Engine, study_id: int, *, include_simulated: bool = False) -
                    "judges": int(frame["judge_id"].nunique()),
                    "do_not_know": int((frame["value"] == 0).sum())},
         "distribution": distribution(frame, names),
-        "agreement": agreement(frame, names, info["judges_per_article"]),
+        "agreement": agree,
         "agreement_note": AGREEMENT_NOTE,
         "significance": significance(frame, {m["label"]: m["top"] for m in info["methods"]}
                                      or info["keywords_per_method"], names),
@@ -252,6 +283,24 @@ def _fmt(x: Any, spec: str = ".4g") -> str:
     return "—" if x is None else format(x, spec)
 
 
+def exclusion_lines(result: dict[str, Any]) -> list[str]:
+    """The exclusion rules, what each removed, and the verdict without them (report lines)."""
+    ex = result["exclusions"]
+    if ex["rules"] is None:
+        return ["Exclusion rules: none stored with this study (made before rules existed)."]
+    removed = ex["removed"]
+    lines = [f"Exclusion rules (fixed before judging; {'applied' if ex['applied'] else 'NOT applied'}): "
+             + ("; ".join(ex["described"]) or "every rule off"),
+             f"  {ex['attention_checks']} judgement(s) carried an attention check (a planted intruder keyword)"]
+    for rule in removed["by_rule"].values():
+        lines.append(f"  {rule['rule']}: {rule['judges']} judge(s), {rule['judgements']} judgement(s) removed")
+    lines.append(f"  in all: {removed['judges']} judge(s), {removed['judgements']} judgement(s), "
+                 f"{removed['answers']} answer(s) removed")
+    lines.append("Verdict without the exclusion rules:")
+    lines += [f"  {q['headline']}" for q in result["verdict_without_rules"]["questions"]]
+    return lines
+
+
 def format_report(result: dict[str, Any]) -> str:
     """Plain-text report of :func:`analyze` for the CLI."""
     s = result["study"]
@@ -264,7 +313,11 @@ def format_report(result: dict[str, Any]) -> str:
              f"{s['judges_per_article']} judges per article",
              simulated_note(result),
              f"{c['judgements']} submitted judgements by {c['judges']} judges, {c['answers']} answers "
-             f"({c['do_not_know']} 'Do not know')", "", "Answer distribution (Fig. 11):"]
+             f"({c['do_not_know']} 'Do not know')", "", "Verdict:"]
+    lines += [f"  {q['headline']}" for q in result["verdict"]["questions"]]
+    lines += [f"  {excluded_line(result['verdict'])}", f"  ({result['verdict']['note']})"]
+    lines += ["", *exclusion_lines(result)]
+    lines += ["", "Answer distribution (Fig. 11):"]
     for row in result["distribution"]:
         lines.append(f"  {row['method']} {row['method_name']:<28} {row['question']:<9} {row['answer']:<12} "
                      f"{row['count']:>6}  {_fmt(row['share'], '.1%') if row['share'] is not None else '—'}")

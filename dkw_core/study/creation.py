@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session
 
 from ..errors import InputError
 from ..types import Progress
+from .attention import plant_intruders
 from .errors import cancellable
 from .imports import same_keyword
 from .limits import check_study, preview, source_of, unstorable
@@ -131,6 +132,9 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
             raise InputError(f"method {label} ({spec.name}) {what} for {len(missing)} of the {len(by_id)} drawn "
                              f"article(s), e.g. {missing[0]!r}")
         kws[label] = result
+    intruders = plant_intruders([(d.id, d.label, d.text) for d in docs],
+                                {d.id: [w for label in labels for w in kws[label][d.id]] for d in docs},
+                                categories, share=config.attention_share, seed=seed)
     report(0.9, "storing the study")
     init_db(engine)
     batch_of = {c: i // config.categories_per_batch for i, c in enumerate(categories)}
@@ -144,7 +148,8 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
                       categories_per_batch=config.categories_per_batch,
                       judges_per_article=config.judges_per_article, seed=seed, categories=categories,
                       reservation_minutes=config.reservation_minutes, protocol_a=effective_protocol(first)[:32],
-                      protocol_b=effective_protocol(second)[:32], status="open", sample=config.sample)
+                      protocol_b=effective_protocol(second)[:32], status="open", sample=config.sample,
+                      attention_share=float(config.attention_share), rules=config.rules.to_dict())
         study.methods = [StudyMethod(label=label, name=spec.name.strip(), protocol=effective_protocol(spec)[:32],
                                      kind=kind, top=top, source=source_of(spec))
                          for label, spec, kind, top in zip(labels, specs, kinds, tops, strict=True)]
@@ -153,9 +158,11 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
             art = Article(doc_id=doc.id, category=doc.label, batch=batch_of[doc.label], position=pos,
                           text=doc.text)
             union = keyword_union({label: kws[label][doc.id] for label in labels})
-            _ROW_ORDER.shuffle(union)  # row ids must not follow method or rank (blinding)
+            if doc.id in intruders:  # an attention check: one more keyword, produced by no method
+                union.append((intruders[doc.id], {}))
+            _ROW_ORDER.shuffle(union)  # row ids must not follow method, rank or intruder (blinding)
             for word, ranks in union:
-                kw = StudyKeyword(word=word)
+                kw = StudyKeyword(word=word, intruder=not ranks)
                 kw.sources = [KeywordSource(method=m, rank=r) for m, r in sorted(ranks.items())]
                 art.keywords.append(kw)
             study.articles.append(art)
@@ -166,7 +173,9 @@ def create_study(engine: Engine, *, documents: Iterable[DocumentLike], categorie
                   f"{len(docs)} articles of {config.corpus}"
                   + (f" (slice: first {config.sample} documents per category and split)" if config.sample else "")
                   + f" ({config.split} split, seed {seed}); {described}; "
-                  f"{keywords_shown(method_rows(study))}, {config.judges_per_article} judges per article")
+                  f"{keywords_shown(method_rows(study))}, {config.judges_per_article} judges per article; "
+                  f"{len(intruders)} attention check(s); exclusion rules: "
+                  + ("; ".join(config.rules.describe()) or "none"))
         for label, docs_left in left_out.items():
             for doc_id, words in docs_left.items():
                 log_event(session, study_id, "keywords left out",

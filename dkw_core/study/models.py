@@ -43,7 +43,7 @@ from ..keywords.imports import MAX_KEYWORD_CHARS, MAX_METHOD_NAME_CHARS
 
 #: Kept in ``study_meta`` for programs that predate the Alembic migrations (they refuse a
 #: database whose version is newer than theirs); the schema itself is versioned by Alembic.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 6
 
 #: Ordinal answer scale (paper §4.6): 0 means "Do not know" and is left out of statistics.
 ANSWERS: dict[int, str] = {0: "Do not know", 1: "Irrelevant", 2: "Partially", 3: "Relevant"}
@@ -103,6 +103,20 @@ class Study(Base):
     #: Corpus slice the articles were drawn from: the first n documents per category and split
     #: (``DKW_SAMPLE_PER_CATEGORY`` or the form's choice); None for the whole corpus.
     sample: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: Share of articles (0..1) carrying one planted intruder keyword (an attention check).
+    attention_share: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
+    #: The exclusion rules fixed in advance (:class:`~.exclusion.ExclusionRules` as a dict);
+    #: locked once the first judgement is submitted. None: no rule (studies made before them).
+    rules: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    #: Platform links (:mod:`.participants`): the URL parameter carrying the participant id
+    #: (``PROLIFIC_PID``, ``workerId``); None while the study takes no platform participants.
+    participant_param: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: Shown to a participant who finished; the platform's completion code.
+    completion_code: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: Offered to a participant who finished (http or https only).
+    completion_url: Mapped[str | None] = mapped_column(String(2000), nullable=True)
+    #: Articles each platform participant judges before her completion code (None: all she can).
+    articles_per_participant: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     articles: Mapped[list[Article]] = relationship(back_populates="study", cascade="all, delete-orphan",
                                                    order_by="Article.position")
@@ -178,12 +192,16 @@ class Article(Base):
 
 
 class StudyKeyword(Base):
-    """One keyword of the union shown for an article (a word both methods produced appears once)."""
+    """One keyword of the union shown for an article (a word both methods produced appears once),
+    or its planted intruder (``intruder``, no :class:`KeywordSource`)."""
 
     __tablename__ = "study_keyword"
     id: Mapped[int] = mapped_column(primary_key=True)
     article_id: Mapped[int] = mapped_column(ForeignKey("study_article.id", ondelete="CASCADE"), index=True)
     word: Mapped[str] = mapped_column(String(MAX_KEYWORD_CHARS))
+    #: A planted intruder from a distant category (an attention check, expected "Irrelevant" on
+    #: both questions): no producing method, never in the method comparison, never shown as such.
+    intruder: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     article: Mapped[Article] = relationship(back_populates="keywords")
     sources: Mapped[list[KeywordSource]] = relationship(back_populates="keyword", cascade="all, delete-orphan",
@@ -302,6 +320,22 @@ class Notice(Base):
     dismissed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
     judge: Mapped[Judge] = relationship(back_populates="notices")
+
+
+class Participant(Base):
+    """A participant who came from a crowd platform with her platform id: one judge identity
+    per id and study. Kept apart from :class:`Judge` (whose name is ``participant-<n>``) so that
+    exports leave platform ids out unless asked."""
+
+    __tablename__ = "study_participant"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    study_id: Mapped[int] = mapped_column(ForeignKey("study.id", ondelete="CASCADE"), index=True)
+    participant_id: Mapped[str] = mapped_column(String(100))
+    judge_id: Mapped[int] = mapped_column(ForeignKey("study_judge.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    completed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    __table_args__ = (UniqueConstraint("study_id", "participant_id", name="uq_participant"),
+                      UniqueConstraint("judge_id", name="uq_participant_judge"))
 
 
 class AdminThrottle(Base):

@@ -56,6 +56,77 @@ class MethodSpec:
         return self.keywords is not None
 
 
+#: The exclusion rules in words, by field of :class:`ExclusionRules` (one definition: the
+#: analysis, the admin page and the reports name them so).
+RULE_NAMES = {"max_failed_checks": "failed attention checks",
+              "min_seconds_per_article": "time per article below the floor",
+              "max_same_answer_share": "the same answer for every keyword",
+              "min_articles": "too few articles"}
+
+
+@dataclass(frozen=True)
+class ExclusionRules:
+    """Rules that exclude a judge's every judgement from the analysis, fixed before judging
+    starts (stored with the study, locked once the first judgement is submitted). A rule set
+    to None is off.
+
+    * ``max_failed_checks``: excluded when more of her attention checks failed (an intruder
+      keyword answered anything but "Irrelevant" on either question);
+    * ``min_seconds_per_article``: excluded when her median time per article is below it;
+    * ``max_same_answer_share``: excluded when in more than this share of her articles she
+      gave one and the same answer to every keyword and question;
+    * ``min_articles``: excluded when she submitted fewer articles."""
+
+    max_failed_checks: int | None = 0
+    min_seconds_per_article: float | None = None
+    max_same_answer_share: float | None = None
+    min_articles: int | None = None
+
+    def validate(self) -> None:
+        for key in ("max_failed_checks", "min_articles"):
+            value = getattr(self, key)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+                raise InputError(f"exclusion rule {key.replace('_', ' ')} must be a whole number >= 0 or off, "
+                                 f"got {value!r}")
+        floor = self.min_seconds_per_article
+        if floor is not None and (isinstance(floor, bool) or not isinstance(floor, int | float)
+                                  or not 0 <= floor <= 86_400):
+            raise InputError(f"exclusion rule min seconds per article must be between 0 and 86400 or off, "
+                             f"got {floor!r}")
+        share = self.max_same_answer_share
+        if share is not None and (isinstance(share, bool) or not isinstance(share, int | float) or not 0 <= share <= 1):
+            raise InputError(f"exclusion rule max same answer share must be between 0 and 1 or off, got {share!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> ExclusionRules | None:
+        if data is None:
+            return None
+        unknown = set(data) - set(RULE_NAMES)
+        if unknown:
+            raise InputError(f"unknown exclusion rule(s): {', '.join(sorted(map(str, unknown)))}; known: "
+                             f"{', '.join(RULE_NAMES)}")
+        rules = cls(**{k: data[k] for k in RULE_NAMES if k in data})
+        rules.validate()
+        return rules
+
+    def describe(self) -> list[str]:
+        """Each rule that is on, in words."""
+        out = []
+        if self.max_failed_checks is not None:
+            out.append(f"{RULE_NAMES['max_failed_checks']}: more than {self.max_failed_checks}")
+        if self.min_seconds_per_article is not None:
+            out.append(f"{RULE_NAMES['min_seconds_per_article']}: median below {self.min_seconds_per_article:g} s")
+        if self.max_same_answer_share is not None:
+            out.append(f"{RULE_NAMES['max_same_answer_share']}: in more than {self.max_same_answer_share:.0%} "
+                       f"of her articles")
+        if self.min_articles is not None:
+            out.append(f"{RULE_NAMES['min_articles']}: fewer than {self.min_articles}")
+        return out
+
+
 @dataclass(frozen=True)
 class StudyConfig:
     """Settings of a study; defaults are the paper's (§4.6).
@@ -79,6 +150,8 @@ class StudyConfig:
     protocol_b: str = DEFAULT_PROTOCOL
     methods: tuple[MethodSpec, ...] = ()
     sample: int | None = None  # draw from the first n documents per category and split (a slice)
+    attention_share: float = 0.0  # share of articles with a planted intruder keyword (attention check)
+    rules: ExclusionRules = ExclusionRules()  # fixed in advance, locked once judging starts
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:
@@ -100,6 +173,10 @@ class StudyConfig:
         if self.sample is not None and (isinstance(self.sample, bool) or not isinstance(self.sample, int)
                                         or self.sample < 1):
             raise InputError(f"the slice size must be a positive integer, got {self.sample!r}")
+        share = self.attention_share
+        if isinstance(share, bool) or not isinstance(share, int | float) or not 0 <= share <= 1:
+            raise InputError(f"the share of articles with an attention check must be between 0 and 1, got {share!r}")
+        self.rules.validate()
         if self.split not in ("train", "test", "all"):
             raise InputError(f"split must be train, test or all, got {self.split!r}")
         if not self.name.strip():

@@ -5,7 +5,8 @@ taking turns, so the assignment rules are exercised too. Two behaviours:
 
 * ``"random"``: every answer uniform over Do not know / Irrelevant / Partially / Relevant;
 * ``"scripted"``: each keyword has a latent quality per question, judges report it with
-  noise (20 % off by one, 5 % "Do not know"). Keywords of method B are scripted to be
+  noise (20 % off by one, 5 % "Do not know"); a planted intruder (attention check) is always
+  answered "Irrelevant". Keywords of method B are scripted to be
   better for the category question and keywords of method A for the topic question (the
   direction the paper reports), so the statistics show a known effect.
 
@@ -109,6 +110,8 @@ def simulate(engine: Engine, study_id: int, *, judges: int | None = None, mode: 
             return answer_fn(j, kw_id, q, rng)
         if mode == "random":
             return rng.randint(0, 3)
+        if (kw_id, q) not in quality:  # a planted intruder (attention check): attentive judges see it
+            return 1
         if rng.random() < 0.05:
             return 0
         v = quality[(kw_id, q)]

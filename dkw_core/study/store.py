@@ -91,7 +91,7 @@ _writers_guard = threading.Lock()
 
 
 def _writer_queue(engine: Engine) -> FairLock:
-    """The in-process queue of writers to one SQLite database file."""
+    """The in-process queue of writers to one database."""
     key = engine.url.render_as_string(hide_password=True)
     with _writers_guard:
         return _writers.setdefault(key, FairLock())
@@ -130,19 +130,17 @@ def _begin_immediate(session: Session) -> None:
 def write_session(engine: Engine, study_id: int | None = None) -> Iterator[Session]:
     """A session holding the database write lock from its first statement to commit. Any
     exception (``KeyboardInterrupt`` and ``SystemExit`` included) rolls the whole change back.
-    On SQLite, threads of this process queue for the lock in turn and a lock held by another
-    process is waited for with backoff (module docstring)."""
-    if engine.dialect.name == "sqlite":
-        queue = _writer_queue(engine)
-        queue.acquire()
-        try:
-            with _write_session(engine, study_id) as session:
-                yield session
-        finally:
-            queue.release()
-    else:
+    Threads of this process queue for the lock in turn (on PostgreSQL too: a writer waiting for
+    the study row's lock would otherwise hold a pooled connection, and a crowd of them drains
+    the pool); on SQLite a lock held by another process is waited for with backoff (module
+    docstring)."""
+    queue = _writer_queue(engine)  # every backend: one writer of this process at a time holds a
+    queue.acquire()                # connection, so waiting writers do not drain the connection pool
+    try:
         with _write_session(engine, study_id) as session:
             yield session
+    finally:
+        queue.release()
 
 
 @contextlib.contextmanager

@@ -18,6 +18,7 @@ from .assignment import ArticleState, choose
 from .errors import AccessError, StudyError
 from .judges import REVOKED, notify, unsent_note
 from .models import ANSWERS, QUESTIONS, Article, Judge, Judgement, Notice, Study, StudyKeyword, init_db, utcnow
+from .participants import quota_reached
 from .store import write_session
 
 
@@ -228,6 +229,8 @@ def _reserve_locked(session: Session, judge_id: int) -> tuple[str, int | None]:
     if open_j is not None:
         open_j.last_seen_at = now  # resuming renews the reservation (time spent counts from assigned_at)
         return "task", open_j.id
+    if quota_reached(session, judge):  # a platform participant who judged her share is done
+        return "done", None
     release_expired(session, study, now)
     choice = choose(_article_states(session, study, judge), judges_per_article=study.judges_per_article,
                     seed=judge.order_seed)

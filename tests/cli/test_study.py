@@ -247,3 +247,66 @@ def test_create_refuses_a_value_postgresql_cannot_store_before_any_work_on_both_
     assert "the 300 characters the study database stores" in err[0] and "drawn article" in err[0]
     assert main(["study", "list", "--db", any_db]) == 0
     assert "hostile" not in capsys.readouterr().out  # nothing stored
+
+
+def test_rules_set_before_judging_then_refused_in_one_line_and_attention_checks_created(db, capsys):
+    assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--per-category", "2", "--seed", "4",
+                 "--keywords", "3", "--attention-share", "0.5", "--min-seconds", "15", "--min-articles", "2"]) == 0
+    capsys.readouterr()
+    assert main(["study", "rules", "--db", db, "--study", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "may change until the first judgement" in out and "median below 15 s" in out
+    assert main(["study", "rules", "--db", db, "--study", "1", "--min-seconds", "off"]) == 0
+    assert "median below" not in capsys.readouterr().out
+    assert main(["study", "simulate", "--db", db, "--study", "1", "--judges", "3"]) == 0
+    capsys.readouterr()
+    assert main(["study", "rules", "--db", db, "--study", "1", "--min-seconds", "30"]) == 2
+    err = capsys.readouterr().err
+    assert "are locked: judging began at" in err and len(err.strip().splitlines()) == 1
+    assert main(["study", "analyze", "--db", db, "--study", "1", "--include-simulated"]) == 0
+    out = capsys.readouterr().out
+    assert "4 judgement(s) carried an attention check" not in out  # 4 of 8 articles, x 3 judges
+    assert "12 judgement(s) carried an attention check" in out
+    assert out.index("Verdict:") < out.index("Exclusion rules") < out.index("Answer distribution")
+    assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--attention-share", "2"]) == 2
+    assert "between 0 and 1" in capsys.readouterr().err
+
+
+def test_platform_settings_print_the_study_link_and_refuse_a_non_http_completion_url(db, capsys):
+    assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--per-category", "1", "--seed", "4"]) == 0
+    capsys.readouterr()
+    assert main(["study", "platform", "--db", db, "--study", "1"]) == 0
+    assert "takes no participants from a platform" in capsys.readouterr().out
+    assert main(["study", "platform", "--db", db, "--study", "1", "--param", "PROLIFIC_PID", "--completion-code",
+                 "C0DE", "--completion-url", "https://app.prolific.com/submissions/complete?cc=C0DE",
+                 "--articles", "2", "--base-url", "https://judge.example.org/"]) == 0
+    out = capsys.readouterr().out
+    assert "https://judge.example.org/Judge?study=1&PROLIFIC_PID=<participant id>" in out
+    assert main(["study", "platform", "--db", db, "--study", "1", "--completion-url", "javascript:alert(1)"]) == 2
+    err = capsys.readouterr().err
+    assert "must be an http:// or https:// address" in err and len(err.strip().splitlines()) == 1
+    assert main(["study", "platform", "--db", db, "--study", "1"]) == 0
+    assert "app.prolific.com" in capsys.readouterr().out  # unchanged
+
+
+def test_tidy_export_writes_csv_and_parquet_that_read_back_typed(db, tmp_path, capsys):
+    import pandas as pd
+
+    from dkw_core.study.tidy import CODEBOOK, read_tidy_csv
+
+    assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--per-category", "1", "--seed", "4",
+                 "--attention-share", "0.5"]) == 0
+    assert main(["study", "simulate", "--db", db, "--study", "1", "--judges", "3"]) == 0
+    out = tmp_path / "a.parquet"
+    assert main(["study", "export", "--db", db, "--study", "1", "--format", "parquet", "--out", str(out),
+                 "--include-simulated"]) == 0
+    capsys.readouterr()
+    frame = pd.read_parquet(out)
+    assert {c: str(t) for c, t in frame.dtypes.items()} == {c: d for c, (d, _m) in CODEBOOK.items()}
+    assert frame["intruder"].any()
+    assert main(["study", "export", "--db", db, "--study", "1", "--format", "tidy-csv", "--include-simulated"]) == 0
+    import io
+
+    pd.testing.assert_frame_equal(read_tidy_csv(io.StringIO(capsys.readouterr().out)), frame)
+    assert main(["study", "export", "--db", db, "--study", "1", "--format", "parquet"]) == 2
+    assert "give --out FILE" in capsys.readouterr().err

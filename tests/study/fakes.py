@@ -21,3 +21,10 @@ def case_provider(spec: str, doc_ids: list[str], top: int, protocol: str = "labe
 
 
 CATS = ["c1", "c2", "c3", "c4", "c5", "c6"]
+
+
+def category_provider(spec: str, doc_ids: list[str], top: int, protocol: str = "label-aware") -> dict[str, list[str]]:
+    """Like the disjoint provider, but each category has its own words (``alpha1_c3``): an
+    intruder keyword from a distant category exists (attention checks)."""
+    prefix = "alpha" if spec == "tf-rf" else "beta"
+    return {d: [f"{prefix}{i}_{d.split('/')[1]}" for i in range(1, top + 1)] for d in doc_ids}

@@ -9,7 +9,9 @@ element, every text) and every websocket frame in both directions. Then:
   non-decreasing function of the keyword's *display position*: sorting the keywords by any of
   them gives back the display order, a per-judge shuffle, so no identifier orders the
   keywords by method or rank; in the frames, every number of a widget id is the position;
-* over the four articles, the display order is not "method A's words first".
+* over the four articles, the display order is not "method A's words first";
+* two of the four articles carry a planted intruder keyword (an attention check): its box has
+  the same attributes as every other keyword's, and nothing names it.
 """
 from __future__ import annotations
 
@@ -30,10 +32,14 @@ from .fakes import make_docs
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(400)]
 
 METHOD_A, METHOD_B = "tf-rf", "latent-5word-knn90-rf"
-WORDS_A = ["apple", "pear", "plum"]
-WORDS_B = ["cedar", "maple", "birch"]
+#: Each category's own words (an attention check's intruder comes from another category's).
+WORDS_A = {"c1": ["apple", "pear", "plum"], "c2": ["lemon", "grape", "melon"], "c3": ["mango", "guava", "kiwi"],
+           "c4": ["olive", "fig", "date"]}
+WORDS_B = {"c1": ["cedar", "maple", "birch"], "c2": ["aspen", "larch", "alder"], "c3": ["hazel", "rowan", "yew"],
+           "c4": ["elm", "ash", "oak"]}
 FORBIDDEN = [METHOD_A, METHOD_B, "latent", "knn90", "label-aware", "label-free", "provenance", "method_a",
-             "method_b", "rank_a", "rank_b", "in_a", "in_b", "keyword_id", "judgement_id", "article_id"]
+             "method_b", "rank_a", "rank_b", "in_a", "in_b", "keyword_id", "judgement_id", "article_id",
+             "intruder", "attention"]
 BASE = {"article": 300_000, "keyword": 700_000, "source": 900_000, "judgement": 500_000}
 N_ARTICLES = 4
 
@@ -62,7 +68,7 @@ HEX = re.compile(r"[0-9a-f]{32}")
 
 def _provider(spec, doc_ids, top, protocol="label-aware"):
     words = WORDS_A if spec == METHOD_A else WORDS_B
-    return {d: words[:top] for d in doc_ids}
+    return {d: words[d.split("/")[1]][:top] for d in doc_ids}
 
 
 def _push_ids(engine) -> None:
@@ -135,7 +141,8 @@ def test_nothing_in_the_judge_pages_dom_or_frames_carries_method_information(tmp
     sid = S.create_study(engine, documents=make_docs(cats), categories=cats, provider=_provider,
                          config=S.StudyConfig(name="blind", corpus="fake", method_a=METHOD_A, method_b=METHOD_B,
                                               keywords_per_method=3, articles_per_category=1,
-                                              categories_per_batch=2, judges_per_article=1, seed=5))
+                                              categories_per_batch=2, judges_per_article=1, seed=5,
+                                              attention_share=0.5))
     jid, code = S.invite_judge(engine, sid, name="ann")
     S.acknowledge_instructions(engine, jid)
     with Session(engine) as s:
@@ -161,6 +168,7 @@ def test_nothing_in_the_judge_pages_dom_or_frames_carries_method_information(tmp
                                                            Judgement.submitted_at.is_(None))).one()
                 j_id = open_j.id
                 prov = {kw.word: {src.method: src.rank for src in kw.sources} for kw in open_j.article.keywords}
+                planted = [kw.word for kw in open_j.article.keywords if kw.intruder]
             secret_ids.add(j_id)
             boxes = page.locator("[class*='st-key-kw-']")
             for _ in range(150):
@@ -178,7 +186,7 @@ def test_nothing_in_the_judge_pages_dom_or_frames_carries_method_information(tmp
             page.get_by_role("button", name="Submit", exact=True).click()
             wait_idle(page)
             token = re.search(r"st-key-kw-([0-9a-f]{16})-0", " ".join(dom["attrs"])).group(1)
-            seen.append({"judgement": j_id, "token": token, "dom": dom, "prov": prov,
+            seen.append({"judgement": j_id, "token": token, "dom": dom, "prov": prov, "planted": planted,
                          "frames": _frame_strings(frames[: len(frames)] if article else frames),
                          "new_frames": _frame_strings(frames[start:])})
             if article < N_ARTICLES - 1:
@@ -203,7 +211,7 @@ def test_nothing_in_the_judge_pages_dom_or_frames_carries_method_information(tmp
     for art in seen:
         dom_kw = art["dom"]["keywords"]
         words = [k["word"] for k in dom_kw]
-        assert sorted(words) == sorted(art["prov"]) and len(words) == 6
+        assert sorted(words) == sorted(art["prov"]) and len(words) == 6 + len(art["planted"])
         # DOM: every identifier/number inside each keyword's container, by display position
         per_pos = [_shapes(k["attrs"], art["token"]) for k in dom_kw]
         assert not _non_decreasing_in_position(per_pos)
@@ -224,9 +232,13 @@ def test_nothing_in_the_judge_pages_dom_or_frames_carries_method_information(tmp
         for pos, d in enumerate(per_pos_frames):
             for shape, nums in d.items():
                 assert set(nums) <= {pos}, (shape, nums)
-        methods_in_order = ["A" if "A" in art["prov"][w] else "B" for w in words]
+        if art["planted"]:  # the intruder's box has exactly the attributes of every other box, but for position
+            shapes = [set(_shapes(k["attrs"], art["token"])) for k in dom_kw]
+            assert all(sh == shapes[0] for sh in shapes)
+        methods_in_order = ["A" if "A" in art["prov"][w] else "B" for w in words if art["prov"][w]]
         a_first += methods_in_order == sorted(methods_in_order)
     assert identifiers >= N_ARTICLES * 12
+    assert sum(bool(a["planted"]) for a in seen) == 2  # attention checks were among the articles judged
     assert a_first < N_ARTICLES  # (1/20)^4 chance of a false alarm for a fair shuffle
     print(f"blinding: {N_ARTICLES} articles, {sum(len(a['dom']['attrs']) for a in seen)} DOM attributes, "
           f"{sum(len(a['dom']['texts']) for a in seen)} text nodes, {len(frames)} websocket frames "

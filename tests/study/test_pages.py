@@ -78,7 +78,7 @@ def test_admin_without_configured_password_asks_for_the_printed_token(env, monke
     assert not at.tabs and "wrong password" in at.error[0].value
     backend.admin_gate(token, env).clock = lambda: 10.0**10  # past any delay (the gate clock is Unix time)
     at.text_input(key="admin-password").input(token).run()
-    assert not at.exception and len(at.tabs) == 5
+    assert not at.exception and len(at.tabs) == 6
 
 
 def test_launcher_token_is_used_when_given(env, monkeypatch):
@@ -86,7 +86,7 @@ def test_launcher_token_is_used_when_given(env, monkeypatch):
     monkeypatch.setenv("DKW_ADMIN_TOKEN", "launcher-token-0123456789-abcdef")
     at = _run(ADMIN)
     at.text_input(key="admin-password").input("launcher-token-0123456789-abcdef").run()
-    assert not at.exception and len(at.tabs) == 5
+    assert not at.exception and len(at.tabs) == 6
 
 
 def test_too_short_password_keeps_the_admin_closed(env, monkeypatch):
@@ -116,7 +116,7 @@ def test_failed_attempts_delay_the_next_attempt_even_with_the_right_password(env
     at.text_input(key="admin-password").input(pw + " ").run()
     now[0] += 16
     at.text_input(key="admin-password").input(pw).run()
-    assert not at.exception and len(at.tabs) == 5 and gate.failures == 0
+    assert not at.exception and len(at.tabs) == 6 and gate.failures == 0
 
 
 def test_admin_wrong_password_shows_nothing_right_password_creates_and_invites(env):
@@ -127,7 +127,7 @@ def test_admin_wrong_password_shows_nothing_right_password_creates_and_invites(e
     assert at.error and "wrong password" in at.error[0].value and not at.tabs
     now[0] += 10
     at.text_input(key="admin-password").input("s3cret-s3cret").run()
-    assert not at.exception and len(at.tabs) == 5
+    assert not at.exception and len(at.tabs) == 6
     # create a study on the demo corpus with small settings
     create(at, seed=7)
     assert any("Study 1 is ready" in s.value for s in at.success)
@@ -407,7 +407,7 @@ def test_the_right_password_refused_during_the_wait_is_accepted_when_it_is_over_
     assert not at.tabs and backend.admin_gate(pw, env).failures == 6
     now[0] += 2.5
     at.run()  # the countdown's rerun once the wait is over: the same entry is checked now
-    assert not at.exception and len(at.tabs) == 5 and backend.admin_gate(pw, env).failures == 0
+    assert not at.exception and len(at.tabs) == 6 and backend.admin_gate(pw, env).failures == 0
 
 
 def test_study_mode_opens_on_the_judge_page_with_no_navigation_until_the_organiser_logs_in(env, monkeypatch):
@@ -551,7 +551,7 @@ def test_the_wait_after_failed_admin_attempts_is_bounded(env, monkeypatch):
         now[0] += waits[-1]
     assert MAX_DELAY == 30 and waits == [1, 2, 4, 8, 16] + [30] * 7
     at.text_input(key="admin-password").input(pw).run()
-    assert not at.exception and len(at.tabs) == 5
+    assert not at.exception and len(at.tabs) == 6
 
 
 def test_the_keyword_import_states_its_own_limit(env, monkeypatch):
@@ -601,3 +601,63 @@ def test_an_uploaded_method_name_the_study_cannot_store_is_one_error_box(env):
     (error,) = [shown(e.value) for e in at.error]
     assert "method name 'Meth\\x00Nul'" in error and "NUL" in error and error.count("\n") == 0, error
     assert at.button(key="create_go").disabled
+
+
+# ------------------------------------------------------------------ participants from a platform
+
+def test_a_platform_link_gives_one_identity_resumed_then_shows_the_completion_code(env):
+    from dkw_core.study.participants import PlatformSettings, set_platform
+
+    sid = _demo_study(env)
+    set_platform(env, sid, PlatformSettings("PROLIFIC_PID", "CODE-42", "https://app.prolific.com/done?cc=CODE-42", 1))
+    at = _run(JUDGE, study=str(sid), PROLIFIC_PID="60a1b2c3d4")
+    assert not at.exception
+    at.button(key="judge_start").click().run()
+    for r in at.radio:
+        r.set_value(1)
+    at.run()
+    other_device = _run(JUDGE, study=str(sid), PROLIFIC_PID="60a1b2c3d4")  # same id, fresh session
+    assert not other_device.exception and len(other_device.radio) == len(at.radio)
+    assert all(r.value == 1 for r in other_device.radio)  # the same article, her answers restored
+    other_device.button(key="judge_submit").click().run()
+    assert not other_device.exception
+    assert "CODE-42" in [c.value for c in other_device.code]
+    assert "Your completion code" in _texts(other_device)
+    page = other_device.get("link_button")
+    assert page and page[0].proto.url == "https://app.prolific.com/done?cc=CODE-42"
+
+
+@pytest.mark.parametrize("query,says", [
+    ({}, "this study link has no participant id"),
+    ({"PROLIFIC_PID": "x" * 10_000}, "limited to 100 characters"),
+    ({"PROLIFIC_PID": "<img src=x onerror=alert(1)>"}, "this one holds markup"),
+])
+def test_a_bad_platform_link_is_one_line_on_the_judge_page(env, query, says):
+    from dkw_core.study.participants import PlatformSettings, set_platform
+
+    sid = _demo_study(env)
+    set_platform(env, sid, PlatformSettings("PROLIFIC_PID", "CODE-42"))
+    at = _run(JUDGE, study=str(sid), **query)
+    assert not at.exception and not at.radio
+    assert len(at.error) == 1 and says in at.error[0].value
+
+
+def test_admin_rules_tab_shows_each_judge_against_the_rules_and_plans_a_sample_size(env):
+    sid = _demo_study(env, judges=2)
+    simulate(env, sid, judges=2)
+    at = _run(ADMIN)
+    at.text_input(key="admin-password").input("s3cret-s3cret").run()
+    assert not at.exception
+    assert any("Exclusion rules: failed attention checks: more than 0" in t.value for t in at.text)
+    assert any("Locked since the first judgement" in c.value for c in at.caption)
+    table = next(d.value for d in at.dataframe if "failed_checks" in d.value.columns)
+    assert len(table) == 2 and {"failed_checks", "median_seconds", "excluded_by"} <= set(table.columns)
+    at.text_input(key="plan_articles").input("10,20").run()
+    at.text_input(key="plan_judges").input("1").run()
+    at.number_input(key="plan_sims").set_value(10).run()
+    at.button(key="plan_go").click().run()
+    assert not at.exception
+    assert len(next(d.value for d in at.dataframe if "power_wilcoxon" in d.value.columns)) == 2
+    at.text_input(key="plan_articles").input("ten").run()
+    at.button(key="plan_go").click().run()
+    assert any("expected whole numbers separated by commas" in e.value for e in at.error)
