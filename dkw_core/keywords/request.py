@@ -329,7 +329,8 @@ def extract_keywords(text, *, corpus: str = DEFAULT_CORPUS, metric: str | None =
     paper's words) they are computed as a batch (:mod:`.newtexts`: one tagging stream, one
     nearest-word search, one posterior product), the same keywords as one text at a time, and a
     text without keywords (empty, no noun phrase) gets an empty list instead of an error; below
-    1 each text is answered as a single text (its keyphrases and its fit are its own)."""
+    1 each text is answered as a single text (its keyphrases and its fit are its own; an
+    empty text gets an empty list)."""
     if isinstance(text, str):
         request = KeywordRequest(dataset=corpus, text=text, metrics=(metric,) if metric else (), k=k, top=top,
                                  protocol=protocol, about=about)
@@ -344,7 +345,8 @@ def extract_keywords(text, *, corpus: str = DEFAULT_CORPUS, metric: str | None =
     request = KeywordRequest(dataset=corpus, metrics=(metric,) if metric else (), k=k, top=top, protocol=protocol,
                              about=about)
     if request.about_value < 1.0:
-        return [extract_keywords(t, corpus=corpus, metric=metric, k=k, top=top, protocol=protocol, about=about)
+        return [[] if not t.strip() else
+                extract_keywords(t, corpus=corpus, metric=metric, k=k, top=top, protocol=protocol, about=about)
                 for t in texts]
     protocol = request.resolved_protocol
     model = model_for(request)

@@ -51,7 +51,7 @@ def test_a_batch_gives_the_keywords_of_one_text_at_a_time_on_every_corpus(datase
     for protocol, metric in runs:
         want = _one_at_a_time(model, texts, metric, protocol)
         model.__dict__.pop("_neighbour_cache", None)
-        got = extract_keywords(texts, corpus=dataset, metric=metric, protocol=protocol)
+        got = extract_keywords(texts, corpus=dataset, metric=metric, protocol=protocol, about=1.0)
         assert [[kw.word for kw in kws] for kws in got] == want, (dataset, protocol)
         assert got[-2] == [] and got[-1] == [] and all(got[:-2])
     # the scores too, and the same again from the cache (every unit now seen)
