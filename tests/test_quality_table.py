@@ -120,7 +120,7 @@ def test_the_fair_comparison_names_the_classifier_and_where_an_extractor_wins():
     assert "| r8 | lo-own, label-free-top1 | training statistics **and the category a tf-idf + LinearSVC" in text
     assert "| r8 | YAKE! (extractor) | the text alone | 90.00 [89.00, 91.00] | 0.610 [0.590, 0.630] |" in text
     # YAKE! wins on F1 and topic (CIs apart), not on exclusivity (level); TextRank loses on F1, wins nowhere else
-    assert ("on r8, YAKE! (extractor) beats lo-own (keywords alone) on keywords-alone micro-F1 90.00 against 79.00 "
+    assert ("on r8, YAKE! (extractor) beats lo-own on keywords-alone micro-F1 90.00 against 79.00 "
             "(CIs apart); topic MRR 0.610 against 0.030 (CIs apart)") in text
     assert "TextRank (extractor) beats" not in text
 
