@@ -21,6 +21,7 @@ from dkw_core.evaluation.wordlists import (
     OWN_WORDS,
     QUALITY_COLUMNS,
     TOPIC_AXIS,
+    default_document_method,
     method_kind_of,
     pareto_front,
 )
@@ -200,7 +201,7 @@ def show_documents(dataset: str, rows: pd.DataFrame) -> None:
                "broken at random, in expectation). Category: micro-F1 of LinearSVC on the keywords alone (dkw's "
                "metrics and the own-words methods under plain label-free, no classifier's category inside any "
                "vector; the extractors read the text alone). docs/method.md §12.")
-    st.plotly_chart(topic_category_chart(rows, corpus=dataset, default=backend.DEFAULT_METRIC),
+    st.plotly_chart(topic_category_chart(rows, corpus=dataset, default=default_document_method(rows["id"])),
                     key="chart_topic_category",
                     config={"toImageButtonOptions": {"format": "png", "filename": f"topic-category-{dataset}",
                                                      "scale": 2}, "displaylogo": False})

@@ -34,7 +34,8 @@ __all__ = ["LIST_KINDS", "MethodQuality", "ReferenceTokens", "reference_tokens",
            "QualitySummary", "quality_summary", "KEYWORDS_ALONE", "model_keyword_lists", "quality_results",
            "keywords_quality", "method_document_quality", "DOCUMENT_COLUMNS", "TOP1_SUFFIX", "document_columns",
            "EXTRACTOR", "IMPORTED", "KEYPHRASES", "EXTRACTOR_NAMES", "TOPIC_AXIS", "CATEGORY_AXIS", "KINDS",
-           "CATEGORY_LIST_KINDS", "method_kind_of", "pareto_front", "front_sentence"]
+           "CATEGORY_LIST_KINDS", "method_kind_of", "pareto_front", "front_sentence", "keyphrases_id",
+           "default_document_method"]
 
 #: What a method's lists can be.
 LIST_KINDS: tuple[str, ...] = ("categories", "documents")
@@ -469,6 +470,21 @@ def method_kind_of(words: str) -> str:
     """``latent``, ``keyphrases``, ``own words``, ``extractor`` or ``imported`` from a table row's ``words``."""
     kind = str(words).split(",")[0]
     return kind if kind in (KEYPHRASES, OWN_WORDS, EXTRACTOR, IMPORTED) else "latent"
+
+
+def keyphrases_id(metric: str, about: float) -> str:
+    """The table id of dkw's keyphrases of the text at ``about`` (``lo-own@about=0.4``)."""
+    return f"{metric}@about={about:g}"
+
+
+def default_document_method(ids) -> str:
+    """The id of the default's document keywords among ``ids``: the keyphrases at
+    :data:`~dkw_core.types.DEFAULT_ABOUT` when that is below 1 and measured, else the default metric."""
+    from ..types import DEFAULT_ABOUT as about  # noqa: N811  (below 1: the text's own keyphrases)
+    from ..types import DEFAULT_METRIC
+
+    wanted = keyphrases_id(DEFAULT_METRIC, about)
+    return wanted if about < 1 and wanted in set(ids) else DEFAULT_METRIC
 
 
 def pareto_front(rows: pd.DataFrame, x: str = TOPIC_AXIS, y: str = CATEGORY_AXIS) -> pd.DataFrame:

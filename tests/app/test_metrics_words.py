@@ -26,7 +26,8 @@ def _signed(x: float) -> str:
 
 
 def test_the_words_tab_answers_with_the_shipped_figures_of_the_chosen_corpus():
-    shipped = json.loads(quality_path().read_text(encoding="utf-8"))["corpora"]["r8"]["methods"]
+    every = json.loads(quality_path().read_text(encoding="utf-8"))["corpora"]["r8"]["methods"]
+    shipped = [m for m in every if m["words"] in ("latent", "own words")]  # the methods with category lists
     at = _words_tab("r8")
     assert not at.exception
     answer = next(m.value for m in at.markdown if "the most coherent category words" in m.value)
@@ -47,8 +48,14 @@ def test_the_words_tab_answers_with_the_shipped_figures_of_the_chosen_corpus():
     chart = next(json.loads(c.proto.spec) for c in at.get("plotly_chart")
                  if "exclusivity against coherence" in c.proto.spec)
     assert "Category words on r8" in chart["layout"]["title"]["text"]
-    table = next(d.value for d in at.dataframe if "exclusivity" in d.value.columns)
+    table = next(d.value for d in at.dataframe if "NPMI" in d.value.columns)
     assert len(table) == len(shipped) and "Fightin' Words (own words)" in set(table["method"])
+    # the document keywords first: the front sentence, the chart of topic against category, every measured method
+    front = next(m.value for m in at.markdown if "no other beats on both topic" in m.value)
+    assert re.sub(r"\\(.)", r"\1", front).startswith("**On r8, ")
+    assert any("about the document (right) or about its category (up)" in c.proto.spec for c in at.get("plotly_chart"))
+    docs = next(d.value for d in at.dataframe if "topic MRR" in d.value.columns)
+    assert {"YAKE! (extractor)", "TextRank (extractor)", "lo-own"} <= set(docs["method"])
 
 
 def test_a_corpus_without_a_quality_measurement_says_so(tmp_path, monkeypatch):
