@@ -33,6 +33,7 @@ from pathlib import Path
 
 from repo_root import ROOT  # the repository root, put first on sys.path (scripts/repo_root.py)
 
+from dkw_core.errors import InputError  # noqa: E402
 from dkw_core.evaluation.wordlists import PEER_NAMES as PEERS  # noqa: E402  (the one name of each peer)
 from dkw_core.evaluation.wordlists import quality_method_id as method_id  # noqa: E402  (what the app reads back)
 from dkw_core.evaluation.wordlists import quality_method_label  # noqa: E402
@@ -150,8 +151,13 @@ def measure_corpus(name: str, metrics: list[str], peers: list[str], *, k: int, t
         name_ = f"{metric}@about={about:g}"
 
         def lists_of(docs, proto, about=about, metric=metric):
-            return {d.id: [kw.word for kw in latent.keywords(d.id, metric=metric, k=k, top=top, protocol=proto,
-                                                            about=about)] for d in docs}
+            def words(d) -> list[str]:
+                try:
+                    return [kw.word for kw in latent.keywords(d.id, metric=metric, k=k, top=top, protocol=proto,
+                                                             about=about)]
+                except InputError:  # no usable phrase (an empty page): no keywords, as in the ranked matrix
+                    return []
+            return {d.id: words(d) for d in docs}
         test_docs = corpus.split("test")
         alone = lists_of(test_docs, KEYWORDS_ALONE)
         if about_f1:
