@@ -599,7 +599,8 @@ def test_an_uploaded_method_name_the_study_cannot_store_is_one_error_box(env):
     at.file_uploader(key="new_import").set_value(("nul.jsonl", content, "application/json")).run()
     assert not at.exception
     (error,) = [shown(e.value) for e in at.error]
-    assert "method name 'Meth\\x00Nul'" in error and "NUL" in error and error.count("\n") == 0, error
+    assert "method name 'Meth\\x00Nul'" in error and "holds a control character (NUL)" in error, error
+    assert error.count("\n") == 0, error
     assert at.button(key="create_go").disabled
 
 
