@@ -179,7 +179,8 @@ def test_admin_monitor_and_export_after_simulation(env):
     frames = [d.value for d in at.dataframe]
     judges = next(f for f in frames if "submitted" in f.columns and "name" in f.columns)
     assert judges["submitted"].sum() == 4 * 2
-    assert len(at.get("download_button")) == 2
+    assert [b.label for b in at.get("download_button")] == ["Download CSV", "Download JSON", "Download tidy CSV",
+                                                            "Download Parquet"]
 
 
 # ------------------------------------------------------------------ judge

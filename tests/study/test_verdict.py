@@ -98,5 +98,7 @@ def test_without_a_difference_the_verdict_says_so_and_counts_the_left_out_simula
         assert item["rated_higher"] is None
         assert item["headline"].startswith(f"{item['question']}: no significant difference between A")
     left = analyze(engine, sid)["verdict"]
-    assert left["excluded"] == {"simulated (study simulate)": 36}
+    excluded = left["excluded"]
+    assert {why: n for why, n in excluded.items() if n} == {"simulated (study simulate)": 36}
+    assert all(why.startswith("by rule ") for why, n in excluded.items() if not n)  # each rule says it removed none
     assert "36 simulated" in format_report(analyze(engine, sid))
