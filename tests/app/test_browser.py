@@ -105,7 +105,8 @@ def test_prepare_pick_example_and_see_keywords(tmp_path):
         table = page.locator("[data-testid='stTable'] table")
         table.wait_for()
         header = [h.strip() for h in table.locator("thead th").all_inner_texts() if h.strip() != "rank"]
-        assert [h for h in header if h] == [DEFAULT_METRIC], header  # the one default metric (docs/method.md §9)
+        # the one default metric (docs/method.md §9): the document's keyphrases, its category's words beside them (§13)
+        assert [h for h in header if h] == [DEFAULT_METRIC, f"{DEFAULT_METRIC}: category words"], header
         rows = table.locator("tbody tr")
         assert rows.count() == 10
         assert all(w.strip() for w in rows.nth(0).locator("td").all_inner_texts())
