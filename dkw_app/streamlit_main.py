@@ -109,7 +109,7 @@ def main() -> None:
 
     PagesManager.uses_pages_directory = False
     quiet_logs()
-    warm_imports(vectors=_explorer())
+    warm_imports()  # the vectors are not loaded ahead: a load in progress held up the server's stop
     streamlit_cli(prog_name="streamlit")
 
 

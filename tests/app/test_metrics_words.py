@@ -53,7 +53,7 @@ def test_the_words_tab_answers_with_the_shipped_figures_of_the_chosen_corpus():
     # the document keywords first: the front sentence, the chart of topic against category, every measured method
     front = next(m.value for m in at.markdown if "no other beats on both topic" in m.value)
     assert re.sub(r"\\(.)", r"\1", front).startswith("**On r8, ")
-    assert any("about the document (right) or about its category (up)" in c.proto.spec for c in at.get("plotly_chart"))
+    assert any("about the document (right) or its category (up)" in c.proto.spec for c in at.get("plotly_chart"))
     docs = next(d.value for d in at.dataframe if "topic MRR" in d.value.columns)
     assert {"YAKE! (extractor)", "TextRank (extractor)", "lo-own"} <= set(docs["method"])
 
