@@ -206,7 +206,8 @@ def show_documents(dataset: str, rows: pd.DataFrame) -> None:
                                                      "scale": 2}, "displaylogo": False})
     table = documents_table(rows)
     fmt = {c: st.column_config.NumberColumn(format="%.2f" if c.endswith("(%)") else "%.3f") for c in DOC_SHOWN}
-    st.dataframe(table, hide_index=True, key="table_documents", width="stretch", height=35 * (len(table) + 1) + 3,
+    shown = table.drop(columns=["words"])  # the kind of words is in the chart's legend; the CSV keeps it
+    st.dataframe(shown, hide_index=True, key="table_documents", width="stretch", height=35 * (len(table) + 1) + 3,
                  column_config={"method": st.column_config.TextColumn("method", width="medium"), **fmt})
     widgets.csv_download(table, label="Download this table (CSV)", file_name=f"document-keywords-{dataset}.csv",
                          key="csv_documents")
