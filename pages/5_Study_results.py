@@ -44,6 +44,15 @@ if result["includes_simulated"]:
 elif result["simulated_judgements"]:
     st.caption(f"{result['simulated_judgements']} simulated judgement(s) left out (switch above to include them).")
 
+s, c = result["study"], result["counts"]
+methods = s.get("methods") or [{"label": "A", "name": s["method_a"], "protocol": s["protocol_a"]},
+                               {"label": "B", "name": s["method_b"], "protocol": s["protocol_b"]}]
+method_line = ", ".join(f"{m['label']} = {m['name']} ({m['protocol']} protocol)" for m in methods)
+st.text(f"Study {s['name']} ({s['status']}): corpus {s['corpus']} ({s['split']} split, seed {s['seed']}), "
+        f"{s['keywords_shown']}, {s['judges_per_article']} judges per article. "
+        f"{c['judgements']} submitted judgements by {c['judges']} judges, {c['answers']} answers "
+        f"({c['do_not_know']} 'Do not know').")  # plain text: stored names exactly as stored
+st.text("Methods: " + method_line)
 if not result["counts"]["answers"]:
     st.info("No submitted answers yet" + (" from real judges." if result["simulated_judgements"] else "."))
     st.stop()
@@ -71,15 +80,6 @@ if ex["rules"] is not None:
             for row in item["pairs"]:
                 st.text(row["sentence"])
 
-s, c = result["study"], result["counts"]
-methods = s.get("methods") or [{"label": "A", "name": s["method_a"], "protocol": s["protocol_a"]},
-                               {"label": "B", "name": s["method_b"], "protocol": s["protocol_b"]}]
-method_line = ", ".join(f"{m['label']} = {m['name']} ({m['protocol']} protocol)" for m in methods)
-st.text(f"Study {s['name']} ({s['status']}): corpus {s['corpus']} ({s['split']} split, seed {s['seed']}), "
-        f"{s['keywords_shown']}, {s['judges_per_article']} judges per article. "
-        f"{c['judgements']} submitted judgements by {c['judges']} judges, {c['answers']} answers "
-        f"({c['do_not_know']} 'Do not know').")  # plain text: stored names exactly as stored
-st.text("Methods: " + method_line)
 
 st.plotly_chart(backend.study_distribution_figure(result), key="fig_distribution")
 st.dataframe(pd.DataFrame(result["distribution"]), hide_index=True, key="tbl_distribution")
