@@ -110,8 +110,9 @@ def test_prepare_pick_example_and_see_keywords(tmp_path):
         rows = table.locator("tbody tr")
         assert rows.count() == 10
         assert all(w.strip() for w in rows.nth(0).locator("td").all_inner_texts())
-        # the document body is shown as plain text in a code block
-        assert "Subject" in page.locator("[data-testid='stCode']").first.inner_text()
+        # the document body is shown as text: a code block, or escaped with its own keyphrases marked (§13)
+        body = page.locator("[data-testid='stCode'], pre.dkw-document").first
+        assert "Subject" in body.inner_text()
         shoot(page, shots, "documents")
 
         page.goto(f"{url}/Metrics")
