@@ -18,7 +18,8 @@ NONE = "— none —"
 ABOUT_LABEL = "About this text ↔ about its category"
 ABOUT_HELP = ("0: the text's own keyphrases, ranked by how close they are to the text; 1: its category's "
               "discriminative words (the paper's keywords); in between, the text's own phrases ranked also by "
-              "how discriminative their nearest words are for the category (docs/method.md §13).")
+              "how discriminative their nearest words are for the category (docs/method.md §13). At the "
+              "default, a new text that fits the corpus poorly gets its own phrases only (0).")
 
 
 def about_slider(key: str, box: Any = st) -> float:
@@ -26,15 +27,18 @@ def about_slider(key: str, box: Any = st) -> float:
     return float(box.slider(ABOUT_LABEL, 0.0, 1.0, float(backend.DEFAULT_ABOUT), 0.1, key=key, help=ABOUT_HELP))
 
 
-def fit_notice(weighting: Any, fit: Any, corpus: str) -> None:
+def fit_notice(weighting: Any, fit: Any, corpus: str, about: float | None = None) -> None:
     """Which category weighted the words (and how sure), and a warning when the text fits the
-    corpus poorly (its keywords are then about the text itself)."""
+    corpus poorly (its keywords are then about the text itself, unless ``about`` was set above 0)."""
     if weighting is not None:
         st.markdown(f"**{md(weighting.describe())}**")
     if fit is not None and fit.out_of_corpus:
+        then = ("Its keywords are its own phrases, not a category's vocabulary (about = 0)." if not about else
+                f"Its keywords are blended with that category's words at the about = {about:g} you chose; "
+                f"{backend.DEFAULT_ABOUT:g} (the default) gives its own phrases only.")
         st.warning(md(f"This text fits {corpus} poorly: the nearest category is {fit.nearest} at distance "
-                      f"{fit.distance:.2f}, the classifier's P is {fit.p:.2f}. Its keywords are its own phrases, "
-                      "not a category's vocabulary."), icon=":material/travel_explore:")
+                      f"{fit.distance:.2f}, the classifier's P is {fit.p:.2f}. {then}"),
+                   icon=":material/travel_explore:")
 
 
 def show_keyphrases(text: str, kws: Sequence[Any], box: Any) -> None:
@@ -52,7 +56,7 @@ def show_keyphrases(text: str, kws: Sequence[Any], box: Any) -> None:
 def keyphrase_answer(text: str, found: Any, *, corpus: str, key: str) -> None:
     """Home's answer: the text with its keyphrases marked, the keywords and the category's
     words beside them, which category weighted them and how well the text fits the corpus."""
-    fit_notice(getattr(found, "weighting", None), getattr(found, "fit", None), corpus)
+    fit_notice(getattr(found, "weighting", None), getattr(found, "fit", None), corpus, getattr(found, "about", None))
     left, right = st.columns([3, 2])
     show_keyphrases(text, list(found), left.empty())
     with right:
@@ -178,7 +182,7 @@ def own_text_keywords(model: Any, text: str, *, corpus: str, metrics: Sequence[s
     st.caption(f"protocol {protocol} · K={k} · N={top} · about = {result.get('about', 1.0):g} · vectors {md(vectors)} · "
                f"nearest words by {neighbours} · statistics from the training split ({result['source']})")
     if result.get("fit") is not None and result["fit"].out_of_corpus:
-        fit_notice(None, result["fit"], corpus)
+        fit_notice(None, result["fit"], corpus, result.get("about"))
     left, right = st.columns([1, 1])
     with left:
         st.subheader("Your text")

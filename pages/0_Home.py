@@ -34,7 +34,9 @@ if asked:
     else:
         try:
             with st.spinner("Finding keywords…"):
-                found = backend.text_keywords(text, about=about)
+                # the slider at the default leaves the choice to the default rule: a text that fits the
+                # corpus poorly gets its own phrases (about 0, docs/method.md §13); any other value is kept
+                found = backend.text_keywords(text, about=None if about == backend.DEFAULT_ABOUT else about)
         except DkwError as exc:
             widgets.show_error(exc)
         else:

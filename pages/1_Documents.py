@@ -136,7 +136,8 @@ if source == OWN_TEXT:
         model = ready_model()
     keyword_views.own_text_keywords(model, text, corpus=name, metrics=metrics, k=int(k), top=int(top),
                                     protocol=protocol, vectors=resources.loaded_vectors_name(),
-                                    neighbours=neighbours, about=about)
+                                    neighbours=neighbours,  # the default: the default rule (out of corpus: 0)
+                                    about=None if about == backend.DEFAULT_ABOUT else about)
     st.stop()
 corpus = widgets.guarded(lambda: resources.corpus(name, sample))
 if corpus is None:

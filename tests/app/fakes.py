@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 import pandas as pd
 
@@ -19,6 +20,15 @@ class FakeProvenance:
     phrase: str
     similarity: float
     count: int
+
+
+class FakeKeywordList(list):
+    """What ``extract_keywords`` returns: the keywords and how they were obtained."""
+
+    weighting = None
+    fit = None
+    about = 1.0
+    category_words: list = []
 
 
 @dataclass
@@ -167,6 +177,7 @@ class FakeBackend:
         self.leak_calls: list[dict] = []
         self.reference_hub = hubness if hubness is not None else pd.DataFrame(columns=["dataset"])
         self.instant_texts: list[str] = []  # texts given to the keywords-at-once box of Home
+        self.instant_abouts: list[float | None] = []  # and the about each was asked with (None: the default rule)
         self.instant_refusal: str | None = None  # why that box cannot answer at once (other vectors)
         self.prepare_gate = None  # a threading.Event that holds the fake preparation until it is set
         self.interrupted: dict[str, int] = {}  # documents an interrupted preparation left tagged, per corpus
@@ -272,8 +283,13 @@ class FakeBackend:
     def _instant_keywords(self, text, *, corpus="20ng", about=None):
         """The text's distinct words, longest first (no corpus, no preparation)."""
         self.instant_texts.append(text)
+        self.instant_abouts.append(about)
         words = sorted(set(re.findall(r"[a-z<>/]+", text.lower())), key=lambda w: (-len(w), w))[:10]
-        return [FakeKeyword(w, float(len(w)), 1) for w in words]
+        found = FakeKeywordList([FakeKeyword(w, float(len(w)), 1) for w in words])
+        if "volcano" in text:  # a text from outside the corpus: the default rule gives its own phrases (about 0)
+            found.fit = SimpleNamespace(out_of_corpus=True, nearest="sci.space", distance=0.33, p=0.45)
+            found.about = 0.0 if about is None else about
+        return found
 
     def _hubness(self, model, *, k):
         words = ["same", "making", "<b>only</b>"]  # one untrusted-looking word: rendered as text

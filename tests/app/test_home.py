@@ -50,6 +50,25 @@ def test_home_starts_with_what_dkw_does_keywords_at_once_and_three_next_steps(mo
     assert answer.startswith("Keywords: <script>alert, <b>html</b>, ")  # plain text, in the answer's order
 
 
+def test_home_leaves_a_text_from_outside_the_corpus_its_own_phrases_unless_about_is_moved(monkeypatch):
+    """The slider at its default asks for the default rule (about None): a text that fits the corpus
+    poorly gets its own phrases (about 0) and the page says so; a value the reader chose is kept and
+    the notice says it blends (docs/method.md §13)."""
+    fake = FakeBackend(monkeypatch, prepared=False)
+    at = run_home()
+    at.text_area(key="instant_text").input("the volcano erupted at dawn")
+    at.button[0].click().run()
+    assert not at.exception and fake.instant_abouts == [None]
+    notice = next(shown(w.value) for w in at.warning if "poorly" in w.value)
+    assert "fits 20ng poorly" in notice and "its own phrases" in notice and "(about = 0)" in notice
+    assert any("about = 0:" in c for c in captions(at))
+    at.slider(key="instant_about").set_value(0.7)
+    at.button[0].click().run()
+    assert not at.exception and fake.instant_abouts == [None, 0.7]
+    notice = next(shown(w.value) for w in at.warning if "poorly" in w.value)
+    assert "about = 0.7 you chose" in notice and "(about = 0)" not in notice
+
+
 def test_home_refuses_in_one_line_when_the_shipped_statistics_do_not_fit_the_vectors(monkeypatch):
     """Other vectors (DKW_VECTORS): the box says why in one red line and prepares nothing, instead
     of tagging a whole corpus while the page stays busy for minutes."""
