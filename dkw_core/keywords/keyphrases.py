@@ -28,6 +28,7 @@ those (one text, a corpus document, or a batch of texts).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -87,14 +88,15 @@ def mmr(scores: np.ndarray, vecs: np.ndarray, top: int, diversity: float) -> lis
         return []
     chosen = [int(np.argmax(scores))]
     sim = vecs @ vecs.T
-    left = [i for i in range(n) if i != chosen[0]]
-    while left and len(chosen) < top:
-        cand = np.array(left)
-        redundancy = sim[np.ix_(cand, np.array(chosen))].max(axis=1)
-        value = (1 - diversity) * scores[cand] - diversity * redundancy
-        best = int(cand[int(np.argmax(value))])
+    redundancy = sim[:, chosen[0]].copy()  # each candidate's max cosine to those chosen, kept up to date
+    left = np.ones(n, dtype=bool)
+    left[chosen[0]] = False
+    while left.any() and len(chosen) < top:
+        value = np.where(left, (1 - diversity) * scores - diversity * redundancy, -np.inf)
+        best = int(np.argmax(value))  # the first maximum: ties go to the lower index
         chosen.append(best)
-        left.remove(best)
+        left[best] = False
+        np.maximum(redundancy, sim[:, best], out=redundancy)
     return chosen
 
 
@@ -127,7 +129,7 @@ def phrase_discrimination(art: TextArtefacts, word_scores: np.ndarray, rows: np.
 
 def rank_keyphrases(art: TextArtefacts, word_scores: np.ndarray, latent: list[Keyword], vocabulary: list[str], *,
                     top: int, about: float, diversity: float = DEFAULT_DIVERSITY,
-                    neighbourhood: int = NEIGHBOURHOOD) -> list[Keyword]:
+                    neighbourhood: int = NEIGHBOURHOOD, word_index: Mapping[str, int] | None = None) -> list[Keyword]:
     """The text's keyphrases (docs/method.md §13), best first.
 
     ``word_scores``: one score per vocabulary word (the category's metric row, or the maximum
@@ -135,11 +137,13 @@ def rank_keyphrases(art: TextArtefacts, word_scores: np.ndarray, latent: list[Ke
     returned as they are when ``about`` is 1, and filling the list when the text has fewer than
     ``top`` phrases. Each phrase x scores ``(1 − about) · L(x) + about · D(x)`` with L its cosine
     to the document's vector (clipped at 0) and D (:func:`phrase_discrimination`) divided by the
-    best score of the text's latent words (clipped to [0, 1]); MMR (:func:`mmr`) picks the list."""
+    best score of the text's latent words (clipped to [0, 1]); MMR (:func:`mmr`) picks the list.
+    ``word_index``: each vocabulary word's position, when the caller keeps one (built here otherwise)."""
     about = check_about(about)
     if about >= 1.0:
         return list(latent[:top])
-    word_index = {w: i for i, w in enumerate(vocabulary)}
+    if word_index is None:
+        word_index = {w: i for i, w in enumerate(vocabulary)}
     phrases, counts, rows = merged_phrases(art.units)
     vecs = np.asarray(art.phrase_vectors[rows], dtype=np.float64)
     local = np.clip(vecs @ art.centroid.astype(np.float64), 0.0, 1.0)

@@ -8,6 +8,7 @@ training split only. See docs/method.md for the method and the decisions it take
 """
 from __future__ import annotations
 
+import functools
 import shutil
 import zipfile
 from collections.abc import Sequence
@@ -288,7 +289,13 @@ class KeywordModel(TermModel):
             return latent[:top]
         art = TextArtefacts(units, phrase_vectors(self.vectors, units.phrases), self.vectors.cropped_matrix)
         return rank_keyphrases(art, self.word_scores(metric, k, label), latent, self.vocabulary, top=top,
-                               about=about, diversity=DEFAULT_DIVERSITY if diversity is None else diversity)
+                               word_index=self.word_index, about=about,
+                               diversity=DEFAULT_DIVERSITY if diversity is None else diversity)
+
+    @functools.cached_property
+    def word_index(self) -> dict[str, int]:
+        """Each vocabulary word's position (built once per model)."""
+        return {w: i for i, w in enumerate(self.vocabulary)}
 
     def keywords(self, doc, *, metric: str, k: int | None = None, top: int = DEFAULT_TOP,
                  protocol: str = DEFAULT_PROTOCOL, about: float | None = None) -> list[Keyword]:
@@ -391,7 +398,7 @@ class KeywordModel(TermModel):
 
         found = rank_new_texts(self, texts, discriminative(metric=metric, k=k, top=top, protocol=protocol,
                                                            provenance=False), protocol=protocol, n_process=1)
-        index = {w: i for i, w in enumerate(self.vocabulary)} if found else {}
+        index = self.word_index
         out = np.full((len(found), top), -1, dtype=np.int32)
         for r, kws in enumerate(found):
             out[r, :len(kws)] = [index[kw.word] for kw in kws]

@@ -148,3 +148,24 @@ def test_an_out_of_corpus_text_gets_keywords_about_itself_unless_about_is_asked_
     assert default.to_dict()["out_of_corpus"] is True
     asked = answer(KeywordRequest(dataset="stub", text="lava", about=1.0), model=_OutOfCorpusModel())
     assert [kw.word for kw in asked.keywords["lo-own"]] == ["about1"]
+
+
+def _naive_mmr(scores, vecs, top, diversity):
+    """KeyBERT's ``_mmr`` as written there: the candidates left re-scored against every chosen one."""
+    chosen, left = [int(np.argmax(scores))], [i for i in range(len(scores)) if i != int(np.argmax(scores))]
+    sim = vecs @ vecs.T
+    while left and len(chosen) < top:
+        value = [(1 - diversity) * scores[i] - diversity * max(sim[i, j] for j in chosen) for i in left]
+        best = left[int(np.argmax(value))]
+        chosen.append(best)
+        left.remove(best)
+    return chosen
+
+
+def test_mmr_keeps_the_choices_of_the_plain_algorithm():
+    rng = np.random.default_rng(0)
+    for n, top, diversity in [(1, 5, 0.5), (7, 3, 0.0), (30, 10, 0.5), (30, 40, 0.9), (12, 12, 1.0)]:
+        vecs = rng.normal(size=(n, 4))
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        scores = np.round(rng.random(n), 1)  # ties on purpose: the lower index wins in both
+        assert mmr(scores, vecs, top, diversity) == _naive_mmr(scores, vecs, top, diversity), (n, top, diversity)
