@@ -331,7 +331,7 @@ class KeywordModel(TermModel):
         if label is None and check_protocol(protocol) in POSTERIOR_PROTOCOLS:
             from .posterior import as_weights
 
-            lab = as_weights(protocol, self.posterior_model().predict([text]))[0]
+            lab = as_weights(protocol, self._text_posterior(text)[None, :])[0]
         elif label is not None:
             if label not in self.categories:
                 raise InputError(f"unknown category {label!r} for corpus {self.corpus.name}")
@@ -344,6 +344,17 @@ class KeywordModel(TermModel):
         """(texts x categories) P(c | text) of new texts, from the classifier fitted on the
         training split (docs/method.md §3)."""
         return self.posterior_model().predict(list(texts))
+
+    def _text_posterior(self, text: str) -> np.ndarray:
+        """P(c | text) of one new text, kept for the next question about the same text (its
+        keywords under another metric or about, its fit, its weighting ask for it again)."""
+        key = (len(text), hash(text))
+        last = getattr(self, "_last_posterior", None)
+        if last is None or last[0] != key or (last[1] is not text and last[1] != text):
+            row = self.posterior_model().predict([text])[0]
+            row.setflags(write=False)
+            self._last_posterior = last = (key, text, row)
+        return last[2]
 
     def corpus_fit(self, units: DocUnits, posterior: np.ndarray):
         """How well a text (its units and posterior row) fits the corpus (:mod:`.fit`)."""
@@ -360,7 +371,7 @@ class KeywordModel(TermModel):
 
     def text_fit(self, text: str, name: str = "text"):
         """:meth:`corpus_fit` of a new text (tagged once, shared with its keywords)."""
-        return self.corpus_fit(self._units_of_text(name, text), self.text_posteriors([text])[0])
+        return self.corpus_fit(self._units_of_text(name, text), self._text_posterior(text))
 
     def _units_of_text(self, name: str, text: str, progress: Progress | None = None) -> DocUnits:
         key = (name, len(text), hash(text))
@@ -376,7 +387,7 @@ class KeywordModel(TermModel):
         posterior hesitates, docs/method.md §3)."""
         from .posterior import weighting_of
 
-        return weighting_of(self.text_posteriors([text])[0], self.categories)
+        return weighting_of(self._text_posterior(text), self.categories)
 
     def category_keywords(self, category: str, *, metric: str, k: int | None = None, top: int = DEFAULT_TOP,
                           phrases: int = 5) -> list:
