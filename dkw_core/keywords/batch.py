@@ -15,8 +15,9 @@ One record per document: ``{"id", "split", "label", "protocol", "k", "top", "key
 {metric: [words]}}`` (new texts: ``split`` and ``label`` empty, ``protocol`` label-free-top1 by
 default, ``weighted_as`` and ``p`` the most probable category and its probability under a
 posterior protocol, ``about`` and ``out_of_corpus`` for keyphrases, and ``problem`` says why a
-text has no keywords: empty, no noun phrase, no word the vectors know). CSV: the same fields, one column per metric holding its keywords
-separated by spaces.
+text has no keywords: empty, no noun phrase, no word the vectors know). CSV: the same fields
+(not ``about`` and ``out_of_corpus``), one column per metric holding its keywords separated by
+spaces.
 """
 from __future__ import annotations
 

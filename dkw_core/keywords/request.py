@@ -384,7 +384,8 @@ def batch_answers(request: KeywordRequest, model, texts: Sequence[str], *,
         result = KeywordAnswer(replace(request, text=new.text), protocol, {metric: words}, dataset=model.corpus.key,
                                source=source_of(model), vectors=None if vectors is None else vectors.name,
                                neighbours=getattr(model, "neighbours", None),
-                               weighting=weighting_of(new.posterior, model.categories) if posterior else None,
+                               weighting=weighting_of(new.posterior, model.categories)
+                               if posterior and new.posterior is not None else None,
                                about=about, fit=text_fit(model, new),
                                category_words={} if about >= 1.0 else dict(new.extra["category_words"]))
         out.append(KeywordList(words, result, metric))
