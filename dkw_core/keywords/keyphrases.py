@@ -127,7 +127,7 @@ def phrase_discrimination(art: TextArtefacts, word_scores: np.ndarray, rows: np.
 
 def rank_keyphrases(art: TextArtefacts, word_scores: np.ndarray, latent: list[Keyword], vocabulary: list[str], *,
                     top: int, about: float, diversity: float = DEFAULT_DIVERSITY,
-                    neighbourhood: int = NEIGHBOURHOOD) -> list[Keyword]:
+                    neighbourhood: int = NEIGHBOURHOOD, word_index: dict[str, int] | None = None) -> list[Keyword]:
     """The text's keyphrases (docs/method.md §13), best first.
 
     ``word_scores``: one score per vocabulary word (the category's metric row, or the maximum
@@ -135,11 +135,14 @@ def rank_keyphrases(art: TextArtefacts, word_scores: np.ndarray, latent: list[Ke
     returned as they are when ``about`` is 1, and filling the list when the text has fewer than
     ``top`` phrases. Each phrase x scores ``(1 − about) · L(x) + about · D(x)`` with L its cosine
     to the document's vector (clipped at 0) and D (:func:`phrase_discrimination`) divided by the
-    best score of the text's latent words (clipped to [0, 1]); MMR (:func:`mmr`) picks the list."""
+    best score of the text's latent words (clipped to [0, 1]); MMR (:func:`mmr`) picks the list.
+    ``word_index``: each vocabulary word's position, when the caller keeps it (building it costs
+    more than ranking a short text)."""
     about = check_about(about)
     if about >= 1.0:
         return list(latent[:top])
-    word_index = {w: i for i, w in enumerate(vocabulary)}
+    if word_index is None:
+        word_index = {w: i for i, w in enumerate(vocabulary)}
     phrases, counts, rows = merged_phrases(art.units)
     vecs = np.asarray(art.phrase_vectors[rows], dtype=np.float64)
     local = np.clip(vecs @ art.centroid.astype(np.float64), 0.0, 1.0)

@@ -297,8 +297,16 @@ class KeywordModel(TermModel):
             return latent[:top]
         art = artefacts if artefacts is not None else self.text_artefacts(units)
         scores = word_scores if word_scores is not None else self.word_scores(metric, k, label)
-        return rank_keyphrases(art, scores, latent, self.vocabulary, top=top,
+        return rank_keyphrases(art, scores, latent, self.vocabulary, top=top, word_index=self.word_index,
                                about=about, diversity=DEFAULT_DIVERSITY if diversity is None else diversity)
+
+    @property
+    def word_index(self) -> dict[str, int]:
+        """Each vocabulary word's column, built once per model (20,000 words: some 10 ms a time)."""
+        cached = self.__dict__.get("_word_index")
+        if cached is None or cached[0] is not self.vocabulary:
+            cached = self.__dict__["_word_index"] = (self.vocabulary, {w: i for i, w in enumerate(self.vocabulary)})
+        return cached[1]
 
     def text_artefacts(self, units: DocUnits):
         """What the keyphrases and the corpus fit of a text read (:class:`~.keyphrases.TextArtefacts`):
@@ -408,7 +416,7 @@ class KeywordModel(TermModel):
 
         found = rank_new_texts(self, texts, discriminative(metric=metric, k=k, top=top, protocol=protocol,
                                                            provenance=False), protocol=protocol, n_process=1)
-        index = {w: i for i, w in enumerate(self.vocabulary)} if found else {}
+        index = self.word_index if found else {}
         out = np.full((len(found), top), -1, dtype=np.int32)
         for r, kws in enumerate(found):
             out[r, :len(kws)] = [index[kw.word] for kw in kws]
