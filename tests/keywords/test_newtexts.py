@@ -199,6 +199,12 @@ def test_the_batched_keyphrases_follow_about(model):
             [k.word for k in model.keywords_for_text(TOPIC_TEXT, metric="rf", k=3, top=4, about=1.0)]
         lists[about] = [k.word for k in got]
     assert lists[0.0] != lists[1.0] and lists[0.5] != lists[1.0]
+    for protocol in ("label-free", "label-free-posterior"):  # the other weightings, as text_label gives them
+        text = new_texts(model, [("t", TOPIC_TEXT)], protocol=protocol, posterior=True)[0]
+        got = keyphrases(metric="rf", k=3, top=4, about=0.5, protocol=protocol)(model, text)
+        want = model.keywords_for_text(TOPIC_TEXT, metric="rf", k=3, top=4, about=0.5, protocol=protocol)
+        assert [(k.word, k.tf) for k in got] == [(k.word, k.tf) for k in want], protocol
+        assert np.allclose([k.score for k in got], [k.score for k in want]), protocol
 
 
 def test_about_none_follows_the_fit_and_an_asked_about_wins(model, monkeypatch):
