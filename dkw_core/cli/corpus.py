@@ -194,15 +194,14 @@ def _cmd_keywords_batch(args, request) -> int:
         model = model_for(request, progress=progress)
     with _output(args) as out, ProgressBar("keywords") as progress:
         records: Iterable[dict]
-        if request.about_value < 1.0:
+        if items is not None:  # the batched path at every about; no --about: 0 for a text out of the corpus
+            records = text_records(model, items, metrics=metrics, k=k, top=top, n_process=args.n_process,
+                                   total=len(items), progress=progress, protocol=protocol, about=request.about)
+        elif request.about_value < 1.0:
             from ..keywords.keyphrases import keyphrase_records
 
-            records = keyphrase_records(model, items if items is not None else model.doc_ids(args.split),
-                                        metrics=metrics, k=k, top=top, protocol=protocol,
-                                        about=request.about_value, texts=items is not None)
-        elif items is not None:
-            records = text_records(model, items, metrics=metrics, k=k, top=top,
-                                   n_process=args.n_process, total=len(items), progress=progress, protocol=protocol)
+            records = keyphrase_records(model, model.doc_ids(args.split), metrics=metrics, k=k, top=top,
+                                        protocol=protocol, about=request.about_value)
         else:
             records = split_records(model, args.split, metrics=metrics, k=k, top=top,
                                     protocol=protocol, progress=progress)

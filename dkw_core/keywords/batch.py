@@ -5,16 +5,19 @@ split, or a collection of new texts (a folder, a JSONL or a CSV file), written a
   matrix product per metric;
 * new texts, label-free: tagged with ``nlp.pipe`` in ``n_process`` worker processes (default
   ``DKW_N_PROCESS``: both cores), then the K nearest words of *all distinct phrase vectors of a
-  block of texts* in one batched search, the term counts as one sparse matrix and every metric
-  ranked on it. The keywords are the ones :meth:`KeywordModel.keywords_for_text` gives text by
-  text (a test checks it), without the per-text overhead.
+  block of texts* in one batched search and one posterior product (:mod:`.newtexts`), each
+  text ranked per metric: its keyphrases at ``about`` below 1 or by default (``keywords
+  --texts`` without ``--about``: 0 for a text out of the corpus), the paper's words at
+  ``about`` 1. The keywords are the ones :meth:`KeywordModel.keywords_for_text` (and
+  ``keywords --text-file``) gives text by text (tests check it), without the per-text overhead.
 
 One record per document: ``{"id", "split", "label", "protocol", "k", "top", "keywords":
 {metric: [words]}}`` (new texts: ``split`` and ``label`` empty, ``protocol`` label-free-top1 by
 default, ``weighted_as`` and ``p`` the most probable category and its probability under a
-posterior protocol, and ``problem`` says why a text has no keywords: empty, no noun phrase, no
-word the vectors know). CSV: the same fields, one column per metric holding its keywords
-separated by spaces.
+posterior protocol, ``about`` and ``out_of_corpus`` for keyphrases, and ``problem`` says why a
+text has no keywords: empty, no noun phrase, no word the vectors know). CSV: the same fields
+(not ``about`` and ``out_of_corpus``), one column per metric holding its keywords separated by
+spaces.
 """
 from __future__ import annotations
 
@@ -75,12 +78,18 @@ def split_records(model, split: str, *, metrics: Sequence[str], k: int, top: int
 def text_records(model, items: Iterable[tuple[str, str]], *, metrics: Sequence[str], k: int, top: int,
                  n_process: int | None = None, block: int = BLOCK, total: int | None = None,
                  progress: Progress | None = None, protocol: str = NEW_TEXT_PROTOCOL,
-                 ranking: Callable[[str], Ranking] | None = None) -> Iterator[dict]:
+                 ranking: Callable[[str], Ranking] | None = None, about: float | None = 1.0) -> Iterator[dict]:
     """Keywords of new texts ``(id, text)`` under a label-free ``protocol`` (default
     label-free-top1), one record each, in input order: ``block`` texts at a time through the
     batched stages of :mod:`.newtexts`, then each text ranked per metric (``ranking(metric)``,
-    default the paper's :func:`~.newtexts.discriminative`)."""
-    from .newtexts import discriminative, new_texts
+    else by ``about``): 1 (this function's default) the paper's words
+    (:func:`~.newtexts.discriminative`); below 1, or ``None`` (the default about, 0 for a text
+    out of the corpus: what ``keywords --texts`` passes when ``--about`` is not given), the
+    text's keyphrases (:func:`~.newtexts.keyphrases`), as ``keywords --text-file`` gives them
+    text by text; their records also say the ``about`` each text got and whether it is
+    ``out_of_corpus``."""
+    from .keyphrases import check_about
+    from .newtexts import discriminative, keyphrases, new_texts, text_fit
 
     k = model._check_k(k)
     top = check_top(top)
@@ -88,21 +97,29 @@ def text_records(model, items: Iterable[tuple[str, str]], *, metrics: Sequence[s
         raise InputError("new texts have no gold category: use a label-free protocol")
     for m in metrics:
         get_metric(m)
+    phrases = ranking is None and (about is None or check_about(about) < 1.0)
     rankers = {m: ranking(m) if ranking is not None else
+               keyphrases(metric=m, k=k, top=top, protocol=protocol, about=about, provenance=False) if phrases else
                discriminative(metric=m, k=k, top=top, protocol=protocol, provenance=False) for m in metrics}
-    posterior = protocol in POSTERIOR_PROTOCOLS
+    weighted = protocol in POSTERIOR_PROTOCOLS
     done = 0
     batch: list[tuple[str, str]] = []
 
     def flush():
+        from .newtexts import text_about
         from .posterior import weighting_of
 
-        for new in new_texts(model, batch, protocol=protocol, n_process=n_process, posterior=posterior):
+        for new in new_texts(model, batch, protocol=protocol, n_process=n_process, posterior=weighted or phrases):
             rec = {"id": new.name, "split": "", "label": "", "protocol": protocol, "k": k, "top": top,
                    "keywords": {m: [kw.word for kw in rank(model, new)] for m, rank in rankers.items()}}
+            if phrases:
+                fit = text_fit(model, new)  # None for a text without keywords
+                rec["about"] = new.extra.get("about", text_about(fit, about))
+                if fit is not None:
+                    rec["out_of_corpus"] = fit.out_of_corpus
             if new.problem is not None:
                 rec["problem"] = new.problem
-            elif new.posterior is not None:
+            elif weighted and new.posterior is not None:
                 w = weighting_of(new.posterior, model.categories)
                 rec["weighted_as"], rec["p"] = w.category, round(w.probability, 4)
             yield rec

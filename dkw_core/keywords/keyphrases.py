@@ -114,7 +114,7 @@ def merged_phrases(units: DocUnits) -> tuple[list[str], np.ndarray, np.ndarray]:
 
 
 def phrase_discrimination(art: TextArtefacts, word_scores: np.ndarray, rows: np.ndarray, phrases: list[str],
-                          word_index: dict[str, int], neighbourhood: int) -> np.ndarray:
+                          word_index: Mapping[str, int], neighbourhood: int) -> np.ndarray:
     """D of each phrase: half the similarity-weighted mean score of its ``neighbourhood``
     nearest words (its latent neighbourhood), half the mean score of its own words that the
     vocabulary holds (0 without any)."""
@@ -138,7 +138,8 @@ def rank_keyphrases(art: TextArtefacts, word_scores: np.ndarray, latent: list[Ke
     ``top`` phrases. Each phrase x scores ``(1 − about) · L(x) + about · D(x)`` with L its cosine
     to the document's vector (clipped at 0) and D (:func:`phrase_discrimination`) divided by the
     best score of the text's latent words (clipped to [0, 1]); MMR (:func:`mmr`) picks the list.
-    ``word_index``: each vocabulary word's position, when the caller keeps one (built here otherwise)."""
+    ``word_index``: each vocabulary word's position, when the caller keeps it (building it costs
+    more than ranking a short text)."""
     about = check_about(about)
     if about >= 1.0:
         return list(latent[:top])
@@ -166,28 +167,18 @@ def is_own_phrase(kw: Keyword) -> bool:
             and " ".join(kw.provenance[0].phrase.lower().split()) == kw.word)
 
 
-def keyphrase_records(model, items, *, metrics, k: int, top: int, protocol: str, about: float, texts: bool = True):
-    """Batch records (the fields of :mod:`.batch`'s) of keyphrases: ``items`` are ``(id, text)``
-    of new texts (``texts``) or corpus document ids, one text at a time through the same ranking
-    as a single text (``keywords_for_text`` / ``keywords``)."""
-    from .posterior import weighting_of
-
-    for item in items:
-        doc_id, text = item if texts else (item, None)
+def keyphrase_records(model, doc_ids, *, metrics, k: int, top: int, protocol: str, about: float):
+    """Batch records (the fields of :mod:`.batch`'s) of the keyphrases of corpus documents,
+    one document at a time through :meth:`~.model.KeywordModel.keywords` (``keywords --split``;
+    new texts go through the batched path, :func:`.batch.text_records`)."""
+    for doc_id in doc_ids:
         rec: dict = {"id": doc_id, "split": "", "label": "", "protocol": protocol, "k": k, "top": top, "about": about}
         try:
-            if text is not None:
-                rec["keywords"] = {m: [kw.word for kw in model.keywords_for_text(
-                    text, metric=m, k=k, top=top, protocol=protocol, about=about, name=str(doc_id))] for m in metrics}
-                if protocol != "label-free":
-                    w = weighting_of(model.text_posteriors([text])[0], model.categories)
-                    rec["weighted_as"], rec["p"] = w.category, round(w.probability, 4)
-            else:
-                doc = model.corpus.get(doc_id)
-                rec.update(split=doc.split, label=doc.label)
-                rec["keywords"] = {m: [kw.word for kw in model.keywords(doc_id, metric=m, k=k, top=top,
-                                                                         protocol=protocol, about=about)]
-                                   for m in metrics}
+            doc = model.corpus.get(doc_id)
+            rec.update(split=doc.split, label=doc.label)
+            rec["keywords"] = {m: [kw.word for kw in model.keywords(doc_id, metric=m, k=k, top=top,
+                                                                     protocol=protocol, about=about)]
+                               for m in metrics}
         except InputError as exc:
             rec["keywords"] = {m: [] for m in metrics}
             rec["problem"] = str(exc)

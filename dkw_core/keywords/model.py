@@ -8,7 +8,6 @@ training split only. See docs/method.md for the method and the decisions it take
 """
 from __future__ import annotations
 
-import functools
 import shutil
 import zipfile
 from collections.abc import Sequence
@@ -262,10 +261,11 @@ class KeywordModel(TermModel):
                           cache=neighbour_cache(self))
 
     def _keywords_from_units(self, units: DocUnits, *, metric: str, k: int | None, top: int,
-                             label: int | np.ndarray | None) -> list[Keyword]:
+                             label: int | np.ndarray | None, provenance: bool = True) -> list[Keyword]:
         k = self._check_k(k)
         return keywords_from_units(units, k=k, top=top, vocabulary=self.vocabulary,
-                                   score=lambda cols, tf: self._score_row(cols, tf, metric=metric, k=k, label=label))
+                                   score=lambda cols, tf: self._score_row(cols, tf, metric=metric, k=k, label=label),
+                                   provenance=provenance)
 
     def word_scores(self, metric: str, k: int | None, label: int | np.ndarray | None) -> np.ndarray:
         """One score per vocabulary word under a weighting (without the tf factor): the
@@ -278,24 +278,42 @@ class KeywordModel(TermModel):
         return scores[label].astype(np.float64)
 
     def _keyphrases_from_units(self, units: DocUnits, *, metric: str, k: int | None, top: int,
-                               label: int | np.ndarray | None, about: float,
-                               diversity: float | None = None) -> list[Keyword]:
-        """The text's own keyphrases blended with its category's words (:mod:`.keyphrases`)."""
-        from .keyphrases import DEFAULT_DIVERSITY, LATENT_CANDIDATES, TextArtefacts, phrase_vectors, rank_keyphrases
+                               label: int | np.ndarray | None, about: float, diversity: float | None = None,
+                               latent: list[Keyword] | None = None, artefacts=None,
+                               word_scores: np.ndarray | None = None) -> list[Keyword]:
+        """The text's own keyphrases blended with its category's words (:mod:`.keyphrases`).
+
+        What a caller already holds may be handed in (the batched path of :mod:`.newtexts`
+        does): ``latent``, the text's latent words at ``max(top, LATENT_CANDIDATES)`` under the
+        same weighting; ``artefacts``, its :class:`~.keyphrases.TextArtefacts` (shared with its
+        :meth:`corpus_fit`); ``word_scores``, :meth:`word_scores` of this weighting."""
+        from .keyphrases import DEFAULT_DIVERSITY, LATENT_CANDIDATES, rank_keyphrases
 
         k = self._check_k(k)
-        latent = self._keywords_from_units(units, metric=metric, k=k, top=max(top, LATENT_CANDIDATES), label=label)
+        if latent is None:
+            latent = self._keywords_from_units(units, metric=metric, k=k, top=max(top, LATENT_CANDIDATES),
+                                               label=label)
         if about >= 1.0:
             return latent[:top]
-        art = TextArtefacts(units, phrase_vectors(self.vectors, units.phrases), self.vectors.cropped_matrix)
-        return rank_keyphrases(art, self.word_scores(metric, k, label), latent, self.vocabulary, top=top,
-                               word_index=self.word_index, about=about,
-                               diversity=DEFAULT_DIVERSITY if diversity is None else diversity)
+        art = artefacts if artefacts is not None else self.text_artefacts(units)
+        scores = word_scores if word_scores is not None else self.word_scores(metric, k, label)
+        return rank_keyphrases(art, scores, latent, self.vocabulary, top=top, word_index=self.word_index,
+                               about=about, diversity=DEFAULT_DIVERSITY if diversity is None else diversity)
 
-    @functools.cached_property
+    @property
     def word_index(self) -> dict[str, int]:
-        """Each vocabulary word's position (built once per model)."""
-        return {w: i for i, w in enumerate(self.vocabulary)}
+        """Each vocabulary word's column, built once per model (20,000 words: some 10 ms a time)."""
+        cached = self.__dict__.get("_word_index")
+        if cached is None or cached[0] is not self.vocabulary:
+            cached = self.__dict__["_word_index"] = (self.vocabulary, {w: i for i, w in enumerate(self.vocabulary)})
+        return cached[1]
+
+    def text_artefacts(self, units: DocUnits):
+        """What the keyphrases and the corpus fit of a text read (:class:`~.keyphrases.TextArtefacts`):
+        its units, each phrase's vector by Algorithm 1, the unit-length vocabulary."""
+        from .keyphrases import TextArtefacts, phrase_vectors
+
+        return TextArtefacts(units, phrase_vectors(self.vectors, units.phrases), self.vectors.cropped_matrix)
 
     def keywords(self, doc, *, metric: str, k: int | None = None, top: int = DEFAULT_TOP,
                  protocol: str = DEFAULT_PROTOCOL, about: float | None = None) -> list[Keyword]:
@@ -356,17 +374,17 @@ class KeywordModel(TermModel):
             self._last_posterior = last = (key, text, row)
         return last[2]
 
-    def corpus_fit(self, units: DocUnits, posterior: np.ndarray):
-        """How well a text (its units and posterior row) fits the corpus (:mod:`.fit`)."""
+    def corpus_fit(self, units: DocUnits, posterior: np.ndarray, artefacts=None):
+        """How well a text (its units and posterior row) fits the corpus (:mod:`.fit`);
+        ``artefacts``: its :meth:`text_artefacts` when the caller has them already."""
         from .fit import category_centroids, corpus_fit
-        from .keyphrases import TextArtefacts, phrase_vectors
 
         if getattr(self, "_centroids", None) is None:
             own = self.category_stats(None).own_freq
             if own is None:
                 raise InputError("these statistics do not count own words; prepare the corpus again")
             self._centroids = category_centroids(own, self.vectors.cropped_matrix)
-        art = TextArtefacts(units, phrase_vectors(self.vectors, units.phrases), self.vectors.cropped_matrix)
+        art = artefacts if artefacts is not None else self.text_artefacts(units)
         return corpus_fit(art.centroid, self._centroids, posterior, self.categories)
 
     def text_fit(self, text: str, name: str = "text"):
@@ -409,7 +427,7 @@ class KeywordModel(TermModel):
 
         found = rank_new_texts(self, texts, discriminative(metric=metric, k=k, top=top, protocol=protocol,
                                                            provenance=False), protocol=protocol, n_process=1)
-        index = self.word_index
+        index = self.word_index if found else {}
         out = np.full((len(found), top), -1, dtype=np.int32)
         for r, kws in enumerate(found):
             out[r, :len(kws)] = [index[kw.word] for kw in kws]

@@ -17,16 +17,26 @@ stages, each done once for the whole batch:
 What comes out is one :class:`NewText` per text: its phrase counts, its
 :class:`~.units.DocUnits` (phrases with a vector, their counts and nearest words), its
 category posterior and, when it has no keywords, why. The final per-text ranking is a plain
-function of a :class:`NewText` (:data:`Ranking`): :func:`discriminative` is the paper's
-(the same :func:`~.units.keywords_from_units` a text one at a time is ranked with), and any
-other method ranks the same artefacts. Each stage's output for a text depends on that text
+function of a :class:`NewText` (:data:`Ranking`), at every ``about`` (docs/method.md §13):
+
+* :func:`keyphrases`, the default (``about`` below 1, and ``None``: the default about): the
+  text's own keyphrases, ranked by :meth:`~.model.KeywordModel._keyphrases_from_units` as one
+  text at a time is, under the same weighting (:func:`text_label`) and with the same latent
+  candidates; its corpus fit (:func:`text_fit`) comes from the batch's posterior row and the
+  phrase vectors the keyphrases read anyway (no re-tagging, no classifier call per text), and
+  with ``about=None`` a text out of the corpus gets about 0, as :func:`~.request.answer` gives it;
+* :func:`discriminative`, the paper's words (``about = 1``; the same
+  :func:`~.units.keywords_from_units` a text one at a time is ranked with).
+
+Any other method ranks the same artefacts. Each stage's output for a text depends on that text
 only (row-independent products, the same pieces), so the keywords equal those of
-:meth:`~.model.KeywordModel.keywords_for_text` text by text (tests/keywords/test_newtexts.py).
+:meth:`~.model.KeywordModel.keywords_for_text` and ``extract_keywords(text)`` text by text,
+scores, fit and about included (tests/keywords/test_newtexts.py).
 """
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -34,12 +44,12 @@ import numpy as np
 from .. import config
 from ..errors import InputError
 from ..longtext import CHUNK_CHARS, check_size, pieces
-from ..types import NEW_TEXT_PROTOCOL, POSTERIOR_PROTOCOLS, check_protocol
+from ..types import DEFAULT_ABOUT, NEW_TEXT_PROTOCOL, POSTERIOR_PROTOCOLS, check_protocol
 from .ranking import Keyword
 from .units import CACHE_UNITS, DocUnits, NeighbourCache, keywords_from_units, neighbour_cache
 
-__all__ = ["NewText", "NeighbourCache", "new_texts", "discriminative", "Ranking", "rank_new_texts",
-           "POOL_FROM", "CACHE_UNITS", "neighbour_cache"]
+__all__ = ["NewText", "NeighbourCache", "new_texts", "discriminative", "keyphrases", "Ranking", "rank_new_texts",
+           "ranked_new_texts", "text_fit", "text_about", "POOL_FROM", "CACHE_UNITS", "neighbour_cache"]
 
 POOL_FROM = 400
 """Texts in a batch from which tagging runs in ``DKW_N_PROCESS`` worker processes (below it a
@@ -56,9 +66,9 @@ class NewText:
     text: str
     phrases: Counter                        # every candidate phrase and its count (own words included)
     units: DocUnits | None                  # the phrases with a vector and their nearest words; None: no keywords
-    posterior: np.ndarray | None = None     # P(c | text), under a posterior protocol
+    posterior: np.ndarray | None = None     # P(c | text), under a posterior protocol (or when asked for)
     problem: str | None = None              # why the text has no keywords
-    extra: dict = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)  # what a ranking leaves for its caller (keyphrases: fit, about, …)
 
 
 Ranking = Callable[[object, NewText], list[Keyword]]
@@ -165,14 +175,109 @@ def discriminative(*, metric: str, k: int | None = None, top: int, protocol: str
     return rank
 
 
-def rank_new_texts(model, texts: Iterable[str], ranking: Ranking, *, protocol: str = NEW_TEXT_PROTOCOL,
-                   n_process: int | None = None, block: int = 1000) -> list[list[Keyword]]:
-    """Keywords of many new texts, ``block`` at a time through the batched stages; a text
-    without keywords gets an empty list."""
+def text_artefacts(model, text: NewText):
+    """The text's :class:`~.keyphrases.TextArtefacts` (its phrase vectors), made once and kept
+    in ``text.extra``: its keyphrases and its corpus fit read the same."""
+    art = text.extra.get("artefacts")
+    if art is None:
+        art = text.extra["artefacts"] = model.text_artefacts(text.units)
+    return art
+
+
+def text_fit(model, text: NewText):
+    """How well a new text fits the corpus (:class:`~.fit.CorpusFit`), as
+    :meth:`~.model.KeywordModel.text_fit` gives it one text at a time, from what the batch
+    holds: its posterior row (P) and its phrase vectors (the centroid's similarity to the
+    nearest category); kept in ``text.extra``. ``None`` for a text without keywords or a model
+    without a fit. A batch prepared without the posterior (``new_texts(posterior=False)``)
+    pays one classifier call for the text."""
+    if "fit" not in text.extra:
+        fit = None
+        if text.units is not None and hasattr(model, "corpus_fit"):
+            post = text.posterior if text.posterior is not None else model.text_posteriors([text.text])[0]
+            fit = model.corpus_fit(text.units, post, artefacts=text_artefacts(model, text))
+        text.extra["fit"] = fit
+    return text.extra["fit"]
+
+
+def text_about(fit, about: float | None) -> float:
+    """The ``about`` one text is ranked at, as :func:`~.request.answer` resolves it: the given
+    one; else :data:`~dkw_core.types.DEFAULT_ABOUT`, or 0 (the text's own words) when its
+    ``fit`` says it is out of the corpus (docs/method.md §13)."""
+    if about is not None:
+        from .keyphrases import check_about
+
+        return check_about(about)
+    return 0.0 if fit is not None and fit.out_of_corpus else DEFAULT_ABOUT
+
+
+def keyphrases(*, metric: str, k: int | None = None, top: int, protocol: str = NEW_TEXT_PROTOCOL,
+               about: float | None = None, label: str | None = None, provenance: bool = True) -> Ranking:
+    """The text's own keyphrases between about the text (0) and about its category (1)
+    (docs/method.md §13), ranked as one text at a time is at that ``about``: weighted as
+    :func:`text_label` says, the same latent candidates, then
+    :meth:`~.model.KeywordModel._keyphrases_from_units`. ``about=None`` is the default about,
+    and 0 for a text out of the corpus (:func:`text_fit`, :func:`text_about`).
+
+    Each ranked text keeps in ``text.extra``: ``"fit"`` (its :class:`~.fit.CorpusFit`),
+    ``"about"`` (the about it was ranked at) and ``"category_words"`` (per metric, its
+    category's words: the paper's list, what ``about = 1`` gives). ``provenance=False`` leaves
+    the phrases out of those latent words (a batch export's words)."""
+    from .keyphrases import LATENT_CANDIDATES, check_about
+
+    asked = None if about is None else check_about(about)
+    scores: dict[object, np.ndarray] = {}  # word scores per one-category weighting (top1: one per category)
+    owner: list = [None]
+
+    def word_scores(model, kk: int, lab) -> np.ndarray | None:
+        if owner[0] is not model:
+            owner[0] = model
+            scores.clear()
+        if isinstance(lab, np.ndarray):
+            if np.count_nonzero(lab) > 1:  # a posterior mix: its own row, computed by the model
+                return None
+            key: object = lab.tobytes()
+        else:
+            key = lab
+        if key not in scores:
+            scores[key] = model.word_scores(metric, kk, lab)
+        return scores[key]
+
+    def rank(model, text: NewText) -> list[Keyword]:
+        if text.units is None:
+            return []
+        kk = model._check_k(k)
+        lab = text_label(model, text, protocol, label)
+        latent = model._keywords_from_units(text.units, metric=metric, k=kk, top=max(top, LATENT_CANDIDATES),
+                                            label=lab, provenance=provenance)
+        a = text.extra["about"] = text_about(text_fit(model, text), asked)
+        text.extra.setdefault("category_words", {})[metric] = latent[:top]
+        if a >= 1.0:
+            return latent[:top]
+        return model._keyphrases_from_units(text.units, metric=metric, k=kk, top=top, label=lab, about=a,
+                                            latent=latent, artefacts=text_artefacts(model, text),
+                                            word_scores=word_scores(model, kk, lab))
+
+    return rank
+
+
+def ranked_new_texts(model, texts: Iterable[str], ranking: Ranking, *, protocol: str = NEW_TEXT_PROTOCOL,
+                     n_process: int | None = None, block: int = 1000,
+                     posterior: bool | None = None) -> Iterator[tuple[NewText, list[Keyword]]]:
+    """Each new text after the batched stages with its keywords under ``ranking``, in order,
+    ``block`` texts at a time (named ``text <i>``); ``posterior`` as :func:`new_texts` takes it."""
     texts = list(texts)
-    out: list[list[Keyword]] = []
     for a in range(0, len(texts), block):
         batch = new_texts(model, [(f"text {i}", t) for i, t in enumerate(texts[a:a + block], start=a)],
-                          protocol=protocol, n_process=n_process)
-        out.extend(ranking(model, t) for t in batch)
-    return out
+                          protocol=protocol, n_process=n_process, posterior=posterior)
+        for t in batch:
+            yield t, ranking(model, t)
+
+
+def rank_new_texts(model, texts: Iterable[str], ranking: Ranking, *, protocol: str = NEW_TEXT_PROTOCOL,
+                   n_process: int | None = None, block: int = 1000,
+                   posterior: bool | None = None) -> list[list[Keyword]]:
+    """Keywords of many new texts, ``block`` at a time through the batched stages; a text
+    without keywords gets an empty list."""
+    return [kws for _, kws in ranked_new_texts(model, texts, ranking, protocol=protocol, n_process=n_process,
+                                               block=block, posterior=posterior)]

@@ -325,12 +325,14 @@ def extract_keywords(text, *, corpus: str = DEFAULT_CORPUS, metric: str | None =
     ``.word``, ``.score`` and its provenance; the list says which category weighted the words
     (``.weighting``, ``.describe()``).
 
-    Given a list of texts, it returns one list of keywords per text. With ``about=1`` (the
-    paper's words) they are computed as a batch (:mod:`.newtexts`: one tagging stream, one
-    nearest-word search, one posterior product), the same keywords as one text at a time, and a
-    text without keywords (empty, no noun phrase) gets an empty list instead of an error; below
-    1 each text is answered as a single text (its keyphrases and its fit are its own; an
-    empty text gets an empty list)."""
+    Given a list of texts, it returns one list of keywords per text, computed as a batch at
+    every ``about`` (:mod:`.newtexts`: one tagging stream, one nearest-word search over the
+    batch's distinct phrases, one posterior product): below 1 (and by default) a
+    :class:`KeywordList` per text, equal to the one ``extract_keywords(text)`` gives — its
+    keyphrases and scores, ``.fit``, ``.about`` (0 for a text out of the corpus when ``about``
+    is not given), ``.weighting`` and ``.category_words``; at ``about=1`` the paper's words,
+    a plain list per text. A text without keywords (empty, no noun phrase) gets an empty list
+    instead of an error."""
     if isinstance(text, str):
         request = KeywordRequest(dataset=corpus, text=text, metrics=(metric,) if metric else (), k=k, top=top,
                                  protocol=protocol, about=about)
@@ -344,14 +346,47 @@ def extract_keywords(text, *, corpus: str = DEFAULT_CORPUS, metric: str | None =
             raise InputError(f"text {i} is a {type(t).__name__}, not a string")
     request = KeywordRequest(dataset=corpus, metrics=(metric,) if metric else (), k=k, top=top, protocol=protocol,
                              about=about)
-    if request.about_value < 1.0:
-        return [[] if not t.strip() else
-                extract_keywords(t, corpus=corpus, metric=metric, k=k, top=top, protocol=protocol, about=about)
-                for t in texts]
+    request.about_value  # noqa: B018 - a bad about fails before any work
     protocol = request.resolved_protocol
     model = model_for(request)
+    if request.about is None or request.about_value < 1.0:
+        return batch_answers(request, model, texts)
     from .newtexts import discriminative, rank_new_texts
 
     ranking = discriminative(metric=request.metric_list[0], k=request.k_value, top=request.top_value,
                              protocol=protocol)
     return rank_new_texts(model, texts, ranking, protocol=protocol)
+
+
+def batch_answers(request: KeywordRequest, model, texts: Sequence[str], *,
+                  n_process: int | None = None) -> list[KeywordList | list]:
+    """``extract_keywords(text)`` for every text at once: the keyphrases of the batched path
+    (:func:`~.newtexts.keyphrases` at ``request.about``, ``None`` the default with its
+    out-of-corpus rule), each with the :class:`KeywordAnswer` :func:`answer` would give it
+    (fit, about, weighting, category words); a text without keywords gets ``[]``."""
+    from dataclasses import replace
+
+    from .newtexts import keyphrases, ranked_new_texts, text_fit
+    from .posterior import weighting_of
+
+    protocol, metric = request.resolved_protocol, request.metric_list[0]
+    ranking = keyphrases(metric=metric, k=request.k_value, top=request.top_value, protocol=protocol,
+                         about=request.about)
+    posterior = PROTOCOL_INFO[protocol].posterior
+    vectors = getattr(model, "vectors", None)
+    out: list[KeywordList | list] = []
+    for new, words in ranked_new_texts(model, texts, ranking, protocol=protocol, n_process=n_process,
+                                       posterior=True):  # the fit reads P under every protocol
+        if new.units is None:
+            out.append([])
+            continue
+        about = new.extra["about"]
+        result = KeywordAnswer(replace(request, text=new.text), protocol, {metric: words}, dataset=model.corpus.key,
+                               source=source_of(model), vectors=None if vectors is None else vectors.name,
+                               neighbours=getattr(model, "neighbours", None),
+                               weighting=weighting_of(new.posterior, model.categories)
+                               if posterior and new.posterior is not None else None,
+                               about=about, fit=text_fit(model, new),
+                               category_words={} if about >= 1.0 else dict(new.extra["category_words"]))
+        out.append(KeywordList(words, result, metric))
+    return out

@@ -335,6 +335,27 @@ def test_about_moves_between_the_texts_keyphrases_and_its_categorys_words(folder
     assert code == 0 and "about = " in out and "category: " in out
 
 
+@pytest.mark.parametrize("about", [(), ("--about", "0"), ("--about", "1")])
+def test_texts_give_each_text_the_keywords_and_about_of_text_file(folder, tmp_path, capsys, about):
+    """``keywords --texts`` (the batched path) and ``--text-file`` (one text) agree at every
+    about, the default's out-of-corpus rule included."""
+    text = "The astronauts trained for the rocket launch."
+    f = tmp_path / "new.txt"
+    f.write_text(text)
+    texts = tmp_path / "new.jsonl"
+    texts.write_text(json.dumps({"id": "x", "text": text}) + "\n")
+    opts = ("--dataset", str(folder), "--metric", "rf", "--k", "10", "--top", "3", *about)
+    code, out, err = run(capsys, "keywords", "--text-file", str(f), "--json", *opts)
+    assert code == 0, err
+    one = json.loads(out)
+    code, out, err = run(capsys, "keywords", "--texts", str(texts), "--n-process", "1", *opts)
+    assert code == 0, err
+    rec = json.loads(out)
+    assert rec["keywords"] == one["keywords"] and rec["weighted_as"] == one["weighted_as"]
+    if about != ("--about", "1"):
+        assert (rec["about"], rec["out_of_corpus"]) == (one["about"], one["out_of_corpus"])
+
+
 @pytest.mark.parametrize("about", ["2", "-0.5", "nan"])
 def test_about_outside_zero_to_one_is_a_one_line_error(folder, tmp_path, capsys, about):
     f = tmp_path / "new.txt"

@@ -73,6 +73,25 @@ def test_text_records_follow_the_protocol_of_keywords_for_text(model, protocol):
         list(text_records(model, usable, metrics=["rf"], k=3, top=3, n_process=1, protocol="label-aware"))
 
 
+@pytest.mark.parametrize("about", [None, 0.0, 0.5])
+def test_text_records_of_keyphrases_equal_one_text_at_a_time(model, about):
+    """``keywords --texts`` below about 1 and by default (``about=None``: 0 for a text out of
+    the corpus) gives each text the keyphrases and about ``keywords --text-file`` gives it."""
+    from dkw_core.keywords.request import KeywordRequest, answer
+
+    recs = list(text_records(model, NEW, metrics=["rf", "tf-rf"], k=3, top=3, n_process=1, block=2, about=about))
+    assert [r["id"] for r in recs] == [i for i, _ in NEW]
+    for (doc_id, text), r in zip(NEW, recs):
+        if doc_id in ("c", "d"):  # empty, no noun
+            assert r["problem"] and r["keywords"] == {"rf": [], "tf-rf": []} and "out_of_corpus" not in r
+            continue
+        one = answer(KeywordRequest(dataset="topics", text=text, metrics=("rf", "tf-rf"), k=3, top=3, about=about),
+                     model=model)
+        assert r["keywords"] == {m: [kw.word for kw in kws] for m, kws in one.keywords.items()}, doc_id
+        assert (r["about"], r["out_of_corpus"]) == (one.about, one.fit.out_of_corpus), doc_id
+        assert (r["weighted_as"], r["p"]) == (one.weighting.category, round(one.weighting.probability, 4))
+
+
 def test_csv_output_has_one_column_per_metric(model):
     buf = io.StringIO()
     recs = list(text_records(model, NEW[:2], metrics=["rf", "tds"], k=3, top=2, n_process=1))

@@ -1,5 +1,6 @@
 """Tests for dkw_core/keywords/newtexts.py: the batched path for new texts gives the keywords one
-text at a time gives, on a slice of every built-in corpus (the shipped statistics: no
+text at a time gives — the paper's words (about 1) and the keyphrases at the default about, fit
+and about included — on a slice of every built-in corpus (the shipped statistics: no
 preparation), and its stages (neighbour cache, pluggable ranking, long texts) behave."""
 from __future__ import annotations
 
@@ -10,20 +11,33 @@ from conftest import archives_present
 from dkw_core import extract_keywords
 from dkw_core.errors import InputError
 from dkw_core.keywords import KeywordModel
-from dkw_core.keywords.newtexts import discriminative, new_texts, rank_new_texts
+from dkw_core.keywords.fit import CorpusFit
+from dkw_core.keywords.newtexts import discriminative, keyphrases, new_texts, rank_new_texts
 from dkw_core.keywords.units import NeighbourCache, neighbour_cache
+from dkw_core.types import DEFAULT_ABOUT
 
 ARCHIVE = {"20ng": "20news-bydate.tar.gz", "r8": "reuters21578.tar.gz", "r52": "reuters21578.tar.gz",
            "webkb": "webkb-data.tar.gz"}
 SLICE = 8  # the first test texts of each corpus, one long text (tagged in pieces), an empty one, one without a noun
 
 
-def _slice(dataset: str) -> list[str]:
+OUT_OF_CORPUS = {  # a text each corpus's fit calls out of the corpus (P below 0.60, far from every category)
+    "r8": "The gardener planted tulips and roses in the flower bed; the soil needs compost, and the seedlings "
+          "need water and sunlight every morning.",
+    "webkb": "The professor and the graduate student work on the research project for the course on volcanoes.",
+    "r52": "Lava flowed from the volcano and the ash cloud covered the village near the crater. Geologists "
+           "measured the eruption and the magma beneath the mountain.",
+    "20ng": "Lava flowed from the volcano and the ash cloud covered the village near the crater. Geologists "
+            "measured the eruption and the magma beneath the mountain.",
+}
+
+
+def _slice(dataset: str, n: int = SLICE, *extra: str) -> list[str]:
     from dkw_core.corpora import load_corpus
 
     test = [d.text for d in load_corpus(dataset).split("test")[:300]]
     long = [t for t in test if len(t) > 5_500]
-    return [*test[:SLICE], *(sorted(long, key=len)[:1]), "", "and then, quickly."]
+    return [*test[:n], *(sorted(long, key=len)[:1]), *extra, "", "and then, quickly."]
 
 
 def _one_at_a_time(model, texts: list[str], metric: str, protocol: str) -> list[list[str]]:
@@ -60,6 +74,51 @@ def test_a_batch_gives_the_keywords_of_one_text_at_a_time_on_every_corpus(datase
         model.__dict__.pop("_neighbour_cache", None)
         one = model.keywords_for_text(t, metric="lo-own", k=90, top=10)
         assert [(k.word, k.score, k.tf, k.provenance) for k in kws] == [(k.word, k.score, k.tf, k.provenance) for k in one]
+
+
+def _same_answer(one, got, where) -> None:
+    """``got`` (a batched KeywordList) is ``one`` (extract_keywords of the text alone): words and
+    scores, about, fit, weighting and category words."""
+    assert [k.word for k in got] == [k.word for k in one], where
+    assert np.allclose([k.score for k in got], [k.score for k in one]), where
+    assert [k.tf for k in got] == [k.tf for k in one], where
+    assert got.about == one.about, where
+    f, g = one.fit, got.fit
+    assert (g.nearest, g.out_of_corpus) == (f.nearest, f.out_of_corpus), where
+    assert np.isclose(g.p, f.p) and np.isclose(g.similarity, f.similarity), where
+    w, v = one.weighting, got.weighting
+    assert (v.category, v.runner_up) == (w.category, w.runner_up), where
+    assert np.isclose(v.probability, w.probability) and np.isclose(v.runner_up_probability, w.runner_up_probability)
+    assert [k.word for k in got.category_words] == [k.word for k in one.category_words], where
+    assert np.allclose([k.score for k in got.category_words], [k.score for k in one.category_words]), where
+    assert got.describe() == one.describe(), where
+
+
+@pytest.mark.parametrize("dataset", ["20ng", "r8", "r52", "webkb"])
+def test_batched_keyphrases_at_the_default_about_equal_one_text_at_a_time_on_every_corpus(dataset):
+    """``extract_keywords(list)`` at the default about (keyphrases, docs/method.md §13) and at
+    about 0 is ``extract_keywords(text)`` text by text: a text out of the corpus gets about 0
+    from both, and an explicit about is kept."""
+    if not archives_present(ARCHIVE[dataset]):
+        pytest.skip(f"{ARCHIVE[dataset]} not in DKW_ARCHIVES")
+    outside = OUT_OF_CORPUS[dataset]
+    texts = _slice(dataset, 15, outside)
+    for about, chosen in ((None, texts), (0.0, [*texts[:3], outside, ""])):
+        got = extract_keywords(chosen, corpus=dataset, about=about)
+        assert len(got) == len(chosen)
+        for i, (t, kws) in enumerate(zip(chosen, got)):
+            try:
+                one = extract_keywords(t, corpus=dataset, about=about)
+            except InputError:  # empty, no noun: an empty list in a batch
+                assert kws == [], (dataset, about, i)
+                continue
+            _same_answer(one, kws, (dataset, about, i))
+        last = got[chosen.index(outside)]
+        assert last.fit.out_of_corpus and last.about == 0.0 and last.category_words, (dataset, about)
+        assert got[-1] == [] and (about is not None or all(got[:-2]))
+        if about is None:  # the slice's own texts fit, most of them: the default about
+            assert [kws.about for kws in got[:-2]].count(DEFAULT_ABOUT) >= 8, (dataset, [k.about for k in got[:-2]])
+    assert {kws.about for kws in got[:-1]} == {0.0}  # about 0 asked: no text moved
 
 
 @pytest.fixture(scope="module")
@@ -116,3 +175,57 @@ def test_rank_texts_matches_keywords_for_text(model):
 def test_extract_keywords_refuses_a_list_with_a_non_text():
     with pytest.raises(InputError, match="text 1 is a int"):
         extract_keywords(["a text", 3])  # type: ignore[list-item]
+
+
+TOPIC_TEXT = "The rocket left the planet for the moon while the coach of the team watched the game in the league."
+
+
+def _fresh(model, text: str = TOPIC_TEXT):
+    return new_texts(model, [("t", text)], protocol="label-free-top1", posterior=True)[0]
+
+
+def test_the_batched_keyphrases_follow_about(model):
+    """The keyphrases ranking of a NewText is ``keywords_for_text`` at every about it is given,
+    and those lists differ (a ranking that ignored about would fail here)."""
+    lists = {}
+    for about in (0.0, 0.5, 1.0):
+        text = _fresh(model)
+        got = keyphrases(metric="rf", k=3, top=4, about=about)(model, text)
+        want = model.keywords_for_text(TOPIC_TEXT, metric="rf", k=3, top=4, about=about)
+        assert [(k.word, k.tf) for k in got] == [(k.word, k.tf) for k in want], about
+        assert np.allclose([k.score for k in got], [k.score for k in want])
+        assert text.extra["about"] == about and text.extra["fit"] is not None
+        assert [k.word for k in text.extra["category_words"]["rf"]] == \
+            [k.word for k in model.keywords_for_text(TOPIC_TEXT, metric="rf", k=3, top=4, about=1.0)]
+        lists[about] = [k.word for k in got]
+    assert lists[0.0] != lists[1.0] and lists[0.5] != lists[1.0]
+    for protocol in ("label-free", "label-free-posterior"):  # the other weightings, as text_label gives them
+        text = new_texts(model, [("t", TOPIC_TEXT)], protocol=protocol, posterior=True)[0]
+        got = keyphrases(metric="rf", k=3, top=4, about=0.5, protocol=protocol)(model, text)
+        want = model.keywords_for_text(TOPIC_TEXT, metric="rf", k=3, top=4, about=0.5, protocol=protocol)
+        assert [(k.word, k.tf) for k in got] == [(k.word, k.tf) for k in want], protocol
+        assert np.allclose([k.score for k in got], [k.score for k in want]), protocol
+
+
+def test_about_none_follows_the_fit_and_an_asked_about_wins(model, monkeypatch):
+    """``about=None``: the default about, 0 for a text its fit calls out of the corpus (as
+    ``answer`` resolves it); an about given is kept whatever the fit says."""
+    from dkw_core.keywords.request import KeywordRequest, answer
+
+    def ranked(about):
+        text = _fresh(model)
+        words = [k.word for k in keyphrases(metric="rf", k=3, top=4, about=about)(model, text)]
+        return words, text.extra["about"]
+
+    fits = model.text_fit(TOPIC_TEXT)
+    req = KeywordRequest(dataset="topics", text=TOPIC_TEXT, metrics=("rf",), k=3, top=4)
+    one = answer(req, model=model)
+    assert ranked(None) == ([k.word for k in one.keywords["rf"]], one.about)
+    assert one.about == (0.0 if fits.out_of_corpus else DEFAULT_ABOUT)
+    outside = CorpusFit(p=0.3, similarity=0.1, nearest=model.categories[0], out_of_corpus=True)
+    monkeypatch.setattr(type(model), "corpus_fit", lambda self, units, posterior, artefacts=None: outside)
+    words, about = ranked(None)
+    assert about == 0.0 and words == [k.word for k in model.keywords_for_text(TOPIC_TEXT, metric="rf", k=3, top=4,
+                                                                            about=0.0)]
+    assert ranked(0.7)[1] == 0.7 and ranked(1.0) == ([k.word for k in model.keywords_for_text(
+        TOPIC_TEXT, metric="rf", k=3, top=4, about=1.0)], 1.0)
