@@ -184,10 +184,7 @@ def _cmd_keywords_batch(args, request) -> int:
     fmt = format_of(args.format, args.out)
     protocol = request.resolved_protocol
     metrics, k, top = request.metric_list, request.k_value, request.top_value
-    if args.scheduler is not None:
-        if args.about is not None and args.about < 1:
-            raise InputError("--scheduler exports the paper's words (--about 1); keyphrases (--about below 1) are "
-                             "exported on this machine")
+    if args.scheduler is not None:  # the same records as on this machine, at every about
         return _keywords_batch_on_cluster(args, request, fmt, protocol)
     items = read_texts(args.texts) if args.texts else None  # bad input fails before any heavy work
     with ProgressBar(f"preparing {request.corpus}") as progress:
@@ -245,22 +242,23 @@ def _keywords_batch_on_cluster(args, request, fmt: str, protocol: str) -> int:
             done = prepare_on_cluster(client, ref.corpus, vectors_path=args.vectors, k_max=k_max,
                                       neighbours=args.neighbours, progress=progress)
         if streaming:
-            n = _stream_on_cluster(args, client, ref, fmt, metrics, k, top, protocol, out)
+            n = _stream_on_cluster(args, client, ref, fmt, metrics, k, top, protocol, out, request.about)
             _summary(args, n, protocol, metrics, done.key, fmt, request, f", on {args.scheduler}")
             return 0
         with ProgressBar("keywords") as progress:
             if items is not None:
                 records = text_records_on_cluster(client, ref, items, metrics=metrics, k=k, top=top,
-                                                  progress=progress, protocol=protocol)
+                                                  progress=progress, protocol=protocol, about=request.about)
             else:
-                records = split_records_on_cluster(client, ref, args.split, metrics=metrics, k=k,
-                                                   top=top, protocol=protocol, progress=progress)
+                records = split_records_on_cluster(client, ref, args.split, metrics=metrics, k=k, top=top,
+                                                   protocol=protocol, progress=progress, about=request.about_value)
             n = write_records(records, out, fmt, metrics)
     _summary(args, n, protocol, metrics, done.key, fmt, request, f", on {args.scheduler}")
     return 0
 
 
-def _stream_on_cluster(args, client, ref, fmt: str, metrics: list[str], k: int, top: int, protocol: str, out) -> int:
+def _stream_on_cluster(args, client, ref, fmt: str, metrics: list[str], k: int, top: int, protocol: str, out,
+                       about: float | None) -> int:
     """A JSONL of new texts streamed through the cluster chunk by chunk (:mod:`dkw_core.keywords.stream`):
     resumable when written to a file, bad lines named on standard error and skipped."""
     from ..cluster.batch import text_chunks_on_cluster
@@ -269,10 +267,10 @@ def _stream_on_cluster(args, client, ref, fmt: str, metrics: list[str], k: int, 
     target = None if not args.out or args.out == "-" else args.out
     settings = {"dataset": ref.corpus.dataset, "sample": ref.corpus.sample, "vectors": args.vectors,
                 "neighbours": args.neighbours, "metrics": metrics, "k": k, "top": top, "protocol": protocol,
-                "format": fmt}
+                "format": fmt, "about": about}
     if target is not None and state_path(target).is_file():
         print(f"resuming {target} from its last finished chunk", file=sys.stderr)
-    runner = text_chunks_on_cluster(client, ref, metrics=metrics, k=k, top=top, protocol=protocol)
+    runner = text_chunks_on_cluster(client, ref, metrics=metrics, k=k, top=top, protocol=protocol, about=about)
     with ProgressBar("keywords") as progress:
         result = stream_keywords(args.texts, target, runner, fmt=fmt, metrics=metrics, settings=settings,
                                  progress=progress, warn=lambda m: print(f"warning: {m}", file=sys.stderr),

@@ -34,18 +34,30 @@ def _fit_posterior(ref: ModelRef) -> int:
 
 
 def _split_block(ref: ModelRef, split: str, start: int, stop: int, metrics: list[str], k: int, top: int,
-                 protocol: str) -> list[dict]:
+                 protocol: str, about: float = 1.0) -> list[dict]:
     from ..keywords.batch import split_records
 
-    return split_records(ref.load(), split, metrics=metrics, k=k, top=top, protocol=protocol, start=start, stop=stop)
+    model = ref.load()
+    if about < 1.0:  # the documents' keyphrases, as keywords --split gives them on one machine
+        from ..keywords.keyphrases import keyphrase_records
+
+        return list(keyphrase_records(model, model.doc_ids(split)[start:stop], metrics=metrics, k=k, top=top,
+                                      protocol=protocol, about=about))
+    return split_records(model, split, metrics=metrics, k=k, top=top, protocol=protocol, start=start, stop=stop)
 
 
 def _text_block(ref: ModelRef, items: list[tuple[str, str]], metrics: list[str], k: int, top: int,
-                protocol: str = NEW_TEXT_PROTOCOL) -> list[dict]:
+                protocol: str = NEW_TEXT_PROTOCOL, about: float | None = 1.0) -> list[dict]:
     from ..keywords.batch import text_records
 
     return list(text_records(ref.load(), items, metrics=metrics, k=k, top=top, n_process=1, block=len(items),
-                             protocol=protocol))
+                             protocol=protocol, about=about))
+
+
+def _needs_posterior(protocol: str, about: float | None) -> bool:
+    """Whether the workers read the category posterior: a posterior protocol, or keyphrases (their
+    corpus fit reads the top P under every protocol)."""
+    return protocol in POSTERIOR_PROTOCOLS or about is None or about < 1.0
 
 
 def _in_order(client, calls: Iterable[tuple], window: int, total: int | None,
@@ -78,12 +90,13 @@ def _blocks_in_order(client, calls: Iterable[tuple], window: int, total: int | N
 
 def split_records_on_cluster(client, ref: ModelRef, split: str, *, metrics: Sequence[str], k: int, top: int,
                              protocol: str, block: int = SPLIT_BLOCK, window: int | None = None,
-                             progress: Progress | None = None) -> Iterator[dict]:
-    """:func:`dkw_core.keywords.batch.split_records` of every document of ``split``, block by block."""
+                             progress: Progress | None = None, about: float = 1.0) -> Iterator[dict]:
+    """:func:`dkw_core.keywords.batch.split_records` of every document of ``split``, block by block
+    (``about`` below 1: the documents' keyphrases, :func:`~dkw_core.keywords.keyphrases.keyphrase_records`)."""
     env = worker_env()
     n = client.submit(run, env, _split_size, ref, split, protocol, pure=False).result()
     window = window or 2 * max(1, len(client.scheduler_info()["workers"]))
-    calls = ((_split_block, ref, split, a, min(n, a + block), list(metrics), k, top, protocol)
+    calls = ((_split_block, ref, split, a, min(n, a + block), list(metrics), k, top, protocol, about)
              for a in range(0, n, block))
     return _in_order(client, calls, window, n, progress, "documents")
 
@@ -91,30 +104,31 @@ def split_records_on_cluster(client, ref: ModelRef, split: str, *, metrics: Sequ
 def text_records_on_cluster(client, ref: ModelRef, items: Iterable[tuple[str, str]], *, metrics: Sequence[str],
                             k: int, top: int, block: int = BLOCK, window: int | None = None,
                             total: int | None = None, progress: Progress | None = None,
-                            protocol: str = NEW_TEXT_PROTOCOL) -> Iterator[dict]:
-    """:func:`dkw_core.keywords.batch.text_records` of a stream of new texts, ``block`` at a time."""
+                            protocol: str = NEW_TEXT_PROTOCOL, about: float | None = 1.0) -> Iterator[dict]:
+    """:func:`dkw_core.keywords.batch.text_records` of a stream of new texts, ``block`` at a time
+    (``about`` as there: 1 the paper's words, below 1 or ``None`` the texts' keyphrases)."""
     window = window or 2 * max(1, len(client.scheduler_info()["workers"]))
     items = iter(items)
-    if protocol in POSTERIOR_PROTOCOLS:  # fitted once and cached beside the model, not by every worker at once
+    if _needs_posterior(protocol, about):  # fitted once and cached beside the model, not by every worker at once
         client.submit(run, worker_env(), _fit_posterior, ref, pure=False).result()
 
     def calls():
         while chunk := list(itertools.islice(items, block)):
-            yield (_text_block, ref, chunk, list(metrics), k, top, protocol)
+            yield (_text_block, ref, chunk, list(metrics), k, top, protocol, about)
 
     return _in_order(client, calls(), window, total, progress, "texts")
 
 
 def text_chunks_on_cluster(client, ref: ModelRef, *, metrics: Sequence[str], k: int, top: int,
-                           protocol: str = NEW_TEXT_PROTOCOL, window: int | None = None):
+                           protocol: str = NEW_TEXT_PROTOCOL, window: int | None = None, about: float | None = 1.0):
     """A runner for :func:`dkw_core.keywords.stream.stream_keywords`: each chunk of ``(id, text)``
     computed by a worker, the chunks' records returned in order, ``window`` chunks in flight."""
     window = window or 2 * max(1, len(client.scheduler_info()["workers"]))
-    if protocol in POSTERIOR_PROTOCOLS:
+    if _needs_posterior(protocol, about):
         client.submit(run, worker_env(), _fit_posterior, ref, pure=False).result()
 
     def runner(chunks: Iterator[list[tuple[str, str]]]) -> Iterator[list[dict]]:
-        calls = ((_text_block, ref, items, list(metrics), k, top, protocol) for items in chunks)
+        calls = ((_text_block, ref, items, list(metrics), k, top, protocol, about) for items in chunks)
         return _blocks_in_order(client, calls, window, None, None, "texts")
 
     return runner

@@ -256,13 +256,13 @@ def _flush(fh, durable: bool) -> None:
 
 
 def local_runner(model, *, metrics: Sequence[str], k: int, top: int, protocol: str,
-                 n_process: int | None = None) -> Runner:
-    """Each chunk computed in this process (:func:`~.batch.text_records`)."""
+                 n_process: int | None = None, about: float | None = 1.0) -> Runner:
+    """Each chunk computed in this process (:func:`~.batch.text_records`, ``about`` as there)."""
     from .batch import text_records
 
     def run(chunks: Iterator[list[tuple[str, str]]]) -> Iterator[list[dict]]:
         for items in chunks:
             yield list(text_records(model, items, metrics=metrics, k=k, top=top, n_process=n_process,
-                                    block=len(items), protocol=protocol))
+                                    block=len(items), protocol=protocol, about=about))
 
     return run

@@ -362,9 +362,3 @@ def test_about_outside_zero_to_one_is_a_one_line_error(folder, tmp_path, capsys,
     f.write_text("The astronauts trained for the rocket launch.")
     code, out, err = run(capsys, "keywords", "--dataset", str(folder), "--text-file", str(f), "--about", about)
     assert code == 2 and "about must be between 0" in err and "Traceback" not in err
-
-
-def test_keyphrases_on_a_cluster_are_a_one_line_error(folder, capsys):
-    code, out, err = run(capsys, "keywords", "--dataset", str(folder), "--split", "test", "--scheduler", "local",
-                         "--about", "0.4")
-    assert code == 2 and "exported on this machine" in err and "Traceback" not in err

@@ -98,8 +98,47 @@ def test_keywords_texts_jsonl_with_a_scheduler_streams_names_bad_lines_and_resum
                  "input_mtime_ns": src.stat().st_mtime_ns, "offset": 0, "line": 0, "output_bytes": 0, "records": 0}
         out.write_text("torn", encoding="utf-8")
         settings = {"dataset": "20ng", "sample": SLICE, "vectors": None, "neighbours": "cosine", "metrics": ["tf-rf"],
-                    "k": 50, "top": 8, "protocol": "label-free-top1", "format": "jsonl"}
+                    "k": 50, "top": 8, "protocol": "label-free-top1", "format": "jsonl", "about": None}
         state_path(out).write_text(json.dumps({**state, "settings": settings}), encoding="utf-8")
         assert main(argv) == 0
         assert "resuming" in capsys.readouterr().err
     assert out.read_bytes() == first and not state_path(out).exists()
+
+
+def test_keyphrases_through_the_cluster_equal_those_of_one_machine(client, twin, tmp_path):
+    """The default about (and any below 1) reaches the workers: texts, a stream and a split give
+    the records of this machine."""
+    import json
+
+    from dkw_core.cluster.batch import split_records_on_cluster, text_chunks_on_cluster, text_records_on_cluster
+    from dkw_core.keywords.batch import text_records
+    from dkw_core.keywords.keyphrases import keyphrase_records
+    from dkw_core.keywords.stream import local_runner, stream_keywords
+
+    docs = twin.single.corpus.documents[:7]
+    items = [(f"t{i}", d.text) for i, d in enumerate(docs)]
+    items.append(("recipe", "Stir the risotto rice into the butter, add the white wine and the hot stock, then the "
+                            "parmesan cheese and fresh basil before serving the risotto."))
+    kw = dict(metrics=["tf-rf"], k=50, top=8, protocol="label-free-top1")
+    for about in (None, 0.5):
+        expected = list(text_records(twin.single, items, n_process=1, block=4, about=about, **kw))
+        assert all("about" in r for r in expected)
+        with data_dir(twin.cluster_dir):
+            got = list(text_records_on_cluster(client, _ref(), iter(items), block=3, window=2, about=about, **kw))
+        assert got == expected
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps({"id": i, "text": t}) + "\n" for i, t in items), encoding="utf-8")
+    local, remote = tmp_path / "local.jsonl", tmp_path / "cluster.jsonl"
+    stream_keywords(src, local, local_runner(twin.single, n_process=1, about=None, **kw), fmt="jsonl",
+                    metrics=["tf-rf"], settings={}, chunk=3)
+    with data_dir(twin.cluster_dir):
+        stream_keywords(src, remote, text_chunks_on_cluster(client, _ref(), window=2, about=None, **kw), fmt="jsonl",
+                        metrics=["tf-rf"], settings={}, chunk=3)
+    assert remote.read_bytes() == local.read_bytes()
+    ids = twin.single.doc_ids("test")[:9]
+    expected = list(keyphrase_records(twin.single, ids, metrics=["tf-rf"], k=30, top=5, protocol="label-free",
+                                      about=0.4))
+    with data_dir(twin.cluster_dir):
+        got = list(split_records_on_cluster(client, _ref(), "test", metrics=["tf-rf"], k=30, top=5,
+                                            protocol="label-free", block=4, window=2, about=0.4))
+    assert got[:9] == expected and len(got) == len(twin.single.doc_ids("test"))
