@@ -89,6 +89,9 @@ def test_stored_strings_are_shown_exactly_on_judge_admin_and_results_pages(tmp_p
         page.keyboard.press("Enter")
         wait_idle(page)
         page.get_by_role("tab", name="Judges").wait_for()
+        # the sidebar's study summary is drawn after the tabs in the same run: wait for it, then for the run's end
+        page.locator("[data-testid='stSidebar']").get_by_text(f"A = {METHOD_A}", exact=False).first.wait_for()
+        wait_idle(page)
         sidebar = page.inner_text("[data-testid='stSidebar']")
         assert f"A = {METHOD_A} (label-aware)\nB = {METHOD_B} (label-aware)" in sidebar
         page.get_by_role("tab", name="Judges").click()
