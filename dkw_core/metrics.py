@@ -33,7 +33,6 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse
 from scipy.special import entr, xlogy
-from scipy.stats import rankdata
 
 from dkw_core.errors import InputError
 from dkw_core.peers import ctfidf, fightin_words
@@ -274,6 +273,8 @@ def _ascending_ranks(freq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     freq = np.atleast_2d(freq)
     zeros = (freq == 0).sum(axis=1, keepdims=True)
     # Zeros are the smallest values, so they occupy ranks 1..z; shift the others down by z.
+    from scipy.stats import rankdata  # here, not at import: scipy.stats costs a page's first open half a second
+
     ranks = rankdata(freq, method="average", axis=1) - zeros
     ranks = np.where(freq > 0, ranks, 0.0)
     return ranks, (freq.shape[1] - zeros).astype(np.float64)

@@ -22,17 +22,17 @@ Sub-modules:
 
 The command line is :mod:`dkw_core.cli.evaluation`. The names below are importable from
 ``dkw_core.evaluation``; the ones of :mod:`.experiments` and :mod:`.results` are loaded on first
-use (they pull in SQLAlchemy). Nothing here imports streamlit.
+use (they pull in SQLAlchemy), and so is :mod:`.estimator` (it pulls in scikit-learn). Nothing here imports streamlit.
 """
 from __future__ import annotations
 
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from .estimator import DiscriminativeKeywordVectorizer
 from .protocols import RunConfig, RunResult, evaluate_model
 
 if TYPE_CHECKING:
+    from .estimator import DiscriminativeKeywordVectorizer
     from .experiments import load_experiment, run_bow, run_method, run_search, run_tfidf
     from .results import ResultsStore, load_runs
 
@@ -41,7 +41,8 @@ __all__ = [
     "load_experiment", "run_method", "run_search", "run_tfidf", "run_bow", "ResultsStore", "load_runs",
 ]
 
-_LAZY = {"load_experiment": ".experiments", "run_method": ".experiments", "run_search": ".experiments",
+_LAZY = {"DiscriminativeKeywordVectorizer": ".estimator",
+         "load_experiment": ".experiments", "run_method": ".experiments", "run_search": ".experiments",
          "run_tfidf": ".experiments", "run_bow": ".experiments", "ResultsStore": ".results", "load_runs": ".results"}
 
 

@@ -21,7 +21,6 @@ import time
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import TfidfVectorizer
 
 from ..errors import InputError
 from .classifiers import DEFAULT_CLASSIFIER, Scores, fit_predict, score_predictions
@@ -48,6 +47,8 @@ def tfidf_svm(
 ) -> tuple[Scores, dict[str, float], np.ndarray]:
     """TF-IDF (sublinear tf) fitted on the training texts, classifier, scores and predictions on
     the test texts."""
+    from sklearn.feature_extraction.text import TfidfVectorizer  # on use: the app's pages import this module
+
     t0 = time.perf_counter()
     vectorizer = TfidfVectorizer(sublinear_tf=True)
     try:

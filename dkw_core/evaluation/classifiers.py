@@ -10,34 +10,57 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from sklearn.base import ClassifierMixin
-from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
-from sklearn.metrics import confusion_matrix, f1_score, precision_recall_fscore_support
-from sklearn.multiclass import OneVsOneClassifier
-from sklearn.neighbors import KNeighborsClassifier
-from sklearn.svm import LinearSVC
 
 from ..errors import InputError
+
+if TYPE_CHECKING:
+    from sklearn.base import ClassifierMixin
+    from sklearn.svm import LinearSVC
+
+# scikit-learn is imported where a classifier is made or scored, not when this module is: the
+# app's pages import it (through the results store) and most never fit anything.
 
 DEFAULT_CLASSIFIER = "svm-ovr"
 
 
 def _svm() -> LinearSVC:
+    from sklearn.svm import LinearSVC
+
     # liblinear's coordinate order is random: seeded, a run gives the same F1 in every process
     # (a worker of a Dask cluster included), not one that depends on numpy's global state
     return LinearSVC(C=1.0, max_iter=5000, random_state=0)
 
 
+def _svm_ovo() -> ClassifierMixin:
+    from sklearn.multiclass import OneVsOneClassifier
+
+    return OneVsOneClassifier(_svm())
+
+
+def _knn(metric: str) -> Callable[[], ClassifierMixin]:
+    def make() -> ClassifierMixin:
+        from sklearn.neighbors import KNeighborsClassifier
+
+        return KNeighborsClassifier(n_neighbors=5, metric=metric)
+    return make
+
+
+def _lda() -> ClassifierMixin:
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+
+    return LinearDiscriminantAnalysis()
+
+
 #: name -> factory of a fresh, unfitted scikit-learn classifier.
 CLASSIFIERS: dict[str, Callable[[], ClassifierMixin]] = {
     "svm-ovr": _svm,  # sklearn's LinearSVC is one-vs-rest (paper's choice)
-    "svm-ovo": lambda: OneVsOneClassifier(_svm()),
-    "knn-cosine": lambda: KNeighborsClassifier(n_neighbors=5, metric="cosine"),
-    "knn-euclidean": lambda: KNeighborsClassifier(n_neighbors=5, metric="euclidean"),
-    "lda": lambda: LinearDiscriminantAnalysis(),
+    "svm-ovo": _svm_ovo,
+    "knn-cosine": _knn("cosine"),
+    "knn-euclidean": _knn("euclidean"),
+    "lda": _lda,
 }
 
 CLASSIFIER_LABELS = {
@@ -96,6 +119,8 @@ def score_predictions(y_true: np.ndarray, y_pred: np.ndarray, categories: list[s
     y_pred = np.asarray(y_pred)
     if y_true.shape != y_pred.shape or y_true.size == 0:
         raise InputError(f"cannot score {y_pred.size} predictions against {y_true.size} labels")
+    from sklearn.metrics import confusion_matrix, f1_score, precision_recall_fscore_support
+
     labels = np.arange(len(categories))
     present = np.unique(np.concatenate([y_true, y_pred]))
     # macro over the categories that occur in truth or prediction (sklearn convention when labels=None)
@@ -138,6 +163,9 @@ def fit_predict(
     classes = np.unique(y_train)
     if classes.size == 1:
         return np.full(X_test.shape[0], classes[0])
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    from sklearn.neighbors import KNeighborsClassifier
+
     model = make_classifier(classifier)
     if isinstance(model, KNeighborsClassifier):
         model.set_params(n_neighbors=min(model.n_neighbors, X_train.shape[0]))

@@ -24,7 +24,6 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from scipy import stats
 
 from ..errors import InputError
 
@@ -111,6 +110,8 @@ def mcnemar_exact(correct_a: np.ndarray, correct_b: np.ndarray) -> tuple[int, in
     c = int(np.sum(~ca & cb))
     if b + c == 0:
         return b, c, 1.0
+    from scipy import stats  # on first use: importing scipy.stats slows every page that imports this
+
     return b, c, float(stats.binomtest(b, b + c, 0.5, alternative="two-sided").pvalue)
 
 

@@ -38,8 +38,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
-from sklearn.metrics import f1_score
-from sklearn.model_selection import KFold, StratifiedKFold
 
 from ..errors import InputError
 from ..expected_warnings import fit_warnings_expected
@@ -128,6 +126,8 @@ def subsample(labels: np.ndarray, max_doc_count: int, *, order: np.ndarray) -> n
 
 def folds(labels: np.ndarray, ratio: int, *, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """k-fold splits (stratified when possible) of positions ``0..len(labels)-1``."""
+    from sklearn.model_selection import KFold, StratifiedKFold  # on use, not at import
+
     n = len(labels)
     if n < ratio:
         raise InputError(f"{n} documents cannot be split into {ratio} folds")
@@ -147,6 +147,8 @@ def cross_validate(
 
     Predictions of all folds are pooled, then scored once (ComputeScore of the CV result).
     """
+    from sklearn.metrics import f1_score  # on use, not at import
+
     y = labels[positions]
     truth, pred = [], []
     for tr, va in folds(y, ratio, seed=seed):

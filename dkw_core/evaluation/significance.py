@@ -33,7 +33,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from ..errors import InputError
 from ..expected_warnings import wilcoxon_warnings_expected
@@ -61,6 +60,7 @@ def signed_rank_direction(a: Sequence[float], b: Sequence[float]) -> tuple[float
     n = d.size
     if n == 0:
         return 0.0, 0.0, 0.0
+    from scipy import stats  # on first use: importing scipy.stats slows every page that imports this
     ranks = stats.rankdata(np.abs(d))
     r_plus, r_minus = float(ranks[d > 0].sum()), float(ranks[d < 0].sum())
     _, counts = np.unique(np.abs(d), return_counts=True)
@@ -117,6 +117,7 @@ def wilcoxon_signed_rank(a: Sequence[float], b: Sequence[float]) -> tuple[float,
         return float("nan"), 0.0, 1.0, 0, "none"
     method = wilcoxon_method(d)
     with wilcoxon_warnings_expected():
+        from scipy import stats  # on first use: importing scipy.stats slows every page that imports this
         approx = stats.wilcoxon(d, zero_method="wilcox", correction=False, method="approx")
         res = approx if method == "approx" else stats.wilcoxon(d, zero_method="wilcox", method="exact")
     return float(res.statistic), float(approx.zstatistic), float(res.pvalue), n, method
@@ -132,6 +133,7 @@ def sign_test(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, int
     n = pos + neg
     if n == 0:
         return 0.0, 1.0, 0
+    from scipy import stats  # on first use: importing scipy.stats slows every page that imports this
     p = stats.binomtest(max(pos, neg), n, 0.5, alternative="greater").pvalue
     return (pos - neg) / 2, float(p), n
 
@@ -142,6 +144,7 @@ def sign_test_two_sided(a: Sequence[float], b: Sequence[float]) -> float:
     pos, neg = int((d > 0).sum()), int((d < 0).sum())
     if pos + neg == 0:
         return 1.0
+    from scipy import stats  # on first use: importing scipy.stats slows every page that imports this
     return float(stats.binomtest(pos, pos + neg, 0.5, alternative="two-sided").pvalue)
 
 

@@ -38,11 +38,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, selectinload
 
+from ..lazy import lazy_module
 from .comparison import (  # noqa: F401  (re-exported: analysis is the study's statistics namespace)
     ARTICLE_PAIRING,
     DIFFERENCE_NOTE,
@@ -69,6 +69,8 @@ from .exclusion import apply_rules as exclude
 from .models import ANSWERS, QUESTIONS, Answer, Article, Judge, Judgement, Study, StudyKeyword
 from .settings import ExclusionRules
 from .verdict import excluded_line, verdict
+
+stats = lazy_module("scipy.stats")  # imported on first use: the study pages open without it
 
 AGREEMENT_NOTE = ("Spearman rho over pairs of judges (lower judgement slot first) rating the same keyword "
                   "on the same question, 'Do not know' left out; Krippendorff alpha (ordinal, values 1..3), "

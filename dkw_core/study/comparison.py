@@ -14,9 +14,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
+from ..lazy import lazy_module
 from .models import QUESTIONS
+
+stats = lazy_module("scipy.stats")  # imported on first use: the study pages open without it
 
 PAIRING = ("pairs: same article, same judge, same question, keyword rank i of method x vs rank i of method y "
            "(x = A, y = B with two methods; i = 1..the smaller of the two methods' keyword counts, every rank "

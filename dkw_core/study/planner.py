@@ -27,10 +27,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 from sqlalchemy.engine import Engine
 
 from ..errors import InputError
+from ..lazy import lazy_module
+
+stats = lazy_module("scipy.stats")  # imported on first use: the study pages open without it
 
 TARGET = 0.8
 PLAN_NOTE = ("latent score rounded to 1..3: mu ± delta/2 + article + keyword + judge noise, variance components "

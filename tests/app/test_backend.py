@@ -55,3 +55,15 @@ def test_a_metrics_table_is_computed_once_and_then_read_from_disk(monkeypatch, t
     assert calls == [{"text": "r8"}, None]
     monkeypatch.setattr(backend, "_CODE_KEY", ["other code"])
     assert backend.disk_cached("verdict", ("runs-a", "r8"), lambda: compute("new code")) == "new code"
+
+
+def test_the_pages_backend_imports_neither_scikit_learn_nor_scipy_stats():
+    """Every page imports dkw_app.backend on its first open; scikit-learn and scipy.stats (about a
+    second and a half together) are imported where a classifier is fitted or a test is run, not
+    there (BENCHMARKS.md, "Every page's first open")."""
+    import subprocess
+    import sys
+
+    code = "import sys, dkw_app.backend; print(sorted(m for m in ('sklearn', 'scipy.stats') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout
