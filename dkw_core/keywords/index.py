@@ -170,12 +170,44 @@ class DamagedIndex(ValueError):
     """A cached array does not match the checksum written with it."""
 
 
+VERIFIED = "verified.json"
+"""Beside a folder's arrays once their checksums matched: each file's size and modification time
+then. A later load whose files still have them is not hashed again (the arrays are 70-260 MB:
+hashing them was a second of every page's first open); any rewrite, truncation or copy changes
+them and the checksums are verified again."""
+
+
+def _signature(path: Path, names) -> dict[str, list[int]]:
+    out = {}
+    for name in names:
+        st = (path / name).stat()
+        out[name] = [st.st_size, st.st_mtime_ns]
+    return out
+
+
 def verify_index(path: Path, meta: dict) -> None:
     """Check every cached array against the checksum in ``meta`` (folders written before
-    checksums existed have none and are read as they are)."""
-    for name, expected in (meta.get("checksums") or {}).items():
+    checksums existed have none and are read as they are), unless they are unchanged since they
+    last matched (:data:`VERIFIED`)."""
+    sums = meta.get("checksums") or {}
+    if not sums:
+        return
+    try:
+        signature = _signature(path, sums)
+    except OSError as exc:
+        raise DamagedIndex(f"a cached array cannot be read ({exc.strerror or exc})") from None
+    try:
+        if json.loads((path / VERIFIED).read_text()) == signature:
+            return
+    except (OSError, ValueError):
+        pass
+    for name, expected in sums.items():
         if cache.file_checksum(path / name) != expected:
             raise DamagedIndex(f"{name} does not match its checksum")
+    try:
+        (path / VERIFIED).write_text(json.dumps(signature))
+    except OSError:  # a read-only data folder: verified again next time
+        pass
 
 
 def load_index(path: Path) -> NeighbourIndex:

@@ -48,3 +48,31 @@ def test_damaged_cached_neighbours_are_rebuilt_with_a_notice(tmp_path, monkeypat
     assert len(notices) == 1 and "damaged" in notices[0] and "rebuilding" in notices[0]
     assert main(argv) == 0  # rebuilt and saved: no notice any more
     assert "notice:" not in capsys.readouterr().err
+
+
+def test_unchanged_arrays_are_hashed_once_and_a_rewrite_is_verified_again(tmp_path, monkeypatch):
+    """verify_index hashes a folder's arrays once; while their size and modification time stay,
+    a later load trusts them (a second of every page's first open); a rewrite of the same size
+    is hashed again and caught."""
+    import os
+
+    import pytest
+
+    from dkw_core.keywords import index
+
+    for name, data in {"a.npy": b"x" * 1000, "b.npy": b"y" * 10}.items():
+        (tmp_path / name).write_bytes(data)
+    meta = {"checksums": {n: cache.file_checksum(tmp_path / n) for n in ("a.npy", "b.npy")}}
+    hashed = []
+    real = cache.file_checksum
+    monkeypatch.setattr(cache, "file_checksum", lambda p: hashed.append(p.name) or real(p))
+    index.verify_index(tmp_path, meta)
+    assert sorted(hashed) == ["a.npy", "b.npy"] and (tmp_path / index.VERIFIED).is_file()
+    hashed.clear()
+    index.verify_index(tmp_path, meta)
+    assert hashed == []
+    stat = (tmp_path / "a.npy").stat()
+    (tmp_path / "a.npy").write_bytes(b"z" * 1000)  # same size, other bytes
+    os.utime(tmp_path / "a.npy", ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    with pytest.raises(index.DamagedIndex, match="a.npy"):
+        index.verify_index(tmp_path, meta)
