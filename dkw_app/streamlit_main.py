@@ -20,10 +20,12 @@ import logging
 import sys
 import threading
 
-#: Imported in the background while the server starts (pandas, SciPy, scikit-learn, plotly and
-#: dkw_core behind the pages' one door): a page script's imports then find them loaded, so the first
-#: visitor does not wait for them (BENCHMARKS.md, "The Metrics page's first visit").
-WARM_MODULES = ("dkw_app.backend", "dkw_app.charts", "plotly.graph_objects")
+#: Imported in the background while the server starts (pandas, plotly, dkw_core behind the pages'
+#: one door, and gensim: a second of every page that loads word vectors): a page script's imports
+#: then find them loaded, so the first visitor does not wait for them (BENCHMARKS.md, "Every page's
+#: first open"). The vectors themselves are not loaded ahead: a load in progress held up the
+#: server's stop.
+WARM_MODULES = ("dkw_app.backend", "dkw_app.charts", "plotly.graph_objects", "gensim.models")
 
 
 def warm_imports(modules: tuple[str, ...] = WARM_MODULES, *, vectors: bool = False) -> threading.Thread:
