@@ -1,10 +1,12 @@
 """Throughput of ``keywords --texts big.jsonl --scheduler ...`` against the number of Dask workers.
 
     DKW_DATA_DIR=/work/data .venv/bin/python benchmarks/bench_stream.py --input /work/data/h37/million.jsonl \
-        --texts 2000 --chunk 250 --dataset r8 --mode null --mode local:1 --mode local:2 --mode local:4 --out stream.json
+        --make-input 1000000 --texts 2000 --chunk 250 --dataset r8 --mode null --mode local:1 --mode local:2 \
+        --mode local:4 --out stream.json
 
-The first ``--texts`` lines of ``--input`` (a JSONL of new texts; a generated million-text file,
-never in the repository) are streamed through :func:`dkw_core.keywords.stream.stream_keywords`
+The first ``--texts`` lines of ``--input`` (a JSONL of new texts; ``--make-input N`` writes it first:
+the 20ng and R8 texts repeated to N lines with new ids, never in the repository) are streamed
+through :func:`dkw_core.keywords.stream.stream_keywords`
 exactly as the command line does (chunks of 1,000 texts, resumable output, two chunks per worker
 in flight), with the statistics of ``--dataset`` (prepared in ``DKW_DATA_DIR``):
 
@@ -48,7 +50,21 @@ def _null_runner(chunks):
                 "keywords": {"lo-own": ["word"] * 10}} for i, _ in items]
 
 
-def run_mode(mode: str, path: Path, dataset: str, out: Path, chunk: int) -> dict:
+def make_input(out: Path, n: int) -> None:
+    """The benchmark's input: the texts of 20ng and R8 (both splits) repeated to ``n`` lines, ids
+    changed (``{corpus}-{line}``); generated, never in the repository."""
+    from dkw_core.corpora import load_corpus
+
+    texts = [(name, d.text) for name in ("20ng", "r8") for d in load_corpus(name).documents]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w", encoding="utf-8") as fh:
+        for i in range(n):
+            name, text = texts[i % len(texts)]
+            fh.write(json.dumps({"id": f"{name}-{i}", "text": text}, ensure_ascii=False) + "\n")
+    print(f"wrote {out}: {n:,} lines from {len(texts):,} distinct texts")
+
+
+def run_mode(mode: str, path: Path, dataset: str, out: Path, chunk: int, about: float | None = None) -> dict:
     from dkw_core.cluster import CorpusRef, ModelRef, prepare_on_cluster, session
     from dkw_core.cluster.batch import text_chunks_on_cluster
     from dkw_core.cluster.scheduler import parse_scheduler
@@ -56,7 +72,7 @@ def run_mode(mode: str, path: Path, dataset: str, out: Path, chunk: int) -> dict
     from dkw_core.types import DEFAULT_METRIC
 
     metrics = [DEFAULT_METRIC]
-    kw = dict(fmt="jsonl", metrics=metrics, settings={"mode": mode}, chunk=chunk)
+    kw = dict(fmt="jsonl", metrics=metrics, settings={"mode": mode, "about": about}, chunk=chunk)
     load = os.getloadavg()[0]
     cpu0 = resource.getrusage(resource.RUSAGE_SELF)
     if mode == "null":
@@ -67,7 +83,7 @@ def run_mode(mode: str, path: Path, dataset: str, out: Path, chunk: int) -> dict
         with session(parse_scheduler(mode)) as client:
             ref = ModelRef(CorpusRef(dataset))
             prepare_on_cluster(client, ref.corpus)  # a cache hit: prepared beforehand
-            runner = text_chunks_on_cluster(client, ref, metrics=metrics, k=90, top=10)
+            runner = text_chunks_on_cluster(client, ref, metrics=metrics, k=90, top=10, about=about)
             # the workers load the model on the first chunk: a warm-up chunk is not timed
             warm = Path(tempfile.mkdtemp()) / "warm.jsonl"
             with path.open("rb") as fh:
@@ -106,7 +122,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", type=Path, help="a JSON summary to model from (no measuring)")
     ap.add_argument("--workers", type=int, default=16)
     ap.add_argument("--total", type=float, default=10e6)
+    ap.add_argument("--about", type=float, default=None,
+                    help="as keywords --about (default: the command's default, keyphrases of each text)")
+    ap.add_argument("--make-input", type=int, metavar="N", help="write --input with N lines first")
     args = ap.parse_args(argv)
+    if args.make_input:
+        make_input(args.input, args.make_input)
     if args.model:
         rows = json.loads(args.model.read_text())["rows"]
         print(model(rows, args.workers, args.total))
@@ -117,12 +138,13 @@ def main(argv: list[str] | None = None) -> int:
     print("| mode | texts | wall s | texts/s | client CPU s / 1,000 texts | load before → after |")
     print("| --- | ---: | ---: | ---: | ---: | --- |")
     for mode in args.mode or ["null", "local:1", "local:2"]:
-        row = run_mode(mode, path, args.dataset, folder / f"out-{mode.replace(':', '')}.jsonl", args.chunk)
+        row = run_mode(mode, path, args.dataset, folder / f"out-{mode.replace(':', '')}.jsonl", args.chunk, args.about)
         rows.append(row)
         print(f"| {mode} | {row['texts']:,} | {row['seconds']} | {row['texts_per_second']:,.1f} | "
               f"{row['client_cpu_s_per_1000']} | {row['load_before']} → {row['load_after']} |", flush=True)
     if args.out:
         args.out.write_text(json.dumps({"input": str(args.input), "texts": args.texts, "dataset": args.dataset,
+                                        "about": args.about,
                                         "chunk": args.chunk,
                                         "rows": rows}, indent=1) + "\n")
     if any(r["mode"].startswith("local:") for r in rows):
