@@ -132,7 +132,7 @@ KIND_STYLE = {"latent": ("dkw metrics (latent words)", "circle", "#7f9cbf", 10),
               OWN_WORDS: ("own words (Fightin' Words, c-TF-IDF, tf-idf, tf-rf)", "diamond", "#e07b00", 13),
               "extractor": ("extractors (YAKE!, TextRank)", "square", "#2a9d4b", 13),
               "imported": ("imported keywords", "triangle-up", "#8a4fbf", 13),
-              "default": ("the default metric", "star", "#c0143c", 20)}
+              "default": ("the default", "star", "#c0143c", 20)}
 #: The document measures the Words tab's second table shows.
 #: The columns shown on the page (the whole set, top-1, occurrence, Jaccard and macro-F1 included, is on
 #: the generated pages of the docs site): four fit the text column at 1280 px.
@@ -148,16 +148,29 @@ def topic_category_chart(rows: pd.DataFrame, *, corpus: str, default: str) -> go
     fig = go.Figure()
     kinds = kept.assign(kind=[("default" if i == default else method_kind_of(w))
                               for i, w in zip(kept["id"], kept["words"])])
+    x0, x1 = (float(kept[TOPIC_AXIS].min()), float(kept[TOPIC_AXIS].max())) if not kept.empty else (0.0, 1.0)
+    dx = max(x1 - x0, 0.05)
+    named = {i for i, k in zip(kinds.index, kinds["kind"])  # the default is named in the legend instead
+             if k != "default" and (kinds.at[i, "id"] in front or k in ("extractor", "imported", "keyphrases"))}
+    place: dict = {}
+    right = 0
+    for i in kinds.loc[sorted(named)].sort_values(TOPIC_AXIS, ascending=False).index:
+        x = float(kinds.at[i, TOPIC_AXIS])  # a label reads towards the middle: none runs off the plot's edge,
+        if x > x0 + 0.7 * dx:              # and neighbours on the right take turns above and below
+            place[i] = ("top left", "bottom left")[right % 2]
+            right += 1
+        else:
+            place[i] = "top right" if x < x0 + 0.15 * dx else "top center"
     for kind, (name, symbol, colour, size) in KIND_STYLE.items():
         mine = kinds[kinds["kind"] == kind]
         if mine.empty:
             continue
         x, y = mine[TOPIC_AXIS], mine[CATEGORY_AXIS]
         fig.add_trace(go.Scatter(
-            x=x.tolist(), y=y.tolist(), mode="markers+text", name=name,
-            text=[plotly(m) if i in front or kind in ("default", "extractor", "imported", "keyphrases") else ""
-                  for i, m in zip(mine["id"], mine["method"])],
-            textposition="top center", textfont={"size": 12},
+            x=x.tolist(), y=y.tolist(), mode="markers+text",
+            name=f"{name}: {plotly(mine['method'].iloc[0])}" if kind == "default" else name,
+            text=[plotly(m) if i in named else "" for i, m in zip(mine.index, mine["method"])],
+            textposition=[place.get(i, "top center") for i in mine.index], textfont={"size": 12},
             error_x={"type": "data", "symmetric": False, "array": (mine[f"{TOPIC_AXIS} high"] - x).tolist(),
                      "arrayminus": (x - mine[f"{TOPIC_AXIS} low"]).tolist(), "thickness": 1, "width": 0},
             error_y={"type": "data", "symmetric": False, "array": (mine[f"{CATEGORY_AXIS} high"] - y).tolist(),
@@ -173,6 +186,10 @@ def topic_category_chart(rows: pd.DataFrame, *, corpus: str, default: str) -> go
         xaxis_title="topic: MRR of the document among its category's documents",
         yaxis_title="category: keywords-alone micro-F1 (%)",
         legend={"orientation": "h", "yanchor": "top", "y": -0.18, "x": 0}, height=560, margin={"t": 100, "b": 130})
+    if not kept.empty:  # room for the CI bars and the labels of the outermost markers
+        hi = float(kept[f"{TOPIC_AXIS} high"].max())
+        lo = float(kept[f"{TOPIC_AXIS} low"].min())
+        fig.update_xaxes(range=[lo - 0.06 * dx, hi + 0.06 * dx])
     return fig
 
 

@@ -86,11 +86,12 @@ def test_the_topic_category_chart_draws_each_kind_with_its_cis_and_names_the_fro
 
     fig = topic_category_chart(_doc_rows(), corpus="<b>toy</b>", default="lo-own").to_plotly_json()
     traces = {t["name"].split(" (")[0]: t for t in fig["data"]}
-    assert set(traces) == {"dkw metrics", "own words", "extractors", "imported keywords", "the default metric"}
+    assert set(traces) == {"dkw metrics", "own words", "extractors", "imported keywords", "the default: lo-own"}
     yake = traces["extractors"]
     assert yake["x"] == [0.61] and yake["y"] == [90.2] and yake["text"] == ["YAKE! (extractor)"]
     assert yake["error_x"]["array"] == pytest.approx([0.02]) and yake["error_x"]["arrayminus"] == pytest.approx([0.01])
     assert yake["error_y"]["array"] == pytest.approx([1.0])
     assert traces["own words"]["text"] == ["Fightin' Words (own words)"]  # on the front: named
     assert traces["dkw metrics"]["text"] == [""]  # ig: beaten on both, not named
+    assert traces["the default: lo-own"]["text"] == [""]  # named in the legend, its label overlapping no other
     assert "<a href" not in str(fig) and "<b>toy</b>" not in fig["layout"]["title"]["text"]
