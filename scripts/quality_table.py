@@ -776,7 +776,9 @@ def topic_category_svg(data: dict, name: str, path: Path) -> None:
     plt.rcParams.update({"svg.hashsalt": "dkw", "svg.fonttype": "none", "font.size": 9})
     fig, ax = plt.subplots(figsize=(8, 5.2))
     seen = set()
-    for _, r in rows.iterrows():
+    x0, x1 = float(rows[TOPIC_AXIS].min()), float(rows[TOPIC_AXIS].max())
+    right = iter(range(len(rows)))  # labels of the rightmost methods read leftwards, taking turns above and below
+    for _, r in rows.sort_values(TOPIC_AXIS, ascending=False).iterrows():
         kind = "default" if r["id"] == default else method_kind_of(r["words"])
         colour, marker = STYLE[kind]
         x, y = r[TOPIC_AXIS], r[CATEGORY_AXIS]
@@ -786,8 +788,13 @@ def topic_category_svg(data: dict, name: str, path: Path) -> None:
         ax.errorbar(x, y, xerr=xerr, yerr=yerr, fmt=marker, color=colour, ecolor=colour, elinewidth=0.8,
                     markersize=11 if kind == "default" else 6, alpha=0.9, label=None if kind in seen else label)
         seen.add(kind)
-        if r["id"] in front or kind not in ("latent", "own words") or r["id"] in ("ig", "lo-own", "own:fw"):
-            ax.annotate(r["method"], (x, y), textcoords="offset points", xytext=(5, 4), fontsize=8,
+        named = r["id"] in front or kind not in ("latent", "own words") or r["id"] in ("ig", "lo-own", "own:fw")
+        if named and kind != "default":  # the default is named in the legend
+            if x > x0 + 0.7 * max(x1 - x0, 0.05):
+                offset, align = ((-6, 6), "right") if next(right) % 2 == 0 else ((-6, -12), "right")
+            else:
+                offset, align = (5, 4), "left"
+            ax.annotate(r["method"], (x, y), textcoords="offset points", xytext=offset, ha=align, fontsize=8,
                         fontweight="bold" if r["id"] in front else "normal")
     ax.set_xlabel("topic: MRR of the document among its category's documents, by its keywords' vector")
     ax.set_ylabel("category: keywords-alone micro-F1 (%)")
