@@ -212,6 +212,9 @@ def test_a_hostile_corpus_plants_no_link_image_script_or_math_on_any_page(tmp_pa
         _no_payload_markup(page, "Judge, instructions")
         page.get_by_role("button", name="I have read the instructions — start").click()
         wait_idle(page)
+        # the article comes in the run after the click: wait for its first keyword, then for that run's end
+        page.locator("[class*='st-key-kw-'] [data-testid='stText']").first.wait_for(timeout=120_000)
+        wait_idle(page)
         shown = page.locator("[class*='st-key-kw-'] [data-testid='stText']").all_inner_texts()
         assert sorted(shown) == sorted(hostile.KEYWORDS)
         _no_payload_markup(page, "Judge")
