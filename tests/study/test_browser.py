@@ -132,7 +132,7 @@ def test_a_reupload_on_the_admin_page_shows_exactly_the_file_s_methods(tmp_path)
             page.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(str(files[name]))
             wait_idle(page)
             picker = page.locator("[data-testid='stMultiSelect']").filter(has_text="Imported methods to compare")
-            picker.wait_for()
+            expect(picker).to_have_count(1, timeout=60_000)  # the previous upload's widget may linger a moment
             expect(picker.locator("[data-tag] span[title]")).to_have_count(4 if name == "good.jsonl" else 3)
             chosen.append(picker.locator("[data-tag] span[title]").all_inner_texts())
         if os.environ.get("DKW_SCREENSHOT"):
