@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from playwright.sync_api import expect
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -56,7 +57,9 @@ def _judge(page, engine, base, pid, *, intruder_answer, backdate, shot=None):
             held = s.get(Judgement, judgement)
             held.assigned_at = held.assigned_at - timedelta(minutes=20)
             s.commit()
-    page.get_by_role("button", name="Submit", exact=True).click()
+    submit = page.get_by_role("button", name="Submit", exact=True)
+    expect(submit).to_be_enabled(timeout=120_000)  # polls until the last answer's rerun has ended
+    submit.click()
     page.get_by_text("Your completion code").wait_for()
     wait_idle(page)
     page.locator(".st-key-completion_code").get_by_text(CODE, exact=True).wait_for()
