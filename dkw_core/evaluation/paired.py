@@ -26,6 +26,9 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from ..errors import InputError
+from ..lazy import lazy_module
+
+stats = lazy_module("scipy.stats")  # imported on first use: the app's pages import this module
 
 ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
 #: Bootstrap defaults: resamples and the recorded seed.
@@ -110,8 +113,6 @@ def mcnemar_exact(correct_a: np.ndarray, correct_b: np.ndarray) -> tuple[int, in
     c = int(np.sum(~ca & cb))
     if b + c == 0:
         return b, c, 1.0
-    from scipy import stats  # on first use: importing scipy.stats slows every page that imports this
-
     return b, c, float(stats.binomtest(b, b + c, 0.5, alternative="two-sided").pvalue)
 
 

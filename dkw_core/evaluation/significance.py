@@ -36,6 +36,9 @@ import pandas as pd
 
 from ..errors import InputError
 from ..expected_warnings import wilcoxon_warnings_expected
+from ..lazy import lazy_module
+
+stats = lazy_module("scipy.stats")  # imported on first use: the app's pages import this module
 
 #: Decimals (of F1 in percent) a score without a known test size is rounded to before a difference is taken.
 RESOLUTION = 4
@@ -60,7 +63,6 @@ def signed_rank_direction(a: Sequence[float], b: Sequence[float]) -> tuple[float
     n = d.size
     if n == 0:
         return 0.0, 0.0, 0.0
-    from scipy import stats  # on first use: importing scipy.stats slows every page that imports this
     ranks = stats.rankdata(np.abs(d))
     r_plus, r_minus = float(ranks[d > 0].sum()), float(ranks[d < 0].sum())
     _, counts = np.unique(np.abs(d), return_counts=True)
@@ -117,7 +119,6 @@ def wilcoxon_signed_rank(a: Sequence[float], b: Sequence[float]) -> tuple[float,
         return float("nan"), 0.0, 1.0, 0, "none"
     method = wilcoxon_method(d)
     with wilcoxon_warnings_expected():
-        from scipy import stats  # on first use: importing scipy.stats slows every page that imports this
         approx = stats.wilcoxon(d, zero_method="wilcox", correction=False, method="approx")
         res = approx if method == "approx" else stats.wilcoxon(d, zero_method="wilcox", method="exact")
     return float(res.statistic), float(approx.zstatistic), float(res.pvalue), n, method
@@ -133,7 +134,6 @@ def sign_test(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, int
     n = pos + neg
     if n == 0:
         return 0.0, 1.0, 0
-    from scipy import stats  # on first use: importing scipy.stats slows every page that imports this
     p = stats.binomtest(max(pos, neg), n, 0.5, alternative="greater").pvalue
     return (pos - neg) / 2, float(p), n
 
@@ -144,7 +144,6 @@ def sign_test_two_sided(a: Sequence[float], b: Sequence[float]) -> float:
     pos, neg = int((d > 0).sum()), int((d < 0).sum())
     if pos + neg == 0:
         return 1.0
-    from scipy import stats  # on first use: importing scipy.stats slows every page that imports this
     return float(stats.binomtest(pos, pos + neg, 0.5, alternative="two-sided").pvalue)
 
 
