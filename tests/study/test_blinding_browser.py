@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 from dkw_core.db import make_engine
 from dkw_core.study import service as S
 from dkw_core.study.models import Article, Judge, Judgement, KeywordSource, Study, StudyKeyword, init_db
-from tests.support.browser import browser_page, streamlit_server, wait_idle
+from tests.support.browser import browser_page, choose, streamlit_server, wait_idle
 
 from .fakes import make_docs
 
@@ -181,8 +181,7 @@ def test_nothing_in_the_judge_pages_dom_or_frames_carries_method_information(tmp
             # answer everything, submit: the frames of this article include the answers sent
             radios = page.locator("[data-testid='stRadio']")
             for i in range(radios.count()):
-                radios.nth(i).get_by_text("Partially", exact=True).click()
-                wait_idle(page)
+                choose(page, radios.nth(i), "Partially")
             page.get_by_role("button", name="Submit", exact=True).click()
             wait_idle(page)
             token = re.search(r"st-key-kw-([0-9a-f]{16})-0", " ".join(dom["attrs"])).group(1)

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from dkw_core.db import make_engine
 from dkw_core.study.models import Answer, Judgement, Study
-from tests.support.browser import browser_page, streamlit_server, wait_idle
+from tests.support.browser import browser_page, choose, streamlit_server, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -81,8 +81,7 @@ def test_admin_creates_study_judge_answers_everything_and_submits(tmp_path):
         assert METHOD_A not in html and METHOD_B not in html and "latent" not in html
         for i in range(n_groups):
             answer = ("Relevant", "Partially", "Irrelevant", "Do not know")[i % 4]
-            page.locator("[data-testid='stRadio']").nth(i).get_by_text(answer, exact=True).click()
-            wait_idle(page)
+            choose(page, page.locator("[data-testid='stRadio']").nth(i), answer)
             if i < n_groups - 1:
                 assert page.get_by_role("button", name="Submit", exact=True).is_disabled()
         expect(page.get_by_role("button", name="Submit", exact=True)).to_be_enabled()  # polls until the rerun ends

@@ -16,7 +16,7 @@ from dkw_core.study import service as S
 from dkw_core.study.models import Judgement, Participant, init_db
 from dkw_core.study.participants import PlatformSettings, set_platform
 from dkw_core.study.settings import ExclusionRules
-from tests.support.browser import ROOT, browser_page, streamlit_server, wait_idle
+from tests.support.browser import ROOT, browser_page, choose, streamlit_server, wait_idle
 
 from .fakes import category_provider, make_docs
 
@@ -48,8 +48,7 @@ def _judge(page, engine, base, pid, *, intruder_answer, backdate, shot=None):
         word = box.locator("[data-testid='stText']").first.inner_text().strip()
         answer = intruder_answer if word == planted else "Relevant"
         for radio in range(2):
-            box.locator("[data-testid='stRadio']").nth(radio).get_by_text(answer, exact=True).click()
-            wait_idle(page)
+            choose(page, box.locator("[data-testid='stRadio']").nth(radio), answer)
     if shot:
         page.screenshot(path=str(SHOTS / shot), full_page=True)
     if backdate:  # the participant took her time: the clock of her reservation says 20 minutes

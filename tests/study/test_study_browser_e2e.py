@@ -20,7 +20,7 @@ import sys
 
 import pytest
 
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, ROOT, require_chromium, wait_idle
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, ROOT, choose, require_chromium, wait_idle
 from tests.support.serve import served
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(400)]
@@ -75,14 +75,7 @@ def number(page, label: str, value: int) -> None:
 
 def answer(page, radios, start: int, stop: int, judge: int) -> None:
     for i in range(start, stop):
-        option = radios.nth(i).locator("[data-testid=stRadioOption]").filter(
-            has_text=re.compile(f"^{OPTIONS[(i + judge) % 3]}$"))
-        for _ in range(3):  # a click landing while the page redraws is repeated
-            option.click()
-            wait_idle(page)
-            if option.locator("input").is_checked():
-                break
-        assert option.locator("input").is_checked()
+        choose(page, radios.nth(i), OPTIONS[(i + judge) % 3])
 
 
 def questions(page) -> int:

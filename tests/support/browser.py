@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -86,3 +87,17 @@ def wait_idle(page, timeout: float = 60_000) -> None:
     """Wait until the Streamlit script has finished running after an action."""
     page.wait_for_timeout(300)
     page.wait_for_selector(IDLE, timeout=timeout)
+
+
+def choose(page, group, option: str, *, tries: int = 3) -> None:
+    """Pick ``option`` in the radio ``group`` (a ``stRadio`` locator) and check it stayed picked.
+
+    Under load a click can land while the page redraws the group after the previous answer's
+    rerun and be lost; it is repeated (at most ``tries`` times), as a participant would."""
+    choice = group.locator("[data-testid=stRadioOption]").filter(has_text=re.compile(f"^{re.escape(option)}$"))
+    for _ in range(tries):
+        choice.click()
+        wait_idle(page)
+        if choice.locator("input").is_checked():
+            return
+    assert choice.locator("input").is_checked(), f"the answer {option!r} did not stay picked after {tries} clicks"
