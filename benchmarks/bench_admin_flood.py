@@ -6,12 +6,13 @@ admin gate with wrong passwords, with the real constants (1 s doubling to 30 s).
 For each N: a SQLite study database in a temporary folder; two flood processes (as two app
 processes) running N sessions between them (a thread each), every session sending a wrong
 password every 0.1 s from the attacker's address, through ``AdminGate.attempt``, the function
-the admin page calls. After ``--warmup`` seconds of flood the organiser, at another address,
-(a) mistypes the password once and then submits the right one every second (the page's
-countdown reruns the entry when the wait is over) until admitted, and (b) types the right
-password. With
-``--same-address`` the organiser also tries from the flood's own address (the case the gate
-cannot tell apart) for at most ``--give-up`` seconds. Prints seconds to get in, the attempts
+the admin page calls, each session under a name of its own. Each time after ``--warmup``
+seconds of flood (his success resets the server's count) the organiser, from a new browser
+session at another address, (a) types the right password, (b) mistypes it once and then types
+the right one (an entry refused unchecked is sent again every second, as the page's countdown
+does). With ``--same-address`` he then also tries from the flood's own address (a proxy or the
+same machine). He gives up after ``--give-up`` seconds. The server's count of failures when he
+starts is printed beside each figure. Prints seconds to get in, the attempts
 the flood had checked and those refused unchecked.
 """
 from __future__ import annotations
@@ -30,9 +31,13 @@ PASSWORD = "the-right-admin-password"
 FLOOD_ADDRESS, ORGANISER_ADDRESS = "203.0.113.66", "198.51.100.7"
 
 
-def _attempt(gate, given: str, client: str):
-    """``gate.attempt`` with the client's address (a gate without per-client counts ignores it)."""
-    if "client" in inspect.signature(gate.attempt).parameters:
+def _attempt(gate, given: str, client: str, session: str):
+    """``gate.attempt`` with the client's address and browser session (an older gate without
+    per-client or per-session counts is given what it takes)."""
+    params = inspect.signature(gate.attempt).parameters
+    if "session" in params:
+        return gate.attempt(given, client, session)
+    if "client" in params:
         return gate.attempt(given, client)
     return gate.attempt(given)
 
@@ -47,7 +52,7 @@ def _flood(url: str, sessions: int, stop, counts) -> None:
         checked = refused = 0
         next_at = time.time() + i * 0.1 / max(sessions, 1)
         while not stop.is_set():
-            result = _attempt(gate, f"wrong-guess-{i}", FLOOD_ADDRESS)
+            result = _attempt(gate, f"wrong-guess-{i}", FLOOD_ADDRESS, f"flood-{os.getpid()}-{i}")
             checked += not result.blocked
             refused += result.blocked
             next_at += 0.1
@@ -63,14 +68,19 @@ def _flood(url: str, sessions: int, stop, counts) -> None:
         t.join()
 
 
-def _get_in(gate, client: str, give_up: float, typo: bool) -> float | None:
-    """Seconds from the organiser's first entry until admitted; None after ``give_up`` s."""
+def _get_in(gate, client: str, session: str, give_up: float, typo: bool) -> float | None:
+    """Seconds from the organiser's first entry until admitted, from a new browser session;
+    None after ``give_up`` s. As on the admin page: an entry refused unchecked is sent again
+    when its wait is over (the countdown reruns every second); a typo, once checked, is
+    followed by the right password."""
     started = time.time()
-    if typo:
-        _attempt(gate, PASSWORD + "x", client)
+    entries = [PASSWORD + "x", PASSWORD] if typo else [PASSWORD]
     while time.time() - started < give_up:
-        if _attempt(gate, PASSWORD, client).ok:
+        result = _attempt(gate, entries[0], client, session)
+        if result.ok:
             return time.time() - started
+        if not result.blocked and len(entries) > 1:
+            entries = entries[1:]
         time.sleep(1.0)
     return None
 
@@ -91,13 +101,15 @@ def run(sessions: int, warmup: float, give_up: float, same_address: bool) -> dic
         procs = [multiprocessing.Process(target=_flood, args=(url, n, stop, counts)) for n in shares if n]
         for p in procs:
             p.start()
-        time.sleep(warmup)
-        out: dict[str, object] = {"sessions": sessions, "flood_failures": gate.failures}
-        out["after_a_typo"] = _get_in(gate, ORGANISER_ADDRESS, give_up, typo=True)
-        time.sleep(2.0)  # his success reset the server's count: let the flood raise it again
-        out["right_at_once"] = _get_in(gate, ORGANISER_ADDRESS, give_up, typo=False)
+        out: dict[str, object] = {"sessions": sessions}
+        # each measurement after `warmup` s of flood: the organiser's success resets the server's count
+        tries = [("right_at_once", ORGANISER_ADDRESS, False), ("after_a_typo", ORGANISER_ADDRESS, True)]
         if same_address:
-            out["same_address"] = _get_in(gate, FLOOD_ADDRESS, give_up, typo=False)
+            tries.append(("same_address", FLOOD_ADDRESS, False))
+        for i, (name, client, typo) in enumerate(tries):
+            time.sleep(warmup)
+            out[f"{name}_count"] = gate.failures
+            out[name] = _get_in(gate, client, f"organiser-{i}", give_up, typo=typo)
         stop.set()
         for p in procs:
             p.join()
@@ -117,14 +129,14 @@ def main() -> None:
     def fmt(v: object) -> str:
         return "still out" if v is None else f"{v:.2f}" if isinstance(v, float) else str(v)
 
+    names = ["right_at_once", "after_a_typo"] + (["same_address"] if args.same_address else [])
     print("| sessions flooding | right password (s) | after a typo (s) |"
           + (" from the flood's address (s) |" if args.same_address else "")
           + " wrong attempts checked / refused unchecked |", flush=True)
     for n in args.sessions:
         r = run(n, args.warmup, args.give_up, args.same_address)
-        print(f"| {n} | {fmt(r['right_at_once'])} | {fmt(r['after_a_typo'])} |"
-              + (f" {fmt(r['same_address'])} |" if args.same_address else "")
-              + f" {r['flood_checked']} / {r['flood_refused']} |", flush=True)
+        cells = " | ".join(f"{fmt(r[k])} (count {r[k + '_count']})" for k in names)
+        print(f"| {n} | {cells} | {r['flood_checked']} / {r['flood_refused']} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ from the request until the page has drawn its content and its script is idle (*c
 first visitor); then the same page is opened again in a new tab (*warm*: a second visitor, the
 server's caches filled). The machine's 1-minute load average is recorded beside every figure.
 
-    .venv/bin/python benchmarks/bench_pages.py [--pages Home Documents …] [--root CHECKOUT]
+    .venv/bin/python benchmarks/bench_pages.py [--pages Home Documents …] [--root CHECKOUT] [--profile]
 
 Uses ``DKW_DATA_DIR`` and ``DKW_ARCHIVES`` as set (prepared corpora make Documents and Categories
 open on one); prints one JSON line per page and a Markdown table.
@@ -56,15 +56,26 @@ def _open(page, url: str) -> float:
     return time.perf_counter() - start
 
 
-def measure(root: Path, name: str, path: str, env: dict[str, str], logs: Path) -> dict:
+def _sampler(pid: int, out: Path) -> subprocess.Popen:
+    """py-spy sampling the server and its children (collapsed stacks, one line per stack)."""
+    return subprocess.Popen(["py-spy", "record", "--subprocesses", "--idle", "--rate", "200", "--format", "raw",
+                             "--pid", str(pid), "--output", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def measure(root: Path, name: str, path: str, env: dict[str, str], logs: Path, profile: bool = False) -> dict:
     port = free_port()
     with open(logs / f"{name}.log", "w") as log:
         server = _start(root, env, port, log)
         try:
             url = f"http://127.0.0.1:{port}/{path}"
             with browser_page() as page:
+                sampler = _sampler(server.pid, logs / f"{name}.cold.txt") if profile else None
                 load_cold = os.getloadavg()[0]
                 cold = _open(page, url)
+                if sampler is not None:
+                    sampler.send_signal(signal.SIGINT)
+                    sampler.wait(60)
                 load_warm = os.getloadavg()[0]
                 page.goto("about:blank")
                 warm = _open(page, url)
@@ -82,13 +93,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout whose app is timed")
     parser.add_argument("--pages", nargs="+", choices=list(PAGES), default=list(PAGES))
+    parser.add_argument("--profile", action="store_true",
+                        help="sample each cold open with py-spy (installed separately) into the logs folder")
     args = parser.parse_args()
     root = args.root.resolve()
     logs = Path(tempfile.mkdtemp(prefix="dkw-bench-pages-"))
     env = {**os.environ, "PYTHONPATH": str(root), "DKW_HOST": "127.0.0.1"}
     rows = []
     for name in args.pages:
-        row = measure(root, name, PAGES[name], env, logs)
+        row = measure(root, name, PAGES[name], env, logs, args.profile)
         rows.append(row)
         print(json.dumps(row), flush=True)
     print(f"\nlogs: {logs}\n\n| page | cold | warm | load (1 min) |\n|---|---|---|---|")

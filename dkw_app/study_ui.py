@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+import secrets
 import sys
 import threading
 from datetime import UTC, datetime, timedelta
@@ -116,7 +117,7 @@ def require_admin(key: str) -> None:
     tried = st.session_state.get("_admin_tried")  # (page, input, gate time it may be checked again)
     retry = tried is not None and tried[2] is not None and gate.clock() >= tried[2]
     if tried is None or tried[:2] != (key, given) or retry:  # a rerun with the same input is no new attempt,
-        result = gate.attempt(given, client_address())        # unless it came during the wait (refused unchecked)
+        result = gate.attempt(given, client_address(), _session_key())  # unless it came during the wait (unchecked)
         if result.ok:
             st.session_state["study_admin_ok"] = True
             st.session_state.pop("_admin_tried", None)
@@ -140,12 +141,20 @@ def require_admin(key: str) -> None:
 
 def client_address() -> str:
     """The visitor's network address as the server sees it (``""`` for a browser on this
-    machine): the admin gate's wait after a failure is this address's alone."""
+    machine): with the session, the key of the admin gate's count of failures."""
     try:
         address = st.context.ip_address
     except Exception:  # no client context (a bare script run)  # noqa: BLE001
         return ""
     return address if isinstance(address, str) else ""
+
+
+def _session_key() -> str:
+    """A random name of this browser session (the admin gate counts failures per session: one
+    session's flood never makes another wait)."""
+    if "_admin_session" not in st.session_state:
+        st.session_state["_admin_session"] = secrets.token_hex(12)
+    return str(st.session_state["_admin_session"])
 
 
 @st.fragment(run_every=1.0)

@@ -7,21 +7,23 @@ attempts, and the one-time token used when no password is configured.
 * When none is configured, the server generates a random token at start and prints it on
   its console (as notebook servers do); it is valid until the server stops.
 * :class:`AdminGate` counts failed attempts in the study database (table
-  ``study_admin_throttle``), so every app process sharing that database shares the counts (and
-  opening new browser sessions does not reset them). Two counts: the server's (every client's
-  failures, row ``admin``) and each client's (its network address, a row ``c:<hash>``). After a
-  failure *the client that made it* is refused unchecked for ``delay_after(n)`` =
+  ``study_admin_throttle``), so every app process sharing that database shares the counts.
+  Two counts: the server's (every client's failures, row ``admin``) and each client's (a
+  browser session at a network address, a row ``c:<hash>``). After a failure *the session
+  that made it* is refused unchecked for ``delay_after(n)`` =
   ``min(BASE_DELAY * 2**(n-1), MAX_DELAY)`` seconds — 1, 2, 4, … s, never more than
-  :data:`MAX_DELAY` — where ``n`` is the larger of the two counts: under a flood from anywhere
-  every failing client waits the full :data:`MAX_DELAY` at once. Other clients are never
-  refused for it, so a flood of wrong attempts, from any number of sessions, cannot keep the
-  organiser out: from an address that is not flooding, a right password is checked at once,
-  and after the organiser's own mistake within :data:`MAX_DELAY`. Guess rate: at most one per
-  :data:`MAX_DELAY` per client address once the server has seen six failures (the first five
-  of a quiet server come after 1, 2, 4, 8 and 16 s), however many sessions the address opens;
-  an attacker with M addresses gets M per :data:`MAX_DELAY` (docs/bad-inputs.md). A flood
-  from the organiser's own address (the same machine, or a proxy in front of the app that
-  hides addresses) cannot be told from the organiser and still delays him.
+  :data:`MAX_DELAY` — where ``n`` is the larger of the two counts: under a flood every failing
+  session waits the full :data:`MAX_DELAY` at once. A session's first attempt while the server
+  counts failures is refused unchecked for the server's delay, at most :data:`NEW_SESSION_DELAY`
+  (so that opening a new session per guess does not buy a check at once), and checked when that
+  wait is over. Nobody waits for another session's mistakes, so a flood of wrong attempts from
+  any number of sessions, at any address — the organiser's own included (the same machine, or
+  a proxy that hides addresses) — cannot keep the organiser out: his right password is checked
+  within :data:`NEW_SESSION_DELAY`, and after a typo of his own within :data:`MAX_DELAY`. The
+  price, stated in docs/bad-inputs.md: the guess rate is bounded per session — one per
+  :data:`MAX_DELAY` once the server has seen six failures — so an attacker holding S sessions
+  open gets S guesses per :data:`MAX_DELAY`; the defence against guessing is the secret's
+  length (at least :data:`MIN_PASSWORD_LENGTH` characters, or the generated 32-character token).
   A success resets the client's and the server's count, and a failure more than
   :data:`RESET_AFTER` seconds after the previous one starts a new count; client rows older
   than that (or reset by a success) are deleted.
@@ -54,6 +56,8 @@ MIN_PASSWORD_LENGTH = 12
 BASE_DELAY = 1.0
 #: ... up to this bound: one wrong attempt keeps everyone out for at most this long.
 MAX_DELAY = 30.0
+#: A new session's first attempt waits the server's current delay, at most this long.
+NEW_SESSION_DELAY = 15.0
 #: A failure this long (seconds) after the previous one starts a new count.
 RESET_AFTER = 900.0
 SCOPE = "admin"
@@ -91,25 +95,27 @@ class _Count:
     blocked_until: float = 0.0
 
 
-def client_scope(client: str) -> str:
-    """The throttle row of a client address (``""``: no address known, e.g. a local browser);
-    hashed, so the table holds no address."""
-    return "c:" + hashlib.sha256(client.encode("utf-8", "surrogatepass")).hexdigest()[:30]
+def client_scope(client: str, session: str = "") -> str:
+    """The throttle row of a browser ``session`` at a client address (``""``: not known, e.g. a
+    local browser or a bare script); hashed, so the table holds no address."""
+    key = f"{client}\0{session}" if session else client
+    return "c:" + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:30]
 
 
 class AdminGate:
-    """Checks admin secrets with a growing, bounded delay after failures, per client address.
+    """Checks admin secrets with a growing, bounded delay after failures, per browser session.
     The counts live in the study database ``engine`` (shared by every process using it) or,
     without one, in this object (thread-safe either way)."""
 
     def __init__(self, secret: str, *, engine: Engine | None = None, clock: Callable[[], float] = time.time,
                  base_delay: float = BASE_DELAY, max_delay: float = MAX_DELAY,
-                 reset_after: float = RESET_AFTER) -> None:
+                 new_session_delay: float = NEW_SESSION_DELAY, reset_after: float = RESET_AFTER) -> None:
         self._secret = secret.encode("utf-8")
         self.engine = engine
         self.clock = clock
         self.base_delay = base_delay
         self.max_delay = max_delay
+        self.new_session_delay = new_session_delay
         self.reset_after = reset_after
         self._memory: dict[str, _Count] = {}
         self._lock = threading.Lock()
@@ -123,15 +129,15 @@ class AdminGate:
         """The server's current count of consecutive failures (every client's)."""
         return self._update("", lambda server, _client: server.failures)
 
-    def failures_of(self, client: str) -> int:
-        """The current count of consecutive failures of ``client``."""
-        return self._update(client, lambda _server, count: count.failures)
+    def failures_of(self, client: str, session: str = "") -> int:
+        """The current count of consecutive failures of ``session`` at ``client``."""
+        return self._update(client, lambda _server, count: count.failures, session)
 
-    def _update(self, client: str, change: Callable[[_Count, _Count], _T]) -> _T:
+    def _update(self, client: str, change: Callable[[_Count, _Count], _T], session: str = "") -> _T:
         """``change(server count, client count)`` with both counts locked against every other
         thread and process, their changes stored. An unusable database (read-only, gone) falls
         back to this process's counts for that call."""
-        scope = client_scope(client)
+        scope = client_scope(client, session)
         with self._lock:
             if self.engine is not None:
                 try:
@@ -152,9 +158,10 @@ class AdminGate:
                 del self._memory[key]
             return change(self._memory.setdefault(SCOPE, _Count()), self._memory.setdefault(scope, _Count()))
 
-    def attempt(self, given: str, client: str = "") -> Attempt:
-        """Check ``given`` for the client at network address ``client`` (``""`` when unknown)."""
-        return self._update(client, lambda server, count: self._attempt(server, count, given))
+    def attempt(self, given: str, client: str = "", session: str = "") -> Attempt:
+        """Check ``given`` for the browser ``session`` at network address ``client`` (either
+        ``""`` when unknown)."""
+        return self._update(client, lambda server, count: self._attempt(server, count, given), session)
 
     def _attempt(self, server: _Count, count: _Count, given: str) -> Attempt:
         now = self.clock()
@@ -162,6 +169,15 @@ class AdminGate:
             wait = count.blocked_until - now
             return Attempt(False, f"too many wrong attempts: the next attempt is accepted in "
                                   f"{math.ceil(wait)} s", wait, blocked=True, retry_at=count.blocked_until)
+        if count.failures == 0 and count.blocked_until == 0.0:  # a session's first attempt
+            first = min(self.delay_after(server.failures), self.new_session_delay)
+            if server.last_failure is not None and now - server.last_failure > self.reset_after:
+                first = 0.0  # the server's failures are an old run
+            if first > 0:
+                count.blocked_until, count.last_failure = now + first, now  # kept while it waits
+                return Attempt(False, f"the server has counted {server.failures} wrong attempt(s) lately: a new "
+                                      f"session's entry is checked in {math.ceil(first)} s", first, blocked=True,
+                               retry_at=count.blocked_until)
         if given and hmac.compare_digest(given.encode("utf-8", "surrogatepass"), self._secret):
             for c in (server, count):
                 c.failures, c.last_failure, c.blocked_until = 0, None, 0.0
@@ -172,7 +188,7 @@ class AdminGate:
             c.failures += 1
             c.last_failure = now
         delay = self.delay_after(max(server.failures, count.failures))
-        count.blocked_until = now + delay  # this client only: nobody else waits for its mistakes
+        count.blocked_until = now + delay  # this session only: nobody waits for another session's mistakes
         return Attempt(False, f"wrong password (attempt {server.failures}); the next attempt is accepted in "
                               f"{math.ceil(delay)} s", delay, retry_at=count.blocked_until)
 
