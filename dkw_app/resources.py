@@ -101,6 +101,27 @@ def model(name: str, sample: int | None, k_max: int, *, progress: backend.Progre
         return store.models[key]
 
 
+def preload() -> str | None:
+    """Load, from disk only, what Documents and Categories open on — the word vectors and the
+    prepared model of the first prepared corpus — into this server's caches, so that the first
+    visitor finds them loaded (called by the server's warm-up thread, ``dkw_app.streamlit_main``).
+    Nothing is built, tagged or converted: without the default vectors' converted copy on disk
+    (or with ``DKW_VECTORS`` set), or without a prepared corpus, it loads nothing, so a server
+    that has never prepared anything starts and stops as fast as before. The corpus's name, or
+    None when nothing was loaded."""
+    from .widgets import first_prepared
+
+    if backend.vectors_path() is not None or not backend.describe_default()["cached"]:
+        return None
+    sample = backend.sample_per_category()
+    names = [str(i["name"]) for i in dataset_infos() if i.get("available")]
+    name = first_prepared(names, sample, backend.DEFAULT_K_MAX)
+    if name is None or not is_prepared(name, sample, backend.DEFAULT_K_MAX):
+        return None
+    model(name, sample, backend.DEFAULT_K_MAX)
+    return name
+
+
 @st.cache_resource(show_spinner="Loading the shipped statistics…")
 def shipped_model(name: str, k: int) -> Any:
     """A built-in corpus's shipped statistics as a model for new texts (no preparation)."""

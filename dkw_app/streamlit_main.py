@@ -23,16 +23,17 @@ import threading
 #: Imported in the background while the server starts (pandas, plotly, dkw_core behind the pages'
 #: one door, and gensim: a second of every page that loads word vectors): a page script's imports
 #: then find them loaded, so the first visitor does not wait for them (BENCHMARKS.md, "Every page's
-#: first open"). The vectors themselves are not loaded ahead: a load in progress held up the
-#: server's stop.
+#: first open"). After them the vectors and the prepared model the corpus pages open on are loaded
+#: from disk (never built: a long build held up the server's stop).
 WARM_MODULES = ("dkw_app.backend", "dkw_app.charts", "plotly.graph_objects", "gensim.models")
 
 
-def warm_imports(modules: tuple[str, ...] = WARM_MODULES, *, vectors: bool = False) -> threading.Thread:
+def warm_imports(modules: tuple[str, ...] = WARM_MODULES, *, preload: bool = False) -> threading.Thread:
     """Import ``modules`` in a daemon thread (a failure is left to the page that imports it); with
-    ``vectors``, then load the word vectors once (``dkw_core.vectors.load_vectors``, kept in the
-    process): Home's text box, Documents and Categories need them on their first visit, and
-    loading them (read and cropped) is the larger part of those pages' first open."""
+    ``preload``, then load from disk the word vectors and the prepared model Documents and
+    Categories open on (``dkw_app.resources.preload``: nothing is built, so nothing long runs
+    when the server is asked to stop): loading them was the larger part of those pages' first
+    open."""
     import importlib
 
     def run() -> None:
@@ -41,11 +42,11 @@ def warm_imports(modules: tuple[str, ...] = WARM_MODULES, *, vectors: bool = Fal
                 importlib.import_module(name)
             except Exception:  # noqa: BLE001 - the page's own import reports it
                 return
-        if vectors:
+        if preload:
             try:
-                from dkw_core.vectors import load_vectors
+                from dkw_app import resources
 
-                load_vectors()
+                resources.preload()
             except Exception:  # noqa: BLE001 - a page that needs them says what is wrong
                 return
 
@@ -111,7 +112,7 @@ def main() -> None:
 
     PagesManager.uses_pages_directory = False
     quiet_logs()
-    warm_imports()  # the vectors are not loaded ahead: a load in progress held up the server's stop
+    warm_imports(preload=_explorer())  # from disk only: a long build would hold up the server's stop
     streamlit_cli(prog_name="streamlit")
 
 

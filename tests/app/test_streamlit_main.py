@@ -27,7 +27,7 @@ def test_the_server_warms_the_pages_one_door(monkeypatch):
 
     started: list[tuple[str, ...]] = []
     monkeypatch.setattr(streamlit_main, "warm_imports",
-                        lambda modules=streamlit_main.WARM_MODULES, vectors=False: started.append(modules))
+                        lambda modules=streamlit_main.WARM_MODULES, preload=False: started.append(modules))
     import streamlit.web.cli
     from streamlit.runtime.pages_manager import PagesManager
 
@@ -76,18 +76,43 @@ def test_the_console_drops_only_the_two_messages_that_are_not_faults():
 
 def test_an_explorer_server_loads_the_word_vectors_while_it_starts(monkeypatch):
     """The first open of Documents or Categories spent most of its time reading and cropping the
-    vectors: an explorer server loads them in the background while it starts; a judges-only
-    study server does not need them."""
-    from dkw_app import streamlit_main
-    from dkw_core import vectors
+    vectors and loading the prepared model: an explorer server loads them in the background while
+    it starts; a judges-only study server does not need them."""
+    from dkw_app import resources, streamlit_main
 
     loaded = []
-    monkeypatch.setattr(vectors, "load_vectors", lambda *a, **k: loaded.append("vectors"))
-    streamlit_main.warm_imports(("colorsys",), vectors=True).join(timeout=30)
-    assert loaded == ["vectors"]
+    monkeypatch.setattr(resources, "preload", lambda: loaded.append("preloaded"))
+    streamlit_main.warm_imports(("colorsys",), preload=True).join(timeout=30)
+    assert loaded == ["preloaded"]
     streamlit_main.warm_imports(("colorsys",)).join(timeout=30)
-    assert loaded == ["vectors"]
+    assert loaded == ["preloaded"]
     monkeypatch.setenv("DKW_MODE", "study")
     assert not streamlit_main._explorer()
     monkeypatch.setenv("DKW_MODE", "explorer")
     assert streamlit_main._explorer()
+
+
+def test_the_preload_reads_only_what_is_on_disk(monkeypatch, tmp_path):
+    """Nothing is built ahead: without the default vectors' converted copy, with other vectors
+    (DKW_VECTORS) or with no prepared corpus, nothing is loaded; with both on disk the prepared
+    model of the corpus the pages open on is loaded into the server's cache."""
+    from dkw_app import backend, resources
+
+    loads: list[tuple] = []
+    monkeypatch.setattr(resources, "model", lambda *a, **k: loads.append(a))
+    monkeypatch.setattr(resources, "dataset_infos", lambda: [{"name": "r8", "available": True},
+                                                             {"name": "webkb", "available": True}])
+    monkeypatch.setattr(backend, "sample_per_category", lambda: None)
+    prepared = {"webkb"}
+    monkeypatch.setattr(resources, "is_prepared", lambda name, *a, **k: name in prepared)
+    monkeypatch.setattr(backend, "vectors_path", lambda: None)
+    monkeypatch.setattr(backend, "describe_default", lambda: {"cached": False})
+    assert resources.preload() is None and loads == []  # the vectors would be converted first
+    monkeypatch.setattr(backend, "describe_default", lambda: {"cached": True})
+    monkeypatch.setattr(backend, "vectors_path", lambda: str(tmp_path / "other.kv"))
+    assert resources.preload() is None and loads == []  # other vectors: the user's file, maybe large
+    monkeypatch.setattr(backend, "vectors_path", lambda: None)
+    prepared.clear()
+    assert resources.preload() is None and loads == []  # nothing prepared: nothing to tag ahead
+    prepared.add("webkb")
+    assert resources.preload() == "webkb" and loads == [("webkb", None, backend.DEFAULT_K_MAX)]
