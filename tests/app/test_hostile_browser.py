@@ -145,7 +145,8 @@ def test_a_hostile_corpus_plants_no_link_image_script_or_math_on_any_page(tmp_pa
         wait_idle(page, timeout=120_000)
         header = page.locator("[data-testid='stMain'] [data-testid='stHeading']").filter(has_text=NAME).first
         assert _shown(header.inner_text()) == doc.id
-        shown_text = page.locator("[data-testid='stMain'] [data-testid='stCode']").first.inner_text()
+        body = page.locator("[data-testid='stMain'] [data-testid='stCode'], [data-testid='stMain'] pre.dkw-document")
+        shown_text = body.first.inner_text()  # the escaped text, its keyphrases marked or not (or plain)
         assert "<script>window.__pwned=1</script>" in shown_text and hostile.LONG_WORD in shown_text
         _no_payload_markup(page, "Documents")
 
