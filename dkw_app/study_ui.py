@@ -7,7 +7,7 @@ Admin access: ``DKW_ADMIN_PASSWORD`` (or ``admin_password`` in ``.streamlit/secr
 at least ``backend.MIN_PASSWORD_LENGTH`` characters. Without one, the server's one-time token
 is the admin secret: ``python -m dkw_app.serve`` (``make run``) generates and prints it at
 start and hands it to the app as ``DKW_ADMIN_TOKEN``; a server started otherwise generates it
-on first use and prints it on its console. Failed attempts are throttled per client address, with the
+on first use and prints it on its console. Failed attempts are throttled per browser session, with the
 counts in the study database, shared by every app process (``dkw_core.study.access``).
 """
 from __future__ import annotations

@@ -17,7 +17,7 @@
 ``submission`` drafts and validated submission;
 ``monitoring`` progress tables for the organiser;
 ``service``    all of the above in one namespace (compatibility);
-``access``     admin password rules, growing delay after failed attempts (per client address),
+``access``     admin password rules, growing delay after failed attempts (per browser session),
                one-time token;
 ``verdict``    the answer first: per question the method rated higher, by how much (CIs), how sure;
 ``analysis``   answer distributions (Fig. 11), Spearman / Krippendorff agreement (Fig. 12), the
