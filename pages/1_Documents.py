@@ -6,7 +6,6 @@ from __future__ import annotations
 import streamlit as st
 
 from dkw_app import backend, browse, keyword_views, resources, study_ui, tables, widgets
-from dkw_app.highlight import highlight_html
 from dkw_app.untrusted import md
 from dkw_core.errors import DkwError
 
@@ -183,8 +182,7 @@ with left:
     st.text(f"category {doc.label} · split {doc.split} · {len(doc.text):,} characters")
     pick_box = st.empty()
     doc_box = st.empty()
-    with doc_box.container():  # the escaped text until its keyphrases are marked (no code block: its
-        st.html(highlight_html(doc.text, [])[0])  # syntax highlighter cost the browser 0.7 s, then was replaced)
+    keyword_views.show_document(doc.text, None, doc_box)  # as written until its keyphrases are marked
 
 with right:
     st.subheader("Top keywords per metric")
