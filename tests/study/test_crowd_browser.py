@@ -51,13 +51,15 @@ def _judge(page, engine, base, pid, *, intruder_answer, backdate, shot=None):
             choose(page, box.locator("[data-testid='stRadio']").nth(radio), answer)
     if shot:
         page.screenshot(path=str(SHOTS / shot), full_page=True)
+    submit = page.get_by_role("button", name="Submit", exact=True)
+    expect(submit).to_be_enabled(timeout=120_000)  # polls until the last answer's rerun has ended
     if backdate:  # the participant took her time: the clock of her reservation says 20 minutes
+        # Only once every answer is saved: the page's widget token is derived from assigned_at, so
+        # moving it under a rerun still in flight made that rerun refuse the last answer as stale.
         with Session(engine) as s:
             held = s.get(Judgement, judgement)
             held.assigned_at = held.assigned_at - timedelta(minutes=20)
             s.commit()
-    submit = page.get_by_role("button", name="Submit", exact=True)
-    expect(submit).to_be_enabled(timeout=120_000)  # polls until the last answer's rerun has ended
     submit.click()
     page.get_by_text("Your completion code").wait_for()
     wait_idle(page)
