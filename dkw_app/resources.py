@@ -102,15 +102,16 @@ def model(name: str, sample: int | None, k_max: int, *, progress: backend.Progre
 
 
 def preload() -> str | None:
-    """Load, from disk only, what Documents and Categories open on — the word vectors and the
-    prepared model of the first prepared corpus — into this server's caches, so that the first
-    visitor finds them loaded (called by the server's warm-up thread, ``dkw_app.streamlit_main``).
-    Nothing is built, tagged or converted: without the default vectors' converted copy on disk
-    (or with ``DKW_VECTORS`` set), or without a prepared corpus, it loads nothing, so a server
-    that has never prepared anything starts and stops as fast as before. The corpus's name, or
-    None when nothing was loaded."""
+    """Load, from disk only, what the pages open on — the shipped reference results (Metrics),
+    the word vectors and the prepared model of the first prepared corpus (Documents, Categories)
+    — into this server's caches, so that the first visitor finds them loaded (called by the
+    server's warm-up thread, ``dkw_app.streamlit_main``). Nothing is built, tagged or converted:
+    without the default vectors' converted copy on disk (or with ``DKW_VECTORS`` set), or without
+    a prepared corpus, no model is loaded, so a server that has never prepared anything starts
+    and stops as fast as before. The corpus's name, or None when no model was loaded."""
     from .widgets import first_prepared
 
+    reference()  # files of the repository: always on disk
     if backend.vectors_path() is not None or not backend.describe_default()["cached"]:
         return None
     sample = backend.sample_per_category()

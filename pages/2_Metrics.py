@@ -108,8 +108,10 @@ def chart(fig, *, key: str, file_name: str) -> None:
                                                                    "scale": 2}, "displaylogo": False})
 
 
-# Lazy tabs: the bootstrap intervals and the per-document tests (which decode every run's stored
-# predictions) run only when their tab is open, not on every visit of the page.
+# Lazy tabs: every tab but the Overview computes and draws only while it is open. The bootstrap
+# intervals and the per-document tests (which decode every run's stored predictions) run only
+# when asked for, and the browser draws one tab's elements, not eight (a hidden tab's chart and
+# tables were drawn too: BENCHMARKS.md, "Every page's first open").
 (t_overview, t_metric, t_n, t_sig, t_leak, t_hub, t_yours, t_words) = st.tabs(
     ["Overview", "Per metric", "Against N", "Significance", "Leak check", "Hubness", "Your runs", "Words"],
     key="m_tab", on_change="rerun")
@@ -145,26 +147,27 @@ with t_overview:
 
 # ------------------------------------------------------------------ bars per metric
 with t_metric:
-    st.caption(f"micro- and macro-F1 of every metric at one N (paper Figs. 2–7) under the {protocol} protocol; "
-               f"{how_chosen}. Baselines as lines.")
-    tops = sorted({int(t) for t in pd.concat([chosen_lines["top"], grid_lines["top"]]).dropna()})
-    if not tops:
-        st.info(f"No stored run of the method on {md(dataset)} ({chosen}) under the {protocol} protocol.")
-    else:
-        top = widgets.select("N — number of keywords", tops, key="m_top", default=10)
-        bars = tables.metric_bars(proto_runs, dataset=dataset, protocol=protocol, top=top, classifier=classifier)
-        grid = bars.empty
-        if grid:
-            bars = tables.metric_grid(proto_runs, dataset=dataset, protocol=protocol, top=top, classifier=classifier)
-            st.caption(f"No run with K chosen on the training split at N={top}: the chart shows the {tables.GRID}.")
-        bar_how = (f"K chosen per metric on the training split by {tables.SELECTION_LABELS[selection]}; metric and "
-                   "N fixed" if selection == "cv" else None)
-        chart(charts.metric_bar_chart(bars, base, dataset=dataset, protocol=protocol, top=top, grid=grid,
-                                      how=bar_how),
-              key="chart_bars", file_name=f"f1-per-metric-{dataset}-{protocol}-N{top}")
-        widgets.csv_download(pd.concat([bars, base], ignore_index=True), label="Download this chart's data (CSV)",
-                             file_name=f"f1-per-metric-{dataset}-{protocol}-N{top}.csv", key="csv_bars")
-        st.caption(PNG)
+    if t_metric.open:
+        st.caption(f"micro- and macro-F1 of every metric at one N (paper Figs. 2–7) under the {protocol} protocol; "
+                   f"{how_chosen}. Baselines as lines.")
+        tops = sorted({int(t) for t in pd.concat([chosen_lines["top"], grid_lines["top"]]).dropna()})
+        if not tops:
+            st.info(f"No stored run of the method on {md(dataset)} ({chosen}) under the {protocol} protocol.")
+        else:
+            top = widgets.select("N — number of keywords", tops, key="m_top", default=10)
+            bars = tables.metric_bars(proto_runs, dataset=dataset, protocol=protocol, top=top, classifier=classifier)
+            grid = bars.empty
+            if grid:
+                bars = tables.metric_grid(proto_runs, dataset=dataset, protocol=protocol, top=top, classifier=classifier)
+                st.caption(f"No run with K chosen on the training split at N={top}: the chart shows the {tables.GRID}.")
+            bar_how = (f"K chosen per metric on the training split by {tables.SELECTION_LABELS[selection]}; metric and "
+                       "N fixed" if selection == "cv" else None)
+            chart(charts.metric_bar_chart(bars, base, dataset=dataset, protocol=protocol, top=top, grid=grid,
+                                          how=bar_how),
+                  key="chart_bars", file_name=f"f1-per-metric-{dataset}-{protocol}-N{top}")
+            widgets.csv_download(pd.concat([bars, base], ignore_index=True), label="Download this chart's data (CSV)",
+                                 file_name=f"f1-per-metric-{dataset}-{protocol}-N{top}.csv", key="csv_bars")
+            st.caption(PNG)
 
 # ------------------------------------------------------------------ lines against N
 with t_n:
@@ -266,128 +269,131 @@ with t_sig:
 
 # ------------------------------------------------------------------ leak check
 with t_leak:
-    st.caption("Every test document gets a random wrong category; under the label-aware (paper's) protocol its "
-               "keywords are ranked with it. A representation that ignores the injected label still lands on it "
-               "about (100 − accuracy) / (C − 1) % of the time: **no leak means a share near that expected "
-               "level**, not near chance (100 / C). Percent of the test documents; K and N as each row states.")
-    leaks = widgets.guarded(resources.reference_leaks)
-    if leaks is not None and not leaks.empty:
-        mine = leaks[leaks["dataset"] == dataset]
-        if not mine.empty:
-            shown = backend.leak_table(mine)  # plain column names, the deployable protocol checked, a verdict
-            widgets.plain_table(tables.as_text(shown.drop(columns=["corpus"], errors="ignore")))  # one corpus: wraps
-            widgets.csv_download(shown, label="Download the leak checks (CSV)",
-                                 file_name=f"leakcheck-{dataset}.csv", key="csv_leaks")
-    available = dataset in known
-    with st.form("leak_form"):
-        names = widgets.guarded(backend.paper_metric_names, default=[]) or []
-        l_metric = st.selectbox("Metric", names,
-                                index=names.index(backend.DEFAULT_METRIC) if backend.DEFAULT_METRIC in names else 0,
-                                key="m_leak_metric")
-        l_k = st.number_input("K — nearest words per phrase", 1, backend.DEFAULT_K_MAX, backend.DEFAULT_K_MAX,
-                              key="m_leak_k")
-        l_n = st.number_input("N — keywords per document", 1, 100, backend.DEFAULT_TOP, key="m_leak_top")
-        leak_submitted = st.form_submit_button("Run the leak check", disabled=not available)
-    if not available:
-        st.caption(f"Needs the {md(dataset)} archive: set DKW_ARCHIVES to the folder holding it.")
-    elif leak_submitted:
-        bar = st.progress(0.0, text="Preparing the corpus…")
-        try:
-            backend.check_evaluable(resources.corpus(dataset, sample).categories, dataset)  # before any preparation
-            model = resources.model(dataset, sample, backend.DEFAULT_K_MAX, progress=widgets.progress_callback(bar))
-            bar.progress(0.9, text="Classifying with wrong labels…")
-            result = backend.leak_check(model, dataset=dataset, sample=sample, metric=l_metric, k=int(l_k),
-                                        top=int(l_n))
-        except DkwError as exc:
-            widgets.show_error(exc)
-        else:
-            bar.progress(1.0, text="Done")
-            st.session_state["m_leak_result"] = result
-    if st.session_state.get("m_leak_result"):
-        r = st.session_state["m_leak_result"]
-        st.text(r["label"])
-        m1, m2, m3, m4 = st.columns(4)
-        m1.metric("follow the wrong label, label-aware", f"{r['follow_wrong_label_aware']:.2f} %")
-        m2.metric("follow the wrong label, label-free", f"{r['follow_wrong_label_free']:.2f} %")
-        if r.get("expected_no_leak") is not None:
-            m3.metric("expected without a leak", f"{r['expected_no_leak']:.2f} %")
-        m4.metric("chance", f"{r['chance']:.2f} %")
+    if t_leak.open:
+        st.caption("Every test document gets a random wrong category; under the label-aware (paper's) protocol its "
+                   "keywords are ranked with it. A representation that ignores the injected label still lands on it "
+                   "about (100 − accuracy) / (C − 1) % of the time: **no leak means a share near that expected "
+                   "level**, not near chance (100 / C). Percent of the test documents; K and N as each row states.")
+        leaks = widgets.guarded(resources.reference_leaks)
+        if leaks is not None and not leaks.empty:
+            mine = leaks[leaks["dataset"] == dataset]
+            if not mine.empty:
+                shown = backend.leak_table(mine)  # plain column names, the deployable protocol checked, a verdict
+                widgets.plain_table(tables.as_text(shown.drop(columns=["corpus"], errors="ignore")))  # one corpus: wraps
+                widgets.csv_download(shown, label="Download the leak checks (CSV)",
+                                     file_name=f"leakcheck-{dataset}.csv", key="csv_leaks")
+        available = dataset in known
+        with st.form("leak_form"):
+            names = widgets.guarded(backend.paper_metric_names, default=[]) or []
+            l_metric = st.selectbox("Metric", names,
+                                    index=names.index(backend.DEFAULT_METRIC) if backend.DEFAULT_METRIC in names else 0,
+                                    key="m_leak_metric")
+            l_k = st.number_input("K — nearest words per phrase", 1, backend.DEFAULT_K_MAX, backend.DEFAULT_K_MAX,
+                                  key="m_leak_k")
+            l_n = st.number_input("N — keywords per document", 1, 100, backend.DEFAULT_TOP, key="m_leak_top")
+            leak_submitted = st.form_submit_button("Run the leak check", disabled=not available)
+        if not available:
+            st.caption(f"Needs the {md(dataset)} archive: set DKW_ARCHIVES to the folder holding it.")
+        elif leak_submitted:
+            bar = st.progress(0.0, text="Preparing the corpus…")
+            try:
+                backend.check_evaluable(resources.corpus(dataset, sample).categories, dataset)  # before any preparation
+                model = resources.model(dataset, sample, backend.DEFAULT_K_MAX, progress=widgets.progress_callback(bar))
+                bar.progress(0.9, text="Classifying with wrong labels…")
+                result = backend.leak_check(model, dataset=dataset, sample=sample, metric=l_metric, k=int(l_k),
+                                            top=int(l_n))
+            except DkwError as exc:
+                widgets.show_error(exc)
+            else:
+                bar.progress(1.0, text="Done")
+                st.session_state["m_leak_result"] = result
+        if st.session_state.get("m_leak_result"):
+            r = st.session_state["m_leak_result"]
+            st.text(r["label"])
+            m1, m2, m3, m4 = st.columns(4)
+            m1.metric("follow the wrong label, label-aware", f"{r['follow_wrong_label_aware']:.2f} %")
+            m2.metric("follow the wrong label, label-free", f"{r['follow_wrong_label_free']:.2f} %")
+            if r.get("expected_no_leak") is not None:
+                m3.metric("expected without a leak", f"{r['expected_no_leak']:.2f} %")
+            m4.metric("chance", f"{r['chance']:.2f} %")
 
 # ------------------------------------------------------------------ hubness of step 3
 with t_hub:
-    st.caption("k-occurrence of a word = how many unique phrase vectors of the corpus have it among their K "
-               "nearest words. A strongly right-skewed distribution means a few hub words are neighbours of "
-               "almost every phrase and swamp the tf- metrics. Measured on the prepared corpus; K as chosen here.")
-    h1, h2 = st.columns(2)
-    with h1:
-        h_neighbours = widgets.select("Nearest words (step 3)", list(backend.NEIGHBOURS_CHOICES),
-                                      key="m_hub_neighbours", default=backend.DEFAULT_NEIGHBOURS,
-                                      format_func=lambda s: f"{s} — {backend.NEIGHBOURS_HELP.get(s, s)}")
-    with h2:
-        h_k = st.number_input("K", 1, backend.DEFAULT_K_MAX, backend.DEFAULT_K_MAX, key="m_hub_k")
-    prepared = dataset in known and widgets.guarded(
-        lambda: resources.is_prepared(dataset, sample, backend.DEFAULT_K_MAX, h_neighbours), default=False)
-    # the reference results' hubness (cosine, K 90), shown without a prepared corpus
-    reference_shown = source != YOURS and not sample and h_neighbours == "cosine" and widgets.hubness_reference(dataset)
-    if not prepared and not reference_shown:
-        st.info(md(f"{dataset} is not prepared with {h_neighbours} neighbours: prepare it on the Documents page or "
-                   f"with python -m dkw_core prepare --dataset {dataset} --neighbours {h_neighbours}"))
-    elif prepared and st.button("Measure hubness", key="m_hub_run"):
-        try:
-            hub_model = resources.model(dataset, sample, backend.DEFAULT_K_MAX, neighbours=h_neighbours)
-            st.session_state["m_hub_report"] = backend.hubness(hub_model, k=int(h_k))
-        except DkwError as exc:
-            widgets.show_error(exc)
-    report = st.session_state.get("m_hub_report")
-    if prepared and report and report.get("neighbours") == h_neighbours and report.get("k") == int(h_k):
-        m1, m2, m3 = st.columns(3)
-        m1.metric("k-occurrence skewness", f"{report['skewness']:.2f}")
-        m2.metric("Neighbour slots held by the top 1 % of words", f"{100 * report['top1_share']:.1f} %")
-        m3.metric("Words nobody's neighbour", f"{100 * report['never_share']:.1f} %")
-        st.caption(f"{md(report['dataset'])} · vectors {md(report['vectors'])} · nearest words by {report['neighbours']} · "
-                   f"K={report['k']} · {report['queries']:,} unique phrase vectors · {report['vocabulary']:,} words")
-        hubs = pd.DataFrame([{"word": h["word"], "k-occurrence": h["k_occurrence"],
-                              "share of phrase vectors (%)": round(100 * h["query_share"], 1)}
-                             for h in report["hubs"]])
-        st.dataframe(hubs, hide_index=True)
-        widgets.csv_download(hubs, label="Download the hubs (CSV)", file_name=f"hubs-{dataset}.csv", key="csv_hubs")
+    if t_hub.open:
+        st.caption("k-occurrence of a word = how many unique phrase vectors of the corpus have it among their K "
+                   "nearest words. A strongly right-skewed distribution means a few hub words are neighbours of "
+                   "almost every phrase and swamp the tf- metrics. Measured on the prepared corpus; K as chosen here.")
+        h1, h2 = st.columns(2)
+        with h1:
+            h_neighbours = widgets.select("Nearest words (step 3)", list(backend.NEIGHBOURS_CHOICES),
+                                          key="m_hub_neighbours", default=backend.DEFAULT_NEIGHBOURS,
+                                          format_func=lambda s: f"{s} — {backend.NEIGHBOURS_HELP.get(s, s)}")
+        with h2:
+            h_k = st.number_input("K", 1, backend.DEFAULT_K_MAX, backend.DEFAULT_K_MAX, key="m_hub_k")
+        prepared = dataset in known and widgets.guarded(
+            lambda: resources.is_prepared(dataset, sample, backend.DEFAULT_K_MAX, h_neighbours), default=False)
+        # the reference results' hubness (cosine, K 90), shown without a prepared corpus
+        reference_shown = source != YOURS and not sample and h_neighbours == "cosine" and widgets.hubness_reference(dataset)
+        if not prepared and not reference_shown:
+            st.info(md(f"{dataset} is not prepared with {h_neighbours} neighbours: prepare it on the Documents page or "
+                       f"with python -m dkw_core prepare --dataset {dataset} --neighbours {h_neighbours}"))
+        elif prepared and st.button("Measure hubness", key="m_hub_run"):
+            try:
+                hub_model = resources.model(dataset, sample, backend.DEFAULT_K_MAX, neighbours=h_neighbours)
+                st.session_state["m_hub_report"] = backend.hubness(hub_model, k=int(h_k))
+            except DkwError as exc:
+                widgets.show_error(exc)
+        report = st.session_state.get("m_hub_report")
+        if prepared and report and report.get("neighbours") == h_neighbours and report.get("k") == int(h_k):
+            m1, m2, m3 = st.columns(3)
+            m1.metric("k-occurrence skewness", f"{report['skewness']:.2f}")
+            m2.metric("Neighbour slots held by the top 1 % of words", f"{100 * report['top1_share']:.1f} %")
+            m3.metric("Words nobody's neighbour", f"{100 * report['never_share']:.1f} %")
+            st.caption(f"{md(report['dataset'])} · vectors {md(report['vectors'])} · nearest words by {report['neighbours']} · "
+                       f"K={report['k']} · {report['queries']:,} unique phrase vectors · {report['vocabulary']:,} words")
+            hubs = pd.DataFrame([{"word": h["word"], "k-occurrence": h["k_occurrence"],
+                                  "share of phrase vectors (%)": round(100 * h["query_share"], 1)}
+                                 for h in report["hubs"]])
+            st.dataframe(hubs, hide_index=True)
+            widgets.csv_download(hubs, label="Download the hubs (CSV)", file_name=f"hubs-{dataset}.csv", key="csv_hubs")
 
 # ------------------------------------------------------------------ run a missing evaluation
 with t_yours:
-    st.caption("Run a fixed (K, N) evaluation per metric on this corpus and store it in your results store "
-               "(switch *Results* above to your runs to chart it). A fixed (K, N) run is a grid point, not a "
-               "choice; the parameter choices run from the command line (`scripts/bench_eval.py --cv`).")
-    available = dataset in known
-    with st.form("run_eval"):
-        names = widgets.guarded(backend.paper_metric_names, default=[]) or []
-        metrics = st.multiselect("Metrics", names, default=[m for m in ("rf", "tds", "ig") if m in names],
-                                 key="m_run_metrics")
-        k = st.number_input("K — nearest words per phrase", 1, backend.DEFAULT_K_MAX, backend.DEFAULT_K_MAX,
-                            key="m_run_k")
-        n = st.number_input("N — keywords per document", 1, 100, 10, key="m_run_top")
-        st.caption(f"Corpus {md(dataset)} ({tables.sample_label(sample)}), protocol {protocol}, "
-                   f"{backend.classifier_label('svm-ovr')}, trained on the train split, scored on the test split.")
-        submitted = st.form_submit_button("Run evaluation", disabled=not available)
-    if not available:
-        info = next((i for i in infos if i.get("name") == dataset), None)
-        if info is not None:
-            widgets.missing_corpus(info)
-        else:
-            st.caption(f"{md(dataset)} is not a corpus the library can open here.")
-    elif submitted:
-        bar = st.progress(0.0, text="Preparing the corpus…")
-        try:
-            backend.check_evaluable(resources.corpus(dataset, sample).categories, dataset)  # before any preparation
-            model = resources.model(dataset, sample, backend.DEFAULT_K_MAX,
-                                    progress=widgets.progress_callback(bar))
-            backend.run_evaluation(model, dataset=dataset, sample=sample, protocol=protocol, metrics=metrics,
-                                   k=int(k), top=int(n), progress=widgets.progress_callback(bar))
-        except DkwError as exc:
-            widgets.show_error(exc)
-        else:
-            resources.runs.clear()
-            st.success("Evaluation stored.")
-            st.rerun()
+    if t_yours.open:
+        st.caption("Run a fixed (K, N) evaluation per metric on this corpus and store it in your results store "
+                   "(switch *Results* above to your runs to chart it). A fixed (K, N) run is a grid point, not a "
+                   "choice; the parameter choices run from the command line (`scripts/bench_eval.py --cv`).")
+        available = dataset in known
+        with st.form("run_eval"):
+            names = widgets.guarded(backend.paper_metric_names, default=[]) or []
+            metrics = st.multiselect("Metrics", names, default=[m for m in ("rf", "tds", "ig") if m in names],
+                                     key="m_run_metrics")
+            k = st.number_input("K — nearest words per phrase", 1, backend.DEFAULT_K_MAX, backend.DEFAULT_K_MAX,
+                                key="m_run_k")
+            n = st.number_input("N — keywords per document", 1, 100, 10, key="m_run_top")
+            st.caption(f"Corpus {md(dataset)} ({tables.sample_label(sample)}), protocol {protocol}, "
+                       f"{backend.classifier_label('svm-ovr')}, trained on the train split, scored on the test split.")
+            submitted = st.form_submit_button("Run evaluation", disabled=not available)
+        if not available:
+            info = next((i for i in infos if i.get("name") == dataset), None)
+            if info is not None:
+                widgets.missing_corpus(info)
+            else:
+                st.caption(f"{md(dataset)} is not a corpus the library can open here.")
+        elif submitted:
+            bar = st.progress(0.0, text="Preparing the corpus…")
+            try:
+                backend.check_evaluable(resources.corpus(dataset, sample).categories, dataset)  # before any preparation
+                model = resources.model(dataset, sample, backend.DEFAULT_K_MAX,
+                                        progress=widgets.progress_callback(bar))
+                backend.run_evaluation(model, dataset=dataset, sample=sample, protocol=protocol, metrics=metrics,
+                                       k=int(k), top=int(n), progress=widgets.progress_callback(bar))
+            except DkwError as exc:
+                widgets.show_error(exc)
+            else:
+                resources.runs.clear()
+                st.success("Evaluation stored.")
+                st.rerun()
 
 # ------------------------------------------------------------------ category words: coherence, exclusivity
 with t_words:

@@ -60,7 +60,7 @@ def run_metrics() -> AppTest:
 
 
 def open_tab(at: AppTest, name: str) -> AppTest:
-    """Click a tab: "Against N" and "Significance" compute only while open."""
+    """Click a tab: every tab but the Overview computes and draws only while open."""
     at.session_state["m_tab"] = name
     return at.run()
 
@@ -83,7 +83,7 @@ def make_search_runs() -> pd.DataFrame:
 
 def test_grid_of_fixed_runs_is_labelled_a_grid_never_a_best(monkeypatch):
     FakeBackend(monkeypatch, runs=make_runs())
-    at = run_metrics()
+    at = open_tab(run_metrics(), "Per metric")
     assert not at.exception
     assert at.radio(key="m_protocol").value == "label-aware"
     assert at.selectbox(key="m_top").value == 10
@@ -101,7 +101,7 @@ def test_grid_of_fixed_runs_is_labelled_a_grid_never_a_best(monkeypatch):
 
 def test_algorithm2_choice_is_charted_not_the_best_test_score(monkeypatch):
     FakeBackend(monkeypatch, runs=make_search_runs())
-    at = run_metrics()
+    at = open_tab(run_metrics(), "Per metric")
     at.radio(key="m_protocol").set_value("label-free").run()
     assert not at.exception
     fig = titled(at, "F1 per metric")
@@ -119,7 +119,7 @@ def test_algorithm2_choice_is_charted_not_the_best_test_score(monkeypatch):
 
 def test_protocol_and_n_change_the_charts(monkeypatch):
     FakeBackend(monkeypatch, runs=make_runs())
-    at = run_metrics()
+    at = open_tab(run_metrics(), "Per metric")
     at.radio(key="m_protocol").set_value("label-free").run()
     at.selectbox(key="m_top").set_value(1).run()
     assert not at.exception
@@ -207,8 +207,9 @@ def test_first_visit_decodes_no_prediction_and_hashes_every_cached_table(monkeyp
     monkeypatch.setattr(hashing._LOGGER, "warning", lambda msg, *a, **k: warned.append(str(msg)))
     FakeBackend(monkeypatch, runs=make_prediction_runs())
     at = run_metrics()
-    assert not at.exception
-    assert titled(at, "F1 per metric") and decoded == []  # the first visit: no prediction decoded
+    assert not at.exception and decoded == []  # the first visit: no prediction decoded
+    open_tab(at, "Per metric")
+    assert titled(at, "F1 per metric") and decoded == []  # nor for the bars
     open_tab(at, "Significance")
     assert titled(at, "every pair") and decoded  # the tab that needs them decodes them
     open_tab(at, "Against N")
@@ -226,15 +227,17 @@ def test_reference_results_shown_first_and_never_mixed_with_your_runs(monkeypatc
     leaks = pd.DataFrame([{"dataset": "20ng", "metric": "rf", "k": 90, "top": 10, "follow_wrong_label_aware": 88.0,
                            "follow_wrong_label_free": 5.5, "chance": 5.0, "source": "reference results of dkw 9.9.9"}])
     FakeBackend(monkeypatch, runs=pd.concat([mine, old], ignore_index=True), reference=reference, leaks=leaks)
-    at = run_metrics()
+    at = open_tab(run_metrics(), "Per metric")
     assert not at.exception
     source = at.radio(key="m_source")
     assert source.value == "reference results of dkw 9.9.9" and len(source.options) == 2
     at.radio(key="m_protocol").set_value("label-free").run()
     assert by_name(titled(at, "F1 per metric"))["micro-F1"]["y"] == pytest_approx([60, 70, 50])
+    open_tab(at, "Leak check")
     assert list(table_with(at, "follows the wrong label, label-aware (%)")["follows the wrong label, label-aware (%)"]) \
         == ["88.00"]
     assert any("1 stale run" in e.label for e in at.expander)
+    open_tab(at, "Per metric")
     source.set_value("your runs (results store)").run()
     assert not at.exception
     ys = by_name(titled(at, "F1 per metric"))["micro-F1"]["y"]
@@ -244,7 +247,7 @@ def test_reference_results_shown_first_and_never_mixed_with_your_runs(monkeypatc
 
 def test_leak_check_panel_runs_through_the_backend(monkeypatch):
     fake = FakeBackend(monkeypatch, runs=make_runs())
-    at = run_metrics()
+    at = open_tab(run_metrics(), "Leak check")
     at.number_input(key="m_leak_k").set_value(10)
     submit = [b for b in at.button if b.label == "Run the leak check"][0]
     submit.click().run()
@@ -258,7 +261,7 @@ def test_leak_check_panel_runs_through_the_backend(monkeypatch):
 
 def test_empty_store_and_no_corpus_do_not_fail(monkeypatch):
     FakeBackend(monkeypatch)  # no runs
-    at = run_metrics()
+    at = open_tab(run_metrics(), "Per metric")
     assert not at.exception
     assert not figures(at)[:2] or all(f["data"][0]["type"] == "heatmap" for f in figures(at))
     assert any("No stored run" in i.value for i in at.info)
@@ -283,7 +286,7 @@ def test_variants_are_charted_apart(monkeypatch):
     monkeypatch.setattr(backend, "load_runs", ORIGINAL_LOAD_RUNS)
     stored = pd.concat([runs, hyp], ignore_index=True)
     monkeypatch.setattr(results, "load_runs", lambda url=None, dataset=None, **_: stored)
-    at = run_metrics()
+    at = open_tab(run_metrics(), "Per metric")
     at.radio(key="m_protocol").set_value("label-free").run()
     assert at.selectbox(key="m_variant").value == "standard"
     assert 99.0 not in by_name(titled(at, "F1 per metric"))["micro-F1"]["y"]
@@ -309,7 +312,7 @@ def test_the_shipped_reference_results_render_from_the_first_start(monkeypatch):
 
 def test_hubness_section_measures_the_chosen_neighbours(monkeypatch):
     fake = FakeBackend(monkeypatch, runs=make_runs())
-    at = run_metrics()
+    at = open_tab(run_metrics(), "Hubness")
     assert not at.exception
     assert at.selectbox(key="m_hub_neighbours").value == "cosine"
     at.selectbox(key="m_hub_neighbours").set_value("abtt-d3").run()
@@ -332,7 +335,7 @@ def test_hubness_of_the_reference_results_shows_without_a_prepared_corpus(monkey
                           "hubs": [{"word": "<i>also</i>", "k_occurrence": 9, "query_share": 0.5}],
                           "source": "reference results of dkw 9.9.9"}])
     FakeBackend(monkeypatch, prepared=False, reference=reference, hubness=hubs)
-    at = run_metrics()
+    at = open_tab(run_metrics(), "Hubness")
     assert not at.exception
     values = {m.label: m.value for m in at.metric}
     assert values["k-occurrence skewness"] == "7.25" and values["Words nobody's neighbour"] == "30.0 %"
@@ -342,7 +345,7 @@ def test_hubness_of_the_reference_results_shows_without_a_prepared_corpus(monkey
 
 def test_hubness_section_explains_an_unprepared_corpus(monkeypatch):
     FakeBackend(monkeypatch, runs=make_runs(), prepared=False)
-    at = run_metrics()
+    at = open_tab(run_metrics(), "Hubness")
     assert not at.exception
     assert any("not prepared with cosine neighbours" in i.value for i in at.info)
 
@@ -358,7 +361,7 @@ def test_metrics_page_refuses_to_evaluate_a_one_category_corpus(monkeypatch, tmp
     fake.corpus = Corpus("20ng", [Document("20ng/train/a/1", "team game", "a", "train"),
                                   Document("20ng/test/a/2", "coach league", "a", "test")])
     monkeypatch.setattr(FakeModel, "categories", property(lambda self: self.corpus.categories), raising=False)
-    at = AppTest.from_file(page("pages/2_Metrics.py"), default_timeout=60).run()
+    at = open_tab(AppTest.from_file(page("pages/2_Metrics.py"), default_timeout=60).run(), "Your runs")
     assert not at.exception
     next(b for b in at.button if b.label == "Run evaluation").click().run()
     assert not at.exception

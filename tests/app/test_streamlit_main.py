@@ -93,13 +93,15 @@ def test_an_explorer_server_loads_the_word_vectors_while_it_starts(monkeypatch):
 
 
 def test_the_preload_reads_only_what_is_on_disk(monkeypatch, tmp_path):
-    """Nothing is built ahead: without the default vectors' converted copy, with other vectors
-    (DKW_VECTORS) or with no prepared corpus, nothing is loaded; with both on disk the prepared
-    model of the corpus the pages open on is loaded into the server's cache."""
+    """Nothing is built ahead: the shipped reference results (files of the repository) are always
+    read; without the default vectors' converted copy, with other vectors (DKW_VECTORS) or with no
+    prepared corpus, no model is loaded; with both on disk the prepared model of the corpus the
+    pages open on is loaded into the server's cache."""
     from dkw_app import backend, resources
 
     loads: list[tuple] = []
     monkeypatch.setattr(resources, "model", lambda *a, **k: loads.append(a))
+    monkeypatch.setattr(resources, "reference", lambda: loads.append(("reference",)))
     monkeypatch.setattr(resources, "dataset_infos", lambda: [{"name": "r8", "available": True},
                                                              {"name": "webkb", "available": True}])
     monkeypatch.setattr(backend, "sample_per_category", lambda: None)
@@ -107,12 +109,33 @@ def test_the_preload_reads_only_what_is_on_disk(monkeypatch, tmp_path):
     monkeypatch.setattr(resources, "is_prepared", lambda name, *a, **k: name in prepared)
     monkeypatch.setattr(backend, "vectors_path", lambda: None)
     monkeypatch.setattr(backend, "describe_default", lambda: {"cached": False})
-    assert resources.preload() is None and loads == []  # the vectors would be converted first
+    assert resources.preload() is None and loads == [("reference",)]  # the vectors would be converted first
+    loads.clear()
     monkeypatch.setattr(backend, "describe_default", lambda: {"cached": True})
     monkeypatch.setattr(backend, "vectors_path", lambda: str(tmp_path / "other.kv"))
-    assert resources.preload() is None and loads == []  # other vectors: the user's file, maybe large
+    assert resources.preload() is None and loads == [("reference",)]  # other vectors: the user's file, maybe large
+    loads.clear()
     monkeypatch.setattr(backend, "vectors_path", lambda: None)
     prepared.clear()
-    assert resources.preload() is None and loads == []  # nothing prepared: nothing to tag ahead
+    assert resources.preload() is None and loads == [("reference",)]  # nothing prepared: nothing to tag ahead
+    loads.clear()
     prepared.add("webkb")
-    assert resources.preload() == "webkb" and loads == [("webkb", None, backend.DEFAULT_K_MAX)]
+    assert resources.preload() == "webkb" and loads == [("reference",), ("webkb", None, backend.DEFAULT_K_MAX)]
+
+
+def test_the_warm_up_builds_every_kind_of_chart_once_and_freezes_what_it_loaded(monkeypatch):
+    """Plotly's validators are built at start, not in a page's first open; what is loaded by
+    then is frozen out of the collection Streamlit runs after every script run."""
+    import gc
+
+    from dkw_app import charts, streamlit_main
+
+    fig = charts.warm_up()
+    assert {t.type for t in fig.data} == {"bar", "scatter", "heatmap"}
+    assert fig.layout.annotations and fig.layout.shapes
+    frozen: list[bool] = []
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(True))
+    streamlit_main.warm_imports(("colorsys",)).join(timeout=30)
+    assert frozen == [True]
+    streamlit_main.warm_imports(("dkw_no_such_module",)).join(timeout=30)
+    assert frozen == [True]  # a failed import stops the warm-up before anything is frozen
