@@ -95,30 +95,37 @@ setup = (f"{md(name)} · {md(label)} · own words of the training split" if peer
 st.caption(f"{setup} · N={top} · ranked in {lists[0][2]:.2f} s")
 
 COLORS = ("#4c78a8", "#f58518")
-# Answer first: each list's quality (filled in last: NPMI takes seconds the first time) and its scores,
-# then why its words are there.
+# Answer first: each list's quality (filled in last: NPMI takes seconds the first time), then its
+# scores or why its words are there. A lazy tab: the scatter is computed and drawn only once asked
+# for (drawn beside the bars, it was 0.6 s of the page's first open: BENCHMARKS.md).
 slots = []
-for col, (terms, frame, _s), color in zip(st.columns(len(lists)), lists, COLORS):
+for col, (terms, frame, _s) in zip(st.columns(len(lists)), lists):
     with col:
         st.markdown(f"Quality of **{md(terms.category)}**'s top {len(frame)}")
         slots.append(st.empty())
         slots[-1].caption("Measuring its coherence (NPMI over the test split)…")
-        st.plotly_chart(category_view.bar_chart(frame, title=f"{terms.category}: top {len(frame)} words by {label}",
-                                                color=color, label=label), width="stretch",
-                        key=f"chart_{terms.category}")
 note = st.empty()
-st.subheader("Why these words: in the category against elsewhere")
-st.caption("Each word's count in the category against its count in the other categories (" +
-           ("occurrences of the word in the training split" if peer else
-            "training documents whose phrases reach the word among their K nearest words") +
-           "), log scales, zero at the 0 tick. The list's words are labelled; grey: other words of the category, "
-           "the most frequent of each region of the plane; above the dashed line a word is more frequent in the "
-           "category than elsewhere, relative to their sizes. Hover a point for its score.")
-for col, (terms, _f, _s), color in zip(st.columns(len(lists)), lists, COLORS):
-    with col:
-        st.plotly_chart(category_view.scatter_chart(terms, title=f"{terms.category}: why these words", label=label,
-                                                    color=color, width=820 // len(lists)), width="stretch",
-                        key=f"scatter_{terms.category}")
+t_scores, t_why = st.tabs(["Scores", "Why these words"], key="cat_tab", on_change="rerun")
+with t_scores:
+    for col, (terms, frame, _s), color in zip(st.columns(len(lists)), lists, COLORS):
+        with col:
+            st.plotly_chart(category_view.bar_chart(frame, title=f"{terms.category}: top {len(frame)} words by "
+                                                    f"{label}", color=color, label=label), width="stretch",
+                            key=f"chart_{terms.category}")
+with t_why:
+    if t_why.open:
+        st.caption("In the category against elsewhere: each word's count in the category against its count in the "
+                   "other categories (" +
+                   ("occurrences of the word in the training split" if peer else
+                    "training documents whose phrases reach the word among their K nearest words") +
+                   "), log scales, zero at the 0 tick. The list's words are labelled; grey: other words of the "
+                   "category, the most frequent of each region of the plane; above the dashed line a word is more "
+                   "frequent in the category than elsewhere, relative to their sizes. Hover a point for its score.")
+        for col, (terms, _f, _s), color in zip(st.columns(len(lists)), lists, COLORS):
+            with col:
+                st.plotly_chart(category_view.scatter_chart(terms, title=f"{terms.category}: why these words",
+                                                            label=label, color=color, width=820 // len(lists)),
+                                width="stretch", key=f"scatter_{terms.category}")
 
 frames = [frame for _t, frame, _s in lists]
 first, second = frames[0], frames[1] if len(frames) > 1 else None

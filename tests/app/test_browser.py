@@ -256,8 +256,8 @@ def pick_keyword(page, index: int = 1) -> None:
 
 def shoot_categories(page, folder: Path) -> Path:
     """The Categories page with two categories, once both lists' quality is measured, in a
-    1280 x 1720 window: the lists' quality, their scores and the scatter of why their words are
-    there at once. Saved with 64 colours (charts have few), so the PNG stays under 200 KB."""
+    1280 x 1720 window: the lists' quality and their scores (the open tab; why their words are
+    there is the next tab). Saved with 64 colours (charts have few), so the PNG stays under 200 KB."""
     from PIL import Image
 
     page.locator("[data-testid='stMetric']").nth(3).wait_for(timeout=300_000)  # the second list's NPMI

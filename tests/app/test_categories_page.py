@@ -19,6 +19,12 @@ def run_page() -> AppTest:
     return AppTest.from_file(page("pages/6_Categories.py"), default_timeout=30).run()
 
 
+def open_why(at: AppTest) -> AppTest:
+    """Open the "Why these words" tab: its scatter is computed and drawn only while open."""
+    at.session_state["cat_tab"] = "Why these words"
+    return at.run()
+
+
 def figures(at: AppTest, kind: str) -> list[dict]:
     """The page's Plotly figures whose first trace is of ``kind`` ("bar", "scatter"), in page order."""
     figs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
@@ -64,7 +70,7 @@ def test_two_categories_side_by_side_with_shared_and_distinct_words(monkeypatch)
     fake = FakeBackend(monkeypatch)
     fake.corpus = Corpus("20ng", [*make_corpus().documents, Document(
         "20ng/train/sci.space/9", "video frames of the orbit", "sci.space", "train")])
-    at = run_page()
+    at = open_why(run_page())
     at.selectbox(key="cat_other").set_value("sci.space").run()
     assert not at.exception
     assert len(figures(at, "bar")) == len(figures(at, "scatter")) == 2
@@ -112,7 +118,7 @@ def test_hostile_category_names_create_no_link_in_the_chart_or_the_headings(monk
     fake = FakeBackend(monkeypatch)
     fake.corpus = hostile_corpus()
     monkeypatch.setattr(FakeModel, "categories", list(hostile.CATEGORIES))
-    at = run_page()
+    at = open_why(run_page())
     first, other = hostile.CATEGORIES[0], hostile.CATEGORIES[1]
     at.selectbox(key="cat_category").set_value(first).run()
     at.selectbox(key="cat_other").set_value(other).run()
@@ -135,17 +141,20 @@ def test_hostile_category_names_create_no_link_in_the_chart_or_the_headings(monk
 def test_the_list_and_its_quality_come_first_then_why_its_words_are_there(monkeypatch):
     """The quality of the list (NPMI with its reference and window, exclusivity, absent share)
     stands above its bar chart, and a scatter of each word's count in the category against
-    elsewhere, the list's words labelled, follows."""
+    elsewhere, the list's words labelled, is one tab away (computed only once opened)."""
     FakeBackend(monkeypatch)
     at = run_page()
     at.selectbox(key="cat_metric").set_value("rf").run()
     assert not at.exception
+    assert [t.label for t in at.tabs] == ["Scores", "Why these words"]
+    assert [json.loads(c.proto.spec)["data"][0]["type"] for c in at.get("plotly_chart")] == ["bar"]
     words = expected("comp.graphics", "rf", backend.DEFAULT_TOP)
     want = direct_quality("comp.graphics", words)
     shown = {m.label: m.value for m in at.metric}
     assert shown == {"NPMI": f"{want.npmi:+.3f}", "exclusivity": f"{want.exclusivity:.3f}",
                      "absent": f"{want.absent_share:.0%}"}
     assert any("boolean sliding window of 10 words" in c.value and "test split" in c.value for c in at.caption)
+    open_why(at)
     kinds = [json.loads(c.proto.spec)["data"][0]["type"] for c in at.get("plotly_chart")]
     assert kinds == ["bar", "scatter"]  # the list first, then why
     (fig,) = figures(at, "scatter")
@@ -188,7 +197,7 @@ def test_a_corpus_without_a_test_split_shows_its_lists_and_one_line_for_their_co
 
     fake = FakeBackend(monkeypatch)
     fake.corpus = Corpus("20ng", [d for d in make_corpus().documents if d.split == "train"])
-    at = run_page()
+    at = open_why(run_page())
     assert not at.exception
     assert [e.value for e in at.error] == ["no reference texts to measure coherence on"]
     assert not at.metric

@@ -164,6 +164,8 @@ def test_a_hostile_corpus_plants_no_link_image_script_or_math_on_any_page(tmp_pa
         method.fill("Fightin")  # the list is long (every metric, then the peers): filter it as a reader would
         page.get_by_role("option", name="Fightin' Words (own words)").click()
         wait_idle(page, timeout=120_000)
+        page.get_by_role("tab", name="Why these words").click()  # a lazy tab: drawn once opened
+        wait_idle(page, timeout=120_000)
         page.locator(".annotation-text").first.wait_for()
         titles = [_shown(t) for t in page.locator(".gtitle").all_text_contents()]
         assert any(t == f"{c}: why these words" for c in hostile.CATEGORIES for t in titles), titles
@@ -174,7 +176,7 @@ def test_a_hostile_corpus_plants_no_link_image_script_or_math_on_any_page(tmp_pa
         page.goto(f"{base}/Metrics")
         wait_idle(page, timeout=120_000)
         _no_payload_markup(page, "Metrics")
-        for tab in ("Against N", "Significance"):  # lazy tabs: drawn only once opened
+        for tab in ("Per metric", "Against N", "Significance", "Leak check", "Hubness", "Your runs"):  # lazy tabs
             page.get_by_role("tab", name=tab).click()
             wait_idle(page, timeout=120_000)
             _no_payload_markup(page, f"Metrics, {tab}")
