@@ -33,7 +33,9 @@ def warm_imports(modules: tuple[str, ...] = WARM_MODULES, *, preload: bool = Fal
     ``preload``, then load from disk the word vectors and the prepared model Documents and
     Categories open on (``dkw_app.resources.preload``: nothing is built, so nothing long runs
     when the server is asked to stop): loading them was the larger part of those pages' first
-    open."""
+    open. With ``dkw_app.charts`` among ``modules`` one figure of every kind is built first
+    (``charts.warm_up``), and once all is loaded it is frozen out of the garbage collector
+    (``gc.freeze``); a failed step ends the warm-up there."""
     import gc
     import importlib
 
