@@ -50,7 +50,7 @@ def main() -> None:
             with browser_page() as page:
                 start = time.perf_counter()
                 page.goto(f"{url}/Metrics")
-                page.wait_for_selector("[data-testid='stPlotlyChart']", timeout=600_000)
+                page.wait_for_selector("[data-testid='stVegaLiteChart'] svg.marks", timeout=600_000)  # the Overview's chart
                 page.wait_for_selector(IDLE, timeout=600_000)
                 first = time.perf_counter() - start
                 start = time.perf_counter()

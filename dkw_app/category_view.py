@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from .untrusted import LABEL_WIDTH, plotly, plotly_hover, plotly_label
+from .untrusted import LABEL_WIDTH, plotly, plotly_hover, plotly_label, vega, vega_label
 
 COLUMNS = ["category", "rank", "word", "score", "in_category", "share_%", "elsewhere", "elsewhere_%", "phrases"]
 #: What a list's counts are, by ``CategoryTerms.unit``.
@@ -41,30 +41,57 @@ def words_frame(terms: Any, *, phrases: Mapping[str, Sequence[tuple[str, int]]] 
     return frame
 
 
-def bar_chart(frame: pd.DataFrame, *, title: str, color: str = LIST_COLOR, label: str | None = None) -> go.Figure:
-    """Horizontal bars, best word on top, the score on each bar; hover: counts and phrases.
-    ``label`` names the method on the axis (default: the frame's method). ``title`` (plain text
-    naming a category), words and phrases are untrusted (a corpus's category names and text):
-    Plotly reads them as HTML, so they are escaped here."""
-    data = frame.iloc[::-1]
+def _distinct(labels: Sequence[str]) -> list[str]:
+    """Labels made distinct (a repeat gets " (2)", " (3)" …): two long words cut alike stay two bars."""
+    seen: dict[str, int] = {}
+    out = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        out.append(label if seen[label] == 1 else f"{label} ({seen[label]})")
+    return out
+
+
+def bar_chart(frame: pd.DataFrame, *, title: str, color: str = LIST_COLOR, label: str | None = None) -> dict:
+    """Horizontal bars, best word on top, the score beside each bar; tooltip: the whole word, its
+    counts and phrases. ``label`` names the method on the axis (default: the frame's method).
+
+    A Vega-Lite spec (``st.vega_lite_chart``), not a Plotly figure: it is the page's first chart,
+    and a browser new to the app draws it about 2 s sooner (BENCHMARKS.md, "Every page's first
+    open"). ``title``, words and phrases are untrusted: they go in as data and plain titles
+    (``untrusted.vega``), a word's label cut (``untrusted.vega_label``), all of it in the tooltip."""
     unit = frame.attrs.get("unit", "documents")
-    rows = list(range(len(data)))  # positions, not the words: two long words cut alike stay two bars
-    fig = go.Figure(go.Bar(
-        x=data["score"], y=rows, orientation="h", marker_color=color,
-        text=[f"{s:.3g}" for s in data["score"]], textposition="auto",
-        customdata=list(zip(data["in_category"], data["share_%"], map(plotly_hover, data["phrases"]),
-                            map(plotly_hover, data["word"]))),
-        hovertemplate=f"%{{customdata[3]}}: %{{x:.4g}}<br>%{{customdata[0]}} {unit} of the category "
-                      "(%{customdata[1]} %)"
-                      + ("<br>via %{customdata[2]}" if frame["phrases"].astype(bool).any() else "")
-                      + "<extra></extra>"))
     k = frame.attrs.get("k")
-    fig.update_layout(title=plotly(title), height=max(260, 28 * len(frame) + 90), margin=dict(l=10, r=10, t=50, b=30),
-                      xaxis_title=f"{plotly(label or frame.attrs.get('metric', 'score'))} (training split"
-                                  + (f", K={k})" if k else ")"),
-                      yaxis=dict(tickmode="array", tickvals=rows, ticktext=[plotly_label(w) for w in data["word"]],
-                                 automargin=True))
-    return fig
+    labels = _distinct([vega_label(w) for w in frame["word"]])
+    rows = [{"label": lab, "word": vega(w), "score": float(sc), "score_text": f"{sc:.3g}",
+             "counts": f"{int(c)} {unit} of the category ({p} %)", "phrases": vega(ph)}
+            for lab, w, sc, c, p, ph in zip(labels, frame["word"], frame["score"], frame["in_category"],
+                                            frame["share_%"], frame["phrases"])]
+    tooltip = [{"field": "word", "title": "word"}, {"field": "score", "title": "score", "format": ".4g"},
+               {"field": "counts", "title": "in the category"}]
+    if frame["phrases"].astype(bool).any():
+        tooltip.append({"field": "phrases", "title": "via"})
+    scores = [r["score"] for r in rows] or [0.0]
+    low, high = min(0.0, *scores), max(0.0, *scores)
+    span = (high - low) or 1.0
+    axis_title = vega(label or frame.attrs.get("metric", "score")) + " (training split" + (f", K={k})" if k else ")")
+    return {
+        "title": {"text": vega(title), "anchor": "start"},
+        "data": {"values": rows},
+        "height": {"step": 26},
+        "padding": {"left": 5, "top": 8, "right": 5, "bottom": 5},  # the title's glyphs inside the chart
+        "encoding": {
+            "y": {"field": "label", "type": "nominal", "sort": None, "title": None, "axis": {"labelLimit": 0}},
+            "x": {"field": "score", "type": "quantitative", "title": axis_title,
+                  # room beside the longest bar for its score
+                  "scale": {"domain": [low - 0.12 * span * (low < 0), high + 0.12 * span]}},
+            "tooltip": tooltip,
+        },
+        "layer": [
+            {"mark": {"type": "bar", "color": color}},
+            {"mark": {"type": "text", "align": "left", "dx": 3, "color": "#333"},
+             "encoding": {"text": {"field": "score_text"}}},
+        ],
+    }
 
 
 def quality_figures(quality: Any) -> list[tuple[str, str, str]]:

@@ -14,7 +14,7 @@ from plotly.subplots import make_subplots
 
 from .backend import METRICS, format_difference, format_p, method_name, selection_name
 from .tables import CHOSEN_K, FULL, GRID, describe_setup, sample_label
-from .untrusted import plotly
+from .untrusted import plotly, vega
 
 F1_SERIES = (("micro_f1", "micro-F1"), ("macro_f1", "macro-F1"))
 
@@ -308,93 +308,95 @@ def forest_chart(references: list[tuple[str, pd.DataFrame]], *, dataset: str, pr
 
 
 def _choice_row(protocol: str, reads: bool, selection: str, setup: str) -> str:
-    gold = "<b>reads the gold label</b> · " if reads else ""
-    return f"{protocol} · {plotly(setup)}<br>{gold}{selection_name(selection)}"
+    """A row's label in two lines (split at the newline by the axis): protocol and setup, then the
+    selection, marked when the protocol reads the gold label."""
+    gold = "reads the gold label · " if reads else ""
+    return f"{protocol} · {setup}\n{gold}{selection_name(selection)}"
 
 
 def _delta_ci(table: pd.DataFrame) -> str:
     """How the Overview's Δ intervals were computed, in a few words."""
     paired = table["paired"].astype(bool) if "paired" in table.columns else pd.Series(False, index=table.index)
     if paired.all():
-        return "<br>Δ's CI: paired bootstrap over the test documents"
-    return "<br>Δ's CI: the F1's CI minus the baseline's F1 (its per-document predictions are not stored)" + (
+        return "Δ's CI: paired bootstrap over the test documents"
+    return "Δ's CI: the F1's CI minus the baseline's F1 (its per-document predictions are not stored)" + (
         ", paired where they are" if paired.any() else "")
 
 
-def choice_chart(table: pd.DataFrame, *, dataset: str) -> go.Figure:
+#: The Overview's colour of each selection, and the look of a protocol that reads the gold label.
+CHOICE_COLOURS = {"cv": "#1f77b4", "algorithm2": "#ff7f0e"}
+GOLD, DEPLOYABLE = "reads the gold label (not deployable)", "label-free (deployable)"
+
+
+def choice_chart(table: pd.DataFrame, *, dataset: str) -> dict:
     """The setup each selection chose over all setups, per protocol (one row per (protocol,
-    selection); :func:`dkw_core.evaluation.comparisons.overview`).
+    selection); :func:`dkw_core.evaluation.comparisons.overview`), as a Vega-Lite spec.
 
     With the tf-idf + LinearSVC classifier stored: bars of the difference to it (points, its
     F1 the zero line), 95 % CI as error bars. Without: the micro-F1 with its 95 % CI as dots on
-    an axis that spans the values. The values and CIs stand in the right margin, where no line
-    of the plot can cross them; a protocol that reads the gold label is hatched and says so."""
-    fig = go.Figure()
+    an axis that spans the values. The values and CIs stand right of the plot, where no line
+    of it can cross them; a protocol that reads the gold label is drawn pale and says so.
+
+    Vega-Lite, not Plotly: it is the Metrics page's first chart, and a browser new to the app
+    draws it about 2 s sooner (BENCHMARKS.md, "Every page's first open")."""
     if table.empty:
-        return fig
-    base = table["baseline_f1"].notna().any()
-    rows = [_choice_row(p, bool(r), s, f"{m} K {int(k)} N {int(n)}") for p, r, s, m, k, n in
-            zip(table["protocol"], table["reads_labels"], table["selection"], table["metric"], table["k"], table["top"])]
-    table = table.assign(row_label=rows)
-    colours = {"cv": "#1f77b4", "algorithm2": "#ff7f0e"}
-    for selection in dict.fromkeys(table["selection"]):
-        part = table[table["selection"] == selection]
-        x = part["diff"] if base else part["micro_f1"]
-        low, high = (part["diff_low"], part["diff_high"]) if base else (part["ci_low"], part["ci_high"])
-        has_ci = low.notna().all()
-        error = {"type": "data", "symmetric": False, "array": (high - x).tolist(), "arrayminus": (x - low).tolist(),
-                 "thickness": 1.5, "color": "#222"} if has_ci else None
-        hover = [f"{m} K={int(k)} N={int(n)}: micro-F1 {f:.2f} %" for m, k, n, f in
-                 zip(part["metric"], part["k"], part["top"], part["micro_f1"])]
-        common = {"x": x.astype(float).tolist(), "y": part["row_label"].tolist(), "name": selection_name(selection),
-                  "orientation": "h", "error_x": error, "customdata": hover,
-                  "hovertemplate": "%{customdata}<extra></extra>"}
-        if base:
-            colour = colours.get(selection, "#2ca02c")
-            common.update(showlegend=False, legendgroup=selection)
-            fig.add_trace(go.Bar(x=[None], y=[None], name=selection_name(selection), legendgroup=selection,
-                                 marker={"color": colour}))  # the legend's swatch: plain, never hatched
-            fig.add_trace(go.Bar(**common, marker={"color": colour, "pattern": {
-                "shape": ["/" if r else "" for r in part["reads_labels"]], "fgcolor": "#ffffff",
-                "fillmode": "overlay", "size": 7}}))
-        else:
-            common.pop("orientation")
-            fig.add_trace(go.Scatter(**common, mode="markers", marker={
-                "color": colours.get(selection, "#2ca02c"), "size": 11,
-                "symbol": ["x" if r else "circle" for r in part["reads_labels"]]}))
-    if table["reads_labels"].any():  # the marker explained in the legend
-        fig.add_trace(go.Bar(x=[None], y=[None], name="hatched: reads the gold label (not deployable)",
-                             marker={"color": "#999", "pattern": {"shape": "/", "fgcolor": "#fff", "fillmode": "overlay",
-                                                                  "size": 7}}) if base else
-                      go.Scatter(x=[None], y=[None], mode="markers", name="×: reads the gold label (not deployable)",
-                                 marker={"symbol": "x", "color": "#999", "size": 11}))
-    notes = []  # set at once below: one add_annotation per row re-validates every earlier one (0.4 s cold)
+        return {"data": {"values": []}, "mark": "bar"}
+    base = bool(table["baseline_f1"].notna().any())
+    rows = []
     for r in table.itertuples(index=False):
         ci = f" [{r.ci_low:.2f}, {r.ci_high:.2f}]" if pd.notna(r.ci_low) else ""
-        line = f"F1 {r.micro_f1:.2f}{ci}"
-        if base:
-            line += (f"<br>Δ {format_difference(r.diff)} [{format_difference(r.diff_low)}, "
-                     f"{format_difference(r.diff_high)}]")
-        notes.append({"x": 1.0, "xref": "paper", "xanchor": "left", "xshift": 8, "y": r.row_label, "yref": "y",
-                      "text": line, "showarrow": False, "align": "left", "font": {"size": 11}})
+        delta = (f"Δ {format_difference(r.diff)} [{format_difference(r.diff_low)}, {format_difference(r.diff_high)}]"
+                 if base else "")
+        x, low, high = (r.diff, r.diff_low, r.diff_high) if base else (r.micro_f1, r.ci_low, r.ci_high)
+        setup = f"{vega(r.metric)} K {int(r.k)} N {int(r.top)}"
+        rows.append({
+            "row": _choice_row(r.protocol, bool(r.reads_labels), r.selection, setup),
+            "selection": selection_name(r.selection), "gold": GOLD if r.reads_labels else DEPLOYABLE,
+            "x": float(x), "low": None if pd.isna(low) else float(low), "high": None if pd.isna(high) else float(high),
+            "f1_text": f"F1 {r.micro_f1:.2f}{ci}", "delta_text": delta,
+            "hover": f"{setup}: micro-F1 {r.micro_f1:.2f} %"})
+    order = list(dict.fromkeys(row["row"] for row in rows))
+    used = list(dict.fromkeys(table["selection"]))
+    colour = {"field": "selection", "type": "nominal", "title": None,
+              "scale": {"domain": [selection_name(s) for s in used],
+                        "range": [CHOICE_COLOURS.get(s, "#2ca02c") for s in used]},
+              "legend": {"orient": "bottom", "direction": "horizontal", "labelLimit": 0}}
+    gold = {"field": "gold", "type": "nominal", "legend": None,  # said in the row's label and the subtitle
+            "scale": {"domain": [DEPLOYABLE, GOLD], "range": [1.0, 0.4] if base else ["circle", "cross"]}}
+    y = {"field": "row", "type": "nominal", "sort": order, "title": None,
+         "axis": {"labelExpr": "split(datum.label, '\\n')", "labelLimit": 0, "labelPadding": 6}}
     if base:
         base_f1 = float(table["baseline_f1"].dropna().iloc[0])
-        fig.add_vline(x=0, line={"color": "#d62728", "width": 2, "dash": "dash"})
         x_title = f"micro-F1 − tf-idf + LinearSVC (classifier, {base_f1:.2f} %), points"
+        marks = [{"mark": {"type": "bar", "height": {"band": 0.6}},
+                  "encoding": {"x": {"field": "x", "type": "quantitative", "title": x_title}, "color": colour,
+                               "opacity": gold, "tooltip": {"field": "hover", "title": "chosen"}}}]
     else:
         x_title = "micro-F1 (%), 95 % bootstrap CI"
-    fig.update_yaxes(type="category", categoryorder="array", categoryarray=list(dict.fromkeys(rows)),
-                     autorange="reversed")  # categories, whatever the legend's empty entries make Plotly guess
-    fig.update_layout(
-        title=(f"The setup chosen on the training split, scored on the test split<br><sup>{plotly(dataset)} · "
-               f"95 % bootstrap CI over the test documents · right: micro-F1 [CI]"
-               f"{', Δ to the baseline [CI]' if base else ''}, in %"
-               f"{_delta_ci(table) if base else ''}</sup>"),
-        barmode="overlay", xaxis={"title": x_title, "nticks": 10},
-        legend={"orientation": "h", "yanchor": "top", "y": -0.18, "x": 0},
-        margin={"t": 95, "r": 175, "l": 10}, height=205 + 62 * len(rows), annotations=notes,
-    )
-    return fig
+        marks = [{"mark": {"type": "point", "filled": True, "size": 110},
+                  "encoding": {"x": {"field": "x", "type": "quantitative", "title": x_title, "scale": {"zero": False}},
+                               "color": colour, "shape": gold, "tooltip": {"field": "hover", "title": "chosen"}}}]
+    marks.append({"transform": [{"filter": "isValid(datum.low)"}],
+                  "mark": {"type": "errorbar", "ticks": True, "color": "#222", "thickness": 1.5},
+                  "encoding": {"x": {"field": "low", "type": "quantitative", "title": x_title}, "x2": {"field": "high"}}})
+    if base:  # the baseline: the zero line inside the plot
+        marks.append({"mark": {"type": "rule", "color": "#d62728", "strokeWidth": 2, "strokeDash": [6, 4]},
+                      "encoding": {"x": {"datum": 0}, "y": {"value": 0}, "y2": {"value": "height"}}})
+    for field, dy in (("f1_text", -8 if base else 0), ("delta_text", 8)) if base else (("f1_text", 0),):
+        marks.append({"mark": {"type": "text", "align": "left", "dx": 10, "dy": dy, "fontSize": 11},
+                      "encoding": {"x": {"value": "width"}, "text": {"field": field}}})  # right of the plot
+    subtitle = [f"{vega(dataset)} · 95 % bootstrap CI over the test documents · right: micro-F1 [CI]"
+                f"{', Δ to the baseline [CI]' if base else ''}, in %"] + ([_delta_ci(table)] if base else []) + (
+        [("pale" if base else "×") + f": {GOLD}"] if table["reads_labels"].any() else [])
+    return {
+        "title": {"text": "The setup chosen on the training split, scored on the test split", "subtitle": subtitle,
+                  "anchor": "start"},
+        "data": {"values": rows},
+        "height": {"step": 56},
+        "padding": {"left": 5, "top": 8, "right": 5, "bottom": 5},  # the title's glyphs inside the chart
+        "encoding": {"y": y},
+        "layer": marks,
+    }
 
 
 def warm_up() -> go.Figure:

@@ -22,7 +22,14 @@ Every page shows such text in one of three ways:
   ``<a href>`` included) only through :func:`plotly`, which HTML-escapes it. A word a chart
   draws as a label (a tick, a point's name) goes through :func:`plotly_label`, cut to
   :data:`LABEL_WIDTH` characters so that one long word cannot squeeze the plot, and its whole
-  text into the hover through :func:`plotly_hover`, wrapped into lines.
+  text into the hover through :func:`plotly_hover`, wrapped into lines;
+* inside **Vega-Lite** charts (the pages' first charts, ``st.vega_lite_chart``: a browser new to
+  the app compiles them far sooner than Plotly's) only as *data values* or plain titles through
+  :func:`vega`: Vega draws every title, label and mark text as text, and the tooltips of
+  Streamlit's vega-embed escape HTML themselves (vega-tooltip's ``sanitize``), so nothing is
+  escaped here (an escape would show); a word drawn as a label goes through :func:`vega_label`,
+  cut as :func:`plotly_label` cuts, its whole text in the tooltip. Never a field name or an
+  expression: a spec's fields and expressions are the code's own constants.
 
 Pure functions (no Streamlit import at module level); tested in ``tests/app/test_untrusted.py``.
 """
@@ -71,13 +78,27 @@ HOVER_LINE = 60
 ELLIPSIS = "\u2026"
 
 
+def _cut(value: Any, width: int) -> str:
+    text = str(value)
+    return text[:width - 1] + ELLIPSIS if len(text) > width else text
+
+
 def plotly_label(value: Any, width: int = LABEL_WIDTH) -> str:
     """``value`` as a chart label: at most ``width`` characters (a longer one cut, ending in
     "…"), HTML-escaped like :func:`plotly`. Cut before escaping, so no entity is split."""
-    text = str(value)
-    if len(text) > width:
-        text = text[:width - 1] + ELLIPSIS
-    return plotly(text)
+    return plotly(_cut(value, width))
+
+
+def vega(value: Any) -> str:
+    """``value`` for a Vega-Lite title or data value: the plain text (Vega draws it as text; the
+    tooltip escapes it)."""
+    return str(value)
+
+
+def vega_label(value: Any, width: int = LABEL_WIDTH) -> str:
+    """``value`` as a Vega-Lite label (an axis label, a point's name): at most ``width``
+    characters, a longer one cut and ending in "…"; the whole text belongs in the tooltip."""
+    return _cut(value, width)
 
 
 def plotly_hover(value: Any, line: int = HOVER_LINE) -> str:

@@ -130,11 +130,11 @@ with t_overview:
         st.info("No run chose over all setups on this corpus yet "
                 "(`python scripts/bench_eval.py --dataset … --cv --full-search`).")
     else:
-        chart(charts.choice_chart(headline, dataset=dataset), key="chart_choice", file_name=f"choice-{dataset}")
+        st.vega_lite_chart(charts.choice_chart(headline, dataset=dataset), width="stretch", key="chart_choice")
         widgets.plain_table(tables.overview_table(headline))
         widgets.csv_download(headline, label="Download this chart's data (CSV)", file_name=f"choice-{dataset}.csv",
                              key="csv_choice")
-        st.caption(PNG)
+        st.caption("PNG: the download button in the chart's toolbar (top right, on hover).")
     if not stability.empty:
         st.markdown("**Seed stability**")
         st.caption("The same choice repeated with other seeds (Algorithm 2's seed draws its growing subsamples "

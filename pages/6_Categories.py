@@ -109,9 +109,9 @@ t_scores, t_why = st.tabs(["Scores", "Why these words"], key="cat_tab", on_chang
 with t_scores:
     for col, (terms, frame, _s), color in zip(st.columns(len(lists)), lists, COLORS):
         with col:
-            st.plotly_chart(category_view.bar_chart(frame, title=f"{terms.category}: top {len(frame)} words by "
-                                                    f"{label}", color=color, label=label), width="stretch",
-                            key=f"chart_{terms.category}")
+            st.vega_lite_chart(category_view.bar_chart(frame, title=f"{terms.category}: top {len(frame)} words by "
+                                                       f"{label}", color=color, label=label), width="stretch",
+                               key=f"chart_{terms.category}")
 with t_why:
     if t_why.open:
         st.caption("In the category against elsewhere: each word's count in the category against its count in the "

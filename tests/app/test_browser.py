@@ -133,7 +133,7 @@ def test_prepare_pick_example_and_see_keywords(tmp_path):
         # the Categories page on the slice: a bar chart of comp.graphics's words
         page.goto(f"{url}/Categories")
         wait_idle(page, timeout=120_000)
-        page.locator("[data-testid='stPlotlyChart']").first.wait_for()
+        page.locator("[data-testid='stVegaLiteChart'] svg.marks").first.wait_for()
         page.get_by_text("statistics from the training split", exact=False).first.wait_for()
         shoot(page, shots, "categories")
 
@@ -268,7 +268,7 @@ def shoot_categories(page, folder: Path) -> Path:
         page.evaluate("document.activeElement && document.activeElement.blur();"
                       "document.querySelector('[data-testid=stMain]')?.scrollTo(0, 0)")
         page.mouse.move(1270, 10)
-        page.wait_for_timeout(2500)  # Plotly draws its SVG after the element
+        page.wait_for_timeout(2500)  # the charts draw their SVG after the element
         path = folder / "categories.png"
         page.screenshot(path=str(path))
         with Image.open(path) as shot:
@@ -361,11 +361,11 @@ def test_refresh_readme_screenshots(tmp_path, monkeypatch):
         shoot(page, shots, "documents", at=page.get_by_role("heading", name=EXAMPLE))
 
         nav(page, "Categories")
-        page.locator("[data-testid='stPlotlyChart']").first.wait_for(timeout=300_000)
+        page.locator("[data-testid='stVegaLiteChart'] svg.marks").first.wait_for(timeout=300_000)
         open_select(page, "Compare with")
         page.get_by_role("option", name="sci.space", exact=True).click()
         wait_idle(page, timeout=300_000)
-        page.locator("[data-testid='stPlotlyChart']").nth(1).wait_for(timeout=120_000)
+        page.locator("[data-testid='stVegaLiteChart'] svg.marks").nth(1).wait_for(timeout=120_000)
         page.get_by_text("Shared and distinct words").wait_for()
         shoot_categories(page, shots)
 

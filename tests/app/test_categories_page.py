@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 from dkw_app import backend, category_view
 from tests.app.conftest import finish_jobs, page
 from tests.app.fakes import FakeBackend, FakeModel, make_corpus, tokens
+from tests.support import vega
 
 
 def run_page() -> AppTest:
@@ -26,9 +27,17 @@ def open_why(at: AppTest) -> AppTest:
 
 
 def figures(at: AppTest, kind: str) -> list[dict]:
-    """The page's Plotly figures whose first trace is of ``kind`` ("bar", "scatter"), in page order."""
+    """The page's charts of ``kind``, in page order: "bar", the scores (Vega-Lite specs: the page's
+    first charts), or "scatter", why the words are there (Plotly figures)."""
+    if kind == "bar":
+        return vega.specs(at)
     figs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     return [f for f in figs if f["data"][0]["type"] == kind]
+
+
+def charts(at: AppTest) -> list[str]:
+    """The kinds of the page's charts, in page order."""
+    return ["bar"] * len(figures(at, "bar")) + ["scatter"] * len(figures(at, "scatter"))
 
 
 def direct_quality(category: str, words: list[str]):
@@ -54,10 +63,11 @@ def test_a_category_shows_its_words_as_a_bar_chart_with_scores(monkeypatch):
     at.number_input(key="cat_top").set_value(4).run()
     assert not at.exception
     (fig,) = figures(at, "bar")
-    bar = fig["data"][0]
-    assert bar["type"] == "bar" and bar["orientation"] == "h"
-    assert fig["layout"]["yaxis"]["ticktext"][::-1] == expected("comp.graphics", "rf", 4)  # best word on top
-    assert bar["text"][::-1] == [f"{s:.3g}" for s in (4.0, 3.0, 2.0, 1.0)]
+    rows = fig["data"]["values"]
+    assert fig["layer"][0]["mark"]["type"] == "bar" and fig["encoding"]["y"]["field"] == "label"
+    assert fig["encoding"]["y"]["sort"] is None  # the list's order: best word on top
+    assert [r["label"] for r in rows] == expected("comp.graphics", "rf", 4)
+    assert [r["score_text"] for r in rows] == [f"{s:.3g}" for s in (4.0, 3.0, 2.0, 1.0)]
     table = at.dataframe[0].value
     assert list(table["word"]) == expected("comp.graphics", "rf", 4)
     assert list(table["phrases"]) == [f"{w} phrase (1)" for w in table["word"]]
@@ -99,12 +109,12 @@ def test_csv_download_neutralises_formula_cells(monkeypatch):
 def test_unprepared_corpus_offers_preparation(monkeypatch):
     fake = FakeBackend(monkeypatch, prepared=False)
     at = run_page()
-    assert not at.exception and not at.get("plotly_chart")
+    assert not at.exception and not charts(at)
     at.button(key="cat_prepare").click().run()
     assert not at.exception
     finish_jobs()  # the preparation runs in the server's background jobs
     at.run()
-    assert not at.exception and fake.prepare_calls == 1 and at.get("plotly_chart")
+    assert not at.exception and fake.prepare_calls == 1 and charts(at)
 
 
 def test_hostile_category_names_create_no_link_in_the_chart_or_the_headings(monkeypatch):
@@ -123,16 +133,17 @@ def test_hostile_category_names_create_no_link_in_the_chart_or_the_headings(monk
     at.selectbox(key="cat_category").set_value(first).run()
     at.selectbox(key="cat_other").set_value(other).run()
     assert not at.exception
-    titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
-    assert len(titles) == 4 and all("<" not in t for t in titles), titles  # Plotly reads "<a …>" as a link
+    titles = [f["layout"]["title"]["text"] for f in figures(at, "scatter")]
+    assert len(titles) == 2 and all("<" not in t for t in titles), titles  # Plotly reads "<a …>" as a link
     assert titles[0].startswith("&lt;a href=") and "clickme&lt;/a&gt;" in titles[0]
+    bars = figures(at, "bar")  # Vega-Lite draws text as text and its tooltip escapes: the name as it is
+    assert [b["title"]["text"].split(": top")[0] for b in bars] == [first, other]
     headings = [m.value for m in at.markdown if "Only" in m.value]
     assert [shown(h) for h in headings] == [f"**Only {first}**", f"**Only {other}**"]
     assert [live_markup(h.strip("*")) for h in headings] == [[], []]
-    for fig in figures(at, "bar"):
-        bar = fig["data"][0]
-        shown_text = [*fig["layout"]["yaxis"]["ticktext"], *(str(d).replace("<br>", "") for d in bar["customdata"])]
-        assert all("<" not in v for v in shown_text)  # the only markup: the hover's own line breaks
+    for fig in bars:  # untrusted text only as data, never as a field or an expression of the spec
+        assert {f["field"] for f in fig["encoding"]["tooltip"]} <= set(fig["data"]["values"][0])
+        assert "Expr" not in json.dumps({k: v for k, v in fig.items() if k != "data"})
     for fig in figures(at, "scatter"):  # the scatter's axis titles and hovers name no category unescaped
         assert "<" not in json.dumps(fig["layout"]["xaxis"]) + json.dumps(fig["layout"]["yaxis"])
         assert all("<" not in str(d) for t in fig["data"] for d in t.get("customdata", []))
@@ -147,7 +158,7 @@ def test_the_list_and_its_quality_come_first_then_why_its_words_are_there(monkey
     at.selectbox(key="cat_metric").set_value("rf").run()
     assert not at.exception
     assert [t.label for t in at.tabs] == ["Scores", "Why these words"]
-    assert [json.loads(c.proto.spec)["data"][0]["type"] for c in at.get("plotly_chart")] == ["bar"]
+    assert charts(at) == ["bar"]
     words = expected("comp.graphics", "rf", backend.DEFAULT_TOP)
     want = direct_quality("comp.graphics", words)
     shown = {m.label: m.value for m in at.metric}
@@ -155,8 +166,7 @@ def test_the_list_and_its_quality_come_first_then_why_its_words_are_there(monkey
                      "absent": f"{want.absent_share:.0%}"}
     assert any("boolean sliding window of 10 words" in c.value and "test split" in c.value for c in at.caption)
     open_why(at)
-    kinds = [json.loads(c.proto.spec)["data"][0]["type"] for c in at.get("plotly_chart")]
-    assert kinds == ["bar", "scatter"]  # the list first, then why
+    assert charts(at) == ["bar", "scatter"]  # the list first, then why
     (fig,) = figures(at, "scatter")
     listed = next(t for t in fig["data"] if t["name"].startswith("top "))
     assert listed["text"] == words == [a["text"] for a in fig["layout"]["annotations"]]  # labelled
@@ -187,7 +197,7 @@ def test_switching_the_method_to_a_peer_changes_the_list_and_its_quality(monkeyp
     assert any(md("Fightin' Words (own words)") in c.value and "own words of the training split" in c.value
                for c in at.caption)
     (fig,) = figures(at, "bar")
-    assert "Fightin' Words" in fig["layout"]["title"]["text"]
+    assert "Fightin' Words" in fig["title"]["text"]
 
 
 def test_a_corpus_without_a_test_split_shows_its_lists_and_one_line_for_their_coherence(monkeypatch):

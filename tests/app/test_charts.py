@@ -22,48 +22,84 @@ R8 = pd.DataFrame([  # the reference Overview of R8 (the baseline 97.58 sits ins
 ])
 
 
+def _layers(spec: dict, mark: str) -> list[dict]:
+    return [layer for layer in spec["layer"] if (layer["mark"]["type"] if isinstance(layer["mark"], dict)
+                                                  else layer["mark"]) == mark]
+
+
+def _rows(spec: dict) -> list[dict]:
+    return spec["data"]["values"]
+
+
+def test_overview_is_a_valid_vega_lite_spec_with_and_without_a_baseline():
+    """The Overview's chart is Vega-Lite (the page's first chart: BENCHMARKS.md); a spec the schema
+    of the Vega-Lite Streamlit bundles refuses would draw nothing."""
+    import jsonschema
+    from altair.vegalite.v6.schema import load_schema
+
+    schema = load_schema()
+    for table in (R8, R8.assign(baseline_f1=float("nan")), R8.iloc[:0]):
+        jsonschema.validate(charts.choice_chart(table, dataset="r8"), schema)
+
+
 def test_overview_draws_the_difference_to_the_baseline_with_its_interval_and_names_the_selections():
-    fig = charts.choice_chart(R8, dataset="r8")
-    bars = [t for t in fig.data if t.type == "bar" and t.x and t.x[0] is not None]
-    assert {t.name for t in bars} == {"Algorithm 2 (paper)", "cross-validation on the training split"}
-    assert not {"cv", "algorithm2"} & {t.name for t in fig.data}  # no raw code in the legend
-    cv = next(t for t in bars if t.name.startswith("cross"))
-    assert list(cv.x) == [2.10, -0.41]  # the difference to the baseline, not F1 on a 0–100 axis
-    assert [round(v, 2) for v in cv.error_x.array] == [0.23, 0.64]
-    assert [round(v, 2) for v in cv.error_x.arrayminus] == [0.27, 0.73]
-    assert "97.58" in fig.layout.xaxis.title.text and "tf-idf + LinearSVC" in fig.layout.xaxis.title.text
-    assert fig.layout.yaxis.range is None and fig.layout.xaxis.range is None  # never pinned to 0–100
-    assert "not stored" in fig.layout.title.text  # R8 has no paired Δ interval: said so
-    assert "paired bootstrap" in charts.choice_chart(R8.assign(paired=True), dataset="r8").layout.title.text
-    assert fig.layout.yaxis.type == "category"  # the legend's empty entries must not make Plotly guess numbers
+    spec = charts.choice_chart(R8, dataset="r8")
+    (bars,) = _layers(spec, "bar")
+    colour = bars["encoding"]["color"]["scale"]
+    assert colour["domain"] == ["Algorithm 2 (paper)", "cross-validation on the training split"]  # no raw code
+    assert bars["encoding"]["x"]["field"] == "x"
+    cv = [r for r in _rows(spec) if r["selection"].startswith("cross")]
+    assert [r["x"] for r in cv] == [2.10, -0.41]  # the difference to the baseline, not F1 on a 0–100 axis
+    assert [(r["low"], r["high"]) for r in cv] == [(1.83, 2.33), (-1.14, 0.23)]
+    (errors,) = _layers(spec, "errorbar")
+    assert (errors["encoding"]["x"]["field"], errors["encoding"]["x2"]["field"]) == ("low", "high")
+    title = bars["encoding"]["x"]["title"]
+    assert "86.23" not in title and "97.58" in title and "tf-idf + LinearSVC" in title
+    assert "scale" not in bars["encoding"]["x"]  # never pinned to 0–100
+    subtitle = " ".join(spec["title"]["subtitle"])
+    assert "not stored" in subtitle  # R8 has no paired Δ interval: said so
+    assert "paired bootstrap" in " ".join(charts.choice_chart(R8.assign(paired=True), dataset="r8")["title"]["subtitle"])
+    assert spec["encoding"]["y"]["type"] == "nominal" and spec["encoding"]["y"]["sort"] == [r["row"] for r in _rows(spec)]
 
 
 def test_overview_marks_the_protocol_that_reads_the_gold_label():
-    fig = charts.choice_chart(R8, dataset="r8")
-    bars = [t for t in fig.data if t.type == "bar" and t.x and t.x[0] is not None]
-    for trace in bars:
-        for label, shape in zip(trace.y, trace.marker.pattern.shape):
-            assert ("reads the gold label" in label) == label.startswith("label-aware")
-            assert (shape == "/") == label.startswith("label-aware")  # hatched
-    assert any("reads the gold label" in t.name for t in fig.data)  # the hatch explained in the legend
+    spec = charts.choice_chart(R8, dataset="r8")
+    for row in _rows(spec):
+        reads = row["row"].startswith("label-aware")
+        assert ("reads the gold label" in row["row"]) == reads
+        assert (row["gold"] == charts.GOLD) == reads
+    (bars,) = _layers(spec, "bar")
+    opacity = bars["encoding"]["opacity"]
+    assert opacity["field"] == "gold" and opacity["scale"] == {"domain": [charts.DEPLOYABLE, charts.GOLD],
+                                                               "range": [1.0, 0.4]}  # pale
+    assert f"pale: {charts.GOLD}" in spec["title"]["subtitle"]  # the pale bar explained
 
 
 def test_overview_values_stand_outside_the_plot_where_the_baseline_line_cannot_cross_them():
-    fig = charts.choice_chart(R8, dataset="r8")
-    assert all(not t.text for t in fig.data)  # nothing written on a bar
-    values = [a for a in fig.layout.annotations if "F1" in a.text]
-    assert len(values) == 4 and all(a.xref == "paper" and a.x >= 1 and a.xanchor == "left" for a in values)
-    assert "F1 97.17 [96.44, 97.81]<br>Δ -0.41 [-1.14, +0.23]" in [a.text for a in values]
-    assert "Δ -0.69 [-1.42, 0]" in values[2].text  # a zero bound reads 0
-    lines = [s for s in fig.layout.shapes if s.type == "line"]
-    assert len(lines) == 1 and lines[0].x0 == lines[0].x1 == 0  # the baseline: the zero line inside the plot
+    spec = charts.choice_chart(R8, dataset="r8")
+    texts = _layers(spec, "text")
+    assert len(texts) == 2 and all(t["encoding"]["x"] == {"value": "width"} and t["mark"]["align"] == "left"
+                                   and t["mark"]["dx"] > 0 for t in texts)  # right of the plot
+    rows = _rows(spec)
+    assert (rows[3]["f1_text"], rows[3]["delta_text"]) == ("F1 97.17 [96.44, 97.81]", "Δ -0.41 [-1.14, +0.23]")
+    assert rows[2]["delta_text"] == "Δ -0.69 [-1.42, 0]"  # a zero bound reads 0
+    (rule,) = _layers(spec, "rule")
+    assert rule["encoding"]["x"] == {"datum": 0}  # the baseline: the zero line inside the plot
 
 
 def test_overview_without_a_baseline_shows_the_f1_with_its_interval_on_an_axis_of_the_values():
-    fig = charts.choice_chart(R8.assign(baseline_f1=float("nan")), dataset="r8")
-    dots = [t for t in fig.data if t.type == "scatter" and t.x and t.x[0] is not None]
-    assert sorted(v for t in dots for v in t.x) == [96.89, 97.17, 99.27, 99.68]
-    assert all(t.error_x.array for t in dots)
+    spec = charts.choice_chart(R8.assign(baseline_f1=float("nan")), dataset="r8")
+    (dots,) = _layers(spec, "point")
+    assert dots["encoding"]["x"]["scale"] == {"zero": False} and dots["encoding"]["shape"]["field"] == "gold"
+    assert sorted(r["x"] for r in _rows(spec)) == [96.89, 97.17, 99.27, 99.68]
+    assert all(r["low"] < r["x"] < r["high"] for r in _rows(spec))
+    assert not _layers(spec, "rule") and len(_layers(spec, "text")) == 1  # no baseline, no Δ
+
+
+def test_a_hostile_dataset_name_goes_into_the_overview_as_plain_text():
+    """Vega draws titles as text and its tooltip escapes HTML: nothing escaped here (it would show)."""
+    spec = charts.choice_chart(R8, dataset="<b>r8</b>")
+    assert spec["title"]["subtitle"][0].startswith("<b>r8</b> · ")
 
 
 def _curves(names):

@@ -4,7 +4,7 @@ Material-icon codes, right-to-left and zero-width characters, a 10,000-character
 of it whose imported method names and keywords are as hostile, visited on every page — Home,
 Documents (through a shared ``?doc=`` link), Categories, Metrics, Study admin (with an import
 file of hostile method names), Study results and Judge. On no page does the payload create a
-link or image (``href``/``src`` to evil.example, in HTML or Plotly's SVG), a script, rendered
+link or image (``href``/``src`` to evil.example, in HTML or a chart's SVG), a script, rendered
 KaTeX or a Material icon, and the raw id, category, method name and keyword read as typed.
 The Categories page is also seen under a peer method, its scatter labelled with the corpus's
 own words. A tiny vector model keeps the preparation to seconds."""
@@ -150,12 +150,20 @@ def test_a_hostile_corpus_plants_no_link_image_script_or_math_on_any_page(tmp_pa
         assert "<script>window.__pwned=1</script>" in shown_text and hostile.LONG_WORD in shown_text
         _no_payload_markup(page, "Documents")
 
-        # Categories: chart titles name the category as typed (Plotly shows the escaped text)
+        # Categories: the bars' title names the category as typed (Vega-Lite draws it as SVG text), and
+        # a bar's tooltip (HTML, escaped by vega-tooltip) shows its word and phrases as text
         page.goto(f"{base}/Categories")
         wait_idle(page, timeout=120_000)
-        title = page.locator(".gtitle").first
+        bars = page.locator("[data-testid='stVegaLiteChart']").first
+        title = bars.locator(".role-title-text text").first
         title.wait_for()
         assert any(_shown(title.text_content()).startswith(f"{c}: top") for c in hostile.CATEGORIES)
+        bar = bars.locator(".role-mark path").first
+        bar.scroll_into_view_if_needed()
+        bar.hover()
+        tip = page.locator("#vg-tooltip-element.visible")
+        tip.wait_for()
+        assert "word" in tip.inner_text() and not tip.locator("a, img, script, b, i").count()
         _no_payload_markup(page, "Categories")
         # why the words are there, under a peer: a scatter of the category's own words (the payload's
         # text among them), its title naming the category as typed, its points labelled

@@ -16,8 +16,8 @@ TABS = ("Overview", "Per metric", "Against N", "Significance", "Leak check", "Hu
 #: Everything that can be cut off on a Streamlit page, measured in the browser. Returns one line
 #: per problem. Interactive grids (st.dataframe) draw on a canvas: their columns must all fit
 #: (no horizontal scroll) and the text of every column, measured in the grid's font, must fit the
-#: grid's width; static tables, text with an ellipsis and every text of a Plotly chart must lie
-#: inside their frame.
+#: grid's width; static tables, text with an ellipsis and every text of a Plotly or Vega-Lite chart
+#: must lie inside their frame.
 CUT_OFF = """
 () => {
   const problems = [];
@@ -89,6 +89,28 @@ CUT_OFF = """
         problems.push(`chart text outside the chart: ${name(t)}`);
     }
   }
+  for (const chart of document.querySelectorAll('[data-testid=stVegaLiteChart]')) {  // the Overview's chart
+    if (!shown(chart)) continue;
+    const frame = chart.getBoundingClientRect();
+    const svg = chart.querySelector('svg.marks');
+    if (!svg) { problems.push('a Vega-Lite chart was not drawn'); continue; }
+    const box = svg.getBoundingClientRect();
+    if (box.right > frame.right + 1) problems.push(`chart wider than its frame: ${box.width} > ${frame.width}`);
+    if (!chart.querySelectorAll('.role-mark path, .role-mark line, .role-mark rect').length)
+      problems.push(`a chart drew no data: ${name(chart.querySelector('.role-title') || chart)}`);
+    const texts = [...chart.querySelectorAll('.role-mark text')].map(t => t.getBoundingClientRect()).filter(r => r.width);
+    for (let i = 0; i < texts.length; i++)
+      for (let j = i + 1; j < texts.length; j++)
+        if (texts[i].left < texts[j].right && texts[j].left < texts[i].right && texts[i].top < texts[j].bottom
+            && texts[j].top < texts[i].bottom)
+          problems.push(`two labels of a chart overlap: ${name(chart.querySelector('.role-title'))}`);
+    for (const t of chart.querySelectorAll('svg text')) {
+      const r = t.getBoundingClientRect();
+      if (!r.width || !t.textContent.trim()) continue;
+      if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1)
+        problems.push(`chart text outside the chart: ${name(t)}`);
+    }
+  }
   return problems;
 }
 """
@@ -119,6 +141,8 @@ def open_everything(page) -> None:
     wait_idle(page, timeout=300_000)
     for chart in panel.locator("[data-testid='stPlotlyChart']").all():
         chart.locator("svg.main-svg").first.wait_for(timeout=60_000)
+    for chart in panel.locator("[data-testid='stVegaLiteChart']").all():
+        chart.locator("svg.marks").first.wait_for(timeout=60_000)
     page.wait_for_timeout(1000)  # Plotly lays out its text after the SVG appears
 
 
@@ -165,8 +189,8 @@ def test_refresh_metrics_screenshots(tmp_path):
         page.goto(f"{url}/Metrics")
         wait_idle(page, timeout=300_000)
         choose(page, "Corpus", "20ng")
-        chart = page.locator("[data-testid='stPlotlyChart']").first
-        chart.locator("svg.main-svg").first.wait_for()
+        chart = page.locator("[data-testid='stVegaLiteChart']").first  # the Overview's chart: Vega-Lite
+        chart.locator("svg.marks").first.wait_for()
         shoot(page, page.get_by_role("tablist").first, SHOTS / "metrics-overview.png")  # the title in view
         page.get_by_role("radiogroup", name="Protocol").get_by_text("label-free-top1", exact=True).click()
         wait_idle(page, timeout=300_000)

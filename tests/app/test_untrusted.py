@@ -50,3 +50,13 @@ def test_a_chart_label_is_cut_before_escaping_and_the_hover_keeps_the_whole_text
     assert cut == "&amp;" * (LABEL_WIDTH - 1) + "…"  # no entity split in two
     assert plotly_hover("<i>" + "y" * 130, line=60).split("<br>") == ["&lt;i&gt;" + "y" * 57, "y" * 60, "y" * 13]
     assert plotly_hover("") == ""
+
+
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_a_vega_label_is_cut_and_never_escaped(payload):
+    """Vega draws text as text and its tooltip escapes HTML: an escape here would show as "&lt;"."""
+    from dkw_app.untrusted import LABEL_WIDTH, vega, vega_label
+
+    assert vega(payload) == payload
+    assert vega_label(payload) == (payload if len(payload) <= LABEL_WIDTH else payload[:LABEL_WIDTH - 1] + "…")
+    assert len(vega_label("&" * 100)) == LABEL_WIDTH
