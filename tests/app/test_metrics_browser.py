@@ -59,51 +59,33 @@ CUT_OFF = """
     const s = getComputedStyle(e);
     if (s.textOverflow === 'ellipsis' && e.scrollWidth > e.clientWidth + 1) problems.push(`text cut with …: ${name(e)}`);
   }
-  for (const chart of document.querySelectorAll('[data-testid=stPlotlyChart]')) {
+  const KINDS = [  // Plotly (the tabs' charts) and Vega-Lite (the Overview's): what each draws its parts as
+    {chart: '[data-testid=stPlotlyChart]', svg: 'svg.main-svg', title: '.gtitle',
+     drawn: '.barlayer .point path, .scatterlayer .points path, .scatterlayer .js-line, .hm image, .heatmaplayer image',
+     notes: '.annotation-text-g', lines: '.scatterlayer .js-line, .shapelayer path', labels: '.bartext, .annotation-text-g'},
+    {chart: '[data-testid=stVegaLiteChart]', svg: 'svg.marks', title: '.role-title',
+     drawn: '.role-mark path, .role-mark line, .role-mark rect', notes: '.role-mark text', lines: '.role-mark line',
+     labels: '.role-mark text'},
+  ];
+  const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  for (const kind of KINDS) for (const chart of document.querySelectorAll(kind.chart)) {
     if (!shown(chart)) continue;
     const frame = chart.getBoundingClientRect();
-    const svg = chart.querySelector('svg.main-svg');
+    const svg = chart.querySelector(kind.svg);
     if (!svg) { problems.push('a chart was not drawn'); continue; }
     const box = svg.getBoundingClientRect();
     if (box.right > frame.right + 1) problems.push(`chart wider than its frame: ${box.width} > ${frame.width}`);
-    const drawn = chart.querySelectorAll('.barlayer .point path, .scatterlayer .points path, .scatterlayer .js-line, '
-                                         + '.hm image, .heatmaplayer image');
-    if (!drawn.length) problems.push(`a chart drew no data: ${name(chart.querySelector('.gtitle') || chart)}`);
-    const notes = [...chart.querySelectorAll('.annotation-text-g')].map(a => a.getBoundingClientRect());
+    if (!chart.querySelectorAll(kind.drawn).length)
+      problems.push(`a chart drew no data: ${name(chart.querySelector(kind.title) || chart)}`);
+    const notes = [...chart.querySelectorAll(kind.notes)].map(a => a.getBoundingClientRect()).filter(r => r.width);
     for (let i = 0; i < notes.length; i++)
       for (let j = i + 1; j < notes.length; j++)
-        if (notes[i].left < notes[j].right && notes[j].left < notes[i].right && notes[i].top < notes[j].bottom
-            && notes[j].top < notes[i].bottom)
-          problems.push(`two labels of a chart overlap: ${name(chart.querySelector('.gtitle'))}`);
-    const straight = [...chart.querySelectorAll('.scatterlayer .js-line, .shapelayer path')]
+        if (overlap(notes[i], notes[j])) problems.push(`two labels of a chart overlap: ${name(chart.querySelector(kind.title))}`);
+    const straight = [...chart.querySelectorAll(kind.lines)]
       .map(l => l.getBoundingClientRect()).filter(r => (r.width < 3) !== (r.height < 3));  // a baseline, a zero line
-    for (const label of chart.querySelectorAll('.bartext, .annotation-text-g')) {
-      const r = label.getBoundingClientRect();
-      if (straight.some(l => r.left < l.right && l.left < r.right && r.top < l.bottom && l.top < r.bottom))
+    for (const label of chart.querySelectorAll(kind.labels))
+      if (straight.some(l => overlap(label.getBoundingClientRect(), l)))
         problems.push(`a label collides with a line: ${name(label)}`);
-    }
-    for (const t of chart.querySelectorAll('svg text')) {
-      const r = t.getBoundingClientRect();
-      if (!r.width || !t.textContent.trim()) continue;
-      if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1)
-        problems.push(`chart text outside the chart: ${name(t)}`);
-    }
-  }
-  for (const chart of document.querySelectorAll('[data-testid=stVegaLiteChart]')) {  // the Overview's chart
-    if (!shown(chart)) continue;
-    const frame = chart.getBoundingClientRect();
-    const svg = chart.querySelector('svg.marks');
-    if (!svg) { problems.push('a Vega-Lite chart was not drawn'); continue; }
-    const box = svg.getBoundingClientRect();
-    if (box.right > frame.right + 1) problems.push(`chart wider than its frame: ${box.width} > ${frame.width}`);
-    if (!chart.querySelectorAll('.role-mark path, .role-mark line, .role-mark rect').length)
-      problems.push(`a chart drew no data: ${name(chart.querySelector('.role-title') || chart)}`);
-    const texts = [...chart.querySelectorAll('.role-mark text')].map(t => t.getBoundingClientRect()).filter(r => r.width);
-    for (let i = 0; i < texts.length; i++)
-      for (let j = i + 1; j < texts.length; j++)
-        if (texts[i].left < texts[j].right && texts[j].left < texts[i].right && texts[i].top < texts[j].bottom
-            && texts[j].top < texts[i].bottom)
-          problems.push(`two labels of a chart overlap: ${name(chart.querySelector('.role-title'))}`);
     for (const t of chart.querySelectorAll('svg text')) {
       const r = t.getBoundingClientRect();
       if (!r.width || !t.textContent.trim()) continue;
