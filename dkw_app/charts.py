@@ -382,7 +382,7 @@ def choice_chart(table: pd.DataFrame, *, dataset: str) -> dict:
     if base:  # the baseline: the zero line inside the plot
         marks.append({"mark": {"type": "rule", "color": "#d62728", "strokeWidth": 2, "strokeDash": [6, 4]},
                       "encoding": {"x": {"datum": 0}, "y": {"value": 0}, "y2": {"value": "height"}}})
-    for field, dy in (("f1_text", -8 if base else 0), ("delta_text", 8)) if base else (("f1_text", 0),):
+    for field, dy in [("f1_text", -8), ("delta_text", 8)] if base else [("f1_text", 0)]:
         marks.append({"mark": {"type": "text", "align": "left", "dx": 10, "dy": dy, "fontSize": 11},
                       "encoding": {"x": {"value": "width"}, "text": {"field": field}}})  # right of the plot
     subtitle = [f"{vega(dataset)} · 95 % bootstrap CI over the test documents · right: micro-F1 [CI]"

@@ -6,7 +6,7 @@ judge and study names, anything from a URL query, and the text of errors that qu
 (a ``DkwError`` naming a file or a row, a database error). In explorer mode anyone can upload
 a corpus, so all of it may be hostile.
 
-Every page shows such text in one of three ways:
+Every page shows such text in one of four ways:
 
 * as a **text element** (``st.text``, ``st.code``, a dataframe cell, a selectbox option):
   never markdown, never HTML — the preferred way, :func:`text`;
