@@ -1,6 +1,6 @@
-"""Pure plotly figure builders (no Streamlit): each takes the DataFrame that the page also
-offers as CSV and returns a ``plotly.graph_objects.Figure``. F1 values are percentages, as
-the results store gives them.
+"""Pure chart builders (no Streamlit): each takes the DataFrame that the page also offers as
+CSV and returns a ``plotly.graph_objects.Figure`` — or, for the Overview, the page's first chart,
+a Vega-Lite spec (:func:`choice_chart`). F1 values are percentages, as the results store gives them.
 
 Every title states what the F1 is (docs/method.md §3): protocol, split,
 vectors, K, N, metric and classifier.
@@ -400,12 +400,12 @@ def choice_chart(table: pd.DataFrame, *, dataset: str) -> dict:
 
 
 def warm_up() -> go.Figure:
-    """Build and serialise one small figure of every kind these charts use (bars with error bars
-    and patterns, markers, a heatmap, annotations, a line shape, a legend), so that Plotly
-    imports and builds its validators once at server start (``dkw_app.streamlit_main``) and not
-    in a page's first open: that was 0.15–0.45 s of the Metrics page's first visit."""
+    """Build and serialise one small figure of every kind these Plotly charts use (bars with error
+    bars, markers, a heatmap, annotations, a line shape, a legend), so that Plotly imports and
+    builds its validators once at server start (``dkw_app.streamlit_main``) and not when a reader
+    first opens a tab with a chart: that was 0.15–0.45 s of the Metrics page's first visit."""
     fig = go.Figure(go.Bar(x=[1.0], y=["a"], orientation="h", error_x={"type": "data", "array": [0.5]},
-                           marker={"color": PALETTE[0], "pattern": {"shape": ["/"], "fillmode": "overlay"}}))
+                           marker={"color": PALETTE[0]}))
     fig.add_trace(go.Scatter(x=[1.0], y=["a"], mode="markers+lines", marker={"symbol": "x"},
                              error_y={"type": "data", "array": [0.5]}, line={"dash": "dot"}))
     fig.add_trace(go.Heatmap(z=[[1.0]], colorscale="RdBu", text=[["1"]]))
