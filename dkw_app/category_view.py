@@ -1,6 +1,6 @@
 """Pure builders of the Categories page: a category's words as a table, a bar chart of their
-scores, a scatter of why they are there (in the category against elsewhere) and a CSV (no
-Streamlit here)."""
+scores and a scatter of why they are there, in the category against elsewhere (no Streamlit
+here; its CSV is every page's, ``widgets.csv_download``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -232,18 +232,3 @@ def scatter_chart(terms: Any, *, title: str, label: str, color: str = LIST_COLOR
                       xaxis=xaxis, yaxis=yaxis, legend=dict(orientation="h", yanchor="top", y=-0.14, x=0))
     return fig
 
-
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def neutralise(frame: pd.DataFrame) -> pd.DataFrame:
-    """A copy whose text cells cannot run as spreadsheet formulas: a cell starting with = + - @
-    TAB or CR gets a leading apostrophe."""
-    def cell(v: Any) -> Any:
-        return "'" + v if isinstance(v, str) and v.startswith(_FORMULA_START) else v
-
-    return frame.map(cell)
-
-
-def csv_bytes(frame: pd.DataFrame) -> bytes:
-    return neutralise(frame).to_csv(index=False).encode("utf-8")

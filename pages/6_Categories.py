@@ -151,9 +151,8 @@ table = pd.concat(frames, ignore_index=True)
 if peer:  # own words: no phrase provenance
     table = table.drop(columns="phrases")
 st.dataframe(table, hide_index=True, key="cat_table")
-st.download_button("Download words (CSV)", data=category_view.csv_bytes(table),
-                   file_name=f"categories-{name}-{metric}-K{k}-N{top}.csv", mime="text/csv", key="cat_csv",
-                   disabled=table.empty)
+widgets.csv_download(table, label="Download words (CSV)", file_name=f"categories-{name}-{metric}-K{k}-N{top}.csv",
+                     key="cat_csv")  # the one CSV writer (dkw_core.csvsafe): formulas neutralised, controls escaped
 
 for slot, (terms, _f, _s) in zip(slots, lists):
     with slot.container():

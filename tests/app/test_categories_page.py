@@ -10,7 +10,7 @@ import json
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from dkw_app import backend, category_view
+from dkw_app import backend
 from tests.app.conftest import finish_jobs, page
 from tests.app.fakes import FakeBackend, FakeModel, make_corpus, tokens
 from tests.support import vega
@@ -95,15 +95,38 @@ def test_two_categories_side_by_side_with_shared_and_distinct_words(monkeypatch)
     assert only_a == [w for w in a if w not in b] and only_b == [w for w in b if w not in a]
 
 
-def test_csv_download_neutralises_formula_cells(monkeypatch):
-    FakeBackend(monkeypatch)
+def test_csv_download_is_the_one_csv_writer_formulas_neutralised_and_controls_escaped(monkeypatch):
+    """The page's "Download words (CSV)" goes through dkw_core.csvsafe like every CSV dkw hands
+    out (it had a copy of its own that left ESC, BEL and U+202E raw in the category column)."""
+    import streamlit as st
+
+    from dkw_core.corpora import Corpus, Document
+    from tests.test_csvsafe import _formula_cells
+
+    hostile = "=cmd()\x1b[2J\x07\u202eevil"
+    fake = FakeBackend(monkeypatch)
+    fake.corpus = Corpus("20ng", [*make_corpus().documents, Document(
+        "20ng/train/x/9", "video frames of the orbit", hostile, "train")])
+    monkeypatch.setattr(FakeModel, "categories", ["comp.graphics", "sci.space", hostile])
+    handed_out: dict[str, bytes] = {}
+    real = st.download_button
+
+    def record(label, data=None, *args, **kwargs):
+        handed_out[kwargs.get("key") or label] = data
+        return real(label, data, *args, **kwargs)
+
+    monkeypatch.setattr(st, "download_button", record)
     at = run_page()
+    at.selectbox(key="cat_category").set_value(hostile).run()
+    assert not at.exception
     (button,) = [b for b in at.get("download_button")]
     assert "Download words (CSV)" in button.proto.label
-    frame = pd.DataFrame({"word": ["=cmd()", "+1", "-x", "@sum", "\tx", "plain"], "score": [1, 2, 3, 4, 5, 6]})
-    out = pd.read_csv(io.BytesIO(category_view.csv_bytes(frame)), keep_default_na=False)
-    assert list(out["word"]) == ["'=cmd()", "'+1", "'-x", "'@sum", "'\tx", "plain"]
-    assert list(out["score"]) == [1, 2, 3, 4, 5, 6]
+    text = handed_out["cat_csv"].decode("utf-8")
+    assert not any(c in text for c in "\x1b\x07\u202e")  # no raw ESC, BEL or bidi override
+    assert "'=cmd()\\x1b[2J\\x07\\u202eevil" in text and not _formula_cells(text)
+    out = pd.read_csv(io.BytesIO(handed_out["cat_csv"]), keep_default_na=False)
+    assert set(out["category"]) == {"'=cmd()\\x1b[2J\\x07\\u202eevil"}
+    assert list(out["rank"]) == list(range(1, len(out) + 1))  # numbers stay numbers
 
 
 def test_unprepared_corpus_offers_preparation(monkeypatch):
