@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 
 import pytest
 
@@ -34,6 +35,13 @@ def test_escape_writes_readable_escapes_and_leaves_other_text_unchanged():
     assert escape(42) == "42"
     assert [control_char(t) for t in ("ok", "a\x00", "a\tb", "a\nb", "\x1b[", "x\u202e")] == [
         None, "NUL", "a tab", "a line break", "ESC", "U+202E"]
+
+
+def test_a_file_name_that_is_not_utf8_is_shown_byte_by_byte_and_encodes():
+    name = os.fsdecode(b"bad\x9b[2Jname\xff.txt")  # the stray bytes as lone surrogates
+    assert escape(name) == "bad\\x9b[2Jname\\xff.txt" == os.fsencode(name).decode("utf-8", "backslashreplace")
+    escape(name).encode("utf-8")  # a UTF-8 terminal or file takes it (the raw name raised UnicodeEncodeError)
+    assert escape("a\ud800b") == "a\\ud800b" and control_char(name) == "U+DC9B"
 
 
 @pytest.fixture(scope="module")
