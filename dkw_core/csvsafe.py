@@ -9,6 +9,11 @@ cell ``"-0.5"`` (e.g. a document id) is prefixed like any other text. A text cel
 characters (ESC, BEL, NUL, a tab or line break inside a label, a bidi override) are written as
 visible escapes by :func:`dkw_core.terminal.escape`, the command line's one escape, since a CSV is
 read in a terminal as often as in a spreadsheet. JSON and JSONL outputs are never touched.
+
+Reading back: :func:`unneutralise` strips exactly the ``'`` :func:`neutralise` added, and
+:func:`read_csv` reads a CSV dkw wrote into pandas with every text cell so restored. A text that
+itself starts with ``'`` and then a trigger (``'=x``) is written with one more ``'`` (``''=x``), so
+that the round trip is exact for every value; control characters stay as their visible escapes.
 """
 from __future__ import annotations
 
@@ -24,10 +29,24 @@ from .terminal import escape
 TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 
 
+def _guarded(text: str) -> bool:
+    """Whether ``text``, once its leading ``'`` are set aside, starts with a formula trigger."""
+    return text.lstrip("'").startswith(TRIGGERS)
+
+
 def neutralise(value: Any) -> Any:
-    """``value`` safe for a spreadsheet: text starting with a formula trigger gets a ``'``."""
-    if isinstance(value, str) and value.startswith(TRIGGERS):
+    """``value`` safe for a spreadsheet: text starting with a formula trigger (or with ``'``
+    and then one, so that :func:`unneutralise` can tell) gets a leading ``'``."""
+    if isinstance(value, str) and _guarded(value):
         return "'" + value
+    return value
+
+
+def unneutralise(value: Any) -> Any:
+    """The inverse of :func:`neutralise`: exactly the ``'`` it added is stripped (a ``'`` that
+    does not guard a trigger is the text's own and stays)."""
+    if isinstance(value, str) and value.startswith("'") and _guarded(value):
+        return value[1:]
     return value
 
 
@@ -70,6 +89,18 @@ def safe_frame(frame: pd.DataFrame) -> pd.DataFrame:
 def frame_to_csv(frame: pd.DataFrame, **kwargs: Any) -> str:
     """``frame.to_csv(index=False)`` with formulas neutralised."""
     return safe_frame(frame).to_csv(index=False, **kwargs)
+
+
+def read_csv(source: Any, **kwargs: Any) -> pd.DataFrame:
+    """A CSV dkw wrote (:func:`frame_to_csv`, :func:`writer`) read by ``pandas.read_csv(source,
+    **kwargs)`` with the neutralising ``'`` stripped from every text cell and column name
+    (:func:`unneutralise`): the values as they were before writing."""
+    frame = pd.read_csv(source, **kwargs)
+    frame.columns = [unneutralise(c) for c in frame.columns]
+    for column in frame.columns:
+        if pd.api.types.is_object_dtype(frame[column]) or pd.api.types.is_string_dtype(frame[column]):
+            frame[column] = frame[column].map(unneutralise, na_action="ignore").astype(frame[column].dtype)
+    return frame
 
 
 def allow_long_fields() -> int:

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from dkw_core.cli import main
-from dkw_core.csvsafe import frame_to_csv, neutralise, safe_row
+from dkw_core.csvsafe import frame_to_csv, neutralise, read_csv, safe_row, unneutralise
 
 EVIL = ['=HYPERLINK("http://evil.example","x")', "+1+1", "-2+3", "@SUM(A1)", "\tTAB", "\rCR"]
 
@@ -25,6 +25,23 @@ def test_numbers_stay_numbers_and_plain_text_is_unchanged():
     assert safe_row([-0.5, 3, "plain", "a=b", "-0.5"]) == [-0.5, 3, "plain", "a=b", "'-0.5"]
     text = frame_to_csv(pd.DataFrame({"score": [-0.5], "word": ["=1+1"]}))
     assert text.splitlines() == ["score,word", "-0.5,'=1+1"]
+
+
+ROUND_TRIP = ["=1+1", "+49 30", "-cmd", "@SUM(A1)", "'=quoted", "''+twice", "'own quote", "'", "plain", "a=b", ""]
+
+
+@pytest.mark.parametrize("value", ROUND_TRIP)
+def test_unneutralise_strips_exactly_the_quote_neutralise_added(value):
+    assert unneutralise(neutralise(value)) == value
+
+
+def test_a_csv_read_back_has_its_texts_as_written_and_numbers_as_numbers():
+    frame = pd.DataFrame({"word": ROUND_TRIP, "score": [0.5] * len(ROUND_TRIP), "=col": range(len(ROUND_TRIP))})
+    text = frame_to_csv(frame)
+    assert "'-cmd" in text and "''=quoted" in text and not _formula_cells(text)
+    back = read_csv(io.StringIO(text), keep_default_na=False)
+    assert list(back.columns) == ["word", "score", "=col"]
+    assert back["word"].tolist() == ROUND_TRIP and back["score"].tolist() == [0.5] * len(ROUND_TRIP)
 
 
 def _formula_cells(text: str) -> list[str]:

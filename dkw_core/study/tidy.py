@@ -95,8 +95,12 @@ def tidy_export(engine: Engine, study_id: int, fmt: str, *, include_simulated: b
 
 
 def read_tidy_csv(source) -> pd.DataFrame:
-    """A tidy CSV read back with the codebook's dtypes (what docs/study.md shows for pandas)."""
+    """A tidy CSV read back with the codebook's dtypes (what docs/study.md shows for pandas),
+    every text exactly as stored: the ``'`` that :mod:`dkw_core.csvsafe` put before a cell
+    starting with ``=``, ``+``, ``-`` or ``@`` is stripped again (:func:`~dkw_core.csvsafe.read_csv`)."""
+    from ..csvsafe import read_csv
+
     dtypes = {c: d for c, (d, _m) in CODEBOOK.items() if not d.startswith("datetime")}
-    frame = pd.read_csv(source, dtype=dtypes, parse_dates=["submitted_at"], keep_default_na=False,
-                        na_values={"method": [""], "method_name": [""], "rank": [""], "seconds": [""]})
+    frame = read_csv(source, dtype=dtypes, parse_dates=["submitted_at"], keep_default_na=False,
+                     na_values={"method": [""], "method_name": [""], "rank": [""], "seconds": [""]})
     return frame.astype({"submitted_at": CODEBOOK["submitted_at"][0]})

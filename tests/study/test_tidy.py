@@ -68,6 +68,26 @@ def test_a_shared_keyword_appears_once_per_method(engine):
     assert shared["shared"].all() and sorted(set(zip(shared["method"], shared["rank"]))) == [("A", 1), ("B", 2)]
 
 
+def formula_provider(spec: str, doc_ids: list[str], top: int, protocol: str = "label-aware") -> dict[str, list[str]]:
+    """Keywords a spreadsheet would run as formulas (and one starting with the guard itself)."""
+    words = ["=SUM(A1)", "+49", "-cmd"] if spec == "tf-rf" else ["@home", "'=quoted", "-0.5"]
+    return {d: words[:top] for d in doc_ids}
+
+
+def test_a_tidy_csv_reads_back_with_keywords_starting_with_a_formula_character_unchanged(engine):
+    cfg = S.StudyConfig(name="=tidy", corpus="fake", articles_per_category=1, categories_per_batch=6,
+                        judges_per_article=1, keywords_per_method=3, seed=3)
+    sid = S.create_study(engine, documents=make_docs(CATS, per_split=3), categories=CATS,
+                         provider=formula_provider, config=cfg)
+    simulate(engine, sid, judges=1)
+    frame = tidy_frame(engine, sid, include_simulated=True)
+    data = tidy_export(engine, sid, "csv", include_simulated=True)
+    assert b"'=SUM(A1)" in data and b"''=quoted" in data  # neutralised on the way out...
+    back = read_tidy_csv(io.BytesIO(data))
+    assert set(back["keyword"]) == {"=SUM(A1)", "+49", "-cmd", "@home", "'=quoted", "-0.5"}  # ...and back
+    pd.testing.assert_frame_equal(back, frame)
+
+
 def test_simulated_judges_stay_out_unless_asked_and_a_bad_format_is_one_line(study):
     engine, sid = study
     assert tidy_frame(engine, sid).empty
