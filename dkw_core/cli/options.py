@@ -127,6 +127,40 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str):
         self.exit(2, f"dkw: error: {message} (see --help)\n")
 
+    def parse_known_args(self, args=None, namespace=None):  # noqa: ANN001 - argparse's own
+        """argparse's, but the value of an option added with :func:`dash_value` may start with
+        ``-`` (``--name -cmd``): argparse reads any such word as an option (CPython issue 53580,
+        formerly bpo-9334), so ``OPT VALUE`` is passed on as ``OPT=VALUE`` unless VALUE is one
+        of this parser's own options (``--name --count 2`` stays argparse's "expected one
+        argument"). Sub-command parsers are called through this method too."""
+        attach = getattr(self, "dash_values", ())
+        if args is not None and attach:
+            known = {s for action in self._actions for s in action.option_strings}
+            words, out = list(args), []
+            i = 0
+            while i < len(words):
+                word = words[i]
+                if word == "--":
+                    out.extend(words[i:])
+                    break
+                if word in attach and i + 1 < len(words) and words[i + 1].startswith("-") \
+                        and words[i + 1] not in known and words[i + 1] != "--":
+                    out.append(f"{word}={words[i + 1]}")
+                    i += 2
+                    continue
+                out.append(word)
+                i += 1
+            args = out
+        return super().parse_known_args(args, namespace)
+
+
+def dash_value(p: argparse.ArgumentParser, *flags: str, **kwargs) -> argparse.Action:  # noqa: ANN003
+    """``p.add_argument(*flags, **kwargs)`` for a free text (a name) that may start with ``-``:
+    ``--name -cmd`` reads as ``--name=-cmd`` (:meth:`Parser.parse_known_args`)."""
+    action = p.add_argument(*flags, **kwargs)
+    p.dash_values = (*getattr(p, "dash_values", ()), *action.option_strings)  # type: ignore[attr-defined]
+    return action
+
 
 def _checked(check, text: str):
     """A ``type=`` function's value: ``check(int(text))``, a bad value as argparse's one-line error."""

@@ -85,6 +85,7 @@ def _create(args) -> int:
     finally:
         bar.close()
     from ..study.creation import keywords_shown
+    from ..study.exclusion import checks_and_rules
     from ..study.service import study_settings
 
     st = study_settings(engine, study_id)
@@ -92,6 +93,7 @@ def _create(args) -> int:
     print(f"created study {study_id}: {st['articles_per_category']} articles per category drawn from the "
           f"{st['split']} split of {escape(st['corpus'])} with seed {st['seed']}; {described}, "
           f"{keywords_shown(st['methods'])}, {st['judges_per_article']} judges per article")
+    print(checks_and_rules(engine, study_id))
     return 0
 
 
@@ -265,7 +267,7 @@ def register(subparsers) -> None:
     add("list", _list, "list studies", study=False)
     add("methods", _methods, "list the built-in keyword methods a study can compare", study=False)
     c = add("create", _create, "draw articles and keywords, store a new study", study=False)
-    c.add_argument("--name")
+    options.dash_value(c, "--name", help="the study's name (may start with '-')")
     c.add_argument("--dataset", default=DEFAULTS["corpus"], help=f"corpus to draw articles from (default "
                                                                  f"{DEFAULTS['corpus']})")
     c.add_argument("--corpus", dest="dataset", help=argparse.SUPPRESS)
@@ -300,7 +302,7 @@ def register(subparsers) -> None:
                        help=f"keyword protocol of method {slot.upper()} (default {DEFAULTS['protocol_' + slot]}, "
                             f"the paper's; label-free: no gold label read)")
     i = add("invite", _invite, "create judges and print their access codes")
-    i.add_argument("--name", action="append", help="judge name (repeatable)")
+    options.dash_value(i, "--name", action="append", help="judge name (repeatable; may start with '-')")
     i.add_argument("--count", type=options.counted(1, MAX_INVITE, "--count"), help="create N judges named judge-1..N")
     i.add_argument("--base-url", help="app URL, e.g. http://host:8501, to print judge links")
     s = add("simulate", _simulate, "fill the study with simulated judges")
@@ -313,9 +315,12 @@ def register(subparsers) -> None:
                             "simulated from the study's pilot judgements (or its simulated judges)")
     pl.add_argument("--difference", type=float, default=0.2, help="rating difference to detect, in points (0.2)")
     pl.add_argument("--articles", type=options.ints, default=[25, 50, 100, 200], help="article counts (25,50,100,200)")
-    pl.add_argument("--judges", type=options.ints, default=[1, 3, 5], help="judges per article (1,3,5)")
+    pl.add_argument("--judges", type=options.ints,
+                    help="judges per article (default: the study's fixed number; e.g. 1,3,5 to try others)")
     pl.add_argument("--keywords", type=_positive, help="keywords per method (default: the study's)")
-    pl.add_argument("--simulations", type=_positive, default=200, help="simulated studies per design (200)")
+    pl.add_argument("--simulations", type=_positive, default=DEFAULT_SIMULATIONS,
+                    help=f"simulated studies per design ({DEFAULT_SIMULATIONS}: each power's Monte Carlo standard "
+                         f"error at most {50 / DEFAULT_SIMULATIONS ** 0.5:.1f} points)")
     pl.add_argument("--seed", type=options.seed_value, default=0)
     pl.add_argument("--json", action="store_true")
     e = add("export", _export, "all answers with method provenance")

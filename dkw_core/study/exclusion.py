@@ -18,7 +18,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from .errors import StudyError
-from .models import Article, Judgement
+from .models import Article, Judgement, StudyKeyword
 from .settings import RULE_NAMES, ExclusionRules
 from .store import get_study, log_event, write_session
 
@@ -105,6 +105,24 @@ def rules_locked(engine: Engine, study_id: int) -> Any:
     with Session(engine) as session:
         get_study(session, study_id)
         return judging_began(session, study_id)
+
+
+def checks_and_rules(engine: Engine, study_id: int) -> str:
+    """The study's attention checks and exclusion rules in one sentence (``study create``'s
+    summary): how many articles carry a planted intruder, and each rule that is on."""
+    with Session(engine) as session:
+        study = get_study(session, study_id)
+        articles = session.scalar(select(func.count(Article.id)).where(Article.study_id == study_id)) or 0
+        checked = session.scalar(select(func.count(func.distinct(StudyKeyword.article_id))).join(Article).where(
+            Article.study_id == study_id, StudyKeyword.intruder.is_(True))) or 0
+        rules, share = ExclusionRules.from_dict(study.rules), study.attention_share
+        locked = judging_began(session, study_id)
+    checks = (f"attention checks: {checked} of {articles} article(s) carry a planted intruder keyword (share "
+              f"{share:g}; expected answer 'Irrelevant')" if checked
+              else "attention checks: none (share 0)")
+    when = "locked since the first judgement" if locked is not None else "fixed now, locked at the first judgement"
+    described = "none stored" if rules is None else "; ".join(rules.describe()) or "every rule off"
+    return f"{checks}; exclusion rules ({when}): {described}"
 
 
 def set_rules(engine: Engine, study_id: int, rules: ExclusionRules) -> None:

@@ -272,6 +272,35 @@ def test_rules_set_before_judging_then_refused_in_one_line_and_attention_checks_
     assert "between 0 and 1" in capsys.readouterr().err
 
 
+def test_create_states_the_attention_checks_and_the_exclusion_rules_it_fixed(db, capsys):
+    assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--per-category", "2", "--seed", "4",
+                 "--keywords", "3", "--attention-share", "0.25", "--min-seconds", "15"]) == 0
+    out = capsys.readouterr().out
+    assert ("attention checks: 2 of 8 article(s) carry a planted intruder keyword (share 0.25; expected answer "
+            "'Irrelevant'); exclusion rules (fixed now, locked at the first judgement): failed attention checks: "
+            "more than 0; time per article below the floor: median below 15 s") in out
+    assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--per-category", "1", "--seed", "4",
+                 "--max-failed-checks", "off"]) == 0
+    assert "attention checks: none (share 0); exclusion rules (fixed now, locked at the first judgement): every " \
+           "rule off" in capsys.readouterr().out
+
+
+def test_invite_and_create_take_a_name_starting_with_a_dash_without_the_equals_sign(db, capsys):
+    assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--per-category", "1", "--seed", "4",
+                 "--name", "-pilot"]) == 0
+    assert "created study 1" in capsys.readouterr().out
+    assert main(["study", "list", "--db", db]) == 0
+    assert "\t-pilot\t" in capsys.readouterr().out
+    assert main(["study", "invite", "--db", db, "--study", "1", "--name", "-cmd", "--name", "ann", "--name",
+                 "--x"]) == 0
+    rows = [line.split("\t") for line in capsys.readouterr().out.splitlines()[1:]]
+    assert [r[1] for r in rows] == ["-cmd", "ann", "--x"]
+    # a value that is one of the command's own options is still argparse's one-line error
+    assert main(["study", "invite", "--db", db, "--study", "1", "--name", "--count", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "argument --name: expected one argument" in err and len(err.strip().splitlines()) == 1
+
+
 def test_platform_settings_print_the_study_link_and_refuse_a_non_http_completion_url(db, capsys):
     assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--per-category", "1", "--seed", "4"]) == 0
     capsys.readouterr()
