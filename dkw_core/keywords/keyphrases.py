@@ -20,7 +20,9 @@ and is ranked by the blend ``(1 − about) · L + about · D`` under ONE paramet
 0 = about this text, 1 = about its category. ``about = 1`` is the paper's list exactly
 (the metric's latent words, no phrases, no re-ranking). Near-duplicates are removed by maximal
 marginal relevance as KeyBERT does (``keybert._mmr``: each next keyword maximises
-``(1 − diversity) · score − diversity · max cosine to the keywords already chosen``).
+``(1 − diversity) · score − diversity · max cosine to the keywords already chosen``) among the
+:data:`MMR_CANDIDATES` best by score, in memory linear in the number of phrases. A phrase is
+listed only if it looks like one (:func:`is_keyphrase`: a letter or digit, bounded length).
 
 Everything here is a function of one text's artefacts — its phrases and counts, their vectors,
 their nearest words and a row of word scores — so it composes with any path that computes
@@ -34,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
+from ..phrases import MAX_PHRASE_LEN
 from .ranking import Keyword, Provenance
 from .units import DocUnits
 
@@ -44,6 +47,15 @@ NEIGHBOURHOOD = 10
 """Nearest words of a phrase whose scores say how discriminative its latent neighbourhood is."""
 LATENT_CANDIDATES = 20
 """Latent words computed beside the phrases (they fill a list the text's phrases cannot)."""
+MMR_CANDIDATES = 20_000
+"""Phrases MMR chooses among: the best by score (docs/method.md §13). Above the phrase count of
+the corpora's documents (20 Newsgroups' longest, 160 KB, has 14,121; 99 % of its documents
+fewer than 450), so their lists are unchanged; it bounds the MMR of a long text (a 5 MB text has
+some 124,000 distinct phrases)."""
+MAX_KEYPHRASE_TOKENS = MAX_PHRASE_LEN
+"""Tokens of a phrase shown as a keyphrase (step 1's longest candidate)."""
+MAX_KEYPHRASE_CHARS = 60
+"""Characters of a phrase shown as a keyphrase."""
 
 
 def check_about(about: float | str) -> float:
@@ -79,34 +91,51 @@ def phrase_vectors(vectors, phrases: list[str]) -> np.ndarray:
     return vectors.compose([vectors.units(p.split(" ")) for p in phrases])
 
 
-def mmr(scores: np.ndarray, vecs: np.ndarray, top: int, diversity: float) -> list[int]:
+def mmr(scores: np.ndarray, vecs: np.ndarray, top: int, diversity: float, *,
+        candidates: int = MMR_CANDIDATES) -> list[int]:
     """Maximal marginal relevance (KeyBERT's ``_mmr``): the best candidate first, then each
     next one maximising ``(1 − diversity) · score − diversity · max cosine to those chosen``.
-    ``vecs`` are unit length; ties go to the lower index."""
+    ``vecs`` are unit length; ties go to the lower index. Only the ``candidates`` best by score
+    take part (:data:`MMR_CANDIDATES`; ties at the cut go to the lower index), and no candidate
+    x candidate matrix is made: each choice costs one product of the pool with the chosen
+    vector, so memory is linear in the number of candidates and time O(pool · top)."""
     n = len(scores)
     if n == 0 or top <= 0:
         return []
-    chosen = [int(np.argmax(scores))]
-    sim = vecs @ vecs.T
-    redundancy = sim[:, chosen[0]].copy()  # each candidate's max cosine to those chosen, kept up to date
-    left = np.ones(n, dtype=bool)
+    pool = np.arange(n) if n <= candidates else np.sort(np.argsort(-scores, kind="stable")[:candidates])
+    s, v = scores[pool], vecs[pool]
+    chosen = [int(np.argmax(s))]
+    redundancy = v @ v[chosen[0]]  # each candidate's max cosine to those chosen, kept up to date
+    left = np.ones(len(pool), dtype=bool)
     left[chosen[0]] = False
     while left.any() and len(chosen) < top:
-        value = np.where(left, (1 - diversity) * scores - diversity * redundancy, -np.inf)
+        value = np.where(left, (1 - diversity) * s - diversity * redundancy, -np.inf)
         best = int(np.argmax(value))  # the first maximum: ties go to the lower index
         chosen.append(best)
         left[best] = False
-        np.maximum(redundancy, sim[:, best], out=redundancy)
-    return chosen
+        np.maximum(redundancy, v @ v[best], out=redundancy)
+    return [int(pool[c]) for c in chosen]
+
+
+def is_keyphrase(phrase: str) -> bool:
+    """Whether a phrase may be shown as a keyphrase: it holds a letter or a digit (not ``=`` or
+    ``。``), at most :data:`MAX_KEYPHRASE_TOKENS` tokens and :data:`MAX_KEYPHRASE_CHARS`
+    characters (an unsegmented run of 821 CJK characters is one "token" but no keyphrase).
+    Which phrases steps 1–3 read is unchanged; this only says which may be listed."""
+    return (len(phrase) <= MAX_KEYPHRASE_CHARS and len(phrase.split()) <= MAX_KEYPHRASE_TOKENS
+            and any(c.isalnum() for c in phrase))
 
 
 def merged_phrases(units: DocUnits) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """The text's phrases lower-cased, one entry per spelling (``Nippon Steel`` and ``nippon
-    steel`` are one keyphrase): (phrases, summed counts, index of each one's first row)."""
+    """The text's phrases that may be keyphrases (:func:`is_keyphrase`) lower-cased, one entry
+    per spelling (``Nippon Steel`` and ``nippon steel`` are one keyphrase): (phrases, summed
+    counts, index of each one's first row)."""
     first: dict[str, int] = {}
     counts: dict[str, float] = {}
     for i, p in enumerate(units.phrases):
         key = " ".join(p.lower().split())
+        if not is_keyphrase(key):
+            continue
         first.setdefault(key, i)
         counts[key] = counts.get(key, 0.0) + float(units.counts[i])
     names = list(first)
@@ -138,6 +167,7 @@ def rank_keyphrases(art: TextArtefacts, word_scores: np.ndarray, latent: list[Ke
     ``top`` phrases. Each phrase x scores ``(1 − about) · L(x) + about · D(x)`` with L its cosine
     to the document's vector (clipped at 0) and D (:func:`phrase_discrimination`) divided by the
     best score of the text's latent words (clipped to [0, 1]); MMR (:func:`mmr`) picks the list.
+    Only phrases and latent words that :func:`is_keyphrase` accepts are listed.
     ``word_index``: each vocabulary word's position, when the caller keeps it (building it costs
     more than ranking a short text)."""
     about = check_about(about)
@@ -157,7 +187,7 @@ def rank_keyphrases(art: TextArtefacts, word_scores: np.ndarray, latent: list[Ke
         c = int(counts[j])
         out.append(Keyword(phrases[j], float(score[j]), c, (Provenance(art.units.phrases[rows[j]], 1.0, c),)))
     taken = {kw.word for kw in out}
-    out += [kw for kw in latent if kw.word not in taken][:top - len(out)]  # latent words fill a short list
+    out += [kw for kw in latent if kw.word not in taken and is_keyphrase(kw.word)][:top - len(out)]  # fill a short list
     return out
 
 

@@ -169,3 +169,81 @@ def test_mmr_keeps_the_choices_of_the_plain_algorithm():
         vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
         scores = np.round(rng.random(n), 1)  # ties on purpose: the lower index wins in both
         assert mmr(scores, vecs, top, diversity) == _naive_mmr(scores, vecs, top, diversity), (n, top, diversity)
+
+
+def test_mmr_chooses_among_the_best_candidates_by_score_only():
+    rng = np.random.default_rng(1)
+    vecs = rng.normal(size=(50, 4))
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    scores = np.round(rng.random(50), 1)  # ties at the cut: the lower index is kept
+    pool = np.sort(np.argsort(-scores, kind="stable")[:12])
+    expected = [int(pool[i]) for i in _naive_mmr(scores[pool], vecs[pool], 5, 0.5)]
+    assert mmr(scores, vecs, 5, 0.5, candidates=12) == expected
+    assert mmr(scores, vecs, 5, 0.5, candidates=50) == _naive_mmr(scores, vecs, 5, 0.5)
+
+
+def _long_text_units(vectors, n_words):
+    """A long text's units: every phrase of one to three of the fixture's words (4,368 distinct
+    phrases from 16 words), found by the real nearest-word search."""
+    from collections import Counter
+    from itertools import product
+
+    from dkw_core.keywords.units import counted_units
+
+    words = (SPORT + SPACE)[:n_words]
+    phrases = [" ".join(c) for r in (1, 2, 3) for c in product(words, repeat=r)]
+    counts = Counter({p: 1 + i % 3 for i, p in enumerate(phrases)})
+    return counted_units(vectors, "long", " ".join(phrases), counts, 4)
+
+
+def test_a_long_texts_keyphrases_come_back_in_memory_linear_in_its_phrases(topic_vectors, monkeypatch):
+    # issue 42: MMR built the phrases x phrases cosine matrix, 115 GiB for a 5 MB text's 124,337
+    # phrases. Here 4,368 phrases: that matrix alone would be 153 MB; the whole ranking must stay
+    # within a few KB per phrase, and MMR must not multiply the candidates by all the candidates.
+    import tracemalloc
+
+    from dkw_core.keywords import keyphrases
+
+    units = _long_text_units(topic_vectors, 16)
+    n = len(units.phrases)
+    assert n == 16 + 16**2 + 16**3
+    art = TextArtefacts(units, keyphrases.phrase_vectors(topic_vectors, units.phrases), topic_vectors.cropped_matrix)
+    vocab = list(topic_vectors.cropped_words)
+    scores = np.linspace(0.0, 1.0, len(vocab))
+    latent = [Keyword(vocab[0], 1.0, 1, ())]
+    monkeypatch.setattr(keyphrases, "MMR_CANDIDATES", n)  # every phrase takes part in MMR here
+    tracemalloc.start()
+    try:
+        got = keyphrases.rank_keyphrases(art, scores, latent, vocab, top=10, about=0.4,
+                                         diversity=keyphrases.DEFAULT_DIVERSITY)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(got) == 10 and all(is_own_phrase(kw) for kw in got)
+    assert len({kw.word for kw in got}) == 10
+    assert peak < 2_000 * n, f"peak {peak / 1e6:.1f} MB for {n} phrases (n x n float64: {8 * n * n / 1e6:.0f} MB)"
+
+
+CJK_RUN = "中文字符串" * 164 + "文"  # 821 characters, one unsegmented token
+
+
+@pytest.mark.parametrize("phrase,ok", [("=", False), ("。", False), ("= =", False), ("--", False),
+                                       (CJK_RUN, False), ("a b c d e f", False), ("x" * 61, False),
+                                       ("steel", True), ("f-16", True), ("3d", True), ("中文", True),
+                                       ("center for excellence in space", True)])
+def test_a_keyphrase_holds_a_letter_or_digit_and_is_bounded(phrase, ok):
+    from dkw_core.keywords.keyphrases import is_keyphrase
+
+    assert is_keyphrase(phrase) is ok
+
+
+def test_symbols_and_an_unsegmented_cjk_run_are_never_listed_as_keyphrases():
+    # issue 42 item 7: "=", "。" and an 821-character Chinese string came out as keyphrases
+    phrases = ["=", "。", CJK_RUN, "steel", "plant"]
+    units = DocUnits(phrases, np.array([9, 9, 9, 1, 1], dtype=np.float32), np.zeros((5, 1), dtype=np.int64),
+                     np.ones((5, 1), dtype=np.float32))
+    pv = np.array([[1.0, 0.0], [1.0, 0.0], [1.0, 0.0], [0.8, 0.6], [0.0, 1.0]])
+    latent = [Keyword("gamma", 3.0, 2, ()), Keyword("=", 1.0, 1, ()), Keyword("beta", 0.5, 1, ())]
+    for about in (0.0, 0.4):
+        got = rank_keyphrases(TextArtefacts(units, pv, WORDS), np.zeros(3), latent, VOCAB, top=5, about=about)
+        assert [kw.word for kw in got] == ["steel", "plant", "gamma", "beta"], about
