@@ -12,7 +12,7 @@ from dkw_core.errors import DkwError
 
 from . import backend, tables, widgets
 from .highlight import highlight_html
-from .untrusted import md
+from .untrusted import isolate, md
 
 NONE = "— none —"
 ABOUT_LABEL = "About this text ↔ about its category"
@@ -31,13 +31,13 @@ def fit_notice(weighting: Any, fit: Any, corpus: str, about: float | None = None
     """Which category weighted the words (and how sure), and a warning when the text fits the
     corpus poorly (its keywords are then about the text itself, unless ``about`` was set above 0)."""
     if weighting is not None:
-        st.markdown(f"**{md(weighting.describe())}**")
+        st.markdown(f"**{weighting.describe(md)}**")
     if fit is not None and fit.out_of_corpus:
         then = ("Its keywords are its own phrases, not a category's vocabulary (about = 0)." if not about else
                 f"Its keywords are blended with that category's words at the about = {about:g} you chose; "
                 f"{backend.DEFAULT_ABOUT:g} (the default) gives its own phrases only.")
-        st.warning(md(f"This text fits {corpus} poorly: the nearest category is {fit.nearest} at distance "
-                      f"{fit.distance:.2f}, the classifier's P is {fit.p:.2f}. {then}"),
+        st.warning(f"This text fits {md(corpus)} poorly: the nearest category is {md(fit.nearest)} at distance "
+                   f"{fit.distance:.2f}, the classifier's P is {fit.p:.2f}. {then}",  # each value isolated by md
                    icon=":material/travel_explore:")
 
 
@@ -61,12 +61,14 @@ def keyphrase_answer(text: str, found: Any, *, corpus: str, key: str) -> None:
     show_keyphrases(text, list(found), left.empty())
     with right:
         about = getattr(found, "about", 1.0)
-        st.text("Keywords: " + (", ".join(kw.word for kw in found) if found else "none found (too few known words)"))
+        # each word isolated: a right-to-left override in one cannot reverse the rest of the line
+        st.text("Keywords: " + (", ".join(isolate(kw.word) for kw in found) if found else
+                                "none found (too few known words)"))
         category = list(getattr(found, "category_words", []) or [])
         if category:
             weighting = getattr(found, "weighting", None)
-            where = f" of {weighting.category}" if weighting is not None else ""
-            st.text(f"The category's discriminative words{where}: " + ", ".join(kw.word for kw in category))
+            where = f" of {isolate(weighting.category)}" if weighting is not None else ""
+            st.text(f"The category's discriminative words{where}: " + ", ".join(isolate(kw.word) for kw in category))
         st.caption(f"about = {about:g}: 0 is about this text (its own phrases), 1 about its category "
                    "(the paper's words). The marked phrases in the text are its own keyphrases.")
 
@@ -198,18 +200,17 @@ def own_text_keywords(model: Any, text: str, *, corpus: str, metrics: Sequence[s
             keyword_table(shown, top=top)
         elif not result["by_category"]:
             st.subheader("Top keywords per metric")
-            st.markdown(f"**{md(weighting.describe())}**")
+            st.markdown(f"**{weighting.describe(md)}**")
             keyword_table(shown, top=top)
         else:
             st.subheader("Two likely categories")
-            st.warning(md(
-                f"The classifier is unsure — {weighting.describe()}. The keywords under each of the two most "
-                "probable categories, one above the other."))
+            st.warning(f"The classifier is unsure — {weighting.describe(md)}. The keywords under each of the two "
+                       "most probable categories, one above the other.")
             probs = {weighting.category: weighting.probability, weighting.runner_up: weighting.runner_up_probability}
             # one under the other, each table as wide as the single-category one: side by side, two
             # tables of several metrics cut words off and hid a metric below ~1400 px
             for cat, kws in result["by_category"].items():
-                st.markdown(f"**{md(f'weighted as {cat}, P = {probs[cat]:.2f}')}**")
+                st.markdown(f"**weighted as {md(cat)}, P = {probs[cat]:.2f}**")
                 keyword_table(kws, top=top)
         widgets.csv_download(tables.keywords_long(by_metric, doc_id="your text", protocol=protocol, k=k,
                                                   vectors=vectors),

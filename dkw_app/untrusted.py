@@ -9,15 +9,19 @@ a corpus, so all of it may be hostile.
 Every page shows such text in one of four ways:
 
 * as a **text element** (``st.text``, ``st.code``, a dataframe cell, a selectbox option):
-  never markdown, never HTML — the preferred way, :func:`text`;
+  never markdown, never HTML — the preferred way, :func:`text`; a value set inline among the
+  page's own words of a line (``f"category {isolate(doc.label)} · split …"``) through
+  :func:`isolate`, so that no bidi control or right-to-left letter of it reorders them;
 * inside **markdown** (headers, captions, expander labels, alerts, table cells) only through
   :func:`md`, which makes the text inert: every markdown special character escaped (so no
   emphasis, link, image, HTML tag, entity, ``$…$`` math, ``:red[…]`` directive) and then the
   patterns that markdown turns into links or icons *after* escapes are resolved broken with
   an invisible U+2060 WORD JOINER: ``http://``, ``www.``, ``user@host`` (GFM autolinks) and
   ``:name:`` (Streamlit's ``:material/…:`` icons and emoji shortcodes); a line's leading
-  space is written as an entity (no indented code block). Bidirectional controls are
-  isolated, so a right-to-left override cannot reorder the page's own words;
+  space is written as an entity (no indented code block); isolated as :func:`isolate`
+  isolates. A sentence of the page with values in it is the page's markdown with each value
+  through :func:`md` (never ``md`` of the whole sentence: an override in a value would reverse
+  the rest of it);
 * inside **Plotly** titles, axis and tick labels, legends and hover texts (a subset of HTML,
   ``<a href>`` included) only through :func:`plotly`, which HTML-escapes it. A word a chart
   draws as a label (a tick, a point's name) goes through :func:`plotly_label`, cut to
@@ -37,6 +41,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from typing import Any
 
 #: The invisible character that breaks an autolink or icon pattern without changing how the
@@ -45,11 +50,39 @@ JOINER = "\u2060"
 #: Every character markdown (CommonMark, GFM, Streamlit's directives and math) gives a meaning.
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=^])")
 #: After escaping: what still becomes a link or an icon once the escapes are resolved.
-#: (A colon only where text follows it: ``resuming: 200`` reads and copies unchanged.)
-_AUTOLINK = re.compile(r"(:(?=\S)|@|www(?=\\\.))", re.IGNORECASE)
+#: (A colon or an ``@`` only where text follows it: ``resuming: 200`` and ``- _ . : @ (this``
+#: read and copy unchanged; an e-mail autolink needs its domain right after the ``@``.)
+_AUTOLINK = re.compile(r"(:(?=\S)|@(?=\S)|www(?=\\\.))", re.IGNORECASE)
 _INDENT = re.compile(r"^([ \t])", re.MULTILINE)
-_BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _FSI, _PDI = "\u2068", "\u2069"
+_OPENS_ISOLATE = frozenset("\u2066\u2067\u2068")  # LRI, RLI, FSI
+#: The bidi classes that can reorder the text around a value: right-to-left letters (they take
+#: neutral neighbours such as ", " with them) and every explicit control.
+_REORDERING = frozenset({"R", "AL", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
+
+
+def isolate(value: Any) -> str:
+    """``value`` as a unit of a line of the page (plain text or markdown): when it holds a bidi
+    control or a right-to-left letter, wrapped in U+2068 FIRST STRONG ISOLATE … U+2069 POP
+    DIRECTIONAL ISOLATE, so that nothing in it reorders the page's own words around it (an
+    unclosed U+202E ends at the isolate's end; the Unicode Bidirectional Algorithm, UAX #9).
+    Balanced first: a PDI of the value that closes nothing would close the isolate early, so one
+    more FSI opens before the value for each; an isolate the value leaves open would take the
+    closing PDI, so one more PDI closes it. Every character of the value is kept; other text is
+    returned unchanged."""
+    text = str(value)
+    if not any(unicodedata.bidirectional(c) in _REORDERING for c in text):
+        return text
+    depth = stray = 0
+    for char in text:
+        if char in _OPENS_ISOLATE:
+            depth += 1
+        elif char == _PDI:
+            if depth:
+                depth -= 1
+            else:
+                stray += 1
+    return _FSI * (stray + 1) + text + _PDI * (depth + 1)  # the final PDI also ends any embedding inside
 
 
 def md(value: Any) -> str:
@@ -59,9 +92,7 @@ def md(value: Any) -> str:
     escaped = _MD_SPECIAL.sub(r"\\\1", text)
     escaped = _AUTOLINK.sub(lambda m: m.group(1) + JOINER, escaped)
     escaped = _INDENT.sub(lambda m: f"&#{ord(m.group(1))};", escaped)  # no line is an indented code block
-    if _BIDI_CONTROLS.search(text):
-        escaped = f"{_FSI}{escaped}{_PDI}"  # an override inside ends at the isolate's end
-    return escaped
+    return isolate(escaped)  # an override inside ends at the isolate's end
 
 
 def plotly(value: Any) -> str:

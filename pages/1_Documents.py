@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dkw_app import backend, browse, keyword_views, resources, study_ui, tables, widgets
-from dkw_app.untrusted import md
+from dkw_app.untrusted import isolate, md
 from dkw_core.errors import DkwError
 
 st.set_page_config(page_title="dkw — documents", page_icon=":material/description:", layout="wide")
@@ -179,7 +179,7 @@ left, right = st.columns([1, 1])
 with left:
     st.subheader(md(doc.id), anchor=False)  # an id is untrusted (an uploaded corpus, a ?doc= link): no markdown,
                                             # and no anchor link made of it
-    st.text(f"category {doc.label} · split {doc.split} · {len(doc.text):,} characters")
+    st.text(f"category {isolate(doc.label)} · split {isolate(doc.split)} · {len(doc.text):,} characters")
     pick_box = st.empty()
     doc_box = st.empty()
     keyword_views.show_document(doc.text, None, doc_box)  # as written until its keyphrases are marked

@@ -18,7 +18,7 @@ are never read, and the classifier is as strong as the final model's (docs/metho
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,10 +77,13 @@ class Weighting:
         return self.probability < UNSURE_BELOW or (
             self.runner_up is not None and self.probability - self.runner_up_probability < UNSURE_MARGIN)
 
-    def describe(self) -> str:
-        text = f"weighted as {self.category}, P = {self.probability:.2f}"
+    def describe(self, name: Callable[[str], str] = str) -> str:
+        """"weighted as comp.graphics, P = 0.93" (and the runner-up when unsure); each category
+        name through ``name`` (a page passes its markdown escape, which also isolates the name:
+        an override in a category then cannot reverse the rest of the sentence)."""
+        text = f"weighted as {name(self.category)}, P = {self.probability:.2f}"
         if self.unsure and self.runner_up is not None:
-            text += f" (unsure: {self.runner_up}, P = {self.runner_up_probability:.2f})"
+            text += f" (unsure: {name(self.runner_up)}, P = {self.runner_up_probability:.2f})"
         return text
 
     def to_dict(self) -> dict:

@@ -329,3 +329,39 @@ def test_the_page_opens_on_a_prepared_corpus_and_counts_only_downloadable_ones_a
     assert [e.label for e in at.expander if "not downloaded" in e.label] == ["Corpora not downloaded yet (1)"]
     notes = [c.value.replace("\\", "") for c in at.caption if "Not distributed" in c.value]
     assert len(notes) == 1 and "7sectors (put 7sectors.tar.gz into /fake/archives)" in notes[0]
+
+
+RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE
+
+
+def test_an_unclosed_override_in_a_category_leaves_the_page_words_of_its_line_in_order(monkeypatch):
+    """A category "sport\u202e" read "category sport · niart tilps · sretcarahc 745" (the
+    override, unclosed, reversed the rest of the line): the category is isolated, so the page's
+    own words of the line stay outside every override (the bidi algorithm's explicit levels)."""
+    from dkw_core.corpora import Corpus, Document
+    from tests.support.bidi import base_text
+
+    fake = FakeBackend(monkeypatch)
+    doc = Document(f"20ng/test/sport{RLO}/1", "the team won the game", f"sport{RLO}", "test")
+    fake.corpus = Corpus("20ng", [*make_corpus().documents, doc])
+    at = AppTest.from_file(page("pages/1_Documents.py"), default_timeout=30)
+    at.query_params["doc"] = doc.id
+    at.run()
+    assert not at.exception
+    (line,) = [t.value for t in at.text if t.value.startswith("category ")]
+    assert RLO in line  # the category as stored
+    assert base_text(line) == f"category  · split test · {len(doc.text)} characters"
+
+
+def test_an_override_in_a_likely_category_reverses_no_word_of_the_page(monkeypatch):
+    """Your own text weighted with a category holding an unclosed U+202E: the "weighted as …, P =
+    0.41" line, the unsure warning and each table's heading keep their words in order."""
+    from tests.support.bidi import base_text
+
+    monkeypatch.setattr(FakeModel, "categories", [f"comp.graphics{RLO}", f"sci.space{RLO}"])
+    at = run_own_text(monkeypatch, "unsure orbit video card")
+    (warning,) = [w.value for w in at.warning if "unsure" in w.value]  # markdown: the values md() made
+    assert base_text(warning) == ("The classifier is unsure — weighted as , P = 0.41 (unsure: , P = 0.38). "
+                                  "The keywords under each of the two most probable categories, one above the other.")
+    headings = [base_text(m.value) for m in at.markdown if "weighted as" in m.value]
+    assert headings == ["**weighted as , P = 0.41**", "**weighted as , P = 0.38**"]

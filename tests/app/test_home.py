@@ -223,3 +223,40 @@ def test_home_says_what_an_interrupted_preparation_left(monkeypatch):
     assert not at.exception
     assert any("its 400 tagged documents are kept, and Prepare resumes from them (nothing starts by itself after a "
                "server restart)" in c for c in captions(at))
+
+
+def test_an_override_in_a_keyword_or_category_reverses_no_word_of_the_answer(monkeypatch):
+    """A keyword "evil\u202e" reversed the rest of the "Keywords:" line; a category holding one
+    reversed the weighting line, the category-words line and the not-in-the-corpus notice. Each
+    value is isolated: the page's words stay outside every override (the bidi algorithm's
+    explicit levels)."""
+    from types import SimpleNamespace
+
+    from dkw_app import backend
+    from dkw_core.keywords.posterior import weighting_of
+    from tests.app.fakes import FakeKeyword, FakeKeywordList
+    from tests.support.bidi import base_text
+
+    rlo = "\u202e"
+    FakeBackend(monkeypatch, prepared=False)
+
+    def answer(text, *, corpus="20ng", about=None):
+        found = FakeKeywordList([FakeKeyword(f"evil{rlo}", 2.0, 1), FakeKeyword("orbit", 1.0, 1)])
+        found.weighting = weighting_of([0.93, 0.07], [f"sci{rlo}", "comp"])
+        found.category_words = [FakeKeyword(f"moon{rlo}", 1.0, 1), FakeKeyword("launch", 0.5, 1)]
+        found.fit = SimpleNamespace(out_of_corpus=True, nearest=f"sci{rlo}", distance=0.33, p=0.45)
+        found.about = 0.0
+        return found
+
+    monkeypatch.setattr(backend, "text_keywords", answer)
+    at = run_home()
+    at.text_area(key="instant_text").input("the volcano erupted")
+    at.button[0].click().run()
+    assert not at.exception
+    lines = [base_text(t.value) for t in at.text if t.value.startswith(("Keywords: ", "The category's"))]
+    assert lines == ["Keywords: , orbit", "The category's discriminative words of : , launch"]
+    (weighting,) = [base_text(m.value) for m in at.markdown if "weighted as" in m.value]
+    assert weighting == "**weighted as , P = 0.93**"
+    (notice,) = [base_text(w.value) for w in at.warning if "poorly" in w.value]
+    assert notice.startswith("This text fits 20ng poorly: the nearest category is  at distance 0.33, the "
+                             "classifier's P is 0.45. Its keywords are its own phrases")

@@ -35,6 +35,17 @@ def test_a_right_to_left_override_ends_with_the_untrusted_text():
     assert md("plain") == "plain"
 
 
+def test_an_at_sign_or_colon_before_a_space_gets_no_invisible_joiner():
+    """A message naming the allowed characters ``- _ . : @ (this …)`` copies as it reads: only an
+    ``@`` or ``:`` with text right after it can start a link or an icon, and only those get U+2060."""
+    from dkw_app.untrusted import JOINER
+
+    for text in ("a participant id may hold only letters, digits and - _ . : @ (this one holds markup)",
+                 "ends with @", "resuming: 200"):
+        assert JOINER not in md(text) and shown(md(text)) == text
+    assert JOINER in md("me@evil.example") and JOINER in md(":material/home:")
+
+
 @pytest.mark.parametrize("payload", hostile.CATEGORIES + ['<a href="javascript:x">y</a><br>&amp;'])
 def test_plotly_text_is_html_escaped(payload):
     out = plotly(payload)
@@ -60,3 +71,35 @@ def test_a_vega_label_is_cut_and_never_escaped(payload):
     assert vega(payload) == payload
     assert vega_label(payload) == (payload if len(payload) <= LABEL_WIDTH else payload[:LABEL_WIDTH - 1] + "…")
     assert len(vega_label("&" * 100)) == LABEL_WIDTH
+
+
+#: Bidi controls a value may carry unbalanced: an unclosed override, a stray PDI before one (it
+#: would close the isolate around the value), an unclosed isolate (it would take the isolate's
+#: own PDI), embeddings, more overrides than Chromium nests.
+UNBALANCED = ["\u202eevil", "\u2069\u202eevil", "\u2067abc \u202e", "\u202b\u2066x\u202c", "a\u2069\u2069\u202e",
+              "\u202e" * 200, "\u2068\u2068", "\u061c\u200f\u202d" + hostile.CATEGORIES[2]]
+
+
+@pytest.mark.parametrize("value", UNBALANCED)
+def test_no_bidi_control_of_a_value_reaches_the_words_around_it(value):
+    """An unclosed U+202E in a category read "category … · split test · 745 characters" as
+    "sretcarahc 547 · tset tilps": every value inline in a page's line is isolated by
+    ``isolate`` (``md`` too), whatever controls it carries, and keeps every character."""
+    from dkw_app.untrusted import isolate
+    from tests.support.bidi import base_text
+
+    line = f"category {isolate(value)} · split test · 745 characters"
+    assert base_text(line) == "category  · split test · 745 characters"
+    assert value in isolate(value)
+    assert base_text(f"**{md(value)}** · split test") == "**** · split test"
+    assert shown(md(value)) == value.translate(dict.fromkeys((0x2068, 0x2069)))
+
+
+@pytest.mark.parametrize("value", ["plain", "comp.graphics", "café naïve", "עברית", "اللغة 42", "a, b"])
+def test_a_value_without_bidi_controls_is_isolated_only_when_it_reads_right_to_left(value):
+    """Right-to-left letters take neutral neighbours with them ("Keywords: שלום, עולם" read its
+    list backwards), so they are isolated too; other text is left as it is."""
+    from dkw_app.untrusted import isolate
+
+    rtl = any(0x0590 <= ord(c) <= 0x08FF for c in value)
+    assert isolate(value) == (f"\u2068{value}\u2069" if rtl else value)
