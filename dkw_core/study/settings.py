@@ -16,6 +16,10 @@ from ..validation import check_name
 
 #: Method labels in order; a study uses the first 2..26.
 METHOD_SLOTS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+#: The sample-size planner's simulated studies per design (:mod:`.planner`, ``study plan``, the
+#: admin page): a power's Monte Carlo standard error is then at most 0.5 / sqrt(1000) = 1.6
+#: points (<= 2 points needs >= 625).
+PLAN_SIMULATIONS = 1000
 #: ``(spec, doc_ids, top, protocol) -> {doc_id: [keyword, ...]}`` best first (dependency injection).
 KeywordProvider = Callable[..., dict[str, list[str]]]
 
