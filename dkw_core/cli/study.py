@@ -152,6 +152,19 @@ def _analyze(args) -> int:
 def _export(args) -> int:
     from ..study.export import export
 
+    if args.format == "participants":
+        from ..study.participants import participants_csv
+
+        if args.include_simulated or args.participant_ids:
+            raise InputError("--format participants has every platform participant with her id (never a simulated "
+                             "judge): leave out --include-simulated and --participant-ids")
+        text = participants_csv(engine_for(args.db), args.study)
+        if args.out:
+            Path(args.out).write_text(text, encoding="utf-8")
+            print(f"wrote {escape(args.out)}", file=sys.stderr)
+        else:
+            sys.stdout.write(text)
+        return 0
     if args.format in ("tidy-csv", "parquet"):
         from ..study.tidy import tidy_export
 
@@ -324,9 +337,11 @@ def register(subparsers) -> None:
     pl.add_argument("--seed", type=options.seed_value, default=0)
     pl.add_argument("--json", action="store_true")
     e = add("export", _export, "all answers with method provenance")
-    e.add_argument("--format", choices=["csv", "json", "tidy-csv", "parquet"], default="csv",
+    e.add_argument("--format", choices=["csv", "json", "tidy-csv", "parquet", "participants"], default="csv",
                    help="csv / json: one row per answer with every method's provenance; tidy-csv / parquet: one "
-                        "row per answer and method with exclusion flags, typed as docs/study.md's codebook")
+                        "row per answer and method with exclusion flags, typed as docs/study.md's codebook; "
+                        "participants: one row per platform participant (platform id, judge, articles, completed, "
+                        "each exclusion rule's flag, the completion code she was shown), CSV")
     options.add_out(e)
     e.add_argument("--participant-ids", action="store_true",
                    help="add the platform participant ids (column participant_id; left out by default)")

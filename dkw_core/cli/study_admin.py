@@ -27,9 +27,10 @@ def _status(args) -> int:
 def _judges(args) -> int:
     from ..study.service import monitoring
 
-    print("judge_id\tname\taccess\tsimulated\tsubmitted\topen\tdraft_answers")
+    print("judge_id\tname\tplatform_id\taccess\tsimulated\tsubmitted\topen\tdraft_answers")
     for j in monitoring(engine_for(args.db), args.study)["judges"]:
-        print(f"{j['judge_id']}\t{escape(j['name'])}\t{j['access']}\t{'yes' if j['simulated'] else 'no'}\t"
+        print(f"{j['judge_id']}\t{escape(j['name'])}\t{escape(j['platform_id'] or '')}\t{j['access']}\t"
+              f"{'yes' if j['simulated'] else 'no'}\t"
               f"{j['submitted']}\t{j['open']}\t{j['draft_answers']}")
     return 0
 
@@ -80,13 +81,16 @@ def _platform(args) -> int:
     from ..study.participants import PlatformSettings, platform, set_platform
 
     engine = engine_for(args.db)
-    if any(v is not None for v in (args.param, args.completion_code, args.completion_url, args.articles)):
+    if any(v is not None for v in (args.param, args.completion_code, args.completion_url, args.articles,
+                                   args.completion_code_failed)):
         old = platform(engine, args.study)
         set_platform(engine, args.study, PlatformSettings(
             participant_param=args.param if args.param is not None else old.participant_param,
             completion_code=args.completion_code if args.completion_code is not None else old.completion_code,
             completion_url=(args.completion_url or None) if args.completion_url is not None else old.completion_url,
-            articles_per_participant=args.articles if args.articles is not None else old.articles_per_participant))
+            articles_per_participant=args.articles if args.articles is not None else old.articles_per_participant,
+            completion_code_failed=((args.completion_code_failed or None) if args.completion_code_failed is not None
+                                    else old.completion_code_failed)))
     now = platform(engine, args.study)
     if now.participant_param is None:
         print(f"study {args.study} takes no participants from a platform")
@@ -94,7 +98,8 @@ def _platform(args) -> int:
     base = (args.base_url or "").rstrip("/")
     print(f"study {args.study}: participant id parameter {now.participant_param}, "
           f"{now.articles_per_participant or 'all available'} article(s) each, completion code "
-          f"{now.completion_code}, completion URL {now.completion_url or 'none'}")
+          f"{now.completion_code}, completion URL {now.completion_url or 'none'}, code for a failed attention "
+          f"check {now.completion_code_failed or 'none (everyone gets the completion code)'}")
     print(f"study link: {base or '<app URL>'}/Judge?study={args.study}&{now.participant_param}=<participant id>")
     return 0
 
@@ -122,5 +127,8 @@ def register(add) -> None:
     p.add_argument("--param", help="URL parameter carrying the participant id, e.g. PROLIFIC_PID or workerId")
     p.add_argument("--completion-code", help="code shown to a participant who finished")
     p.add_argument("--completion-url", help="http(s) address offered to a participant who finished ('' for none)")
+    p.add_argument("--completion-code-failed", metavar="CODE",
+                   help="code shown instead to a participant the rule 'failed attention checks' excludes when she "
+                        "finishes ('' for none; Prolific takes several codes)")
     p.add_argument("--articles", type=positive, help="articles each participant judges")
     p.add_argument("--base-url", help="app URL, e.g. https://host, to print the study link")

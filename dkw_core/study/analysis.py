@@ -95,10 +95,11 @@ def study_labels(engine: Engine, study_id: int) -> list[str]:
         return [m.label for m in study.methods] or ["A", "B"]
 
 
-def answers_frame(engine: Engine, study_id: int, *, include_simulated: bool = False) -> pd.DataFrame:
+def answers_frame(engine: Engine, study_id: int, *, include_simulated: bool = False,
+                  judge_id: int | None = None) -> pd.DataFrame:
     """One row per stored answer with method provenance (``in_<label>``/``rank_<label>`` for
     every method: ``in_a``/``rank_a``/``in_b``/``rank_b`` for the paper's two); answers of
-    simulated judges only with ``include_simulated``."""
+    simulated judges only with ``include_simulated``; only one judge's with ``judge_id``."""
     labels = study_labels(engine, study_id)
     with Session(engine) as session:
         rows = []
@@ -108,7 +109,8 @@ def answers_frame(engine: Engine, study_id: int, *, include_simulated: bool = Fa
              .join(StudyKeyword, Answer.keyword_id == StudyKeyword.id)
              .join(Judge, Judgement.judge_id == Judge.id)
              .where(Article.study_id == study_id, Judgement.submitted_at.is_not(None),
-                    *(() if include_simulated else (Judge.simulated.is_(False),)))
+                    *(() if include_simulated else (Judge.simulated.is_(False),)),
+                    *(() if judge_id is None else (Judgement.judge_id == judge_id,)))
              .options(selectinload(StudyKeyword.sources), selectinload(Judgement.judge))
              .order_by(Judgement.id, Answer.keyword_id, Answer.question))
         for ans, jd, art, kw in session.execute(q):

@@ -89,6 +89,17 @@ def apply_rules(frame: pd.DataFrame, rules: ExclusionRules | None) -> tuple[pd.D
     return kept, figures, removed
 
 
+def fails_attention_rule(engine: Engine, study_id: int, judge_id: int) -> bool:
+    """Whether the study's rule "failed attention checks" excludes the judge on her submitted
+    answers so far (False when the rule is off): which completion code a platform participant
+    is shown (:func:`~.participants.completion`)."""
+    from .analysis import answers_frame
+
+    frame = answers_frame(engine, study_id, include_simulated=True, judge_id=judge_id)
+    figures = judge_figures(frame, study_rules(engine, study_id))
+    return any("max_failed_checks" in by for by in figures["excluded_by"])
+
+
 def study_rules(engine: Engine, study_id: int) -> ExclusionRules | None:
     with Session(engine) as session:
         return ExclusionRules.from_dict(get_study(session, study_id).rules)
@@ -141,16 +152,20 @@ def set_rules(engine: Engine, study_id: int, rules: ExclusionRules) -> None:
 
 def judge_quality(engine: Engine, study_id: int) -> list[dict[str, Any]]:
     """Each judge's figures against the study's rules (simulated judges included, marked), for
-    the organiser's page: :data:`FIGURE_COLUMNS` plus ``simulated`` and ``excluded_by`` in words."""
+    the organiser's page: :data:`FIGURE_COLUMNS` plus ``simulated``, ``platform_id`` (a platform
+    participant's id, None for an invited judge) and ``excluded_by`` in words."""
     import json
 
     from .analysis import answers_frame
+    from .participants import participant_ids
 
     frame = answers_frame(engine, study_id, include_simulated=True)
     figures = judge_figures(frame, study_rules(engine, study_id))
     simulated = frame.groupby("judge_id")["simulated"].first().to_dict() if len(frame) else {}
     rows: list[dict[str, Any]] = json.loads(figures.to_json(orient="records"))
+    platform_ids = participant_ids(engine, study_id)
     for row in rows:
         row["simulated"] = bool(simulated.get(row["judge_id"], False))
+        row["platform_id"] = platform_ids.get(row["judge_id"])
         row["excluded_by"] = ", ".join(RULE_NAMES[r] for r in row["excluded_by"])
     return rows

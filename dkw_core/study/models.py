@@ -43,7 +43,7 @@ from ..keywords.imports import MAX_KEYWORD_CHARS, MAX_METHOD_NAME_CHARS
 
 #: Kept in ``study_meta`` for programs that predate the Alembic migrations (they refuse a
 #: database whose version is newer than theirs); the schema itself is versioned by Alembic.
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 #: Ordinal answer scale (paper §4.6): 0 means "Do not know" and is left out of statistics.
 ANSWERS: dict[int, str] = {0: "Do not know", 1: "Irrelevant", 2: "Partially", 3: "Relevant"}
@@ -113,6 +113,9 @@ class Study(Base):
     participant_param: Mapped[str | None] = mapped_column(String(64), nullable=True)
     #: Shown to a participant who finished; the platform's completion code.
     completion_code: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: Shown instead of ``completion_code`` to a participant the rule "failed attention checks"
+    #: excludes when she finishes (None: everyone gets ``completion_code``).
+    completion_code_failed: Mapped[str | None] = mapped_column(String(64), nullable=True)
     #: Offered to a participant who finished (http or https only).
     completion_url: Mapped[str | None] = mapped_column(String(2000), nullable=True)
     #: Articles each platform participant judges before her completion code (None: all she can).
@@ -334,6 +337,8 @@ class Participant(Base):
     judge_id: Mapped[int] = mapped_column(ForeignKey("study_judge.id", ondelete="CASCADE"))
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     completed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    #: The completion code she was shown when she finished (None before).
+    completion_code: Mapped[str | None] = mapped_column(String(64), nullable=True)
     __table_args__ = (UniqueConstraint("study_id", "participant_id", name="uq_participant"),
                       UniqueConstraint("judge_id", name="uq_participant_judge"))
 

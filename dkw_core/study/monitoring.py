@@ -12,8 +12,12 @@ from .store import get_study
 
 
 def monitoring(engine: Engine, study_id: int) -> dict[str, list[dict[str, Any]]]:
-    """Tables for the admin: per article, per batch and per judge (submitted, open, draft answers
-    of her open article, time)."""
+    """Tables for the admin: per article, per batch and per judge (her platform id beside her
+    name for a platform participant — the organiser's tables only, never a judge's —, submitted,
+    open, draft answers of her open article, time)."""
+    from .participants import participant_ids
+
+    platform_ids = participant_ids(engine, study_id)
     with Session(engine) as session:
         study = get_study(session, study_id)
         need = study.judges_per_article
@@ -37,7 +41,8 @@ def monitoring(engine: Engine, study_id: int) -> dict[str, list[dict[str, Any]]]
         for judge in study.judges:
             sub = [j for j in judge.judgements if j.submitted_at is not None]
             secs = [j.seconds_spent for j in sub if j.seconds_spent is not None]
-            per_judge.append({"judge_id": judge.id, "name": judge.name, "simulated": judge.simulated,
+            per_judge.append({"judge_id": judge.id, "name": judge.name, "platform_id": platform_ids.get(judge.id),
+                              "simulated": judge.simulated,
                               "access": "revoked" if judge.revoked_at is not None else "active",
                               "submitted": len(sub),
                               "open": len(judge.judgements) - len(sub),

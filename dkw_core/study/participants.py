@@ -9,7 +9,13 @@ judge is named ``participant-<judge id>`` and exports leave the ids out unless a
 
 A participant is done when she has submitted the study's ``articles_per_participant`` (or when
 nothing is left for her); she is then shown the study's completion code and, if configured,
-its completion URL (http or https only).
+its completion URL (http or https only). A study may set a second code,
+``completion_code_failed``, for a participant whom the rule "failed attention checks" excludes
+when she finishes (platforms such as Prolific take several codes); the code she was shown is
+stored with her and kept, and the completion URL, if it carries the study's code as a query
+value (``?cc=C1A2B3``), carries hers. :func:`participants_frame` is the organiser's one table
+of participants: platform id, judge, articles, completed, each exclusion rule's flag, the code
+shown.
 
 Every input is checked before any work and refused in one line: a missing id, one longer than
 :data:`MAX_ID_CHARS`, one holding anything but letters, digits and ``- _ . : @`` (markup,
@@ -23,8 +29,9 @@ import re
 import secrets
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+import pandas as pd
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -34,6 +41,7 @@ from ..errors import InputError
 from .errors import StudyError
 from .judges import hash_code
 from .models import Article, Judge, Judgement, Participant, Study, init_db, utcnow
+from .settings import RULE_NAMES
 from .store import get_study, log_event, require_status, write_session
 
 MAX_ID_CHARS = 100
@@ -81,6 +89,8 @@ class PlatformSettings:
     completion_code: str | None = None
     completion_url: str | None = None
     articles_per_participant: int | None = None
+    #: Shown instead of ``completion_code`` to a participant the attention-check rule excludes.
+    completion_code_failed: str | None = None
 
     def validate(self) -> None:
         if self.participant_param is not None:
@@ -90,8 +100,16 @@ class PlatformSettings:
                                  f"{self.participant_param[:70]!r}")
             if not self.completion_code:
                 raise InputError("a study taking platform participants needs a completion code")
-        if self.completion_code is not None and not _CODE.fullmatch(self.completion_code):
-            raise InputError("the completion code may hold only letters, digits, - and _ (1 to 64 characters)")
+        for what, code in (("completion code", self.completion_code),
+                           ("completion code for a failed attention check", self.completion_code_failed)):
+            if code is not None and not _CODE.fullmatch(code):
+                raise InputError(f"the {what} may hold only letters, digits, - and _ (1 to 64 characters)")
+        if self.completion_code_failed is not None:
+            if self.completion_code is None:
+                raise InputError("a completion code for a failed attention check needs the study's completion code")
+            if self.completion_code_failed == self.completion_code:
+                raise InputError("the completion code for a failed attention check must differ from the completion "
+                                 "code")
         check_completion_url(self.completion_url)
         n = self.articles_per_participant
         if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
@@ -107,10 +125,12 @@ def set_platform(engine: Engine, study_id: int, settings: PlatformSettings) -> N
         study.completion_code = settings.completion_code
         study.completion_url = check_completion_url(settings.completion_url)
         study.articles_per_participant = settings.articles_per_participant
+        study.completion_code_failed = settings.completion_code_failed
         log_event(session, study_id, "platform",
                   f"participant id parameter {settings.participant_param or '(none)'}, "
                   f"{settings.articles_per_participant or 'all'} article(s) each, completion URL "
-                  f"{'set' if settings.completion_url else 'none'}")
+                  f"{'set' if settings.completion_url else 'none'}, code for a failed attention check "
+                  f"{'set' if settings.completion_code_failed else 'none'}")
 
 
 def platform(engine: Engine, study_id: int) -> PlatformSettings:
@@ -118,7 +138,7 @@ def platform(engine: Engine, study_id: int) -> PlatformSettings:
     with Session(engine) as session:
         st = get_study(session, study_id)
         return PlatformSettings(st.participant_param, st.completion_code, st.completion_url,
-                                st.articles_per_participant)
+                                st.articles_per_participant, st.completion_code_failed)
 
 
 def join(engine: Engine, study_id: int, participant_id: str | None) -> int:
@@ -164,22 +184,100 @@ def quota_reached(session: Session, judge: Judge) -> bool:
     return done >= quota
 
 
+def _url_with_code(url: str | None, standard: str | None, code: str | None) -> str | None:
+    """``url`` with every query value equal to the study's ``standard`` code replaced by
+    ``code`` (Prolific's ``?cc=``), so that the way back carries the code she was shown."""
+    if url is None or code is None or standard is None or code == standard:
+        return url
+    parts = urlsplit(url)
+    query = [(k, code if v == standard else v) for k, v in parse_qsl(parts.query, keep_blank_values=True)]
+    return urlunsplit(parts._replace(query=urlencode(query)))
+
+
 def completion(engine: Engine, judge_id: int) -> dict[str, Any] | None:
     """For a platform participant who is done (quota reached, or nothing left after at least one
-    article): ``{"code", "url", "articles"}``, and her completion time is recorded; None for an
-    invited judge. ``code`` is None when she judged nothing (the study had nothing left)."""
-    with write_session(engine) as session:
+    article): ``{"code", "url", "articles"}``, and her completion time and the code shown are
+    recorded (the same code every later time); None for an invited judge. ``code`` is None when
+    she judged nothing (the study had nothing left). The code is the study's
+    ``completion_code_failed`` when it is set and the rule "failed attention checks" excludes her
+    (:func:`~.exclusion.fails_attention_rule`), else its ``completion_code``."""
+    from .exclusion import fails_attention_rule
+
+    with Session(engine) as session:
         row = session.scalars(select(Participant).where(Participant.judge_id == judge_id)).first()
         if row is None:
             return None
+        study_id, shown, failed_code = row.study_id, row.completion_code, get_study(
+            session, row.study_id).completion_code_failed
+    failed = shown is None and failed_code is not None and fails_attention_rule(engine, study_id, judge_id)
+    with write_session(engine) as session:
+        row = session.scalars(select(Participant).where(Participant.judge_id == judge_id)).one()
         study = session.get(Study, row.study_id)
         assert study is not None
         done = session.scalar(select(func.count(Judgement.id)).join(Article).where(
             Judgement.judge_id == judge_id, Judgement.submitted_at.is_not(None))) or 0
-        if done and row.completed_at is None:
+        if not done:
+            return {"code": None, "url": None, "articles": 0}
+        if row.completed_at is None:
             row.completed_at = utcnow()
-        return {"code": study.completion_code if done else None, "url": study.completion_url if done else None,
+        if row.completion_code is None:  # decided once: what she copies into the platform stays true
+            row.completion_code = (study.completion_code_failed if failed and study.completion_code_failed
+                                   else study.completion_code)
+        return {"code": row.completion_code,
+                "url": _url_with_code(study.completion_url, study.completion_code, row.completion_code),
                 "articles": int(done)}
+
+
+#: The participants export, column -> (pandas dtype, meaning): one row per platform participant
+#: (docs/study.md "Participants from a platform"). The rule flags are empty for a participant
+#: with no submitted article (the analysis has nothing of hers to keep or leave out).
+PARTICIPANT_COLUMNS: dict[str, tuple[str, str]] = {
+    "participant_id": ("string", "the platform id (PROLIFIC_PID, workerId)"),
+    "judge_id": ("int64", "judge number in the study"),
+    "judge": ("string", "judge name (participant-<judge number>)"),
+    "articles": ("int64", "articles she submitted"),
+    "completed": ("boolean", "she finished and was shown a completion code"),
+    "completed_at": ("datetime64[us]", "when she was first shown it (UTC)"),
+    "completion_code": ("string", "the completion code she was shown (empty: none yet)"),
+    "failed_check_code": ("boolean", "that code is the study's code for a failed attention check"),
+    "excluded": ("boolean", "the study's exclusion rules leave her answers out of the analysis"),
+    **{f"excluded_{rule}": ("boolean", f"excluded by the rule '{name}'") for rule, name in RULE_NAMES.items()},
+}
+
+
+def participants_frame(engine: Engine, study_id: int) -> pd.DataFrame:
+    """One row per platform participant of the study (:data:`PARTICIPANT_COLUMNS`, joined on
+    arrival order): her platform id beside her judge, what she did, the code she was shown and
+    each exclusion rule's verdict on her (:func:`~.exclusion.judge_figures`, the analysis' own)."""
+    from .analysis import answers_frame
+    from .exclusion import judge_figures, study_rules
+
+    with Session(engine) as session:
+        study = get_study(session, study_id)
+        failed_code = study.completion_code_failed
+        rows = session.execute(select(Participant, Judge.name).join(Judge, Participant.judge_id == Judge.id)
+                               .where(Participant.study_id == study_id).order_by(Participant.id)).all()
+        found = [(p.participant_id, p.judge_id, name, p.completed_at, p.completion_code) for p, name in rows]
+    figures = judge_figures(answers_frame(engine, study_id, include_simulated=True), study_rules(engine, study_id))
+    by_judge = {int(r.judge_id): r for r in figures.itertuples()}
+    out = []
+    for pid, judge_id, name, completed_at, code in found:
+        fig = by_judge.get(judge_id)
+        flags: dict[str, Any] = {"excluded": None if fig is None else bool(fig.excluded)}
+        flags.update({f"excluded_{rule}": None if fig is None else rule in fig.excluded_by for rule in RULE_NAMES})
+        out.append({"participant_id": pid, "judge_id": judge_id, "judge": name,
+                    "articles": 0 if fig is None else int(fig.articles), "completed": completed_at is not None,
+                    "completed_at": completed_at, "completion_code": code,
+                    "failed_check_code": code is not None and code == failed_code, **flags})
+    frame = pd.DataFrame(out, columns=list(PARTICIPANT_COLUMNS))
+    return frame.astype({c: dtype for c, (dtype, _m) in PARTICIPANT_COLUMNS.items()})
+
+
+def participants_csv(engine: Engine, study_id: int) -> str:
+    """:func:`participants_frame` as CSV, through dkw's one CSV writer (formulas neutralised)."""
+    from ..csvsafe import frame_to_csv
+
+    return frame_to_csv(participants_frame(engine, study_id), date_format="%Y-%m-%dT%H:%M:%S")
 
 
 def participant_ids(engine: Engine, study_id: int) -> dict[int, str]:

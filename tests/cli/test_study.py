@@ -199,7 +199,7 @@ def test_names_already_stored_with_control_characters_print_escaped_in_every_tsv
         con.execute("UPDATE study_method SET name = ? WHERE label = 'A'", ("Meth\nNewline\tTab",))
         con.execute("UPDATE study_method SET name = ? WHERE label = 'B'", ("Meth\x00Nul",))
         con.execute("UPDATE study_judge SET name = ?", (FORGED,))
-    for command, columns in ((["list"], 7), (["judges", "--study", "1"], 7)):
+    for command, columns in ((["list"], 7), (["judges", "--study", "1"], 8)):
         assert main(["study", *command, "--db", db]) == 0
         out = capsys.readouterr().out
         assert "\x00" not in out and "\x1b" not in out, out
@@ -318,6 +318,40 @@ def test_platform_settings_print_the_study_link_and_refuse_a_non_http_completion
     assert "app.prolific.com" in capsys.readouterr().out  # unchanged
 
 
+def test_platform_participants_export_and_a_code_for_failed_attention_checks(db, tmp_path, capsys):
+    from dkw_core.cli.study_db import engine_for
+    from dkw_core.csvsafe import read_csv
+    from dkw_core.study import service as S
+    from dkw_core.study.participants import completion, join
+    from dkw_core.study.simulate import all_answers
+
+    assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--per-category", "1", "--seed", "4",
+                 "--attention-share", "1"]) == 0
+    platform = ["study", "platform", "--db", db, "--study", "1", "--param", "PROLIFIC_PID", "--completion-code",
+                "C0DE", "--articles", "1", "--completion-code-failed"]
+    assert main([*platform, "C0DE"]) == 2
+    err = capsys.readouterr().err
+    assert "must differ from the completion code" in err and len(err.strip().splitlines()) == 1
+    assert main([*platform, "FA1L"]) == 0
+    assert "code for a failed attention check FA1L" in capsys.readouterr().out
+    engine = engine_for(db)
+    jid = join(engine, 1, "pid-7")
+    task = S.next_task(engine, jid).task
+    S.submit(engine, judge_id=jid, judgement_id=task.judgement_id, answers=all_answers(3)(jid, task))  # intruder
+    assert completion(engine, jid)["code"] == "FA1L"  # answered "Relevant": the rule excludes her
+    assert main(["study", "judges", "--db", db, "--study", "1"]) == 0
+    assert f"{jid}\tparticipant-{jid}\tpid-7\tactive\t" in capsys.readouterr().out
+    out = tmp_path / "participants.csv"
+    assert main(["study", "export", "--db", db, "--study", "1", "--format", "participants", "--out", str(out)]) == 0
+    row = read_csv(out).iloc[0]
+    assert (row["participant_id"], row["judge"], row["articles"], row["completion_code"]) == (
+        "pid-7", f"participant-{jid}", 1, "FA1L")
+    assert row["completed"] and row["failed_check_code"] and row["excluded"] and row["excluded_max_failed_checks"]
+    assert main(["study", "export", "--db", db, "--study", "1", "--format", "participants",
+                 "--include-simulated"]) == 2
+    assert "leave out --include-simulated" in capsys.readouterr().err
+
+
 def test_tidy_export_writes_csv_and_parquet_that_read_back_typed(db, tmp_path, capsys):
     import pandas as pd
 
@@ -339,3 +373,27 @@ def test_tidy_export_writes_csv_and_parquet_that_read_back_typed(db, tmp_path, c
     pd.testing.assert_frame_equal(read_tidy_csv(io.StringIO(capsys.readouterr().out)), frame)
     assert main(["study", "export", "--db", db, "--study", "1", "--format", "parquet"]) == 2
     assert "give --out FILE" in capsys.readouterr().err
+
+
+def test_plan_keeps_the_study_s_judges_counts_its_pilot_and_reads_plainly(db, capsys):
+    assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--per-category", "2", "--seed", "4",
+                 "--keywords", "3", "--judges", "3"]) == 0
+    assert main(["study", "simulate", "--db", db, "--study", "1", "--judges", "4"]) == 0
+    capsys.readouterr()
+    assert main(["study", "plan", "--db", db, "--study", "1", "--difference", "0.5", "--articles", "10,40",
+                 "--simulations", "50", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert {r["judges"] for r in result["designs"]} == {3}  # the study's fixed judges per article, not 1,3,5
+    assert result["pilot_counts"]["used"] == result["parameters"]["pilot_answers"] > 0
+    assert all(0 <= r["se_wilcoxon"] <= 0.5 / 50 ** 0.5 for r in result["designs"])
+    assert main(["study", "plan", "--db", db, "--study", "1", "--difference", "0.5", "--articles", "10,40",
+                 "--simulations", "50"]) == 0
+    out = capsys.readouterr().out
+    counts = result["pilot_counts"]
+    assert f"{counts['used']} of {counts['stored']} answers used" in out
+    assert "significance level 0.05 (two methods, one comparison)" in out and "% ± " in out
+    assert "art.means" not in out and "rated d" not in out and "× 1 judges" not in out
+    assert "× 3 judges per article" in out or "None of these designs" in out
+    assert main(["study", "plan", "--db", db, "--study", "1", "--difference", "0.5", "--articles", "10",
+                 "--judges", "1,3", "--simulations", "20", "--json"]) == 0
+    assert {r["judges"] for r in json.loads(capsys.readouterr().out)["designs"]} == {1, 3}  # asked for explicitly
