@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .. import config
 from ..errors import InputError
-from ..study.settings import StudyConfig
+from ..study.settings import PLAN_SIMULATIONS, StudyConfig
 from ..terminal import escape
 from ..types import DEFAULT_PROTOCOL, PROTOCOLS
 from ..validation import MAX_INVITE, check_name
@@ -331,9 +331,9 @@ def register(subparsers) -> None:
     pl.add_argument("--judges", type=options.ints,
                     help="judges per article (default: the study's fixed number; e.g. 1,3,5 to try others)")
     pl.add_argument("--keywords", type=_positive, help="keywords per method (default: the study's)")
-    pl.add_argument("--simulations", type=_positive, default=DEFAULT_SIMULATIONS,
-                    help=f"simulated studies per design ({DEFAULT_SIMULATIONS}: each power's Monte Carlo standard "
-                         f"error at most {50 / DEFAULT_SIMULATIONS ** 0.5:.1f} points)")
+    pl.add_argument("--simulations", type=_positive, default=PLAN_SIMULATIONS,
+                    help=f"simulated studies per design ({PLAN_SIMULATIONS}: each power's Monte Carlo standard "
+                         f"error at most {50 / PLAN_SIMULATIONS ** 0.5:.1f} points)")
     pl.add_argument("--seed", type=options.seed_value, default=0)
     pl.add_argument("--json", action="store_true")
     e = add("export", _export, "all answers with method provenance")
