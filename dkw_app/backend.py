@@ -665,7 +665,7 @@ from dkw_core.study.exclusion import judge_quality, rules_locked, set_rules, stu
 from dkw_core.study.export import export as export_study  # noqa: E402,F401
 from dkw_core.study.models import ANSWERS, QUESTIONS, STATUSES  # noqa: E402,F401
 from dkw_core.study.models import PROTOCOLS as STUDY_PROTOCOLS  # noqa: E402,F401
-from dkw_core.study.participants import PlatformSettings, set_platform  # noqa: E402,F401
+from dkw_core.study.participants import PlatformSettings, participants_csv, set_platform  # noqa: E402,F401
 from dkw_core.study.participants import completion as participant_completion  # noqa: E402,F401
 from dkw_core.study.participants import join as join_participant  # noqa: E402,F401
 from dkw_core.study.participants import platform as study_platform  # noqa: E402,F401

@@ -257,7 +257,8 @@ with tab_judges:
     judges = backend.monitoring(engine, study_id)["judges"]
     if judges:
         st.subheader("Access")
-        labels = {j["judge_id"]: f"{j['judge_id']}: {j['name']} ({j['access']})" for j in judges}
+        labels = {j["judge_id"]: f"{j['judge_id']}: {j['name']}" + (f" [{j['platform_id']}]" if j["platform_id"] else "")
+                  + f" ({j['access']})" for j in judges}  # plain text; a participant's platform id for the organiser
         pick = st.selectbox("Judge", list(labels), format_func=labels.get, key="access_judge")
         c1, c2 = st.columns(2)
         if c1.button("Revoke access (answers are kept)", key="revoke_go"):
@@ -290,8 +291,13 @@ with tab_judges:
                                    key="plat_url")
     per = p4.number_input("Articles per participant (empty: all she can)", 1, 100_000,
                           plat.articles_per_participant, key="plat_articles", placeholder="all")
+    failed_code = st.text_input("Completion code for a failed attention check (optional)",
+                                plat.completion_code_failed or "", key="plat_code_failed",
+                                help="Shown instead of the completion code to a participant whom the rule 'failed "
+                                     "attention checks' excludes when she finishes (Prolific takes several codes).")
     wanted = backend.PlatformSettings(param.strip() or None, completion_code.strip() or None,
-                                      completion_url.strip() or None, None if per is None else int(per))
+                                      completion_url.strip() or None, None if per is None else int(per),
+                                      failed_code.strip() or None)
     if st.button("Save platform settings", key="plat_go", disabled=wanted == plat):
         try:
             backend.set_platform(engine, study_id, wanted)
@@ -422,6 +428,16 @@ with tab_export:
                            key="dl_tidy_csv")
         st.download_button("Download Parquet", tidy_parquet, file_name=f"study-{study_id}.parquet",
                            mime="application/vnd.apache.parquet", key="dl_parquet")
+    st.caption("Participants from a platform: one row per platform id with her judge, articles, whether she "
+               "finished, each exclusion rule's flag and the completion code she was shown — the list to approve "
+               "or reject on the platform.")
+    try:
+        participants_csv = backend.participants_csv(engine, study_id)
+    except DkwError as exc:
+        show_error(exc)
+    else:
+        st.download_button("Download participants (CSV)", participants_csv.encode("utf-8"),
+                           file_name=f"study-{study_id}-participants.csv", mime="text/csv", key="dl_participants")
 
 with tab_life:
     st.markdown(f"Status: **{current['status']}**")

@@ -183,7 +183,7 @@ def test_admin_monitor_and_export_after_simulation(env):
     judges = next(f for f in frames if "submitted" in f.columns and "name" in f.columns)
     assert judges["submitted"].sum() == 4 * 2
     assert [b.label for b in at.get("download_button")] == ["Download CSV", "Download JSON", "Download tidy CSV",
-                                                            "Download Parquet"]
+                                                            "Download Parquet", "Download participants (CSV)"]
 
 
 # ------------------------------------------------------------------ judge
@@ -668,3 +668,27 @@ def test_admin_rules_tab_shows_each_judge_against_the_rules_and_plans_a_sample_s
     at.text_input(key="plan_articles").input("ten").run()
     at.button(key="plan_go").click().run()
     assert any("expected whole numbers separated by commas" in e.value for e in at.error)
+
+
+def test_the_admin_shows_a_participants_platform_id_beside_her_judge_and_exports_them_with_the_rules(env):
+    from dkw_core.study.participants import PlatformSettings, join, participants_csv, platform, set_platform
+
+    sid = _demo_study(env)
+    set_platform(env, sid, PlatformSettings("PROLIFIC_PID", "CODE-42", None, 1))
+    jid = join(env, sid, "60a1b2c3d4")
+    task = S.next_task(env, jid).task
+    S.submit(env, judge_id=jid, judgement_id=task.judgement_id,
+             answers={(p, q): 1 for p, _w in task.keywords for q in ("topic", "category")})
+    at = _admin()
+    judges = next(d.value for d in at.dataframe if "submitted" in d.value.columns and "name" in d.value.columns)
+    row = judges[judges["judge_id"] == jid].iloc[0]
+    assert (row["name"], row["platform_id"]) == (f"participant-{jid}", "60a1b2c3d4")
+    assert f"{jid}: participant-{jid} [60a1b2c3d4] (active)" in at.selectbox(key="access_judge").options
+    (button,) = [b for b in at.get("download_button") if b.proto.label == "Download participants (CSV)"]
+    assert participants_csv(env, sid).startswith("participant_id,judge_id,judge,articles,completed,")
+    at.text_input(key="plat_code_failed").input("CODE-42").run()
+    at.button(key="plat_go").click().run()
+    assert any("must differ from the completion code" in e.value for e in at.error)
+    at.text_input(key="plat_code_failed").input("FAILED-7").run()
+    at.button(key="plat_go").click().run()
+    assert not at.exception and platform(env, sid).completion_code_failed == "FAILED-7"
