@@ -19,6 +19,10 @@ from .tasks import display_order, widget_token
 
 NOT_RESERVED = ("Not saved: this article is not reserved for you any more (the reservation expired or was "
                 "released); reload to get your next article")
+#: Another device or window of the same judge (a platform participant's link opened twice) submitted
+#: the article first: this device's answers and drafts are refused, the stored ones stay.
+ALREADY_SUBMITTED = ("Not saved: this article was already submitted from another device or window; your answers "
+                     "here were not stored")
 PAUSED = ("Saved. The study is now paused by its organisers: no new article is given out for now; your answers "
           "are safe.")
 
@@ -67,7 +71,7 @@ def _held(session: Session, judge_id: int, judgement_id: int, study_id: int, *, 
     if token is not None and token != widget_token(judgement.judge, judgement):
         raise SubmissionError(NOT_RESERVED, "released")
     if judgement.submitted_at is not None:
-        raise SubmissionError("Not saved: this article was already submitted; answers are not changed", "submitted")
+        raise SubmissionError(ALREADY_SUBMITTED, "submitted")
     return judgement
 
 

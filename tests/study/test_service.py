@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from dkw_core.errors import InputError
 from dkw_core.study import service as S
-from dkw_core.study.models import QUESTIONS, Answer, Article, Judge, Judgement, StudyKeyword, utcnow
+from dkw_core.study.models import QUESTIONS, Answer, Article, Draft, Judge, Judgement, StudyKeyword, utcnow
 from dkw_core.study.simulate import all_answers, take_turns
 
 from .fakes import CATS, case_provider, disjoint_provider, make_docs, overlap_provider
@@ -297,6 +297,43 @@ def test_incomplete_invalid_foreign_and_duplicate_submissions_are_refused(engine
     with pytest.raises(S.SubmissionError, match="already submitted"):
         S.submit(engine, judge_id=a, judgement_id=task.judgement_id, answers=full)
     assert _answers_stored(engine) == 12
+
+
+def _stored(engine, judgement_id):
+    """Everything the database holds of one judgement: its answers, submission time, time spent, drafts."""
+    with Session(engine) as s:
+        j = s.get(Judgement, judgement_id)
+        return (sorted((a.keyword_id, a.question, a.value) for a in j.answers), j.submitted_at, j.seconds_spent,
+                s.scalar(select(func.count(Draft.id)).where(Draft.judgement_id == judgement_id)))
+
+
+def test_a_second_device_of_the_same_participant_is_told_the_article_was_submitted_and_stores_nothing(engine):
+    """One participant id open on two devices: A submits, then B saves a changed answer and submits
+    changed answers. Both are refused as already submitted from another device; the database
+    keeps exactly A's answers, A's submission time and no draft."""
+    from dkw_core.study.participants import PlatformSettings, join, set_platform
+
+    sid = _study(engine)
+    set_platform(engine, sid, PlatformSettings("PROLIFIC_PID", "DONE-1"))
+    judge = join(engine, sid, "p-1")
+    assert join(engine, sid, "p-1") == judge  # the second device: the same judge
+    on_a, on_b = S.next_task(engine, judge).task, S.next_task(engine, judge).task
+    assert (on_a.judgement_id, on_a.token) == (on_b.judgement_id, on_b.token)  # the same article on both
+    S.submit(engine, judge_id=judge, judgement_id=on_a.judgement_id, token=on_a.token, answers=_full_answers(on_a, 1))
+    stored = _stored(engine, on_a.judgement_id)
+    changed = _full_answers(on_b, 3)
+    attempts = (lambda: S.save_draft(engine, judge_id=judge, judgement_id=on_b.judgement_id, token=on_b.token,
+                                     answers=dict([next(iter(changed.items()))])),
+                lambda: S.submit(engine, judge_id=judge, judgement_id=on_b.judgement_id, token=on_b.token,
+                                 answers=changed))
+    for attempt in attempts:
+        with pytest.raises(S.SubmissionError) as err:
+            attempt()
+        assert err.value.reason == "submitted"
+        assert str(err.value).startswith("Not saved: this article was already submitted from another device")
+        assert _stored(engine, on_a.judgement_id) == stored
+    assert {value for _k, _q, value in stored[0]} == {1} and len(stored[0]) == len(changed) and stored[3] == 0
+    assert S.next_task(engine, judge).task.judgement_id != on_a.judgement_id  # B goes on when asked
 
 
 # ------------------------------------------------------------------ life cycle
