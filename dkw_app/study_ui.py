@@ -196,6 +196,21 @@ progress_callback = widgets.progress_callback
 show_error = widgets.show_error
 
 
+def sentence(message: object) -> str:
+    """A message as the judge page shows it: the library's one-line message (``"this study link
+    has no participant id …"``) with a capital first letter and a full stop."""
+    text = str(message).strip()
+    if text and text[-1] not in ".!?":
+        text += "."
+    return text[:1].upper() + text[1:]
+
+
+def judge_error(message: object) -> None:
+    """Every error of the judge page: :func:`sentence`, shown as text (it may quote a link's
+    participant id)."""
+    st.error(md(sentence(message)), icon=":material/error:")
+
+
 def show_plain(text: str, *, height: int | None = None) -> None:
     """Untrusted document text verbatim: never markdown, never HTML."""
     widgets.show_document(text, height=height)

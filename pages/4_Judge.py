@@ -13,7 +13,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dkw_app import backend
-from dkw_app.study_ui import focus_style, scroll_to_top, show_error, show_plain, study_engine
+from dkw_app.study_ui import focus_style, judge_error, scroll_to_top, show_plain, study_engine
 from dkw_app.untrusted import md
 from dkw_core.errors import DkwError
 
@@ -59,13 +59,13 @@ def participant_judge() -> int:
     try:
         sid = int(st.query_params.get("study", ""))
     except ValueError:
-        st.error("This study link is not valid: its study number is missing or not a number.")
+        judge_error("This study link is not valid: its study number is missing or not a number.")
         st.stop()
     try:
         param = backend.study_platform(engine, sid).participant_param
         return backend.join_participant(engine, sid, st.query_params.get(param) if param else None)
     except DkwError as exc:
-        show_error(exc)
+        judge_error(exc)
         st.stop()
 
 
@@ -78,14 +78,13 @@ def code_judge() -> int:
         return backend.authenticate(engine, code)
     except backend.AccessError as exc:
         st.session_state.pop("judge_code", None)
-        message = str(exc)
-        st.error("Unknown access code. Check the link or code you were given." if message == "unknown access code"
-                 else md(message[:1].upper() + message[1:] + "."))
+        judge_error("Unknown access code. Check the link or code you were given." if str(exc) == "unknown access code"
+                    else exc)
         if "code" not in st.query_params:
             ask_code()
         st.stop()
     except DkwError as exc:
-        show_error(exc)
+        judge_error(exc)
         st.stop()
 
 
@@ -95,9 +94,28 @@ judge_id = participant_judge() if from_platform else code_judge()
 try:
     info = backend.judge_info(engine, judge_id)
 except DkwError as exc:
-    show_error(exc)
+    judge_error(exc)
     st.stop()
 st.text(f"Judge: {info['name']}")
+
+
+#: Refusals after which the article on the page is no longer hers to answer: submitted from
+#: another device or window (the same participant link open twice), or given back. The page says
+#: so and shows her next article only on her click, never silently in its place.
+GONE = ("submitted", "released")
+
+
+def refused(exc: DkwError, token: str, *, doing: str) -> None:
+    """A callback's refusal, kept for the run it triggers: an article gone (:data:`GONE`) stops the
+    page on its message and drops the article's answers from this session; any other refusal is
+    shown above the same article."""
+    if isinstance(exc, backend.SubmissionError) and exc.reason in GONE:
+        st.session_state["judge_gone"] = str(exc)
+        for key in [k for k in st.session_state if str(k).startswith(f"ans-{token}-")]:
+            del st.session_state[key]
+    else:  # a SubmissionError says "Not saved: …" itself
+        st.session_state["judge_error"] = (str(exc) if isinstance(exc, backend.SubmissionError)
+                                           else f"{doing} was not saved: {exc}")
 
 
 def save_draft(judgement_id: int, token: str, pos: int, question: str, key: str) -> None:
@@ -107,14 +125,31 @@ def save_draft(judgement_id: int, token: str, pos: int, question: str, key: str)
         backend.save_draft(engine, judge_id=judge_id, judgement_id=judgement_id, token=token,
                            answers={(pos, question): value})
     except DkwError as exc:
-        st.session_state["judge_draft_error"] = f"Your last answer was not saved: {exc}"
+        refused(exc, token, doing="Your last answer")
+
+
+def submit(judgement_id: int, token: str, keys: dict[tuple[int, str], str]) -> None:
+    """The Submit button's on_click: runs before the page asks for her next article, so it submits
+    the article this page showed, and a refusal is seen (:func:`refused`) instead of the next one."""
+    try:
+        result = backend.submit_answers(engine, judge_id=judge_id, judgement_id=judgement_id, token=token,
+                                        answers={ident: st.session_state.get(k) for ident, k in keys.items()})
+    except DkwError as exc:
+        refused(exc, token, doing="Your submission")
+        return
+    for k in keys.values():
+        st.session_state.pop(k, None)
+    st.session_state["judge_flash"] = (result.message, result.saved and result.study_status == "open")
+    st.session_state["judge_scroll_top"] = True
 
 
 def dismiss_notice(notice_id: int) -> None:
     try:
         backend.dismiss_notice(engine, judge_id=judge_id, notice_id=notice_id)
     except DkwError as exc:
-        st.session_state["judge_draft_error"] = str(exc)
+        st.session_state["judge_error"] = str(exc)
+
+
 corpus_line = f"Corpus: {backend.corpus_title(info['corpus'])}"
 
 if not info["instructions_seen"]:
@@ -125,7 +160,7 @@ if not info["instructions_seen"]:
         try:
             backend.acknowledge_instructions(engine, judge_id)
         except DkwError as exc:
-            show_error(exc)
+            judge_error(exc)
             st.stop()
         st.rerun()
     st.stop()
@@ -133,6 +168,14 @@ if not info["instructions_seen"]:
 with st.expander("Instructions"):
     st.text(corpus_line)
     st.markdown(INSTRUCTIONS)
+
+gone = st.session_state.get("judge_gone")
+if gone:  # her answers to an article that is no longer hers: say so, go on only when she asks
+    judge_error(gone)
+    if st.button("Continue to the next article", type="primary", key="judge_continue"):
+        del st.session_state["judge_gone"]
+        st.rerun()
+    st.stop()
 
 flash_box = st.empty()  # "Saved." after a submission: filled once the next state is known
 flash = st.session_state.pop("judge_flash", None)
@@ -142,9 +185,12 @@ if st.session_state.pop("judge_scroll_top", False):
 try:
     state = backend.next_task(engine, judge_id)
 except DkwError as exc:
-    show_error(exc)
+    judge_error(exc)
     st.stop()
 
+error = st.session_state.pop("judge_error", None)  # a refusal of the last run's callback
+if error and state.status != "task":
+    judge_error(error)
 if flash:
     message, saved_open = flash
     flash_box.success(md(message) + (" Here is your next article." if saved_open and state.status == "task" else ""),
@@ -213,9 +259,8 @@ for ident, key in keys.items():  # answers saved as drafts come back after a rel
         st.session_state[key] = task.draft[ident]
 given = {ident: st.session_state.get(key) for ident, key in keys.items()}
 answered = sum(v is not None for v in given.values())
-draft_error = st.session_state.pop("judge_draft_error", None)
-if draft_error:
-    st.error(md(draft_error), icon=":material/error:")
+if error:  # above her answers
+    judge_error(error)
 with st.container(key="judge_answers"):
     for pos, word in task.keywords:
         with st.container(border=True, key=f"kw-{task.token}-{pos}"):
@@ -238,15 +283,5 @@ if not complete:  # keywords as plain text: markdown would turn a URL inside one
     st.text("; ".join(f"{words[pos]} ({'topic' if q == 'topic' else 'category'})" for pos, q in missing[:6])
             + (f"; and {len(missing) - 6} more" if len(missing) > 6 else ""))
 st.caption("Your answers are saved as you give them: you can reload or come back later.")
-if st.button("Submit", type="primary", disabled=not complete, key="judge_submit"):
-    try:
-        result = backend.submit_answers(engine, judge_id=judge_id, judgement_id=task.judgement_id, token=task.token,
-                                        answers={ident: st.session_state[k] for ident, k in keys.items()})
-    except DkwError as exc:
-        show_error(exc)
-    else:
-        for k in keys.values():
-            st.session_state.pop(k, None)
-        st.session_state["judge_flash"] = (result.message, result.saved and result.study_status == "open")
-        st.session_state["judge_scroll_top"] = True
-        st.rerun()
+st.button("Submit", type="primary", disabled=not complete, key="judge_submit", on_click=submit,
+          args=(task.judgement_id, task.token, keys))

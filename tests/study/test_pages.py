@@ -634,19 +634,109 @@ def test_a_platform_link_gives_one_identity_resumed_then_shows_the_completion_co
     assert page and page[0].proto.url == "https://app.prolific.com/done?cc=CODE-42"
 
 
+#: Characters that show as nothing but travel with a copy of the message.
+INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
+
+
 @pytest.mark.parametrize("query,says", [
-    ({}, "this study link has no participant id"),
+    ({}, "This study link has no participant id"),
     ({"PROLIFIC_PID": "x" * 10_000}, "limited to 100 characters"),
-    ({"PROLIFIC_PID": "<img src=x onerror=alert(1)>"}, "this one holds markup"),
+    ({"PROLIFIC_PID": "<img src=x onerror=alert(1)>"}, "letters, digits and - _ . : @ (this one holds markup)"),
+    ({"PROLIFIC_PID": "a b"}, "(this one holds a character other than these)"),
+    ({"study": "2", "PROLIFIC_PID": "p1"}, "No study with id 2"),
+    ({"study": "x"}, "This study link is not valid"),
 ])
-def test_a_bad_platform_link_is_one_line_on_the_judge_page(env, query, says):
+def test_a_bad_platform_link_is_one_sentence_on_the_judge_page(env, query, says):
+    """One line, starting with a capital letter and ending with a full stop, that copies as it
+    reads: no invisible word joiner after the "@" of the allowed characters."""
     from dkw_core.study.participants import PlatformSettings, set_platform
 
     sid = _demo_study(env)
     set_platform(env, sid, PlatformSettings("PROLIFIC_PID", "CODE-42"))
-    at = _run(JUDGE, study=str(sid), **query)
+    at = _run(JUDGE, **{"study": str(sid), **query})
     assert not at.exception and not at.radio
-    assert len(at.error) == 1 and says in at.error[0].value
+    (error,) = [e.value for e in at.error]
+    assert says in shown(error), error
+    assert error[0].isupper() and error.endswith("."), error
+    assert not set(error) & set(INVISIBLE), ascii(error)
+
+
+def test_every_error_the_judge_page_shows_goes_through_one_sentence_maker():
+    """The page shows no error but by ``study_ui.judge_error``, which starts each library message
+    (lower case, for the command line's ``error:`` lines) with a capital letter; here every
+    message the study service raises to the judge page's calls, through it."""
+    import ast
+
+    calls = {ast.unparse(n.func) for n in ast.walk(ast.parse(Path(JUDGE).read_text())) if isinstance(n, ast.Call)}
+    assert "judge_error" in calls and not calls & {"st.error", "show_error", "widgets.show_error", "st.exception"}
+    raised = []
+    for module in ("participants", "judges", "store", "tasks", "submission"):
+        tree = ast.parse((ROOT / "dkw_core/study" / f"{module}.py").read_text())
+        named = {n.targets[0].id: n.value.value for n in tree.body  # REVOKED, NOT_RESERVED, ALREADY_SUBMITTED
+                 if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name)
+                 and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str)}
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args):
+                continue
+            first = node.exc.args[0]
+            if isinstance(first, ast.JoinedStr) and isinstance(first.values[0], ast.Constant):
+                raised.append(first.values[0].value)
+            elif isinstance(first, ast.Constant) and isinstance(first.value, str):
+                raised.append(first.value)
+            elif isinstance(first, ast.Name) and first.id in named:
+                raised.append(named[first.id])
+    assert len(raised) > 30 and any(m[0].islower() for m in raised)  # the library's own start in lower case
+    for message in raised:
+        made = study_ui.sentence(message)
+        assert made[0].isupper() and made.endswith((".", "!", "?")), (message, made)
+        assert study_ui.sentence(made) == made  # a message already a sentence is left as it is
+
+
+def test_a_second_device_is_told_the_article_was_submitted_from_the_first_and_stores_nothing(env):
+    """One participant link open on two devices (two sessions): A submits, then B submits changed
+    answers, or changes an answer. B says the article was already submitted from another device,
+    stores nothing and shows her next article only when she clicks Continue."""
+    from dkw_core.study.models import Draft, Judgement
+    from dkw_core.study.participants import PlatformSettings, set_platform
+
+    def stored():
+        with Session(env) as s:
+            rows = s.execute(select(Judgement.id, Judgement.submitted_at)).all()
+            return (sorted(rows), sorted(s.execute(select(Answer.judgement_id, Answer.keyword_id, Answer.question,
+                                                          Answer.value)).all()),
+                    s.scalar(select(func.count(Draft.id))))
+
+    sid = _demo_study(env)
+    set_platform(env, sid, PlatformSettings("PROLIFIC_PID", "CODE-42"))
+    a = _run(JUDGE, study=str(sid), PROLIFIC_PID="p-1")
+    a.button(key="judge_start").click().run()
+    b = _run(JUDGE, study=str(sid), PROLIFIC_PID="p-1")
+    assert len(a.radio) == len(b.radio) > 0 and not b.exception
+    for page, value in ((a, 1), (b, 3)):  # both answer every question, B differently
+        for r in page.radio:
+            r.set_value(value)
+        page.run()
+    a.button(key="judge_submit").click().run()
+    assert any("Saved" in s.value for s in a.success)
+    before = stored()
+    assert {v for *_ids, v in before[1]} == {1} and before[2] == 0
+    b.button(key="judge_submit").click().run()  # B submits her changed answers
+    for step in ("submit", "draft"):
+        assert not b.exception
+        (error,) = [shown(e.value) for e in b.error]
+        assert "this article was already submitted from another device" in error and "not stored" in error, error
+        assert error[0].isupper() and not b.radio and not b.success  # no next article in its place
+        assert stored() == before  # nothing of B's, no next article reserved behind her back
+        b.button(key="judge_continue").click().run()
+        assert not b.exception and not b.error and b.radio  # her next article, on her click
+        if step == "submit":  # the next article on both devices; A submits it, then B changes an answer
+            a.run()
+            for r in a.radio:
+                r.set_value(2)
+            a.run()
+            a.button(key="judge_submit").click().run()
+            before = stored()
+            b.radio[0].set_value(0).run()
 
 
 def test_admin_rules_tab_shows_each_judge_against_the_rules_and_plans_a_sample_size(env):
