@@ -692,7 +692,7 @@ from dkw_core.study.service import submit as submit_answers  # noqa: E402,F401
 from dkw_core.study.settings import RULE_NAMES, ExclusionRules  # noqa: E402,F401
 from dkw_core.study.simulate import simulate as simulate_judges  # noqa: E402,F401
 from dkw_core.study.tidy import tidy_export  # noqa: E402,F401
-from dkw_core.study.verdict import excluded_line as verdict_excluded_line  # noqa: E402,F401
+from dkw_core.study.verdict import Verdict as StudyVerdict  # noqa: E402,F401  (the verdict's lines, as study analyze prints them)
 
 MIN_PASSWORD_LENGTH = study_access.MIN_PASSWORD_LENGTH
 check_password_rules = study_access.check_password_rules

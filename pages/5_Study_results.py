@@ -57,15 +57,14 @@ if not result["counts"]["answers"]:
     st.info("No submitted answers yet" + (" from real judges." if result["simulated_judgements"] else "."))
     st.stop()
 st.subheader("Verdict")  # the answer first: which method, by how much, how sure, who was left out
-for item in result["verdict"]["questions"]:
+found = backend.StudyVerdict(result["verdict"])  # the lines `study analyze` prints, word for word
+for item in found.questions:
     with st.container(border=True, key=f"verdict_{item['question']}"):
         st.markdown(f"**{item['question_text']}**")
-        if len(item["pairs"]) > 1:
-            st.text(item["headline"])
-        for row in item["pairs"]:
-            st.text(row["sentence"])  # plain text: method names are stored (possibly imported) names
-st.text(backend.verdict_excluded_line(result["verdict"]))
-st.caption(result["verdict"]["note"])
+        for line in found.question_lines(item):
+            st.text(line)  # plain text: method names are stored (possibly imported) names
+st.text(found.excluded_line())
+st.caption(found.note)
 ex = result["exclusions"]
 if ex["rules"] is not None:
     removed = ex["removed"]
@@ -76,9 +75,8 @@ if ex["rules"] is not None:
                           + [{"rule": "in all", "judges": removed["judges"],
                               "judgements removed": removed["judgements"]}]), hide_index=True)
     with st.expander("Verdict without the exclusion rules"):
-        for item in result["verdict_without_rules"]["questions"]:
-            for row in item["pairs"]:
-                st.text(row["sentence"])
+        for line in backend.StudyVerdict(result["verdict_without_rules"]).pair_sentences():
+            st.text(line)
 
 
 st.plotly_chart(backend.study_distribution_figure(result), key="fig_distribution")

@@ -68,7 +68,7 @@ from .errors import StudyError
 from .exclusion import apply_rules as exclude
 from .models import ANSWERS, QUESTIONS, Answer, Article, Judge, Judgement, Study, StudyKeyword
 from .settings import ExclusionRules
-from .verdict import excluded_line, verdict
+from .verdict import Verdict, rule_reason, verdict
 
 stats = lazy_module("scipy.stats")  # imported on first use: the study pages open without it
 
@@ -238,11 +238,13 @@ def analyze(engine: Engine, study_id: int, *, include_simulated: bool = False,
     pairs = method_pairs(list(names))
     agree = agreement(frame, names, info["judges_per_article"])
     excluded = {} if include_simulated else {"simulated (study simulate)": int(simulated)}
-    by_rule = {f"by rule '{r['rule']}'": r["judgements"] for r in removed["by_rule"].values()}
+    by_rule = {rule_reason(r["rule"]): r["judgements"] for r in removed["by_rule"].values()}
+    left_out = sum(excluded.values())  # simulated judges are out before the rules: no judgement counts twice
     checks = every[every["intruder"]].groupby("judgement_id").ngroups if len(every) else 0
     return {
         "verdict": verdict(frame, methods, agreement_rows=agree,
-                           excluded={**excluded, **(by_rule if apply_rules else {})}),
+                           excluded={**excluded, **(by_rule if apply_rules else {})},
+                           excluded_in_all=left_out + (removed["judgements"] if apply_rules else 0)),
         "verdict_without_rules": verdict(every, methods, agreement_rows=agreement(every, names,
                                                                                   info["judges_per_article"]),
                                          excluded=excluded),
@@ -301,7 +303,7 @@ def exclusion_lines(result: dict[str, Any]) -> list[str]:
     lines.append(f"  in all: {removed['judges']} judge(s), {removed['judgements']} judgement(s), "
                  f"{removed['answers']} answer(s) removed")
     lines.append("Verdict without the exclusion rules:")
-    lines += [f"  {q['headline']}" for q in result["verdict_without_rules"]["questions"]]
+    lines += [f"  {line}" for line in Verdict(result["verdict_without_rules"]).pair_sentences()]
     return lines
 
 
@@ -318,8 +320,8 @@ def format_report(result: dict[str, Any]) -> str:
              simulated_note(result),
              f"{c['judgements']} submitted judgements by {c['judges']} judges, {c['answers']} answers "
              f"({c['do_not_know']} 'Do not know')", "", "Verdict:"]
-    lines += [f"  {q['headline']}" for q in result["verdict"]["questions"]]
-    lines += [f"  {excluded_line(result['verdict'])}", f"  ({result['verdict']['note']})"]
+    found = Verdict(result["verdict"])
+    lines += [f"  {line}" for line in found.lines()] + [f"  ({found.note})"]
     lines += ["", *exclusion_lines(result)]
     lines += ["", "Answer distribution (Fig. 11):"]
     for row in result["distribution"]:

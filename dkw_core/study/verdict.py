@@ -14,20 +14,28 @@ judge, question and keyword rank, "Do not know" left out; :data:`~.comparison.PA
   difference only when the Holm-adjusted Wilcoxon p is below :data:`ALPHA`;
 * **the agreement** that goes with it: Krippendorff's ordinal alpha of each method's keywords
   on that question (:func:`~.analysis.agreement`);
+* **how robust**: the same Wilcoxon test over article means (one pair per article, the
+  robustness rows of :func:`~.comparison.significance`), Holm-adjusted likewise; a difference
+  the answers show but the article means do not is said so beside it;
 * **what was left out**: judgements excluded (simulated judges, the study's exclusion rules)
-  as counted by the caller, and the answers the pairing leaves out.
+  as counted by the caller — per reason, where a judgement caught by two rules counts under
+  each, and in all, each judgement once — and the answers the pairing leaves out.
+
+:class:`Verdict` is the one reading of it in words: ``study analyze`` and the Study results
+page print its :meth:`Verdict.lines`.
 
 Planted intruder keywords (attention checks) have no producing method and never enter here.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .comparison import LEVEL_PAPER, _f, method_pairs, pairing, significance
+from .comparison import LEVEL_ARTICLES, LEVEL_PAPER, _f, method_pairs, pairing, significance
 from .models import QUESTIONS
 
 #: Significance level of the verdict's wording (Holm-adjusted Wilcoxon p).
@@ -40,7 +48,8 @@ VERDICT_NOTE = ("mean rating difference x - y over the paper's paired keywords (
                 "'Do not know' left out) and the share of paired answers rated Relevant, each with a 95 % "
                 "cluster-bootstrap CI over articles (2000 resamples, seed 0); Wilcoxon signed-rank and sign "
                 "tests two-sided, Holm-adjusted over the methods' pairs; a method is called rated higher "
-                f"when the adjusted Wilcoxon p < {ALPHA}")
+                f"when the adjusted Wilcoxon p < {ALPHA}; 'over article means': the same Wilcoxon test on "
+                "each article's mean rating per method (one pair per article), adjusted likewise")
 
 
 def _per_article(frame: pd.DataFrame, question: str, max_rank: int, x: str,
@@ -109,8 +118,21 @@ def _sentence(q: str, row: dict[str, Any], names: Mapping[str, str], alphas: Map
             f"{_fmt(row['ci_high'], '+.2f')}); Relevant {row['relevant_x']:.0%} vs {row['relevant_y']:.0%} "
             f"({_fmt(_pct(row['relevant_difference']), '+.0f')} points, CI {_fmt(_pct(row['relevant_ci_low']), '+.0f')} "
             f"to {_fmt(_pct(row['relevant_ci_high']), '+.0f')}); Wilcoxon p {_p(row['p_holm'])}, sign test p "
-            f"{_p(row['sign_p_holm'])}{holm}; agreement α {x} {_fmt(alphas.get(x))}, {y} {_fmt(alphas.get(y))}; "
-            f"{row['pairs']} pairs in {row['articles']} articles.")
+            f"{_p(row['sign_p_holm'])}{holm}; {_over_articles(row, family)}; agreement α {x} {_fmt(alphas.get(x))}, "
+            f"{y} {_fmt(alphas.get(y))}; {row['pairs']} pairs in {row['articles']} articles.")
+
+
+def _after_holm(family: int) -> str:
+    return " after Holm" if family > 1 else ""
+
+
+def _over_articles(row: Mapping[str, Any], family: int) -> str:
+    """The robustness test of a pair in words: its (Holm-adjusted) Wilcoxon p over article means,
+    and "not significant" when the answers show a difference the article means do not."""
+    p = f"Wilcoxon p {_p(row['article_p_holm'])}"
+    if row["significant"] and not row["article_significant"]:
+        return f"over article means not significant{_after_holm(family)} ({p})"
+    return f"over article means {p}"
 
 
 def _pct(x: float | None) -> float | None:
@@ -119,16 +141,21 @@ def _pct(x: float | None) -> float | None:
 
 def verdict(frame: pd.DataFrame, methods: Sequence[Mapping[str, Any]], *,
             agreement_rows: Sequence[Mapping[str, Any]] = (),
-            excluded: Mapping[str, int] | None = None) -> dict[str, Any]:
+            excluded: Mapping[str, int] | None = None, excluded_in_all: int | None = None) -> dict[str, Any]:
     """One verdict per question, computed from ``frame`` (:func:`~.analysis.answers_frame`: the
     stored answers of the judgements kept) alone. ``methods``: ``label``, ``name``, ``top`` of
     each method in label order. ``agreement_rows``: :func:`~.analysis.agreement` of the same
-    frame. ``excluded``: judgements left out before ``frame`` was made, by reason (reported)."""
+    frame. ``excluded``: judgements left out before ``frame`` was made, by reason (reported; a
+    judgement caught by two exclusion rules counts under each); ``excluded_in_all``: the
+    judgements left out, each once (default: the sum of ``excluded``). JSON-ready; read it in
+    words with :class:`Verdict`."""
     names = {m["label"]: m["name"] for m in methods}
     shown = {m["label"]: int(m["top"]) for m in methods}
     if "intruder" in frame.columns:
         frame = frame[~frame["intruder"]]
-    sig = [r for r in significance(frame, shown, names) if r["level"] == LEVEL_PAPER]
+    tests = significance(frame, shown, names)
+    sig = [r for r in tests if r["level"] == LEVEL_PAPER]
+    robust = {(r["question"], r["method_x"], r["method_y"]): r for r in tests if r["level"] == LEVEL_ARTICLES}
     family = len(method_pairs(list(names)))
     out = []
     for q in QUESTIONS:
@@ -141,10 +168,15 @@ def verdict(frame: pd.DataFrame, methods: Sequence[Mapping[str, Any]], *,
             d = effect["mean_difference"]
             significant = p is not None and p < ALPHA and d is not None and d != 0
             higher = None if d is None or d == 0 else (x if d > 0 else y)
+            art = robust[(q, x, y)]
+            art_p = art["p_holm"]
             row = {"question": q, "method_x": x, "method_y": y, "name_x": names[x], "name_y": names[y], **effect,
                    "wilcoxon_p": test["wilcoxon_p_two_sided"], "p_holm": p, "sign_p": test["sign_p_two_sided"],
                    "sign_p_holm": test["sign_p_holm"], "rated_higher": higher if significant else None,
                    "higher_mean": higher, "significant": significant,
+                   "article_pairs": art["pairs"], "article_p_holm": art_p,
+                   "article_significant": (significant and art_p is not None and art_p < ALPHA
+                                           and art["direction"] == f"{higher} rated higher"),
                    "alpha_x": alphas.get(x), "alpha_y": alphas.get(y)}
             row["sentence"] = _sentence(q, row, names, alphas, family)
             rows.append(row)
@@ -155,7 +187,10 @@ def verdict(frame: pd.DataFrame, methods: Sequence[Mapping[str, Any]], *,
         out.append({"question": q, "question_text": QUESTIONS[q], "pairs": rows,
                     "rated_higher": best[0] if len(best) == 1 else None,
                     "headline": rows[0]["sentence"] if len(rows) == 1 else _many(q, rows, best, names)})
-    return {"questions": out, "excluded": dict(excluded or {}), "alpha": ALPHA, "note": VERDICT_NOTE}
+    excluded = dict(excluded or {})
+    return {"questions": out, "excluded": excluded,
+            "excluded_in_all": int(sum(excluded.values()) if excluded_in_all is None else excluded_in_all),
+            "alpha": ALPHA, "note": VERDICT_NOTE}
 
 
 def _many(q: str, rows: list[dict[str, Any]], best: list[str], names: Mapping[str, str]) -> str:
@@ -165,10 +200,60 @@ def _many(q: str, rows: list[dict[str, Any]], best: list[str], names: Mapping[st
         return f"{q}: no pair of methods differs significantly (Holm over {len(rows)} pairs)."
     lead = (f"{best[0]} ({names[best[0]]}) rated higher than every method it differs from; "
             if len(best) == 1 else "")
-    return f"{q}: {lead}significant after Holm over {len(rows)} pairs: " + ", ".join(wins) + "."
+    fragile = [f"{r['method_x']}−{r['method_y']} p {_p(r['article_p_holm'])}"
+               for r in rows if r["rated_higher"] and not r["article_significant"]]
+    robust = (f"; over article means, not significant after Holm ({', '.join(fragile)})" if fragile
+              else "; significant over article means too")
+    return f"{q}: {lead}significant after Holm over {len(rows)} pairs: " + ", ".join(wins) + robust + "."
 
 
-def excluded_line(result: Mapping[str, Any]) -> str:
-    """How many judgements were left out of the verdict, and why, in one line."""
-    parts = [f"{n} {reason}" for reason, n in result["excluded"].items() if n]
-    return ("judgements excluded: " + "; ".join(parts)) if parts else "no judgement excluded"
+@dataclass(frozen=True)
+class Verdict:
+    """The verdict of :func:`verdict` (the JSON-ready dict ``analyze`` returns under
+    ``verdict``) in words: the one place its lines are put together, printed alike by
+    ``study analyze`` and the Study results page."""
+
+    data: Mapping[str, Any]
+
+    @property
+    def questions(self) -> list[Mapping[str, Any]]:
+        return list(self.data["questions"])
+
+    @property
+    def note(self) -> str:
+        """How the verdict was computed (a caption under it)."""
+        return str(self.data["note"])
+
+    @staticmethod
+    def question_lines(item: Mapping[str, Any]) -> list[str]:
+        """One question's lines: with one pair of methods its sentence; with more the headline,
+        then one sentence per pair (difference, CIs, p, article means, agreement)."""
+        sentences = [row["sentence"] for row in item["pairs"]]
+        return sentences if len(sentences) == 1 else [item["headline"], *sentences]
+
+    def pair_sentences(self) -> list[str]:
+        """Every question's lines (:meth:`question_lines`), topic first."""
+        return [line for item in self.questions for line in self.question_lines(item)]
+
+    def excluded_line(self) -> str:
+        """How many judgements were left out of the verdict in all (each once), and why (a
+        judgement caught by two rules counts under each), in one line."""
+        parts = [f"{n} {reason}" for reason, n in self.data["excluded"].items() if n]
+        if not parts:
+            return "no judgement excluded"
+        total = self.data["excluded_in_all"]
+        counted = sum(self.data["excluded"].values())  # more than in all: a judgement under two rules
+        overlap = "; a judgement caught by two rules counts under each" if counted > total else ""
+        return f"{total} judgement(s) excluded in all ({'; '.join(parts)}{overlap})"
+
+    def lines(self) -> list[str]:
+        """The verdict as printed: :meth:`pair_sentences`, then :meth:`excluded_line`."""
+        return [*self.pair_sentences(), self.excluded_line()]
+
+    def text(self) -> str:
+        return "\n".join(self.lines())
+
+
+def rule_reason(rule: str) -> str:
+    """The reason under which an exclusion rule's judgements are counted in ``excluded``."""
+    return f"by rule '{rule}'"

@@ -114,7 +114,7 @@ def test_a_crowd_study_from_platform_links_to_a_verdict_with_the_rules_applied(t
         assert len(s.scalars(select(Participant)).all()) == 3
     assert "topic: " in text and "category: " in text  # a verdict per question
     assert text.index("Verdict") < text.index("Inter-rater agreement")  # the answer first, then the charts
-    assert "judgements excluded: 1 by rule 'failed attention checks'; 1 by rule 'time per article below the floor'" \
-        in text
+    assert ("2 judgement(s) excluded in all (1 by rule 'failed attention checks'; 1 by rule 'time per article "
+            "below the floor')") in text  # no judge under two rules: no caveat
     assert "3 judgement(s) carried an attention check" in text
     engine.dispose()

@@ -15,6 +15,7 @@ from dkw_core.study.errors import StudyError
 from dkw_core.study.exclusion import rules_locked, set_rules, study_rules
 from dkw_core.study.settings import ExclusionRules
 from dkw_core.study.tasks import display_keyword_ids
+from dkw_core.study.verdict import Verdict
 
 from .fakes import CATS, category_provider, make_docs
 
@@ -133,3 +134,25 @@ def test_rules_are_stored_and_locked_once_the_first_judgement_arrives(engine):
 def test_invalid_rules_are_refused_in_one_line(engine, rules, says):
     with pytest.raises(InputError, match=says):
         _study(engine, rules=rules)
+
+
+def test_a_judge_caught_by_two_rules_counts_under_each_and_once_in_all(engine):
+    """Issue 42 item 3: the verdict listed "2; 2; 2; 1" judgements excluded per rule while 5 were
+    removed, with nothing saying so. Now the line gives the judgements excluded in all (each
+    once) and says a judgement caught by two rules counts under each."""
+    sid = _study(engine)
+    _judge(engine, sid, "careless", lambda i, k, q: 3 if i else _honest(i, k, q), 60, 3)
+    _judge(engine, sid, "sloppy", lambda i, k, q: 1, 5, 2)  # too fast AND the same answer throughout
+    _judge(engine, sid, "good", _honest, 60, 3)
+    result = analyze(engine, sid)
+    by = {r["judge"]: r["excluded_by"] for r in result["exclusions"]["judges"]}
+    assert by["sloppy"] == ["min_seconds_per_article", "max_same_answer_share"] and by["careless"] == ["max_failed_checks"]
+    found = result["verdict"]
+    assert sum(found["excluded"].values()) == 3 + 2 + 2 and found["excluded_in_all"] == 5
+    line = Verdict(found).excluded_line()
+    assert line == ("5 judgement(s) excluded in all (3 by rule 'failed attention checks'; 2 by rule 'time per "
+                    "article below the floor'; 2 by rule 'the same answer for every keyword'; a judgement "
+                    "caught by two rules counts under each)")
+    assert f"  {line}" in format_report(result).splitlines()
+    single = analyze(engine, sid, apply_rules=False)["verdict"]  # nothing but the (absent) simulated judges
+    assert Verdict(single).excluded_line() == "no judgement excluded"

@@ -3,8 +3,10 @@ over study_answer, study_judgement and study_keyword_source, scipy for the tests
 from __future__ import annotations
 
 from collections import defaultdict
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 from sqlalchemy import text
@@ -12,7 +14,7 @@ from sqlalchemy import text
 from dkw_core.study import service as S
 from dkw_core.study.analysis import analyze, format_report
 from dkw_core.study.simulate import simulate
-from dkw_core.study.verdict import RESAMPLES, SEED
+from dkw_core.study.verdict import RESAMPLES, SEED, Verdict, verdict
 
 from .fakes import CATS, disjoint_provider, make_docs
 
@@ -102,3 +104,106 @@ def test_without_a_difference_the_verdict_says_so_and_counts_the_left_out_simula
     assert {why: n for why, n in excluded.items() if n} == {"simulated (study simulate)": 36}
     assert all(why.startswith("by rule ") for why, n in excluded.items() if not n)  # each rule says it removed none
     assert "36 simulated" in format_report(analyze(engine, sid))
+
+
+def _three_methods_frame(articles: int) -> pd.DataFrame:
+    """Answers of 6 judgements per article, 3 keywords per method: C's always "Relevant", A's and
+    B's "Irrelevant" or "Partially" (A's and B's by the same rule, so A and B do not differ)."""
+    rows = []
+    for art in range(articles):
+        for j in range(6):
+            jid = art * 6 + j
+            for m, label in enumerate("ABC"):
+                for rank in (1, 2, 3):
+                    for q in ("topic", "category"):
+                        value = 3 if label == "C" else 1 + (art + j + rank) % 2
+                        rows.append({"judgement_id": jid, "article_id": art, "question": q, "value": value,
+                                     "keyword_id": 10 * m + rank, "intruder": False,
+                                     **{f"in_{x.lower()}": x == label for x in "ABC"},
+                                     **{f"rank_{x.lower()}": rank if x == label else None for x in "ABC"}})
+    return pd.DataFrame(rows).astype({f"rank_{x}": "Int64" for x in "abc"})
+
+
+METHODS3 = [{"label": x, "name": n, "top": 3} for x, n in zip("ABC", ("tf-rf", "yake", "mine"), strict=True)]
+
+
+def test_a_difference_the_article_means_do_not_confirm_is_said_so_beside_the_verdict():
+    """Issue 42 item 3: "C rated higher" stood alone while the article-mean robustness tests were
+    not significant after Holm. Three articles give C's every paired answer the higher rating
+    (significant over 54 pairs) but only three article means (Wilcoxon p > 0.05 at best)."""
+    found = verdict(_three_methods_frame(3), METHODS3)
+    topic = found["questions"][0]
+    assert topic["rated_higher"] == "C"
+    fragile = {(r["method_x"], r["method_y"]): r for r in topic["pairs"]}
+    assert fragile[("A", "C")]["significant"] and not fragile[("A", "C")]["article_significant"]
+    assert fragile[("A", "C")]["article_p_holm"] > 0.05 and fragile[("A", "C")]["article_pairs"] == 3
+    p_ac, p_bc = (f"{fragile[k]['article_p_holm']:.3f}" for k in (("A", "C"), ("B", "C")))
+    assert topic["headline"] == ("topic: C (mine) rated higher than every method it differs from; significant "
+                                 "after Holm over 3 pairs: C > A, C > B; over article means, not significant after "
+                                 f"Holm (A−C p = {p_ac}, B−C p = {p_bc}).")
+    lines = Verdict(found).question_lines(topic)
+    assert lines[0] == topic["headline"] and len(lines) == 4  # the headline, then each pair's sentence
+    assert f"over article means not significant after Holm (Wilcoxon p = {p_ac})" in lines[2]  # A-C
+    assert "over article means Wilcoxon p = " in lines[1] and "not significant after Holm (W" not in lines[1]  # A-B
+
+
+def test_a_difference_the_article_means_confirm_says_so_too():
+    found = verdict(_three_methods_frame(12), METHODS3)
+    topic = found["questions"][0]
+    assert all(r["article_significant"] for r in topic["pairs"] if r["rated_higher"])
+    assert topic["headline"].endswith("C > A, C > B; significant over article means too.")
+    assert "not significant" not in Verdict(found).question_lines(topic)[2]
+
+
+def test_with_two_methods_the_article_means_are_not_said_to_be_holm_adjusted():
+    frame = _three_methods_frame(3).drop(columns=["in_b", "rank_b"])
+    found = verdict(frame[frame["in_a"] | frame["in_c"]], [METHODS3[0], METHODS3[2]])
+    (sentence,) = Verdict(found).question_lines(found["questions"][0])
+    assert "over article means not significant (Wilcoxon p = " in sentence and "Holm" not in sentence
+
+
+def test_study_analyze_and_the_results_page_print_the_same_verdict(tmp_path, monkeypatch, capsys):
+    """Issue 42 item 3: with three methods ``study analyze`` printed only each question's headline
+    while the Study results page gave a sentence per pair. Both now print Verdict.lines(): the
+    same lines, in the same order, from the same simulated study of three methods."""
+    from streamlit.testing.v1 import AppTest
+
+    from dkw_core.cli import main
+
+    db = f"sqlite:///{tmp_path / 'same.sqlite'}"
+    monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("DKW_STUDY_DB", db)
+    monkeypatch.setenv("DKW_ADMIN_PASSWORD", "s3cret-s3cret")
+    monkeypatch.setenv("DKW_STUDY_FAKE_KEYWORDS", "1")
+    assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--per-category", "2", "--seed", "4",
+                 "--keywords", "3", "--method", "tf-rf", "--method", "latent-5word-knn90-rf",
+                 "--method", "tf-idf"]) == 0
+    assert main(["study", "simulate", "--db", db, "--study", "1", "--judges", "4", "--mode", "scripted"]) == 0
+    capsys.readouterr()
+    assert main(["study", "analyze", "--db", db, "--study", "1", "--include-simulated"]) == 0
+    report = capsys.readouterr().out.splitlines()
+    start = report.index("Verdict:") + 1
+    cli = [line.strip() for line in report[start:report.index("", start)] if not line.startswith("  (")]
+    assert len(cli) == 2 * (1 + 3) + 1  # per question the headline and 3 pair sentences, then who was left out
+    assert sum(" − " in line and "points per keyword" in line for line in cli) == 6
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "pages/5_Study_results.py"), default_timeout=60)
+    at.run()
+    at.text_input(key="results-password").input("s3cret-s3cret").run()
+    at.toggle(key="results_simulated").set_value(True).run()
+    assert not at.exception
+    page = [t.value for t in at.text]
+    first = page.index(cli[0])
+    assert page[first:first + len(cli)] == cli
+
+
+@pytest.mark.parametrize("excluded,in_all,line", [
+    ({"simulated (study simulate)": 8, "by rule 'a'": 2, "by rule 'b'": 0}, 10,
+     "10 judgement(s) excluded in all (8 simulated (study simulate); 2 by rule 'a')"),
+    ({"simulated (study simulate)": 0, "by rule 'a'": 2, "by rule 'b'": 2, "by rule 'c'": 1}, 3,
+     "3 judgement(s) excluded in all (2 by rule 'a'; 2 by rule 'b'; 1 by rule 'c'; a judgement caught by two "
+     "rules counts under each)"),
+    ({"simulated (study simulate)": 0, "by rule 'a'": 0}, 0, "no judgement excluded"),
+])
+def test_the_excluded_line_gives_the_judgements_left_out_in_all_and_by_reason(excluded, in_all, line):
+    found = verdict(_three_methods_frame(3), METHODS3, excluded=excluded, excluded_in_all=in_all)
+    assert Verdict(found).excluded_line() == line and Verdict(found).lines()[-1] == line
