@@ -670,7 +670,7 @@ from dkw_core.study.participants import completion as participant_completion  # 
 from dkw_core.study.participants import join as join_participant  # noqa: E402,F401
 from dkw_core.study.participants import platform as study_platform  # noqa: E402,F401
 from dkw_core.study.planner import counts as int_list  # noqa: E402,F401
-from dkw_core.study.planner import plan_study  # noqa: E402,F401
+from dkw_core.study.planner import pilot_text, plan_study, plan_table, power_text, smallest_text  # noqa: E402,F401
 from dkw_core.study.providers import corpus_choices as study_corpus_choices  # noqa: E402,F401
 from dkw_core.study.service import (  # noqa: E402,F401
     AccessError,
@@ -689,7 +689,7 @@ from dkw_core.study.service import (  # noqa: E402,F401
 )
 from dkw_core.study.service import set_status as set_study_status  # noqa: E402,F401
 from dkw_core.study.service import submit as submit_answers  # noqa: E402,F401
-from dkw_core.study.settings import RULE_NAMES, ExclusionRules  # noqa: E402,F401
+from dkw_core.study.settings import PLAN_SIMULATIONS, RULE_NAMES, ExclusionRules  # noqa: E402,F401
 from dkw_core.study.simulate import simulate as simulate_judges  # noqa: E402,F401
 from dkw_core.study.tidy import tidy_export  # noqa: E402,F401
 from dkw_core.study.verdict import Verdict as StudyVerdict  # noqa: E402,F401  (the verdict's lines, as study analyze prints them)

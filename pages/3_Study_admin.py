@@ -378,27 +378,33 @@ with tab_quality:
     else:
         st.caption("No submitted judgement yet.")
     st.subheader("Sample size (planner)")
-    st.caption("From this study's judgements so far (or its simulated judges before any): how many articles × "
-               "judges detect a chosen rating difference at 80 % power under the paper's tests.")
+    fixed = int(current["judges_per_article"])
+    st.caption("From the answers this study's analysis keeps (its judgements, or its simulated judges before any; "
+               "the exclusion rules applied): how many articles detect a chosen rating difference at 80 % power "
+               f"under the paper's tests, at this study's {fixed} judges per article.")
     q1, q2, q3, q4 = st.columns(4)
     diff = q1.number_input("Rating difference to detect (points)", 0.01, 2.0, 0.2, step=0.05, key="plan_diff")
     arts = q2.text_input("Articles", "25,50,100,200", key="plan_articles")
-    jdg = q3.text_input("Judges per article", "1,3,5", key="plan_judges")
-    sims = q4.number_input("Simulated studies per design", 10, 2000, 200, step=50, key="plan_sims")
+    jdg = q3.text_input("Judges per article", str(fixed), key="plan_judges",
+                        help=f"This study gives each article to {fixed} judges; type others (e.g. 1,3,5) to compare "
+                             "designs a new study could use.")
+    sims = q4.number_input("Simulated studies per design", 10, 100_000, backend.PLAN_SIMULATIONS, step=100,
+                           key="plan_sims", help="More studies, a smaller Monte Carlo error (± in the table).")
     if st.button("Plan", key="plan_go"):
         try:
-            planned = backend.plan_study(engine, study_id, difference=float(diff), articles=backend.int_list(arts),
-                                         judges=backend.int_list(jdg), simulations=int(sims))
+            with st.spinner("Simulating studies…"):
+                planned = backend.plan_study(engine, study_id, difference=float(diff),
+                                             articles=backend.int_list(arts), judges=backend.int_list(jdg),
+                                             simulations=int(sims))
         except DkwError as exc:
             show_error(exc)
         else:
             best = planned["smallest"]
-            st.success(f"Smallest design with 80 % power (paper's Wilcoxon): {best['articles']} articles × "
-                       f"{best['judges']} judges." if best else "None of these designs reaches 80 % power.")
-            st.dataframe(pd.DataFrame(planned["designs"]), hide_index=True, key="plan_table",
-                         column_config={c: st.column_config.NumberColumn(format="percent")
-                                        for c in ("power_wilcoxon", "power_sign", "power_article_means")})
-            st.caption(f"Pilot: {planned['pilot']}. {planned['note']}")
+            (st.success if best else st.warning)(md(backend.smallest_text(planned)))
+            st.markdown(md(backend.power_text(planned)))
+            widgets.plain_table(backend.plan_table(planned))
+            st.caption(md(backend.pilot_text(planned)))
+            st.caption(md(planned["note"]))
 
 with tab_export:
     st.caption(f"Every submitted answer with method provenance (in_a/rank_a, in_b/rank_b), method names and "

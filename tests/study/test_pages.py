@@ -16,6 +16,8 @@ from dkw_core.study import service as S
 from dkw_core.study.analysis import LEVEL_PAPER, format_report
 from dkw_core.study.demo import demo_corpus, fake_provider
 from dkw_core.study.models import Answer, Study, init_db
+from dkw_core.study.planner import PLAIN_COLUMNS
+from dkw_core.study.settings import PLAN_SIMULATIONS
 from dkw_core.study.simulate import simulate
 from tests.support.markdown import shown
 
@@ -749,12 +751,19 @@ def test_admin_rules_tab_shows_each_judge_against_the_rules_and_plans_a_sample_s
     assert any("Locked since the first judgement" in c.value for c in at.caption)
     table = next(d.value for d in at.dataframe if "failed_checks" in d.value.columns)
     assert len(table) == 2 and {"failed_checks", "median_seconds", "excluded_by"} <= set(table.columns)
+    assert at.text_input(key="plan_judges").value == "2"  # the study's fixed judges per article
+    assert at.number_input(key="plan_sims").value == PLAN_SIMULATIONS
     at.text_input(key="plan_articles").input("10,20").run()
-    at.text_input(key="plan_judges").input("1").run()
     at.number_input(key="plan_sims").set_value(10).run()
     at.button(key="plan_go").click().run()
     assert not at.exception
-    assert len(next(d.value for d in at.dataframe if "power_wilcoxon" in d.value.columns)) == 2
+    plan = next(t.value for t in at.table if PLAIN_COLUMNS["power_wilcoxon"] in t.value.columns)
+    assert list(plan.columns) == list(PLAIN_COLUMNS.values()) and len(plan) == 2
+    assert set(plan[PLAIN_COLUMNS["judges"]]) == {"2"} and all(" % ± " in v for v in plan[PLAIN_COLUMNS["power_sign"]])
+    texts = shown(_texts(at))
+    assert "significance level 0.05 (two methods, one comparison)" in texts and "Monte Carlo standard error" in texts
+    assert "answers used" in texts and "art.means" not in texts
+    assert "× 2 judges per article" in texts or "None of these designs" in texts
     at.text_input(key="plan_articles").input("ten").run()
     at.button(key="plan_go").click().run()
     assert any("expected whole numbers separated by commas" in e.value for e in at.error)
