@@ -367,11 +367,13 @@ with tab_quality:
     st.subheader("Each judge against the rules")
     quality = backend.judge_quality(engine, study_id)
     if quality:
-        st.dataframe(pd.DataFrame(quality), hide_index=True, key="quality_table",
-                     column_order=["judge", "excluded_by", "articles", "attention_checks", "failed_checks",
-                                   "median_seconds", "same_answer_share", "simulated"],
-                     column_config={"same_answer_share": st.column_config.NumberColumn(format="percent"),
-                                    "median_seconds": st.column_config.NumberColumn(format="%.0f s")})
+        table = pd.DataFrame(quality)[["judge", "excluded_by", "articles", "attention_checks", "failed_checks",
+                                       "median_seconds", "same_answer_share", "simulated"]]
+        table["median_seconds"] = table["median_seconds"].map(lambda s: "" if pd.isna(s) else f"{s:.0f} s")
+        table["same_answer_share"] = table["same_answer_share"].map("{:.0%}".format)
+        table["simulated"] = table["simulated"].map({True: "yes", False: ""})
+        with st.container(key="quality_table", height=600 if len(table) > 12 else "content"):
+            widgets.plain_table(table.map(md))  # cells wrap: every rule that excludes her, never cut
         st.caption("attention_checks: articles with a planted intruder keyword she judged; failed_checks: those "
                    "whose intruder she did not answer 'Irrelevant' on both questions; excluded_by: the rules that "
                    "leave all her judgements out of the analysis.")

@@ -741,6 +741,23 @@ def test_a_second_device_is_told_the_article_was_submitted_from_the_first_and_st
             b.radio[0].set_value(0).run()
 
 
+def test_the_rules_table_shows_every_rule_that_excludes_a_judge(env):
+    """Issue 42 item 6: the Rules & quality table (an interactive grid) cut a judge's excluded_by
+    cell after the first rule. It is now a static table whose cells wrap: every rule, each cell
+    as stored (markdown escaped), the figures as text (seconds, percent)."""
+    sid = _demo_study(env, judges=2)
+    backend.set_rules(env, sid, backend.ExclusionRules(max_failed_checks=0, min_seconds_per_article=300,
+                                                       min_articles=100))
+    simulate(env, sid, judges=2)  # 30 to 240 s per article, a few articles each: caught by two rules
+    at = _admin()
+    assert not [d for d in at.dataframe if "excluded_by" in d.value.columns]
+    (table,) = [t.value for t in at.table if "excluded_by" in t.value.columns]
+    assert [shown(v) for v in table["excluded_by"]] == ["time per article below the floor, too few articles"] * 2
+    assert all(shown(v).endswith(" s") for v in table["median_seconds"])
+    assert all(shown(v).endswith("%") for v in table["same_answer_share"])
+    assert [shown(v) for v in table["simulated"]] == ["yes", "yes"]
+
+
 def test_admin_rules_tab_shows_each_judge_against_the_rules_and_plans_a_sample_size(env):
     sid = _demo_study(env, judges=2)
     simulate(env, sid, judges=2)
@@ -749,7 +766,7 @@ def test_admin_rules_tab_shows_each_judge_against_the_rules_and_plans_a_sample_s
     assert not at.exception
     assert any("Exclusion rules: failed attention checks: more than 0" in t.value for t in at.text)
     assert any("Locked since the first judgement" in c.value for c in at.caption)
-    table = next(d.value for d in at.dataframe if "failed_checks" in d.value.columns)
+    table = next(t.value for t in at.table if "failed_checks" in t.value.columns)
     assert len(table) == 2 and {"failed_checks", "median_seconds", "excluded_by"} <= set(table.columns)
     assert at.text_input(key="plan_judges").value == "2"  # the study's fixed judges per article
     assert at.number_input(key="plan_sims").value == PLAN_SIMULATIONS
