@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -186,7 +187,9 @@ def _cmd_keywords_batch(args, request) -> int:
     metrics, k, top = request.metric_list, request.k_value, request.top_value
     if args.scheduler is not None:  # the same records as on this machine, at every about
         return _keywords_batch_on_cluster(args, request, fmt, protocol)
-    items = read_texts(args.texts) if args.texts else None  # bad input fails before any heavy work
+    skipped = _Skipped()
+    items = read_texts(args.texts, warn=skipped) if args.texts else None  # bad input fails before any heavy work
+    skipped.summary()
     with ProgressBar(f"preparing {request.corpus}") as progress:
         model = model_for(request, progress=progress)
     with _output(args) as out, ProgressBar("keywords") as progress:
@@ -207,13 +210,37 @@ def _cmd_keywords_batch(args, request) -> int:
     return 0
 
 
+class _Skipped:
+    """The bad lines of a JSONL of texts (:func:`~dkw_core.keywords.batch.read_jsonl`): each one
+    ``warning:`` line on standard error, escaped (the file's name can hold ESC), then one line
+    counting them."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, message: str) -> None:
+        self.count += 1
+        print(f"warning: {escape(message)}", file=sys.stderr)
+
+    def summary(self) -> None:
+        if self.count:
+            print(f"{self.count:,} lines skipped (named above)", file=sys.stderr)
+
+
 @contextlib.contextmanager
 def _output(args) -> Iterator:
-    """``--out`` opened for writing (closed afterwards), or standard output."""
+    """``--out`` opened for writing, or standard output. The file is written under a temporary
+    name beside it and renamed into place once every record is written: a run that fails half
+    way leaves no partial file (and an older file as it was)."""
     if not args.out or args.out == "-":
         yield sys.stdout
         return
-    with open(args.out, "w", encoding="utf-8", newline="") as out:
+    from ..cache import atomic_file
+
+    with atomic_file(Path(args.out)) as tmp, open(tmp, "w", encoding="utf-8", newline="") as out:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # the mode open() would give, not the temporary file's 0600
         yield out
 
 
@@ -226,57 +253,67 @@ def _summary(args, n: int, protocol: str, metrics: list[str], key: str, fmt: str
 
 
 def _keywords_batch_on_cluster(args, request, fmt: str, protocol: str) -> int:
-    """The batch export on a Dask cluster: prepared there if needed, records streamed back in order."""
-    from ..cluster import CorpusRef, ModelRef, prepare_on_cluster, session
+    """The batch export on a Dask cluster, records streamed back in order. New texts that the
+    shipped statistics answer (as on one machine: :func:`~dkw_core.keywords.request.uses_shipped`)
+    are scored with them on the workers; anything else is prepared there first if needed."""
+    from ..cluster import CorpusRef, ModelRef, ShippedRef, prepare_on_cluster, session
     from ..cluster.batch import split_records_on_cluster, text_records_on_cluster
     from ..keywords.batch import iter_texts, write_records
+    from ..keywords.request import uses_shipped
 
     metrics, k, top = request.metric_list, request.k_value, request.top_value
     streaming = bool(args.texts) and Path(args.texts).suffix.lower() == ".jsonl" and Path(args.texts).is_file()
-    items = iter_texts(args.texts) if args.texts and not streaming else None  # the path's kind is checked here
+    skipped = _Skipped()
+    items = iter_texts(args.texts, warn=skipped) if args.texts and not streaming else None  # the path's kind is checked here
     k_max = max(k, DEFAULT_K)
-    ref = ModelRef(CorpusRef(request.corpus, args.sample), args.vectors, k_max, args.neighbours)
+    ref: ModelRef | ShippedRef
+    if args.texts and uses_shipped(request):  # no corpus to prepare: 20ng's shipped statistics answer at once
+        ref = ShippedRef(request.corpus, k, args.vectors)
+    else:
+        ref = ModelRef(CorpusRef(request.corpus, args.sample), args.vectors, k_max, args.neighbours)
     resumable = streaming and bool(args.out) and args.out != "-"  # the stream opens (and resumes) --out itself
     with (contextlib.nullcontext(None) if resumable else _output(args)) as out, session(args.scheduler) as client:
-        with ProgressBar(f"preparing {args.dataset} on {args.scheduler}") as progress:
-            done = prepare_on_cluster(client, ref.corpus, vectors_path=args.vectors, k_max=k_max,
-                                      neighbours=args.neighbours, progress=progress)
+        key = request.corpus  # the shipped statistics' corpus key is its name
+        if isinstance(ref, ModelRef):
+            with ProgressBar(f"preparing {request.corpus} on {args.scheduler}") as progress:
+                key = prepare_on_cluster(client, ref.corpus, vectors_path=args.vectors, k_max=k_max,
+                                         neighbours=args.neighbours, progress=progress).key
         if streaming:
-            n = _stream_on_cluster(args, client, ref, fmt, metrics, k, top, protocol, out, request.about)
-            _summary(args, n, protocol, metrics, done.key, fmt, request, f", on {args.scheduler}")
+            n = _stream_on_cluster(args, request, client, ref, fmt, protocol, out, skipped)
+            _summary(args, n, protocol, metrics, key, fmt, request, f", on {args.scheduler}")
             return 0
         with ProgressBar("keywords") as progress:
             if items is not None:
                 records = text_records_on_cluster(client, ref, items, metrics=metrics, k=k, top=top,
                                                   progress=progress, protocol=protocol, about=request.about)
             else:
+                assert isinstance(ref, ModelRef)  # a split is a prepared corpus's
                 records = split_records_on_cluster(client, ref, args.split, metrics=metrics, k=k, top=top,
                                                    protocol=protocol, progress=progress, about=request.about_value)
             n = write_records(records, out, fmt, metrics)
-    _summary(args, n, protocol, metrics, done.key, fmt, request, f", on {args.scheduler}")
+    skipped.summary()
+    _summary(args, n, protocol, metrics, key, fmt, request, f", on {args.scheduler}")
     return 0
 
 
-def _stream_on_cluster(args, client, ref, fmt: str, metrics: list[str], k: int, top: int, protocol: str, out,
-                       about: float | None) -> int:
+def _stream_on_cluster(args, request, client, ref, fmt: str, protocol: str, out, skipped: _Skipped) -> int:
     """A JSONL of new texts streamed through the cluster chunk by chunk (:mod:`dkw_core.keywords.stream`):
     resumable when written to a file, bad lines named on standard error and skipped."""
     from ..cluster.batch import text_chunks_on_cluster
     from ..keywords.stream import state_path, stream_keywords
 
+    metrics, k, top, about = request.metric_list, request.k_value, request.top_value, request.about
     target = None if not args.out or args.out == "-" else args.out
-    settings = {"dataset": ref.corpus.dataset, "sample": ref.corpus.sample, "vectors": args.vectors,
+    settings = {"dataset": request.corpus, "sample": args.sample, "vectors": args.vectors,
                 "neighbours": args.neighbours, "metrics": metrics, "k": k, "top": top, "protocol": protocol,
                 "format": fmt, "about": about}
     if target is not None and state_path(target).is_file():
-        print(f"resuming {target} from its last finished chunk", file=sys.stderr)
+        print(f"resuming {escape(target)} from its last finished chunk", file=sys.stderr)
     runner = text_chunks_on_cluster(client, ref, metrics=metrics, k=k, top=top, protocol=protocol, about=about)
     with ProgressBar("keywords") as progress:
         result = stream_keywords(args.texts, target, runner, fmt=fmt, metrics=metrics, settings=settings,
-                                 progress=progress, warn=lambda m: print(f"warning: {m}", file=sys.stderr),
-                                 stdout=out)
-    if result["skipped"]:
-        print(f"{result['skipped']:,} lines skipped (named above)", file=sys.stderr)
+                                 progress=progress, warn=skipped, stdout=out)
+    skipped.summary()
     return int(result["records"])
 
 

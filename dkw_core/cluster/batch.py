@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from ..keywords.batch import BLOCK
 from ..types import NEW_TEXT_PROTOCOL, POSTERIOR_PROTOCOLS, Progress, report
-from .refs import ModelRef
+from .refs import ModelRef, ShippedRef
 from .scheduler import run, worker_env
 
 SPLIT_BLOCK = 2000  # documents of a split per task
@@ -46,7 +46,7 @@ def _split_block(ref: ModelRef, split: str, start: int, stop: int, metrics: list
     return split_records(model, split, metrics=metrics, k=k, top=top, protocol=protocol, start=start, stop=stop)
 
 
-def _text_block(ref: ModelRef, items: list[tuple[str, str]], metrics: list[str], k: int, top: int,
+def _text_block(ref: ModelRef | ShippedRef, items: list[tuple[str, str]], metrics: list[str], k: int, top: int,
                 protocol: str = NEW_TEXT_PROTOCOL, about: float | None = 1.0) -> list[dict]:
     from ..keywords.batch import text_records
 
@@ -54,10 +54,12 @@ def _text_block(ref: ModelRef, items: list[tuple[str, str]], metrics: list[str],
                              protocol=protocol, about=about))
 
 
-def _needs_posterior(protocol: str, about: float | None) -> bool:
-    """Whether the workers read the category posterior: a posterior protocol, or keyphrases (their
-    corpus fit reads the top P under every protocol)."""
-    return protocol in POSTERIOR_PROTOCOLS or about is None or about < 1.0
+def _fit_posterior_once(client, ref: ModelRef | ShippedRef, protocol: str, about: float | None) -> None:
+    """The prepared corpus's category posterior fitted once and cached beside the model, not by
+    every worker at once, when the workers read it: a posterior protocol, or keyphrases (their
+    corpus fit reads the top P under every protocol). Shipped statistics carry theirs."""
+    if isinstance(ref, ModelRef) and (protocol in POSTERIOR_PROTOCOLS or about is None or about < 1.0):
+        client.submit(run, worker_env(), _fit_posterior, ref, pure=False).result()
 
 
 def _in_order(client, calls: Iterable[tuple], window: int, total: int | None,
@@ -101,16 +103,16 @@ def split_records_on_cluster(client, ref: ModelRef, split: str, *, metrics: Sequ
     return _in_order(client, calls, window, n, progress, "documents")
 
 
-def text_records_on_cluster(client, ref: ModelRef, items: Iterable[tuple[str, str]], *, metrics: Sequence[str],
-                            k: int, top: int, block: int = BLOCK, window: int | None = None,
+def text_records_on_cluster(client, ref: ModelRef | ShippedRef, items: Iterable[tuple[str, str]], *,
+                            metrics: Sequence[str], k: int, top: int, block: int = BLOCK, window: int | None = None,
                             total: int | None = None, progress: Progress | None = None,
                             protocol: str = NEW_TEXT_PROTOCOL, about: float | None = 1.0) -> Iterator[dict]:
     """:func:`dkw_core.keywords.batch.text_records` of a stream of new texts, ``block`` at a time
-    (``about`` as there: 1 the paper's words, below 1 or ``None`` the texts' keyphrases)."""
+    (``about`` as there: 1 the paper's words, below 1 or ``None`` the texts' keyphrases); ``ref``
+    a prepared model, or the shipped statistics (:class:`~.refs.ShippedRef`: nothing prepared)."""
     window = window or 2 * max(1, len(client.scheduler_info()["workers"]))
     items = iter(items)
-    if _needs_posterior(protocol, about):  # fitted once and cached beside the model, not by every worker at once
-        client.submit(run, worker_env(), _fit_posterior, ref, pure=False).result()
+    _fit_posterior_once(client, ref, protocol, about)
 
     def calls():
         while chunk := list(itertools.islice(items, block)):
@@ -119,13 +121,12 @@ def text_records_on_cluster(client, ref: ModelRef, items: Iterable[tuple[str, st
     return _in_order(client, calls(), window, total, progress, "texts")
 
 
-def text_chunks_on_cluster(client, ref: ModelRef, *, metrics: Sequence[str], k: int, top: int,
+def text_chunks_on_cluster(client, ref: ModelRef | ShippedRef, *, metrics: Sequence[str], k: int, top: int,
                            protocol: str = NEW_TEXT_PROTOCOL, window: int | None = None, about: float | None = 1.0):
     """A runner for :func:`dkw_core.keywords.stream.stream_keywords`: each chunk of ``(id, text)``
     computed by a worker, the chunks' records returned in order, ``window`` chunks in flight."""
     window = window or 2 * max(1, len(client.scheduler_info()["workers"]))
-    if _needs_posterior(protocol, about):
-        client.submit(run, worker_env(), _fit_posterior, ref, pure=False).result()
+    _fit_posterior_once(client, ref, protocol, about)
 
     def runner(chunks: Iterator[list[tuple[str, str]]]) -> Iterator[list[dict]]:
         calls = ((_text_block, ref, items, list(metrics), k, top, protocol, about) for items in chunks)

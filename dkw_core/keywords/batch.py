@@ -18,15 +18,26 @@ posterior protocol, ``about`` and ``out_of_corpus`` for keyphrases, and ``proble
 text has no keywords: empty, no noun phrase, no word the vectors know). CSV: the same fields
 (not ``about`` and ``out_of_corpus``), one column per metric holding its keywords separated by
 spaces.
+
+A JSONL of new texts is read by :func:`read_jsonl`, the one reader of ``keywords --texts X.jsonl``
+with and without ``--scheduler`` (:mod:`.stream` uses it too): one rule for bad lines, empty
+lines and duplicate ids. A folder's text is named by its path below the folder; a file name
+that is not UTF-8 keeps its undecodable bytes as ``\\x9b`` (:func:`file_id`), so every id can
+be written to JSONL, CSV and a terminal.
 """
 from __future__ import annotations
 
 import csv
 import io
 import json
+import os
+import re
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
+from .. import config
 from ..errors import InputError
 from ..longtext import check_size
 from ..metrics import get_metric
@@ -34,8 +45,8 @@ from ..types import NEW_TEXT_PROTOCOL, POSTERIOR_PROTOCOLS, Progress, check_prot
 from ..validation import check_top
 from .newtexts import Ranking
 
-__all__ = ["FORMATS", "split_records", "text_records", "read_texts", "iter_texts", "write_records", "write_rows",
-           "format_of"]
+__all__ = ["FORMATS", "split_records", "text_records", "read_texts", "iter_texts", "read_jsonl", "JsonlText",
+           "file_id", "write_records", "write_rows", "format_of"]
 
 FORMATS = ("jsonl", "csv")
 BLOCK = 1000  # texts tagged and searched together (bounds memory on large collections)
@@ -143,18 +154,19 @@ def _decode(data: bytes, where: str) -> str:
     return decode_text(data, where, error=InputError)
 
 
-def read_texts(path: str | Path) -> list[tuple[str, str]]:
-    """``(id, text)`` pairs from a folder (every non-hidden file below it, id = relative path),
-    a ``.jsonl`` file (one object per line with ``text`` and optional ``id``; id = line number)
-    or a ``.csv`` file (column ``text``, optional ``id``; id = data row). One-line
+def read_texts(path: str | Path, *, warn: Callable[[str], None] | None = None) -> list[tuple[str, str]]:
+    """``(id, text)`` pairs from a folder (every non-hidden file below it, id = relative path,
+    :func:`file_id`), a ``.jsonl`` file (one object per line with ``text`` and optional ``id``;
+    id = line number; bad lines named through ``warn`` and skipped, :func:`read_jsonl`) or a
+    ``.csv`` file (column ``text``, optional ``id``; id = data row). One-line
     :class:`InputError` on anything else, naming the file and line."""
-    items = list(iter_texts(path))
+    items = list(iter_texts(path, warn=warn))
     if not items:
         raise InputError(f"{Path(path)}: no texts")
     return items
 
 
-def iter_texts(path: str | Path) -> Iterator[tuple[str, str]]:
+def iter_texts(path: str | Path, *, warn: Callable[[str], None] | None = None) -> Iterator[tuple[str, str]]:
     """:func:`read_texts` one text at a time, the file read as it goes (a collection larger
     than memory streams through ``keywords --texts --scheduler``). Errors are raised when the
     reader reaches them; the path's kind is checked before the first text."""
@@ -164,13 +176,21 @@ def iter_texts(path: str | Path) -> Iterator[tuple[str, str]]:
                  and not any(part.startswith(".") for part in f.relative_to(p).parts)]
         if not files:
             raise InputError(f"{p}: the folder holds no text files")
-        return ((f.relative_to(p).as_posix(), _checked(_decode(_read_file(f), str(f)), f"{f}")) for f in files)
+        return ((file_id(f.relative_to(p)), _checked(_decode(_read_file(f), str(f)), f"{f}")) for f in files)
     if not p.is_file():
         raise InputError(f"{p}: no such file or folder")
     suffix = p.suffix.lower()
     if suffix not in (".jsonl", ".csv"):
         raise InputError(f"{p}: give a folder of text files, a .jsonl or a .csv file")
-    return _jsonl_texts(p) if suffix == ".jsonl" else _csv_texts(p)
+    return ((t.id, t.text) for t in read_jsonl(p, warn=warn)) if suffix == ".jsonl" else _csv_texts(p)
+
+
+def file_id(relative: Path) -> str:
+    """The id of a folder's text file: its path below the folder (``sub/one.txt``). The bytes
+    of a name that is not UTF-8 (Python holds them as lone surrogates, ``os.fsdecode``) are
+    written ``\\x9b``, as :func:`dkw_core.terminal.escape` shows them: the raw name cannot be
+    written to a UTF-8 file at all."""
+    return os.fsencode(relative.as_posix()).decode("utf-8", "backslashreplace")
 
 
 def _read_file(f: Path) -> bytes:
@@ -183,20 +203,96 @@ def _checked(text: str, where: str) -> str:
     return text
 
 
-def _jsonl_texts(p: Path) -> Iterator[tuple[str, str]]:
+@dataclass(frozen=True)
+class JsonlText:
+    """One usable text of a JSONL file, its line number and where its line ends in the file (bytes)."""
+
+    id: str
+    text: str
+    line: int
+    end: int
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _warn(message: str) -> None:
+    warnings.warn(message, UserWarning, stacklevel=3)
+
+
+def read_jsonl(path: str | Path, *, start: int = 0, line: int = 0, seen: dict[str, int] | None = None,
+               warn: Callable[[str], None] | None = None) -> Iterator[JsonlText]:
+    """The usable texts of a JSONL file (one object per line with a string ``text`` and an
+    optional ``id``; id = line number) from byte ``start`` (the file's line ``line`` + 1 on),
+    read line by line: the one reader of ``keywords --texts X.jsonl``, with and without
+    ``--scheduler``. A file in UTF-16 is one :class:`InputError`; each bad line is named in one
+    message through ``warn`` (default: a Python warning), ``<file name>, line N: <why>; skipped``,
+    and skipped:
+
+    * an empty line; a line that is not UTF-8; a line holding a NUL byte; a line that is not
+      JSON (the parser's message and the column), or not an object with a string field ``text``;
+      an id or text holding a lone surrogate (``"\\udc9b"`` in the JSON: no UTF-8 file can hold it);
+    * a text above ``DKW_MAX_TEXT_MB`` (a smaller long text is kept and tagged in pieces);
+    * a text whose id was already seen on an earlier line (the first one is kept).
+
+    ``seen``: ids already met (id -> line), updated as the file is read."""
+    from ..corpora.user import looks_utf16
+
+    p = Path(path)
+    seen = {} if seen is None else seen
+    warn = _warn if warn is None else warn
+    limit = config.max_text_mb() * 1e6
+
+    def skip(n: int, why: str) -> None:
+        warn(f"{p.name}, line {n}: {why}; skipped")
+
     with p.open("rb") as fh:
-        for n, raw in enumerate(fh, start=1):
-            line = _decode(raw, f"{p}, line {n}")  # utf-8-sig: a BOM on line 1 is dropped
-            if not line.strip():
+        if looks_utf16(fh.read(512)):
+            raise InputError(f"{p}: UTF-16 text, not UTF-8; re-save it as UTF-8")
+        fh.seek(start)
+        offset, n = start, line
+        for raw in fh:
+            offset += len(raw)
+            n += 1
+            body = raw.rstrip(b"\r\n")
+            if n == 1 and body.startswith(b"\xef\xbb\xbf"):
+                body = body[3:]  # a byte-order mark on the first line
+            if not body.strip():
+                skip(n, "empty line")
+                continue
+            if b"\x00" in body:
+                skip(n, "a NUL byte, not text")
                 continue
             try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{p}, line {n}: not JSON ({exc.msg})") from None
+                decoded = body.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                skip(n, f"not UTF-8 ({exc.reason} at byte {exc.start}); re-save the file as UTF-8")
+                continue
+            try:
+                obj = json.loads(decoded)
+            except json.JSONDecodeError as exc:  # its msg ends on "at" where the position follows
+                skip(n, f"not JSON ({exc.msg.removesuffix(' at')} at line {n} column {exc.colno})")
+                continue
             if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
-                raise InputError(f"{p}, line {n}: expected an object with a string field \"text\"")
-            doc_id = str(obj.get("id", n))
-            yield doc_id, _checked(obj["text"], f"{p}, text {doc_id}")
+                skip(n, 'expected an object with a string field "text"')
+                continue
+            text, doc_id = obj["text"], str(obj.get("id", n))
+            if "\x00" in text:
+                skip(n, "a NUL byte, not text")
+                continue
+            lone = _SURROGATE.search(doc_id) or _SURROGATE.search(text)
+            if lone is not None:
+                skip(n, f"a lone surrogate (\\u{ord(lone.group()):04x}), not text")
+                continue
+            size = len(text.encode("utf-8"))
+            if size > limit:
+                skip(n, f"a text of {size / 1e6:.1f} MB is above the limit of {limit / 1e6:g} MB (DKW_MAX_TEXT_MB)")
+                continue
+            if doc_id in seen:
+                skip(n, f"duplicate id {json.dumps(doc_id, ensure_ascii=True)} (first on line {seen[doc_id]})")
+                continue
+            seen[doc_id] = n
+            yield JsonlText(doc_id, text, n, offset)
 
 
 def _csv_texts(p: Path) -> Iterator[tuple[str, str]]:

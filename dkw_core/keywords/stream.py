@@ -10,13 +10,11 @@ back to the last finished chunk and goes on from there: nothing already written 
 written twice, and the output stays valid JSONL or CSV. The state file is removed once the
 whole input is done.
 
-Bad lines do not stop a stream of a million texts; each is named in one line on the warning
-channel (``warn``) with its line number, and skipped (docs/bad-inputs.md):
-
-* an empty line; a line that is not UTF-8; a line holding a NUL byte; a line that is not JSON,
-  or not an object with a string field ``text``;
-* a text above ``DKW_MAX_TEXT_MB`` (a smaller long text is kept and tagged in pieces);
-* a text whose id was already seen on an earlier line (the first one is kept).
+The input is read by :func:`~.batch.read_jsonl`, the one JSONL reader of ``keywords --texts``
+with and without ``--scheduler``: bad lines do not stop a stream of a million texts; each (an
+empty line, a line that is not UTF-8 or not JSON, a text above ``DKW_MAX_TEXT_MB``, an id
+already seen, …) is named in one line on the warning channel (``warn``) with its line number,
+and skipped (docs/bad-inputs.md).
 
 Progress reports the texts done, the rate and the time left (from the bytes of input read).
 """
@@ -30,82 +28,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .. import config
 from ..errors import InputError
 from ..types import Progress, report
+from .batch import read_jsonl
 
-__all__ = ["StreamItem", "read_stream", "stream_keywords", "state_path", "CHUNK"]
+__all__ = ["stream_keywords", "state_path", "CHUNK"]
 
 CHUNK = 1000
 """Texts per chunk: the unit of work, of writing and of resuming."""
-
-
-@dataclass(frozen=True)
-class StreamItem:
-    """One usable text of the stream, and where its line ends in the input (bytes)."""
-
-    id: str
-    text: str
-    line: int
-    end: int
-
-
-def _skip(warn: Callable[[str], None] | None, path: Path, line: int, why: str) -> None:
-    if warn is not None:
-        warn(f"{path.name}, line {line}: {why}; skipped")
-
-
-def read_stream(path: str | Path, *, start: int = 0, line: int = 0, seen: dict[str, int] | None = None,
-                warn: Callable[[str], None] | None = None) -> Iterator[StreamItem]:
-    """Usable texts of a JSONL file from byte ``start`` (the input's line ``line`` + 1 on), read
-    line by line; bad lines named through ``warn`` and skipped (see the module). ``seen``:
-    ids already met (id -> line), updated as the stream goes."""
-    p = Path(path)
-    seen = {} if seen is None else seen
-    limit = config.max_text_mb() * 1e6
-    with p.open("rb") as fh:
-        fh.seek(start)
-        offset, n = start, line
-        for raw in fh:
-            offset += len(raw)
-            n += 1
-            body = raw.rstrip(b"\r\n")
-            if n == 1 and body.startswith(b"\xef\xbb\xbf"):
-                body = body[3:]  # a byte-order mark on the first line
-            if not body.strip():
-                _skip(warn, p, n, "empty line")
-                continue
-            if b"\x00" in body:
-                _skip(warn, p, n, "a NUL byte, not text")
-                continue
-            try:
-                decoded = body.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                _skip(warn, p, n, f"not UTF-8 ({exc.reason} at byte {exc.start}); re-save the file as UTF-8")
-                continue
-            try:
-                obj = json.loads(decoded)
-            except json.JSONDecodeError as exc:
-                _skip(warn, p, n, f"not JSON ({exc.msg})")
-                continue
-            if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
-                _skip(warn, p, n, 'expected an object with a string field "text"')
-                continue
-            text = obj["text"]
-            if "\x00" in text:
-                _skip(warn, p, n, "a NUL byte, not text")
-                continue
-            size = len(text.encode("utf-8", "surrogatepass"))
-            if size > limit:
-                _skip(warn, p, n, f"a text of {size / 1e6:.1f} MB is above the limit of {limit / 1e6:g} MB "
-                                  "(DKW_MAX_TEXT_MB)")
-                continue
-            doc_id = str(obj.get("id", n))
-            if doc_id in seen:
-                _skip(warn, p, n, f"duplicate id {json.dumps(doc_id, ensure_ascii=True)} (first on line {seen[doc_id]})")
-                continue
-            seen[doc_id] = n
-            yield StreamItem(doc_id, text, n, offset)
 
 
 # -- resuming ------------------------------------------------------------------------------------
@@ -185,7 +115,7 @@ def stream_keywords(path: str | Path, out: str | Path | None, runner: Runner, *,
 
     seen: dict[str, int] = {}
     if state.offset:  # the ids of the finished chunks, so a duplicate after the restart is still one
-        for item in read_stream(p, seen=seen):
+        for item in read_jsonl(p, seen=seen, warn=lambda _named_in_the_first_run: None):
             if item.end >= state.offset:
                 break
     if out is None:
@@ -205,7 +135,7 @@ def stream_keywords(path: str | Path, out: str | Path | None, runner: Runner, *,
         if spath is not None:
             state.output_bytes = os.fstat(fh.fileno()).st_size
             state.write(spath)
-        stream = read_stream(p, start=state.offset, line=state.line, seen=seen, warn=count_warn)
+        stream = read_jsonl(p, start=state.offset, line=state.line, seen=seen, warn=count_warn)
         marks: deque[tuple[int, int]] = deque()
 
         def chunks() -> Iterator[list[tuple[str, str]]]:

@@ -1,7 +1,12 @@
 """``python -m dkw_core datasets|prepare|keywords``: JSON shapes and one-line errors."""
+import contextlib
+import csv
+import io
 import json
+import os
 import subprocess
 import sys
+import types
 
 import pytest
 from conftest import ROOT, needs_20ng
@@ -362,3 +367,138 @@ def test_about_outside_zero_to_one_is_a_one_line_error(folder, tmp_path, capsys,
     f.write_text("The astronauts trained for the rocket launch.")
     code, out, err = run(capsys, "keywords", "--dataset", str(folder), "--text-file", str(f), "--about", about)
     assert code == 2 and "about must be between 0" in err and "Traceback" not in err
+
+
+# -- hostile input to keywords --texts: file names, one JSONL rule, the scheduler ---------------------
+BAD_NAME = b"bad\x9b[2Jname\xff.txt"  # not UTF-8: 0x9b is the C1 form of ESC [, 0xff no character at all
+ESCAPED_NAME = "bad\\x9b[2Jname\\xff.txt"
+
+
+@pytest.fixture
+def texts_folder(tmp_path):
+    root = tmp_path / "texts"
+    root.mkdir()
+    (root / os.fsdecode(BAD_NAME)).write_text("The astronauts flew the rocket to the moon.")
+    (root / "good.txt").write_text("The coach praised the team.")
+    return root
+
+
+@pytest.mark.parametrize("out_name", ["x.jsonl", "x.csv", "-"])
+def test_a_text_file_name_that_is_not_utf8_is_written_escaped_in_every_output(folder, texts_folder, tmp_path, capsys,
+                                                                                out_name):
+    out = tmp_path / out_name
+    code, stdout, err = run(capsys, "keywords", "--dataset", str(folder), "--texts", str(texts_folder), "--metric",
+                            "rf", "--k", "10", "--top", "2", "--n-process", "1",
+                            "--out", out_name if out_name == "-" else str(out))
+    assert code == 0, err  # before: UnicodeEncodeError, a 0-byte JSONL / header-only CSV, raw 0x9b on stdout
+    text = stdout if out_name == "-" else out.read_text(encoding="utf-8")
+    rows = (list(csv.DictReader(io.StringIO(text))) if out_name.endswith(".csv")
+            else [json.loads(line) for line in text.splitlines()])
+    assert [r["id"] for r in rows] == [ESCAPED_NAME, "good.txt"]
+    assert not any(c in stdout + err for c in "\udc9b\udcff\x9b\x1b")
+
+
+def test_a_failed_export_leaves_no_partial_file(folder, texts_folder, tmp_path, monkeypatch, capsys):
+    from dkw_core.errors import InputError
+    from dkw_core.keywords import batch
+
+    def one_then_fail(*args, **kwargs):
+        yield {"id": "first", "split": "", "label": "", "protocol": "label-free-top1", "k": 10, "top": 2,
+               "keywords": {"rf": ["moon"]}}
+        raise InputError("failed half way")
+
+    monkeypatch.setattr(batch, "text_records", one_then_fail)
+    kept = tmp_path / "kept.csv"
+    kept.write_text("an older export\n")
+    for out in (tmp_path / "new.jsonl", kept):
+        code, _, err = run(capsys, "keywords", "--dataset", str(folder), "--texts", str(texts_folder), "--metric",
+                           "rf", "--k", "10", "--top", "2", "--out", str(out))
+        assert code == 2 and "error: failed half way" in err
+    assert not (tmp_path / "new.jsonl").exists()  # before: a file holding the first record
+    assert kept.read_text() == "an older export\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.csv", "texts"]  # no temporary file left
+
+
+class _Here:
+    """A Dask client stand-in: every task runs at once, in this process."""
+
+    def submit(self, fn, *args, pure=True):
+        value = fn(*args)
+        return types.SimpleNamespace(result=lambda: value)
+
+    def scheduler_info(self):
+        return {"workers": {"here": {}}}
+
+
+@pytest.fixture
+def here(monkeypatch):
+    """``--scheduler`` answered by :class:`_Here`; ``prepare_on_cluster`` recorded and refused (no test
+    prepares 20ng); every progress bar's title recorded. The tasks' settings are undone afterwards."""
+    import dkw_core.cluster as cluster
+    from dkw_core.cli import corpus as corpus_cli
+    from dkw_core.errors import InputError
+
+    calls = types.SimpleNamespace(prepared=[], bars=[])
+
+    def prepare(client, corpus, **kwargs):
+        calls.prepared.append(corpus.dataset)
+        raise InputError("the test stops before preparing")
+
+    def bar(desc, **kwargs):
+        calls.bars.append(desc)
+        return contextlib.nullcontext(lambda fraction, message: None)
+
+    monkeypatch.setattr(cluster, "session", lambda scheduler: contextlib.nullcontext(_Here()))
+    monkeypatch.setattr(cluster, "prepare_on_cluster", prepare)
+    monkeypatch.setattr(corpus_cli, "ProgressBar", bar)
+    saved = dict(os.environ)
+    yield calls
+    os.environ.clear()
+    os.environ.update(saved)
+
+
+TWO = [{"id": "a", "text": "The astronauts flew the rocket to the moon."},
+       {"id": "b", "text": "The goalkeeper saved a penalty in the hockey game."}]
+
+
+def test_new_texts_on_a_scheduler_are_scored_with_the_shipped_statistics_not_a_prepared_corpus(here, tmp_path,
+                                                                                               capsys):
+    src = tmp_path / "two.jsonl"
+    src.write_text("".join(json.dumps(t) + "\n" for t in TWO))
+    folder = tmp_path / "two"
+    folder.mkdir()
+    for t in TWO:
+        (folder / t["id"]).write_text(t["text"])
+    outputs = {}
+    for name, texts, scheduler in (("local", src, ()), ("stream", src, ("--scheduler", "local:1")),
+                                   ("folder", folder, ("--scheduler", "local:1"))):
+        out = tmp_path / f"{name}.jsonl"
+        code, _, err = run(capsys, "keywords", "--texts", str(texts), "--top", "5", "--out", str(out), *scheduler)
+        assert code == 0, err
+        assert "statistics from the training split of 20ng" in err
+        outputs[name] = [json.loads(line) for line in out.read_text().splitlines()]
+    # before: prepare_on_cluster ran (all of 20ng, 3 GB, 11 min) under a bar "preparing None on local:1"
+    assert here.prepared == [] and not any(b.endswith(" on local:1") or "None" in b for b in here.bars)
+    assert outputs["stream"] == outputs["folder"] == outputs["local"] and len(outputs["local"]) == 2
+
+
+def test_a_scheduler_that_must_prepare_names_the_corpus_it_prepares(here, tmp_path, capsys):
+    src = tmp_path / "two.jsonl"
+    src.write_text("".join(json.dumps(t) + "\n" for t in TWO))
+    code, _, err = run(capsys, "keywords", "--texts", str(src), "--k", "50", "--scheduler", "local:1")
+    assert code == 2 and "the test stops before preparing" in err  # K 50: not what the shipped statistics hold
+    assert here.prepared == ["20ng"] and here.bars == ["preparing 20ng on local:1"]  # before: "preparing None on …"
+
+
+def test_stream_warnings_show_a_hostile_file_name_escaped(here, tmp_path, capsys):
+    src = tmp_path / "in\x1b[2J\x1b]8;;evil.example\x07x.jsonl"  # a screen clear and a planted hyperlink
+    src.write_text(json.dumps(TWO[0]) + "\n\n{bad\n")
+    code, _, err = run(capsys, "keywords", "--texts", str(src), "--top", "3", "--scheduler", "local:1",
+                       "--out", str(tmp_path / "out.jsonl"))
+    assert code == 0, err
+    assert "\x1b" not in err and "\x07" not in err  # before: the name went to the terminal raw
+    name = "in\\x1b[2J\\x1b]8;;evil.example\\x07x.jsonl"
+    assert f"warning: {name}, line 2: empty line; skipped" in err
+    assert f"warning: {name}, line 3: not JSON (Expecting property name enclosed in double quotes at line 3 column 2)" \
+           in err
+    assert "2 lines skipped (named above)" in err

@@ -6,13 +6,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 
 import pytest
 
 from dkw_core.cli import main
 from dkw_core.errors import InputError
 from dkw_core.keywords import KeywordModel
-from dkw_core.keywords.batch import format_of, read_texts, split_records, text_records, write_records
+from dkw_core.keywords.batch import format_of, read_jsonl, read_texts, split_records, text_records, write_records
 
 NEW = [("a", "The rocket left the planet for the moon."),
        ("b", "The coach of the team watched the game."),
@@ -110,26 +111,68 @@ def test_read_texts_from_folder_jsonl_and_csv(tmp_path):
     assert read_texts(folder) == [("one.txt", "The rocket."), ("sub/two.txt", "The team.")]
     jl = tmp_path / "t.jsonl"
     jl.write_text('{"id": "x", "text": "The rocket."}\n\n{"text": "The team."}\n')
-    assert read_texts(jl) == [("x", "The rocket."), ("3", "The team.")]
+    warned: list[str] = []
+    assert read_texts(jl, warn=warned.append) == [("x", "The rocket."), ("3", "The team.")]
+    assert warned == ["t.jsonl, line 2: empty line; skipped"]
     c = tmp_path / "t.csv"
     c.write_text('id,text\nx,"The rocket, again."\n,The team.\n')
     assert read_texts(c) == [("x", "The rocket, again."), ("2", "The team.")]
 
 
 @pytest.mark.parametrize("name,content,message", [
-    ("bad.jsonl", '{"text": "ok"}\nnot json\n', r"bad.jsonl, line 2: not JSON"),
-    ("bad.jsonl", '{"body": "no text"}\n', r"line 1: expected an object with a string field \"text\""),
     ("bad.csv", "body,label\nx,y\n", r"needs a column text \(found body, label\)"),
     ("bad.txt", "text", r"give a folder of text files, a .jsonl or a .csv file"),
     ("latin.csv", b"text\ncaf\xe9\n", r"not valid UTF-8 text"),
     ("empty.jsonl", "\n\n", r"no texts"),
+    ("bad.jsonl", '{"body": "no text"}\nnot json\n', r"no texts"),
+    ("wide.jsonl", '{"text": "The rocket."}\n'.encode("utf-16"), r"wide.jsonl: UTF-16 text, not UTF-8"),
 ])
 def test_bad_text_collections_are_one_line_errors(tmp_path, name, content, message):
     p = tmp_path / name
     p.write_bytes(content if isinstance(content, bytes) else content.encode())
     with pytest.raises(InputError, match=message) as err:
-        read_texts(p)
+        read_texts(p, warn=lambda _: None)
     assert "\n" not in str(err.value)
+
+
+#: A JSONL with an empty line, a duplicate id, a raw control character in a JSON string and a lone surrogate.
+RULE_LINES = [b'{"id": "a", "text": "The rocket to the moon."}', b"",
+              b'{"id": "a", "text": "The team again."}', b'{"id": "c", "text": "a bell \x07 rang"}',
+              b'{"id": "d", "text": "moon \\udc9b"}', b'{"text": "The coach."}']
+
+
+def rule_says() -> list[str]:
+    """What the one JSONL reader says of each bad line of :data:`RULE_LINES`."""
+    return ["rule.jsonl, line 2: empty line; skipped",
+            'rule.jsonl, line 3: duplicate id "a" (first on line 1); skipped',
+            "rule.jsonl, line 4: not JSON (Invalid control character at line 4 column 29); skipped",
+            "rule.jsonl, line 5: a lone surrogate (\\udc9b), not text; skipped"]
+
+
+def test_texts_jsonl_names_each_bad_line_and_skips_it_by_the_stream_s_rule(tmp_path):
+    src = tmp_path / "rule.jsonl"
+    src.write_bytes(b"\n".join(RULE_LINES) + b"\n")
+    warned: list[str] = []
+    # before: the first bad line stopped the whole run ("not JSON (Invalid control character at)"),
+    # the duplicate id was processed twice and the empty line skipped without a word
+    assert read_texts(src, warn=warned.append) == [("a", "The rocket to the moon."), ("6", "The coach.")]
+    assert warned == rule_says()
+    assert not any(w.endswith("at); skipped") for w in warned)  # the JSON message is complete
+    assert [(t.id, t.line) for t in read_jsonl(src, warn=lambda _: None)] == [("a", 1), ("6", 6)]
+
+
+def test_a_file_name_that_is_not_utf8_becomes_an_escaped_id_that_every_format_writes(model, tmp_path):
+    folder = tmp_path / "texts"
+    folder.mkdir()
+    (folder / os.fsdecode(b"bad\x9b[2Jname\xff.txt")).write_text("The rocket reached the moon.")
+    items = read_texts(folder)
+    assert items == [("bad\\x9b[2Jname\\xff.txt", "The rocket reached the moon.")]
+    recs = list(text_records(model, items, metrics=["rf"], k=3, top=3, n_process=1))
+    for fmt, parse in (("jsonl", lambda t: json.loads(t)), ("csv", lambda t: next(csv.DictReader(io.StringIO(t))))):
+        buf = io.StringIO()
+        write_records(recs, buf, fmt, ["rf"])
+        buf.getvalue().encode("utf-8")  # before: UnicodeEncodeError ('\udc9b'), a 0-byte or header-only file
+        assert parse(buf.getvalue())["id"] == "bad\\x9b[2Jname\\xff.txt"
 
 
 def test_format_of():

@@ -10,8 +10,8 @@ import json
 import pytest
 
 from dkw_core.keywords import KeywordModel
-from dkw_core.keywords.batch import text_records
-from dkw_core.keywords.stream import local_runner, read_stream, state_path, stream_keywords
+from dkw_core.keywords.batch import read_jsonl, read_texts, text_records
+from dkw_core.keywords.stream import local_runner, state_path, stream_keywords
 
 GOOD = ["The rocket left the planet for the moon.", "The coach of the team watched the game.",
         "The player kicked the ball past the goal.", "A mission to the star and the orbit of the earth.",
@@ -45,7 +45,9 @@ def _good_lines(n: int = len(GOOD)) -> list[bytes]:
     (b'{"id": "t0", "text": "the moon again"}', 'duplicate id "t0" (first on line 1)'),
     (b'{"id": "big", "text": "' + b"moon " * 1_000_000 + b'"}', "a text of 5.0 MB is above the limit of 4 MB"),
     (b'["text"]', 'expected an object with a string field "text"'),
-], ids=["empty", "not-json", "nul-byte", "nul-escaped", "latin-1", "duplicate-id", "5-mb", "not-an-object"])
+    (b'{"id": "lone", "text": "the moon \\udc9b"}', "a lone surrogate (\\udc9b), not text"),
+], ids=["empty", "not-json", "nul-byte", "nul-escaped", "latin-1", "duplicate-id", "5-mb", "not-an-object",
+        "lone-surrogate"])
 @pytest.mark.parametrize("fmt", ["jsonl", "csv"])
 def test_each_bad_line_is_named_with_its_line_number_and_skipped(model, tmp_path, monkeypatch, fmt, bad, says):
     monkeypatch.setenv("DKW_MAX_TEXT_MB", "4")
@@ -69,8 +71,23 @@ def test_each_bad_line_is_named_with_its_line_number_and_skipped(model, tmp_path
 def test_a_five_megabyte_text_under_the_limit_is_kept(tmp_path):
     src = tmp_path / "in.jsonl"
     _write(src, [b'{"id": "big", "text": "' + b"moon " * 1_000_000 + b'"}'])
-    items = list(read_stream(src, warn=pytest.fail))
+    items = list(read_jsonl(src, warn=pytest.fail))
     assert [(i.id, len(i.text)) for i in items] == [("big", 5_000_000)]
+
+
+def test_the_stream_and_keywords_texts_without_a_scheduler_read_a_jsonl_by_one_rule(model, tmp_path):
+    from tests.keywords.test_batch import RULE_LINES, rule_says
+
+    src, out = tmp_path / "rule.jsonl", tmp_path / "out.jsonl"
+    _write(src, RULE_LINES)
+    streamed: list[str] = []
+    result = stream_keywords(src, out, _runner(model), fmt="jsonl", metrics=["rf"], settings=SETTINGS, chunk=2,
+                             warn=streamed.append)
+    batch: list[str] = []
+    items = read_texts(src, warn=batch.append)
+    # before: the batch reader stopped at line 3 and its JSON message ended on a dangling "at"
+    assert streamed == batch == rule_says() and result["skipped"] == len(batch)
+    assert [json.loads(x)["id"] for x in out.read_text().splitlines()] == [i for i, _ in items] == ["a", "6"]
 
 
 def test_the_records_equal_the_batch_export(model, tmp_path):
