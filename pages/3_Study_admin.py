@@ -367,8 +367,9 @@ with tab_quality:
     st.subheader("Each judge against the rules")
     quality = backend.judge_quality(engine, study_id)
     if quality:
-        table = pd.DataFrame(quality)[["judge", "excluded_by", "articles", "attention_checks", "failed_checks",
-                                       "median_seconds", "same_answer_share", "simulated"]]
+        table = pd.DataFrame(quality)[["judge", "platform_id", "excluded_by", "articles", "attention_checks",
+                                       "failed_checks", "median_seconds", "same_answer_share", "simulated"]]
+        table["platform_id"] = table["platform_id"].fillna("")  # a platform participant's id, for the organiser
         table["median_seconds"] = table["median_seconds"].map(lambda s: "" if pd.isna(s) else f"{s:.0f} s")
         table["same_answer_share"] = table["same_answer_share"].map("{:.0%}".format)
         table["simulated"] = table["simulated"].map({True: "yes", False: ""})

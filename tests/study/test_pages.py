@@ -808,3 +808,6 @@ def test_the_admin_shows_a_participants_platform_id_beside_her_judge_and_exports
     at.text_input(key="plat_code_failed").input("FAILED-7").run()
     at.button(key="plat_go").click().run()
     assert not at.exception and platform(env, sid).completion_code_failed == "FAILED-7"
+    (rules,) = [t.value for t in at.table if "excluded_by" in t.value.columns]  # Rules & quality: beside her too
+    assert [shown(v) for v in rules["judge"]] == [f"participant-{jid}"]
+    assert [shown(v) for v in rules["platform_id"]] == ["60a1b2c3d4"]
