@@ -240,20 +240,24 @@ def level_text(result: dict[str, Any]) -> str:
             f"Holm's strictest step)")
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def pilot_text(result: dict[str, Any]) -> str:
     """Where the pilot comes from, how many answers it used of how many, and what it measured."""
     p = result["parameters"]
     c = result.get("pilot_counts")
     if c is None:
-        used = f"given parameters ({p['pilot_answers']} answers)"
+        used = f"Pilot: given parameters ({_count(p['pilot_answers'], 'answer')})."
     else:
-        left = ([f"{c['excluded_by_rules']} answers of {c['excluded_judges']} judge(s) the exclusion rules exclude"]
-                if c["excluded_by_rules"] else [])
-        left += [f"{c['attention_checks']} attention-check answer(s)"] if c["attention_checks"] else []
-        used = (f"{result['pilot']}, {c['used']} of {c['stored']} answers used"
-                + (" (left out as in the analysis: " + "; ".join(left) + ")" if left
-                   else " (no judge excluded by the rules, no attention check)"))
-    return (f"Pilot: {used}. It measured a mean rating of {p['mu']:.2f} (1 Irrelevant .. 3 Relevant), standard "
+        left = ([f"{_count(c['excluded_by_rules'], 'answer')} of {_count(c['excluded_judges'], 'judge')} the "
+                 f"exclusion rules exclude"] if c["excluded_by_rules"] else [])
+        left += [f"{_count(c['attention_checks'], 'answer')} to attention checks"] if c["attention_checks"] else []
+        used = (f"Pilot: {result['pilot']}, {c['used']} of {c['stored']} answers used. "
+                + ("Left out, as the analysis leaves them out: " + " and ".join(left) + "." if left
+                   else "No judge is excluded by the rules and no answer is an attention check."))
+    return (f"{used} It measured a mean rating of {p['mu']:.2f} (1 Irrelevant .. 3 Relevant), standard "
             f"deviations of {p['sd_article']:.2f} between articles, {p['sd_keyword']:.2f} between keywords and "
             f"{p['sd_noise']:.2f} between judges of one keyword, and {100 * p['do_not_know']:.0f} % 'Do not know'.")
 

@@ -114,7 +114,8 @@ def test_the_pilot_uses_only_the_answers_the_analysis_keeps_and_says_how_many_of
                       "excluded_judges": 1, "attention_checks": int(kept["intruder"].sum())}
     line = pilot_text(result)
     assert f"{len(rated)} of {len(every)} answers used" in line
-    assert f"{removed['answers']} answers of 1 judge(s) the exclusion rules exclude" in line
+    assert f"Left out, as the analysis leaves them out: {removed['answers']} answers of 1 judge the exclusion rules " \
+           "exclude" in line
 
 
 def test_a_pilot_the_rules_empty_entirely_is_one_line_not_a_plan_on_nothing(engine):
