@@ -19,24 +19,42 @@ STYLE = ("max-height:480px;overflow:auto;white-space:pre-wrap;word-break:break-w
 MARK = "background:#ffe066;color:#000;padding:0 1px;border-radius:2px"
 
 
-def _pattern(phrase: str) -> str:
+def _body(phrase: str) -> str:
     """A phrase (tagger tokens joined by one space) as it may appear in the text: its tokens in
-    order, separated by any whitespace or none ("3D graphics", "3D-graphics" tokens), never
-    inside a longer word."""
-    tokens = [re.escape(t) for t in phrase.split(" ") if t]
-    body = r"\s*".join(tokens)
-    return rf"(?<![\w]){body}(?![\w])" if tokens else ""
+    order, separated by any whitespace or none ("3D graphics", "3D-graphics" tokens)."""
+    return r"\s*".join(re.escape(t) for t in phrase.split(" ") if t)
+
+
+def _tokens_length(phrase: str) -> int:
+    return sum(len(t) for t in phrase.split(" "))
+
+
+def _matcher(phrases: Iterable[str]) -> re.Pattern[str] | None:
+    """One pattern finding, at every place of the text where any of the phrases starts (never
+    inside a longer word), the longest one that occurs there.
+
+    The phrases form one alternation, longest first: two phrases found at one place are both
+    that place's characters with only whitespace left out, so the one with more token
+    characters ends later. Inside a lookahead, the pattern consumes nothing, so occurrences
+    that overlap (of one phrase or of two) are all found. One scan of the text, whatever the
+    number of phrases (it was a scan per phrase: 300 phrases in a 5 MB document took 22 s)."""
+    chosen = sorted({p for p in list(phrases)[:MAX_PHRASES] if _body(p)}, key=lambda p: (-_tokens_length(p), p))
+    if not chosen:
+        return None
+    return re.compile(rf"(?<!\w)(?=({'|'.join(_body(p) for p in chosen)})(?!\w))")
 
 
 def phrase_spans(text: str, phrases: Iterable[str]) -> list[tuple[int, int]]:
-    """Non-overlapping ``(start, end)`` character spans of ``text`` where any of ``phrases``
-    occurs, overlapping occurrences merged, sorted."""
-    pats = {p for p in (_pattern(x) for x in list(phrases)[:MAX_PHRASES]) if p}
-    if not pats:
+    """Non-overlapping ``(start, end)`` character spans of ``text`` covering every occurrence
+    of any of ``phrases`` (overlapping or touching occurrences merged into one span), sorted."""
+    matcher = _matcher(phrases)
+    if matcher is None:
         return []
-    spans = sorted((m.start(), m.end()) for pat in pats for m in re.finditer(pat, text) if m.end() > m.start())
     merged: list[tuple[int, int]] = []
-    for a, b in spans:
+    for m in matcher.finditer(text):
+        a, b = m.start(1), m.end(1)
+        if b <= a:
+            continue
         if merged and a <= merged[-1][1]:
             merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
         else:
