@@ -72,4 +72,5 @@ def highlight_html(text: str, phrases: Iterable[str]) -> tuple[str, int]:
         out.append(f'<mark style="{MARK}">{html.escape(text[a:b])}</mark>')
         pos = b
     out.append(html.escape(text[pos:]))
-    return f'<pre class="dkw-document" style="{STYLE}">{"".join(out)}</pre>', len(spans)
+    # an HTML parser drops a line break right after <pre>: this one, never the document's first
+    return f'<pre class="dkw-document" style="{STYLE}">\n{"".join(out)}</pre>', len(spans)

@@ -33,8 +33,9 @@ PAGES = (
 
 
 def show_document(text: str, *, height: int | None = 480) -> None:
-    """Untrusted document text, shown verbatim: never markdown, never HTML."""
-    st.code(text, language=None, wrap_lines=True, height=height)
+    """Untrusted document text, shown verbatim: never markdown, never HTML. ``st.code`` drops one
+    leading and one trailing line break: the ones added here, never the document's own."""
+    st.code(f"\n{text}\n", language=None, wrap_lines=True, height=height)
 
 
 def csv_download(frame: pd.DataFrame, *, label: str, file_name: str, key: str) -> None:

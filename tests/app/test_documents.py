@@ -365,3 +365,17 @@ def test_an_override_in_a_likely_category_reverses_no_word_of_the_page(monkeypat
                                   "The keywords under each of the two most probable categories, one above the other.")
     headings = [base_text(m.value) for m in at.markdown if "weighted as" in m.value]
     assert headings == ["**weighted as , P = 0.41**", "**weighted as , P = 0.38**"]
+
+
+def test_a_document_is_shown_with_its_leading_and_trailing_line_breaks(monkeypatch):
+    """``st.code`` drops one leading and one trailing line break: a document ending in one lost it."""
+    from dkw_core.corpora import Corpus, Document
+
+    fake = FakeBackend(monkeypatch)
+    doc = Document("20ng/test/sci.space/7", "\nthe moon lander\n", "sci.space", "test")
+    fake.corpus = Corpus("20ng", [*make_corpus().documents, doc])
+    at = AppTest.from_file(page("pages/1_Documents.py"), default_timeout=30)
+    at.query_params["doc"] = doc.id
+    at.run()
+    assert not at.exception
+    assert [c.value for c in at.code] == [doc.text]

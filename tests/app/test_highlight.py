@@ -20,10 +20,17 @@ def test_overlapping_phrases_merge_into_one_mark():
     assert [text[a:b] for a, b in phrase_spans(text, ["fast graphics", "graphics card"])] == ["fast graphics card"]
 
 
+def _pre_content(out: str) -> str:
+    """The markup inside the ``<pre>`` as an HTML parser reads it: a line break right after the
+    start tag is dropped (HTML, "in body" insertion mode: a ``pre`` start tag)."""
+    body = re.sub(r'^<pre class="dkw-document" style="[^"<>]*">|</pre>$', "", out)
+    return body.removeprefix("\n")
+
+
 def test_the_document_is_escaped_and_only_marks_are_markup():
     for text in PAYLOADS:
         out, n = highlight_html(text, ["graphics", "script", "a link"])
-        body = re.sub(r'^<pre class="dkw-document" style="[^"<>]*">|</pre>$', "", out)
+        body = _pre_content(out)
         tags = re.findall(r"<[^>]*>", body)
         assert all(re.fullmatch(r'<mark style="[^"<>]*">|</mark>', t) for t in tags), tags
         assert html.unescape(re.sub(r"<[^>]*>", "", body)) == text  # every character shown as written
@@ -110,3 +117,10 @@ def test_a_long_document_is_read_once_whatever_the_number_of_phrases(monkeypatch
     assert scans == [len(text)]  # one pass
     assert found == 4 * text.count(paragraph) == out.count("<mark ")
     assert out.count(">the moon</mark>") == text.count(paragraph)
+
+
+def test_the_document_keeps_its_leading_and_trailing_line_breaks():
+    for text in ["\nfirst line after a blank one\n", "\n\ngraphics card\n\n", "no break"]:
+        for phrases in ([], ["graphics"]):
+            out, _n = highlight_html(text, phrases)
+            assert html.unescape(re.sub(r"<[^>]*>", "", _pre_content(out))) == text
