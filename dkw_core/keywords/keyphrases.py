@@ -118,12 +118,14 @@ def mmr(scores: np.ndarray, vecs: np.ndarray, top: int, diversity: float, *,
 
 
 def is_keyphrase(phrase: str) -> bool:
-    """Whether a phrase may be shown as a keyphrase: it holds a letter or a digit (not ``=`` or
-    ``。``), at most :data:`MAX_KEYPHRASE_TOKENS` tokens and :data:`MAX_KEYPHRASE_CHARS`
-    characters (an unsegmented run of 821 CJK characters is one "token" but no keyphrase).
-    Which phrases steps 1–3 read is unchanged; this only says which may be listed."""
-    return (len(phrase) <= MAX_KEYPHRASE_CHARS and len(phrase.split()) <= MAX_KEYPHRASE_TOKENS
-            and any(c.isalnum() for c in phrase))
+    """Whether a phrase may be shown as a keyphrase: each of its tokens holds a letter or a
+    digit (not ``=``, ``。``, nor ``plotting packages =``), at most :data:`MAX_KEYPHRASE_TOKENS`
+    tokens and :data:`MAX_KEYPHRASE_CHARS` characters (an unsegmented run of 821 CJK characters
+    is one "token" but no keyphrase). Which phrases steps 1–3 read is unchanged; this only says
+    which may be listed."""
+    tokens = phrase.split()
+    return (0 < len(tokens) <= MAX_KEYPHRASE_TOKENS and len(phrase) <= MAX_KEYPHRASE_CHARS
+            and all(any(c.isalnum() for c in t) for t in tokens))
 
 
 def merged_phrases(units: DocUnits) -> tuple[list[str], np.ndarray, np.ndarray]:

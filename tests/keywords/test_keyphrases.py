@@ -227,7 +227,8 @@ def test_a_long_texts_keyphrases_come_back_in_memory_linear_in_its_phrases(topic
 CJK_RUN = "中文字符串" * 164 + "文"  # 821 characters, one unsegmented token
 
 
-@pytest.mark.parametrize("phrase,ok", [("=", False), ("。", False), ("= =", False), ("--", False),
+@pytest.mark.parametrize("phrase,ok", [("=", False), ("。", False), ("= =", False), ("--", False), ("", False),
+                                       ("plotting packages =", False), ("= c:\\dos mode", False),
                                        (CJK_RUN, False), ("a b c d e f", False), ("x" * 61, False),
                                        ("steel", True), ("f-16", True), ("3d", True), ("中文", True),
                                        ("center for excellence in space", True)])
