@@ -24,8 +24,11 @@ $(STAMP): requirements.txt pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/python -m dkw_app.serve
 
+# The tests on TEST_WORKERS pytest-xdist workers (2: the cores `make test` is measured on, README
+# "Tests"), a test file whole on one worker, tests/cluster as one unit (tests/support/xdist.py).
+TEST_WORKERS ?= 2
 test: $(STAMP)
-	$(VENV)/bin/python -m pytest
+	$(VENV)/bin/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 # Lint (ruff: style, pyflakes, import order), types (mypy on dkw_core) and the documentation site
 # (MkDocs, --strict: a broken link fails). Settings in pyproject.toml and mkdocs.yml.

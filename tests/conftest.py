@@ -13,10 +13,17 @@ import numpy as np
 import pytest
 
 from tests.support.archives import pytest_runtest_makereport  # noqa: F401  (DKW_REQUIRE_ARCHIVES=1: no silent skips)
+from tests.support.collection import pytest_deselected  # noqa: F401  (the README's test count)
 
 ROOT = Path(__file__).resolve().parents[1]
 
-os.environ.setdefault("DKW_DATA_DIR", tempfile.mkdtemp(prefix="dkw-test-"))
+# A private data folder per session. Under pytest-xdist (`make test`: -n 2) every worker is a session
+# of its own: it inherits the folder the controller made (DKW_TEST_DATA_DIR names it) and makes its
+# own, so no cache is written by two processes at once and each worker sees what a serial run sees.
+# A DKW_DATA_DIR set by the caller is kept.
+if os.environ.get("DKW_DATA_DIR") in (None, os.environ.get("DKW_TEST_DATA_DIR")):
+    os.environ["DKW_DATA_DIR"] = os.environ["DKW_TEST_DATA_DIR"] = tempfile.mkdtemp(
+        prefix=f"dkw-test-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}-")
 os.environ.setdefault("DKW_N_PROCESS", "1")
 os.environ["DKW_DOWNLOAD"] = "0"  # a missing archive skips a test; it is never fetched silently
 
@@ -87,6 +94,17 @@ def topic_corpus():
     docs = [Document(id=f"topics/{split}/{label}/{i}", text=t, label=label, split=split)
             for (split, label), ts in texts.items() for i, t in enumerate(ts)]
     return Corpus("topics", docs)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """`make test` (-n 2 --dist loadfile): whole files per worker, tests/cluster as one unit
+    (tests/support/xdist.py)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from tests.support.xdist import FileScheduling
+
+    return FileScheduling(config, log)
 
 
 @pytest.fixture(autouse=True)
