@@ -60,6 +60,16 @@ def _judge(page, engine, base, pid, *, intruder_answer, backdate, shot=None):
             held = s.get(Judgement, judgement)
             held.assigned_at = held.assigned_at - timedelta(minutes=20)
             s.commit()
+        # The page acts on the article (and token) it showed, so the moved clock makes its Submit
+        # stale; she comes back to her link, as on a second visit, and her saved answers are restored.
+        page.goto(f"{base}/Judge?study=1&PROLIFIC_PID={pid}")
+        wait_idle(page)
+        start = page.get_by_role("button", name="I have read the instructions — start")
+        if start.count():
+            start.click()
+            wait_idle(page)
+        submit = page.get_by_role("button", name="Submit", exact=True)
+        expect(submit).to_be_enabled(timeout=120_000)
     submit.click()
     page.get_by_text("Your completion code").wait_for()
     wait_idle(page)
