@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from .untrusted import LABEL_WIDTH, plotly, plotly_hover, plotly_label, vega, vega_label
+from .untrusted import LABEL_WIDTH, plotly, plotly_hover, plotly_label, vega, vega_label, vega_title
 
 COLUMNS = ["category", "rank", "word", "score", "in_category", "share_%", "elsewhere", "elsewhere_%", "phrases"]
 #: What a list's counts are, by ``CategoryTerms.unit``.
@@ -18,6 +18,10 @@ UNITS = {"documents": "training documents reaching the word", "occurrences": "oc
 #: Where a zero count is drawn on a log axis (its tick reads "0").
 ZERO_AT = 0.5
 LIST_COLOR, BACKGROUND_COLOR = "#4c78a8", "#b8b8b8"
+#: Characters of a title line of a chart as wide as the page's main column, at 1024 pixels with
+#: the sidebar open (about 560 pixels); two charts side by side get half each (274 pixels, of
+#: which Vega gives a title about 230).
+TITLE_WIDTH = 56
 
 
 def words_frame(terms: Any, *, phrases: Mapping[str, Sequence[tuple[str, int]]] | None = None,
@@ -51,9 +55,12 @@ def _distinct(labels: Sequence[str]) -> list[str]:
     return out
 
 
-def bar_chart(frame: pd.DataFrame, *, title: str, color: str = LIST_COLOR, label: str | None = None) -> dict:
+def bar_chart(frame: pd.DataFrame, *, title: str, color: str = LIST_COLOR, label: str | None = None,
+              title_width: int = TITLE_WIDTH) -> dict:
     """Horizontal bars, best word on top, the score beside each bar; tooltip: the whole word, its
-    counts and phrases. ``label`` names the method on the axis (default: the frame's method).
+    counts and phrases. ``label`` names the method on the axis (default: the frame's method);
+    ``title`` and the axis title are drawn in lines of ``title_width`` characters
+    (``untrusted.vega_title``: Vega cuts a line wider than the chart instead of wrapping it).
 
     A Vega-Lite spec (``st.vega_lite_chart``), not a Plotly figure: it is the page's first chart,
     and a browser new to the app draws it about 2 s sooner (BENCHMARKS.md, "Every page's first
@@ -73,9 +80,10 @@ def bar_chart(frame: pd.DataFrame, *, title: str, color: str = LIST_COLOR, label
     scores = [r["score"] for r in rows] or [0.0]
     low, high = min(0.0, *scores), max(0.0, *scores)
     span = (high - low) or 1.0
-    axis_title = vega(label or frame.attrs.get("metric", "score")) + " (training split" + (f", K={k})" if k else ")")
+    axis_title = vega_title(vega(label or frame.attrs.get("metric", "score")) + " (training split" +
+                            (f", K={k})" if k else ")"), title_width)
     return {
-        "title": {"text": vega(title), "anchor": "start"},
+        "title": {"text": vega_title(title, title_width), "anchor": "start"},
         "data": {"values": rows},
         "height": {"step": 26},
         "padding": {"left": 5, "top": 8, "right": 5, "bottom": 5},  # the title's glyphs inside the chart

@@ -32,7 +32,8 @@ Every page shows such text in one of four ways:
   :func:`vega`: Vega draws every title, label and mark text as text, and the tooltips of
   Streamlit's vega-embed escape HTML themselves (vega-tooltip's ``sanitize``), so nothing is
   escaped here (an escape would show); a word drawn as a label goes through :func:`vega_label`,
-  cut as :func:`plotly_label` cuts, its whole text in the tooltip. Never a field name or an
+  cut as :func:`plotly_label` cuts, its whole text in the tooltip; a title that may be wider
+  than its chart through :func:`vega_title`, in lines. Never a field name or an
   expression: a spec's fields and expressions are the code's own constants.
 
 Pure functions (no Streamlit import at module level); tested in ``tests/app/test_untrusted.py``.
@@ -130,6 +131,23 @@ def vega_label(value: Any, width: int = LABEL_WIDTH) -> str:
     """``value`` as a Vega-Lite label (an axis label, a point's name): at most ``width``
     characters, a longer one cut and ending in "…"; the whole text belongs in the tooltip."""
     return _cut(value, width)
+
+
+#: The most lines of a Vega-Lite title; a longer one ends in "…".
+TITLE_LINES = 3
+
+
+def vega_title(value: Any, width: int, lines: int = TITLE_LINES) -> list[str]:
+    """``value`` as a Vega-Lite title in lines of at most ``width`` characters, broken between
+    words (never at a hyphen: "ms-windows" stays whole; a word longer than a line is cut into
+    lines), at most ``lines`` of them, the last ending in "…" when the text goes on. Vega cuts a
+    title wider than its chart with "…" instead of wrapping it (the second category's title of
+    two side by side lost its method)."""
+    import textwrap
+
+    text = vega(value)
+    return textwrap.wrap(text, width, max_lines=lines, placeholder=" " + ELLIPSIS, break_on_hyphens=False,
+                         replace_whitespace=False, drop_whitespace=True) or [text]
 
 
 def plotly_hover(value: Any, line: int = HOVER_LINE) -> str:

@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from dkw_app import backend, category_view, resources, study_ui, widgets
-from dkw_app.untrusted import md
+from dkw_app.untrusted import isolate, md
 from dkw_core.errors import DkwError
 
 st.set_page_config(page_title="dkw — categories", page_icon="🏷️", layout="wide")
@@ -109,9 +109,10 @@ t_scores, t_why = st.tabs(["Scores", "Why these words"], key="cat_tab", on_chang
 with t_scores:
     for col, (terms, frame, _s), color in zip(st.columns(len(lists)), lists, COLORS):
         with col:
-            st.vega_lite_chart(category_view.bar_chart(frame, title=f"{terms.category}: top {len(frame)} words by "
-                                                       f"{label}", color=color, label=label), width="stretch",
-                               key=f"chart_{terms.category}")
+            st.vega_lite_chart(category_view.bar_chart(frame, title=f"{isolate(terms.category)}: top {len(frame)} "
+                                                       f"words by {label}", color=color, label=label,
+                                                       title_width=category_view.TITLE_WIDTH // len(lists)),
+                               width="stretch", key=f"chart_{terms.category}")
 with t_why:
     if t_why.open:
         st.caption("In the category against elsewhere: each word's count in the category against its count in the "
@@ -123,7 +124,7 @@ with t_why:
                    "frequent in the category than elsewhere, relative to their sizes. Hover a point for its score.")
         for col, (terms, _f, _s), color in zip(st.columns(len(lists)), lists, COLORS):
             with col:
-                st.plotly_chart(category_view.scatter_chart(terms, title=f"{terms.category}: why these words",
+                st.plotly_chart(category_view.scatter_chart(terms, title=f"{isolate(terms.category)}: why these words",
                                                             label=label, color=color, width=820 // len(lists)),
                                 width="stretch", key=f"scatter_{terms.category}")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from types import SimpleNamespace
 
+import pandas as pd
 import pytest
 
 from dkw_app import category_view
@@ -144,7 +145,7 @@ def test_the_bars_are_a_valid_vega_lite_spec_with_room_for_each_score():
     jsonschema.validate(bar, load_schema())
     assert [r["score_text"] for r in bar["data"]["values"]] == ["2", "1"]
     assert bar["encoding"]["x"]["scale"]["domain"][1] > 2.0  # the best word's score beside its bar, not cut
-    assert bar["layer"][0]["mark"]["color"] == "#f58518" and bar["encoding"]["x"]["title"] == "rf (training split)"
+    assert bar["layer"][0]["mark"]["color"] == "#f58518" and bar["encoding"]["x"]["title"] == ["rf (training split)"]
 
 
 def test_two_long_words_cut_alike_stay_two_bars():
@@ -152,3 +153,21 @@ def test_two_long_words_cut_alike_stay_two_bars():
         TermPoint("a" * 40 + "1", 2.0, 5, 1, 1), TermPoint("a" * 40 + "2", 1.0, 4, 2, 2))))
     labels = [r["label"] for r in category_view.bar_chart(frame, title="c")["data"]["values"]]
     assert len(set(labels)) == 2 and labels[1] == labels[0] + " (2)"
+
+
+def test_two_charts_side_by_side_get_titles_in_lines_that_fit_half_the_width():
+    """Vega cuts a title wider than its chart with "…": side by side, the second category's title
+    lost its method ("comp.os.ms-windows.misc: top 10 words by Fightin' …", Chromium at 1024 px).
+    Titles and the axis title come in lines of half the width, the whole text kept."""
+    frame = pd.DataFrame([{"category": "c", "rank": 1, "word": "w", "score": 1.0, "in_category": 1, "share_%": 1.0,
+                           "elsewhere": 0, "elsewhere_%": 0.0, "phrases": ""}], columns=category_view.COLUMNS)
+    frame.attrs.update(metric="fightin-words", k=None, unit="occurrences")
+    title = "comp.os.ms-windows.misc: top 10 words by Fightin' Words (own words)"
+    half = category_view.TITLE_WIDTH // 2
+    bar = category_view.bar_chart(frame, title=title, label="Fightin' Words (own words)", title_width=half)
+    lines = bar["title"]["text"]
+    assert len(lines) > 1 and all(len(line) <= half for line in lines) and " ".join(lines) == title
+    assert "comp.os.ms-windows.misc:" in lines[0]  # never broken at a hyphen
+    axis = bar["encoding"]["x"]["title"]
+    assert all(len(line) <= half for line in axis) and " ".join(axis) == "Fightin' Words (own words) (training split)"
+    assert category_view.bar_chart(frame, title="c: top 1 words by rf")["title"]["text"] == ["c: top 1 words by rf"]

@@ -103,3 +103,13 @@ def test_a_value_without_bidi_controls_is_isolated_only_when_it_reads_right_to_l
 
     rtl = any(0x0590 <= ord(c) <= 0x08FF for c in value)
     assert isolate(value) == (f"\u2068{value}\u2069" if rtl else value)
+
+
+def test_a_vega_title_comes_in_lines_at_most_three_the_last_cut():
+    from dkw_app.untrusted import TITLE_LINES, vega_title
+
+    assert vega_title("short title", 20) == ["short title"]
+    assert vega_title("a-b-c-d-e-f words go here", 12) == ["a-b-c-d-e-f", "words go", "here"]
+    lines = vega_title("w" * 10_000 + ": top 10 words", 28)
+    assert len(lines) == TITLE_LINES and lines[-1].endswith("…") and all(len(x) <= 28 for x in lines)
+    assert vega_title("<b>x</b> $$y$$", 28) == ["<b>x</b> $$y$$"]  # never escaped: Vega draws text as text
