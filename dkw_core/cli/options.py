@@ -50,7 +50,7 @@ class ProgressBar:
         from tqdm import tqdm
 
         self._plain = not sys.stderr.isatty()
-        self._bar = tqdm(total=1000, desc=desc, leave=False, file=sys.stderr, mininterval=0.5,
+        self._bar = tqdm(total=1000, desc=escape(desc), leave=False, file=sys.stderr, mininterval=0.5,
                          disable=self._plain,
                          bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining} {postfix}")
         self._n = 0

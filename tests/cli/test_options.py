@@ -30,6 +30,19 @@ def test_in_a_pipe_a_plain_line_is_printed_every_ten_seconds_with_the_time_left(
     assert all("\r" not in line and "|" not in line for line in lines)
 
 
+def test_on_a_terminal_the_bar_shows_a_hostile_title_and_message_escaped(monkeypatch, capsys):
+    """A corpus or file name in the bar's title reaches the terminal as visible escapes: ESC would
+    clear the screen, OSC 8 plant a link."""
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    with ProgressBar("preparing \x1b[2Jevil\x1b]8;;http://x\x07") as progress:
+        progress(0.5, "tagged \x1b[31mred")
+    err = capsys.readouterr().err
+    assert "\x1b" not in err.replace("\x1b[A", "").replace("\x1b[K", "")  # tqdm's own cursor moves aside
+    assert "\\x1b[2Jevil" in err and "\\x07" in err
+
+
 def test_time_left_is_said_in_the_unit_a_reader_needs():
     assert time_left(30.0, 0.0) is None and describe_time_left(None) == ""
     assert describe_time_left(time_left(60.0, 0.25)) == "~3 min left"
