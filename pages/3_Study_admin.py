@@ -373,11 +373,13 @@ with tab_quality:
         table["median_seconds"] = table["median_seconds"].map(lambda s: "" if pd.isna(s) else f"{s:.0f} s")
         table["same_answer_share"] = table["same_answer_share"].map("{:.0%}".format)
         table["simulated"] = table["simulated"].map({True: "yes", False: ""})
+        table = table.rename(columns=lambda c: c.replace("_", " "))  # plain headers wrap: nine columns fit
         with st.container(key="quality_table", height=600 if len(table) > 12 else "content"):
             widgets.plain_table(table.map(md))  # cells wrap: every rule that excludes her, never cut
-        st.caption("attention_checks: articles with a planted intruder keyword she judged; failed_checks: those "
-                   "whose intruder she did not answer 'Irrelevant' on both questions; excluded_by: the rules that "
-                   "leave all her judgements out of the analysis.")
+        st.caption("attention checks: articles with a planted intruder keyword she judged; failed checks: those "
+                   "whose intruder she did not answer 'Irrelevant' on both questions; same answer share: her "
+                   "articles answered with one value throughout; excluded by: the rules that leave all her "
+                   "judgements out of the analysis.")
     else:
         st.caption("No submitted judgement yet.")
     st.subheader("Sample size (planner)")

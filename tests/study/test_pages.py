@@ -751,10 +751,10 @@ def test_the_rules_table_shows_every_rule_that_excludes_a_judge(env):
     simulate(env, sid, judges=2)  # 30 to 240 s per article, a few articles each: caught by two rules
     at = _admin()
     assert not [d for d in at.dataframe if "excluded_by" in d.value.columns]
-    (table,) = [t.value for t in at.table if "excluded_by" in t.value.columns]
-    assert [shown(v) for v in table["excluded_by"]] == ["time per article below the floor, too few articles"] * 2
-    assert all(shown(v).endswith(" s") for v in table["median_seconds"])
-    assert all(shown(v).endswith("%") for v in table["same_answer_share"])
+    (table,) = [t.value for t in at.table if "excluded by" in t.value.columns]
+    assert [shown(v) for v in table["excluded by"]] == ["time per article below the floor, too few articles"] * 2
+    assert all(shown(v).endswith(" s") for v in table["median seconds"])
+    assert all(shown(v).endswith("%") for v in table["same answer share"])
     assert [shown(v) for v in table["simulated"]] == ["yes", "yes"]
 
 
@@ -766,8 +766,8 @@ def test_admin_rules_tab_shows_each_judge_against_the_rules_and_plans_a_sample_s
     assert not at.exception
     assert any("Exclusion rules: failed attention checks: more than 0" in t.value for t in at.text)
     assert any("Locked since the first judgement" in c.value for c in at.caption)
-    table = next(t.value for t in at.table if "failed_checks" in t.value.columns)
-    assert len(table) == 2 and {"failed_checks", "median_seconds", "excluded_by"} <= set(table.columns)
+    table = next(t.value for t in at.table if "failed checks" in t.value.columns)
+    assert len(table) == 2 and {"failed checks", "median seconds", "excluded by"} <= set(table.columns)
     assert at.text_input(key="plan_judges").value == "2"  # the study's fixed judges per article
     assert at.number_input(key="plan_sims").value == PLAN_SIMULATIONS
     at.text_input(key="plan_articles").input("10,20").run()
@@ -808,6 +808,6 @@ def test_the_admin_shows_a_participants_platform_id_beside_her_judge_and_exports
     at.text_input(key="plat_code_failed").input("FAILED-7").run()
     at.button(key="plat_go").click().run()
     assert not at.exception and platform(env, sid).completion_code_failed == "FAILED-7"
-    (rules,) = [t.value for t in at.table if "excluded_by" in t.value.columns]  # Rules & quality: beside her too
+    (rules,) = [t.value for t in at.table if "excluded by" in t.value.columns]  # Rules & quality: beside her too
     assert [shown(v) for v in rules["judge"]] == [f"participant-{jid}"]
-    assert [shown(v) for v in rules["platform_id"]] == ["60a1b2c3d4"]
+    assert [shown(v) for v in rules["platform id"]] == ["60a1b2c3d4"]
