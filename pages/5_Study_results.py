@@ -53,11 +53,16 @@ st.text(f"Study {s['name']} ({s['status']}): corpus {s['corpus']} ({s['split']} 
         f"{c['judgements']} submitted judgements by {c['judges']} judges, {c['answers']} answers "
         f"({c['do_not_know']} 'Do not know').")  # plain text: stored names exactly as stored
 st.text("Methods: " + method_line)
+found = backend.StudyVerdict(result["verdict"])  # the lines `study analyze` prints, word for word
 if not result["counts"]["answers"]:
-    st.info("No submitted answers yet" + (" from real judges." if result["simulated_judgements"] else "."))
+    if result["exclusions"]["removed"]["judgements"]:  # judged, but the rules left nothing: say so, not "none yet"
+        st.info(f"No answers left to analyse: {found.excluded_line()}. The Study admin page's Rules & quality "
+                "tab shows each judge against the rules.")
+    else:
+        st.info("No submitted answers yet" + (" from real judges." if result["simulated_judgements"] and not with_sim
+                                              else "."))
     st.stop()
 st.subheader("Verdict")  # the answer first: which method, by how much, how sure, who was left out
-found = backend.StudyVerdict(result["verdict"])  # the lines `study analyze` prints, word for word
 for item in found.questions:
     with st.container(border=True, key=f"verdict_{item['question']}"):
         st.markdown(f"**{item['question_text']}**")

@@ -280,6 +280,24 @@ def test_results_page_leaves_simulated_out_until_switched_on_then_shows_a_banner
     assert f"B = {METHOD_B} (label-aware protocol)" in texts
 
 
+def test_results_page_says_the_rules_left_nothing_rather_than_no_answers_yet(env):
+    """Simulated judges switched on, every one of them excluded by a rule: the page said "No
+    submitted answers yet from real judges." — neither true. It now gives the verdict's excluded
+    line: how many judgements the rules left out, and by which rule."""
+    sid = _demo_study(env, judges=2)
+    backend.set_rules(env, sid, backend.ExclusionRules(max_failed_checks=None, min_articles=100))
+    simulate(env, sid, judges=2)
+    at = _run(RESULTS)
+    at.text_input(key="results-password").input("s3cret-s3cret").run()
+    at.toggle(key="results_simulated").set_value(True).run()
+    assert not at.exception and not at.get("plotly_chart")
+    (info,) = [i.value for i in at.info]
+    n = backend.analyze_study(env, sid, include_simulated=True)["exclusions"]["removed"]["judgements"]
+    assert n and info.startswith(f"No answers left to analyse: {n} judgement(s) excluded in all ({n} by rule "
+                                 "'too few articles')."), info
+    assert "real judges" not in info
+
+
 # ------------------------------------------------------------------ life cycle, protocols, modes
 
 def _admin(at_path=ADMIN) -> AppTest:
