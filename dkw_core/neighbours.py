@@ -42,7 +42,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import InputError
-from .types import Progress
+from .types import DEFAULT_K, Progress
+from .validation import MAX_K, check_count, check_k_max
 
 _STRIDE = 8
 
@@ -358,12 +359,36 @@ class NeighbourSearch:
 def searcher(vectors, neighbours: str | Retrieval | None = None) -> NeighbourSearch:
     """The :class:`NeighbourSearch` of a :class:`dkw_core.vectors.Vectors`' cropped vocabulary,
     built once per vectors object and spec (kept on the vectors object); the spec's parameter
-    is checked against the vectors (:func:`dkw_core.validation.check_neighbours`)."""
-    from .validation import check_neighbours
-
+    is checked against the vectors (:func:`check_neighbours`)."""
     spec = check_neighbours(neighbours, dim=int(vectors.cropped_matrix.shape[1]),
                             vocabulary_size=len(vectors.cropped_matrix))
     built = vectors.__dict__.setdefault("_neighbour_searchers", {})
     if spec not in built:
         built[spec] = NeighbourSearch(vectors.cropped_matrix, spec)
     return built[spec]
+
+
+def check_neighbours(spec, *, dim: int | None = None, vocabulary_size: int | None = None) -> str:
+    """The canonical neighbours spec, its parameter checked against what is known: the CSLS k
+    at most :data:`dkw_core.validation.MAX_K` − 1 and below the vocabulary's size, the all-but-the-top D below the
+    vectors' dimension (removing every component would leave zero vectors)."""
+    r = parse_neighbours(spec)
+    if r.kind == "csls":
+        hi = (vocabulary_size if vocabulary_size is not None else MAX_K) - 1
+        check_count(f"the CSLS neighbourhood k of {r.spec}", r.csls_k, 1, hi,
+                    why="fewer than the words in the cropped vocabulary")
+    elif r.kind == "abtt" and dim is not None:
+        check_count(f"the all-but-the-top D of {r.spec}", r.abtt_d, 0, dim - 1,
+                    why=f"fewer than the vectors' {dim} dimensions")
+    return r.spec
+
+
+def check_prepare(k_max, neighbours, vectors) -> tuple[int, str]:
+    """The ``k_max`` and canonical neighbours spec a preparation uses, checked against the loaded
+    ``vectors`` before any tagging — the one rule of ``KeywordModel.prepare`` and
+    ``prepare_on_cluster``: a ``k_max`` up to the default :data:`DEFAULT_K` is capped at the cropped
+    vocabulary's size (a small vector model gets all its words), a larger one must fit in it."""
+    k_max = check_k_max(k_max)
+    size = len(vectors.cropped_words)
+    k_max = min(k_max, size) if k_max <= DEFAULT_K else check_k_max(k_max, size, vectors=vectors.name)
+    return k_max, check_neighbours(neighbours, dim=vectors.dim, vocabulary_size=size)

@@ -98,6 +98,8 @@ DEFAULT_K = 90
 results choose for ig on 20ng); also the prepared k_max."""
 DEFAULT_TOP = 10
 """Keywords per document (the paper's N = 10)."""
+CROP_SIZE = 20_000
+"""The most words a vector model's cropped vocabulary keeps (:class:`dkw_core.vectors.Vectors`)."""
 MAX_TOP = 1000
 """The most keywords per document anything asks for (N); the pages offer up to 100."""
 

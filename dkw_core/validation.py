@@ -1,5 +1,5 @@
-"""One validation of every numeric option: K, k_max, N (top), the neighbours spec's parameter,
-sample sizes, folds, seeds, process counts.
+"""One validation of every numeric option: K, k_max, N (top), sample sizes, folds, seeds, process
+counts (the neighbours spec and its parameter: :func:`dkw_core.neighbours.check_neighbours`).
 
 The command line calls these from its argparse ``type=`` functions and its post-parse check
 (:mod:`dkw_core.cli.options`), so every sub-command refuses a bad value before loading anything;
@@ -18,11 +18,10 @@ import numbers
 
 from .errors import InputError
 from .terminal import control_char
-from .types import DEFAULT_K, MAX_TOP
-from .vectors import CROP_SIZE
+from .types import CROP_SIZE, DEFAULT_K, MAX_TOP
 
 __all__ = ["MAX_K", "MAX_TOP", "MAX_SEED", "MAX_PROCESSES", "MAX_INVITE", "check_count", "check_k", "check_top",
-           "check_k_max", "check_neighbours", "check_prepare", "check_seed", "check_name"]
+           "check_k_max", "check_seed", "check_name"]
 
 MAX_K = CROP_SIZE
 """The largest K (and k_max) any vector model allows: the cropped vocabulary's size limit."""
@@ -81,17 +80,6 @@ def check_k_max(k_max, vocabulary_size: int | None = None, *, vectors: str = "")
     return n
 
 
-def check_prepare(k_max, neighbours, vectors) -> tuple[int, str]:
-    """The ``k_max`` and canonical neighbours spec a preparation uses, checked against the loaded
-    ``vectors`` before any tagging — the one rule of ``KeywordModel.prepare`` and
-    ``prepare_on_cluster``: a ``k_max`` up to the default :data:`DEFAULT_K` is capped at the cropped
-    vocabulary's size (a small vector model gets all its words), a larger one must fit in it."""
-    k_max = check_k_max(k_max)
-    size = len(vectors.cropped_words)
-    k_max = min(k_max, size) if k_max <= DEFAULT_K else check_k_max(k_max, size, vectors=vectors.name)
-    return k_max, check_neighbours(neighbours, dim=vectors.dim, vocabulary_size=size)
-
-
 def check_top(top) -> int:
     """N, the keywords per document: 1 … :data:`MAX_TOP`."""
     return check_count("N", top, 1, MAX_TOP, why="keywords per document")
@@ -99,23 +87,6 @@ def check_top(top) -> int:
 
 def check_seed(seed, name: str = "--seed") -> int:
     return check_count(name, seed, 0, MAX_SEED)
-
-
-def check_neighbours(spec, *, dim: int | None = None, vocabulary_size: int | None = None) -> str:
-    """The canonical neighbours spec, its parameter checked against what is known: the CSLS k
-    at most :data:`MAX_K` − 1 and below the vocabulary's size, the all-but-the-top D below the
-    vectors' dimension (removing every component would leave zero vectors)."""
-    from .neighbours import parse_neighbours
-
-    r = parse_neighbours(spec)
-    if r.kind == "csls":
-        hi = (vocabulary_size if vocabulary_size is not None else MAX_K) - 1
-        check_count(f"the CSLS neighbourhood k of {r.spec}", r.csls_k, 1, hi,
-                    why="fewer than the words in the cropped vocabulary")
-    elif r.kind == "abtt" and dim is not None:
-        check_count(f"the all-but-the-top D of {r.spec}", r.abtt_d, 0, dim - 1,
-                    why=f"fewer than the vectors' {dim} dimensions")
-    return r.spec
 
 
 def check_name(what: str, value: str) -> str:

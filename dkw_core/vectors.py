@@ -28,9 +28,9 @@ import numpy as np
 from . import cache
 from .config import crop_stopwords, vectors_path
 from .errors import VectorError
+from .types import CROP_SIZE
 
 DEFAULT_NAME = "glove-6b-50d"
-CROP_SIZE = 20_000
 
 
 def _default_kv_path() -> Path:

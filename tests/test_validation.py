@@ -4,13 +4,13 @@ from __future__ import annotations
 import pytest
 
 from dkw_core.errors import InputError
+from dkw_core.neighbours import check_neighbours
 from dkw_core.validation import (
     MAX_K,
     MAX_TOP,
     check_count,
     check_k,
     check_k_max,
-    check_neighbours,
     check_seed,
     check_top,
 )

@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     try:
         if getattr(args, "neighbours", None) is not None:
-            from ..validation import check_neighbours
+            from ..neighbours import check_neighbours
 
             args.neighbours = check_neighbours(args.neighbours)  # its D is checked against the vectors later
         check_args(args)  # K against --k-max, the grids: before any work

@@ -191,7 +191,8 @@ def prepare_on_cluster(client, ref: CorpusRef, *, vectors_path: str | None = Non
 
     from ..errors import InputError
     from ..keywords.index import index_path, read_meta
-    from ..validation import check_k_max, check_prepare
+    from ..neighbours import check_prepare
+    from ..validation import check_k_max
     from ..vectors import load_vectors, vectors_name
 
     check_k_max(k_max)

@@ -84,7 +84,8 @@ class DiscriminativeKeywordVectorizer(TransformerMixin, BaseEstimator):
 
     def _check_params(self) -> None:
         from ..metrics import get_metric
-        from ..validation import check_k, check_k_max, check_neighbours, check_top
+        from ..neighbours import check_neighbours
+        from ..validation import check_k, check_k_max, check_top
 
         get_metric(self.metric)
         if self.protocol not in ("label-free", *POSTERIOR_PROTOCOLS):

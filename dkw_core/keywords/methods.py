@@ -53,7 +53,7 @@ def parse_method(spec: str) -> dict:
         get_metric(metric)
         nb = None
         if neighbours:
-            from ..validation import check_neighbours
+            from ..neighbours import check_neighbours
 
             nb = check_neighbours(neighbours)
             nb = None if nb == "cosine" else nb

@@ -17,7 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..errors import InputError
-from ..neighbours import neighbours_spec
+from ..neighbours import check_prepare, neighbours_spec
 from ..phrases import tag_corpus
 from ..types import (
     DEFAULT_K,
@@ -30,7 +30,7 @@ from ..types import (
     report,
     scaled,
 )
-from ..validation import check_k, check_k_max, check_prepare, check_top
+from ..validation import check_k, check_k_max, check_top
 from ..vectors import Vectors, load_vectors
 from .base import TermModel
 from .index import (
