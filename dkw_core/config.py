@@ -43,6 +43,13 @@ def archives_dir() -> Path:
     return Path(raw).expanduser().resolve() if raw else PROJECT_ROOT / "data" / "archives"
 
 
+def keyphrases_dir() -> Path:
+    """``DKW_KEYPHRASES`` (absolute or relative to the current directory), else ``data/keyphrases``:
+    the folder of the keyphrase gold-standard zips (:mod:`dkw_core.evaluation.keyphrase_gold`)."""
+    raw = _env("DKW_KEYPHRASES")
+    return Path(raw).expanduser().resolve() if raw else PROJECT_ROOT / "data" / "keyphrases"
+
+
 def data_dir() -> Path:
     raw = _env("DKW_DATA_DIR")
     path = Path(raw).expanduser().resolve() if raw else PROJECT_ROOT / "data"

@@ -19,6 +19,8 @@ Sub-modules:
   the runner-up and the tf-idf + LinearSVC classifier with CI and Holm p
 * :mod:`.estimator`     scikit-learn transformer :class:`DiscriminativeKeywordVectorizer`
 * :mod:`.report`        Markdown tables of stored runs
+* :mod:`.keyphrase_gold` keyphrases against people's own (Inspec, SemEval2017, 500N-KPCrowd): reader,
+  F1@5 / F1@10 scorer, cross-fitting (docs/keyphrases.md)
 
 The command line is :mod:`dkw_core.cli.evaluation`. The names below are importable from
 ``dkw_core.evaluation``; the ones of :mod:`.experiments` and :mod:`.results` are loaded on first

@@ -36,6 +36,8 @@ def pytest_runtest_makereport(item, call):
     if name is None:
         return
     folder = os.environ.get("DKW_ARCHIVES") or "data/archives"
+    if name.endswith(".zip"):  # the keyphrase gold standards (dkw_core.evaluation.keyphrase_gold)
+        folder = os.environ.get("DKW_KEYPHRASES") or "data/keyphrases"
     report.outcome = "failed"
     report.longrepr = (f"{SWITCH}=1: corpus archive {name} is missing from {folder} "
                        f"(the test needs it; put the file there or unset {SWITCH})")
