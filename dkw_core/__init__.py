@@ -2,11 +2,12 @@
 
 The method step by step is in ``docs/method.md``; the public API in ``ARCHITECTURE.md``.
 
-``__version__`` is recorded with every stored evaluation run and every shipped reference
-result; runs of another version are never mixed into a chart or a table. Bump it whenever
-a change can move a number the evaluation reports.
+``__version__`` (defined in the leaf module :mod:`dkw_core.version`, so that any layer reads
+it without importing this package's facade) is recorded with every stored evaluation run and
+every shipped reference result; runs of another version are never mixed into a chart or a
+table. Bump it whenever a change can move a number the evaluation reports.
 """
-__version__ = "0.3.0"
+from .version import __version__
 
 __all__ = ["__version__", "extract_keywords"]
 """The library's API lives in its packages and step modules (listed in ``ARCHITECTURE.md``):

@@ -15,10 +15,10 @@ import argparse
 import sys
 import warnings
 
-from .. import __version__
 from ..errors import DkwError
 from ..terminal import escape
 from ..types import DEFAULT_PROTOCOL, NEW_TEXT_PROTOCOL
+from ..version import __version__
 from . import categories, corpus, download, evaluation, hubness, study
 from .options import Parser, check_args, print_json
 

@@ -51,7 +51,7 @@ METHOD_SETTINGS: dict = {
 
 def dkw_version() -> str:
     """The dkw version recorded with every stored run."""
-    from .. import __version__
+    from ..version import __version__
 
     return __version__
 

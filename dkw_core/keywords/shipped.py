@@ -70,7 +70,7 @@ def write_stats(path: Path, *, dataset: str, corpus_key: str, categories: list[s
     own: dict[str, Any] = {} if stats.own_freq is None else {"own_freq": stats.own_freq}
     cols = np.flatnonzero(stats.term_freq.sum(axis=0) + stats.doc_freq.sum(axis=0)
                           + sum(o.sum(axis=0) for o in own.values()))
-    from .. import __version__
+    from ..version import __version__
 
     meta = {"format": FORMAT, "dataset": dataset, "corpus_key": corpus_key, "k": int(k), "neighbours": neighbours,
             "vectors": vectors.name, "vocabulary_size": len(vectors.cropped_words),

@@ -18,13 +18,13 @@ def _save(store, **kw):
 
 
 def test_reference_file_round_trip_with_provenance(tmp_path, monkeypatch):
-    import dkw_core
+    import dkw_core.version
 
     url = f"sqlite:///{tmp_path / 'r.sqlite'}"
     store = ResultsStore(url)
-    monkeypatch.setattr(dkw_core, "__version__", "0.0.1")
+    monkeypatch.setattr(dkw_core.version, "__version__", "0.0.1")
     _save(store, metric="ig")  # an older version's run: stale, never shipped
-    monkeypatch.setattr(dkw_core, "__version__", "7.7.7")
+    monkeypatch.setattr(dkw_core.version, "__version__", "7.7.7")
     _save(store, kind="search", options={"metrics": ["rf"]})
     _save(store, kind="search", metric="tds", k=50, top=5, options={"metrics": ["rf", "tds"]})
     path = write_reference(tmp_path / "out" / "d.json", dataset="d", db=url, command="python scripts/bench_eval.py",

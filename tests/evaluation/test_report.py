@@ -40,13 +40,13 @@ def test_empty_store_says_so(tmp_path):
 
 
 def test_report_leaves_out_stale_runs_and_says_how_parameters_were_chosen(tmp_path, monkeypatch):
-    import dkw_core
+    import dkw_core.version
 
     url = f"sqlite:///{tmp_path / 'r.sqlite'}"
     store = ResultsStore(url)
-    monkeypatch.setattr(dkw_core, "__version__", "0.0.1")
+    monkeypatch.setattr(dkw_core.version, "__version__", "0.0.1")
     _save(store, metric="tds", protocol="label-free", top=10, correct=4)
-    monkeypatch.setattr(dkw_core, "__version__", "0.0.2")
+    monkeypatch.setattr(dkw_core.version, "__version__", "0.0.2")
     _save(store, kind="search", metric="ig", protocol="label-free", k=50, top=10, correct=2,
           options={"metrics": ["rf", "ig"], "seed": 0})
     _save(store, kind="search", metric="rf", protocol="label-free", k=10, top=10, correct=3,

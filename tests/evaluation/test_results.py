@@ -77,15 +77,15 @@ def test_label_names_protocol_split_vectors_k_n_metric_classifier():
 
 
 def test_runs_of_another_version_are_never_reused_and_marked_stale(tmp_path, monkeypatch):
-    import dkw_core
+    import dkw_core.version
 
     url = f"sqlite:///{tmp_path / 'v.sqlite'}"
-    monkeypatch.setattr(dkw_core, "__version__", "0.0.1-old")
+    monkeypatch.setattr(dkw_core.version, "__version__", "0.0.1-old")
     ResultsStore(url).run(_config(), lambda: _result(_config()))
     df = load_runs(url)
     assert list(df["dkw_version"]) == ["0.0.1-old"] and not df["stale"].any()
     assert df["settings_hash"].iloc[0] == _config().settings_hash()
-    monkeypatch.setattr(dkw_core, "__version__", "0.0.2-new")
+    monkeypatch.setattr(dkw_core.version, "__version__", "0.0.2-new")
     calls = []
     rerun = ResultsStore(url).run(_config(), lambda: calls.append(1) or _result(_config(), (0, 1, 1, 1)))
     assert calls == [1] and not rerun.cached  # the old version's run is not a cache hit
