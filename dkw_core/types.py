@@ -73,6 +73,9 @@ label and gives the words of the text's topic (docs/method.md §3, "New texts").
 UNKNOWN_PROTOCOL = "unknown"
 """The protocol recorded for keywords computed elsewhere (imported): whether their extractor read
 labels is unknown to dkw."""
+METHOD_SLOTS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+"""A study's method labels in order; a study uses the first 2..26 (the real names are in the
+study database's ``study_method`` table)."""
 
 DEFAULT_CORPUS = "20ng"
 """The corpus whose statistics score a new text when none is named (``extract_keywords``,

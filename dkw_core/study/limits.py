@@ -23,6 +23,7 @@ from sqlalchemy import String
 from sqlalchemy.orm import InstrumentedAttribute
 
 from ..errors import InputError
+from ..types import METHOD_SLOTS
 from .models import Article, Judge, Study, StudyKeyword, StudyMethod
 
 #: Every text field a study stores that comes from outside dkw -> its model column.
@@ -84,8 +85,6 @@ def check_study(config: Any, documents: Sequence[Any]) -> None:
     names, sources, document ids, categories, texts and imported keywords of those documents."""
     check("study name", config.name.strip(), "of the study")
     check("corpus", config.corpus, "of the study")
-    from .settings import METHOD_SLOTS
-
     specs = config.method_specs()
     for label, spec in zip(METHOD_SLOTS, specs, strict=False):
         check("method name", spec.name.strip(), f"of method {label}")

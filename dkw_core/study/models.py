@@ -53,7 +53,7 @@ QUESTIONS: dict[str, str] = {
     "category": "Can it decide article category?",
 }
 #: Method labels in order; a study uses the first 2..26 (the real names are in ``study_method``).
-from .settings import METHOD_SLOTS  # noqa: E402,F401  (one definition, re-exported)
+from ..types import METHOD_SLOTS  # noqa: E402,F401  (one definition, re-exported)
 
 #: Kinds of method: dkw (latent), the own-words baseline, a third-party extractor, imported
 #: keywords, or ``other`` (a spec only the study's keyword provider understands).

@@ -11,11 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..errors import InputError
-from ..types import DEFAULT_PROTOCOL, PROTOCOLS, UNKNOWN_PROTOCOL  # noqa: F401  (re-exported)
+from ..types import DEFAULT_PROTOCOL, METHOD_SLOTS, PROTOCOLS, UNKNOWN_PROTOCOL  # noqa: F401  (re-exported)
 from ..validation import check_name
 
-#: Method labels in order; a study uses the first 2..26.
-METHOD_SLOTS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 #: The sample-size planner's simulated studies per design (:mod:`.planner`, ``study plan``, the
 #: admin page): a power's Monte Carlo standard error is then at most 0.5 / sqrt(1000) = 1.6
 #: points (<= 2 points needs >= 625).
@@ -199,7 +197,7 @@ class StudyConfig:
             name = spec.name.strip()
             if not name:
                 raise InputError(f"method {label} needs a name")
-            from .limits import check  # the study database's own limit (its models import this module)
+            from .limits import check  # the study database's own limit, imported when needed (it loads the models)
 
             check("method name", name, f"of method {label}")
             check_name(f"method {label}'s name", name)
