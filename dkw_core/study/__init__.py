@@ -19,6 +19,7 @@
 ``service``    all of the above in one namespace (compatibility);
 ``access``     admin password rules, growing delay after failed attempts (per browser session),
                one-time token;
+``answers``    the stored answers as one table (method provenance per row), judges' platform ids;
 ``verdict``    the answer first: per question the method rated higher, by how much (CIs), how sure;
 ``analysis``   answer distributions (Fig. 11), Spearman / Krippendorff agreement (Fig. 12), the
                report; ``comparison`` Wilcoxon signed-rank and sign tests (Table 7) for every
@@ -37,6 +38,6 @@ The command line is ``python -m dkw_core study ...`` (:mod:`dkw_core.cli.study`)
 app side (``dkw_app/study_charts.py``). Method names are stored in the database but never
 handed to the judge view.
 """
-__all__ = ["access", "analysis", "assignment", "attention", "comparison", "creation", "demo", "exclusion", "export",
+__all__ = ["access", "analysis", "answers", "assignment", "attention", "comparison", "creation", "demo", "exclusion", "export",
            "imports", "judges", "lifecycle", "limits", "methods", "models", "monitoring", "participants", "planner",
            "providers", "schema", "service", "settings", "simulate", "store", "submission", "tasks", "tidy", "verdict"]

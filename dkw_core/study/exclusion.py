@@ -4,7 +4,7 @@ against them (docs/study.md "Attention checks and exclusion rules").
 The rules are stored with the study at creation and may be changed only until the first
 judgement is submitted (:func:`set_rules` refuses afterwards, in one line): an analysis can then
 not be tuned to its data. :func:`judge_figures` and :func:`apply_rules` are pure over the
-stored answers (:func:`~.analysis.answers_frame`): per judge her articles, attention checks
+stored answers (:func:`~.answers.answers_frame`): per judge her articles, attention checks
 and failures, median seconds per article and the share of articles answered with one value
 throughout; which rule excludes her; and what each rule removed.
 """
@@ -17,6 +17,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
+from .answers import answers_frame, participant_ids
 from .errors import StudyError
 from .models import Article, Judgement, StudyKeyword
 from .settings import RULE_NAMES, ExclusionRules
@@ -93,8 +94,6 @@ def fails_attention_rule(engine: Engine, study_id: int, judge_id: int) -> bool:
     """Whether the study's rule "failed attention checks" excludes the judge on her submitted
     answers so far (False when the rule is off): which completion code a platform participant
     is shown (:func:`~.participants.completion`)."""
-    from .analysis import answers_frame
-
     frame = answers_frame(engine, study_id, include_simulated=True, judge_id=judge_id)
     figures = judge_figures(frame, study_rules(engine, study_id))
     return any("max_failed_checks" in by for by in figures["excluded_by"])
@@ -155,9 +154,6 @@ def judge_quality(engine: Engine, study_id: int) -> list[dict[str, Any]]:
     the organiser's page: :data:`FIGURE_COLUMNS` plus ``simulated``, ``platform_id`` (a platform
     participant's id, None for an invited judge) and ``excluded_by`` in words."""
     import json
-
-    from .analysis import answers_frame
-    from .participants import participant_ids
 
     frame = answers_frame(engine, study_id, include_simulated=True)
     figures = judge_figures(frame, study_rules(engine, study_id))

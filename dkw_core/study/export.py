@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 from sqlalchemy.engine import Engine
 
-from .analysis import answers_frame
+from .answers import answers_frame
 from .creation import study_settings
 
 FORMATS = ("csv", "json")
@@ -28,7 +28,7 @@ def export_frame(engine: Engine, study_id: int, *, include_simulated: bool = Fal
     frame = answers_frame(engine, study_id, include_simulated=include_simulated)
     frame.insert(0, "study_id", study_id)
     if participant_ids:
-        from .participants import participant_ids as ids_of
+        from .answers import participant_ids as ids_of
 
         frame.insert(frame.columns.get_loc("judge") + 1, "participant_id", frame["judge_id"].map(ids_of(engine, study_id)))
     for method in settings["methods"]:  # every compared method: A, B as before, then C, D…

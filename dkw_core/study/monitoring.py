@@ -15,7 +15,7 @@ def monitoring(engine: Engine, study_id: int) -> dict[str, list[dict[str, Any]]]
     """Tables for the admin: per article, per batch and per judge (her platform id beside her
     name for a platform participant — the organiser's tables only, never a judge's —, submitted,
     open, draft answers of her open article, time)."""
-    from .participants import participant_ids
+    from .answers import participant_ids
 
     platform_ids = participant_ids(engine, study_id)
     with Session(engine) as session:

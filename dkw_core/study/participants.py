@@ -249,7 +249,7 @@ def participants_frame(engine: Engine, study_id: int) -> pd.DataFrame:
     """One row per platform participant of the study (:data:`PARTICIPANT_COLUMNS`, joined on
     arrival order): her platform id beside her judge, what she did, the code she was shown and
     each exclusion rule's verdict on her (:func:`~.exclusion.judge_figures`, the analysis' own)."""
-    from .analysis import answers_frame
+    from .answers import answers_frame
     from .exclusion import judge_figures, study_rules
 
     with Session(engine) as session:
@@ -278,11 +278,3 @@ def participants_csv(engine: Engine, study_id: int) -> str:
     from ..csvsafe import frame_to_csv
 
     return frame_to_csv(participants_frame(engine, study_id), date_format="%Y-%m-%dT%H:%M:%S")
-
-
-def participant_ids(engine: Engine, study_id: int) -> dict[int, str]:
-    """judge id -> platform participant id (for an export that asks for them)."""
-    with Session(engine) as session:
-        rows = session.execute(select(Participant.judge_id, Participant.participant_id)
-                               .where(Participant.study_id == study_id)).all()
-        return {int(judge): str(pid) for judge, pid in rows}

@@ -68,7 +68,7 @@ POWERS = ("wilcoxon", "sign", "article_means")
 
 def pilot_parameters(frame: pd.DataFrame) -> dict[str, float]:
     """``mu``, ``sd_article``, ``sd_keyword``, ``sd_noise`` and ``do_not_know`` from answers
-    (:func:`~.analysis.answers_frame`; intruders and "Do not know" left out of the scores);
+    (:func:`~.answers.answers_frame`; intruders and "Do not know" left out of the scores);
     ``pilot_answers``: the answers used (intruders left out)."""
     if "intruder" in frame.columns:
         frame = frame[~frame["intruder"]]
@@ -203,7 +203,7 @@ def plan_study(engine: Engine, study_id: int, *, judges: Sequence[int] | None = 
     (:func:`~.exclusion.apply_rules`) and the attention checks; ``pilot_counts`` says how many
     of how many. ``judges`` defaults to the study's fixed judges per article, ``keywords`` and
     ``methods`` to the study's."""
-    from .analysis import answers_frame
+    from .answers import answers_frame
     from .creation import study_settings
     from .exclusion import apply_rules, study_rules
 

@@ -17,7 +17,7 @@ import pandas as pd
 from sqlalchemy.engine import Engine
 
 from ..errors import InputError
-from .analysis import answers_frame, study_labels
+from .answers import answers_frame, study_labels
 from .creation import study_settings
 from .exclusion import apply_rules
 from .settings import RULE_NAMES, ExclusionRules

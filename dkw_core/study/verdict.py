@@ -142,7 +142,7 @@ def _pct(x: float | None) -> float | None:
 def verdict(frame: pd.DataFrame, methods: Sequence[Mapping[str, Any]], *,
             agreement_rows: Sequence[Mapping[str, Any]] = (),
             excluded: Mapping[str, int] | None = None, excluded_in_all: int | None = None) -> dict[str, Any]:
-    """One verdict per question, computed from ``frame`` (:func:`~.analysis.answers_frame`: the
+    """One verdict per question, computed from ``frame`` (:func:`~.answers.answers_frame`: the
     stored answers of the judgements kept) alone. ``methods``: ``label``, ``name``, ``top`` of
     each method in label order. ``agreement_rows``: :func:`~.analysis.agreement` of the same
     frame. ``excluded``: judgements left out before ``frame`` was made, by reason (reported; a

@@ -12,7 +12,8 @@ from sqlalchemy.orm import Session
 
 from dkw_core.errors import InputError
 from dkw_core.study import service as S
-from dkw_core.study.analysis import LEVEL_ARTICLES, LEVEL_PAPER, PAIRING, analyze, answers_frame, format_report
+from dkw_core.study.analysis import LEVEL_ARTICLES, LEVEL_PAPER, PAIRING, analyze, format_report
+from dkw_core.study.answers import answers_frame
 from dkw_core.study.models import Judgement
 
 from .fakes import CATS, case_provider, disjoint_provider, make_docs, overlap_provider

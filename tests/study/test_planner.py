@@ -9,7 +9,8 @@ from sqlalchemy import text
 
 from dkw_core.errors import InputError
 from dkw_core.study import service as S
-from dkw_core.study.analysis import analyze, answers_frame
+from dkw_core.study.analysis import analyze
+from dkw_core.study.answers import answers_frame
 from dkw_core.study.exclusion import apply_rules, study_rules
 from dkw_core.study.planner import (
     PLAIN_COLUMNS,
