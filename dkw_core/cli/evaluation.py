@@ -34,7 +34,7 @@ def _common(p: argparse.ArgumentParser, *, dataset: bool = True) -> None:
 
 
 def _print_result(summary: dict, as_json: bool) -> None:
-    from ..cli import print_json
+    from .options import print_json
 
     if as_json:
         print_json(summary)
@@ -112,7 +112,7 @@ def _evaluate(args, metrics: list[str]) -> int:
     results = run_methods(exp, runs, classifier=args.classifier, store=args.db, force=args.force)
     summaries = [r.summary() for r in results]
     if args.json:
-        from ..cli import print_json
+        from .options import print_json
 
         print_json(summaries[0] if len(summaries) == 1 else summaries)
     else:
@@ -163,7 +163,7 @@ def _evaluate_methods(args, metrics: list[str]) -> int:
                                     classifier=args.classifier)
                 for p in protocols}
     if args.json:
-        from ..cli import print_json
+        from .options import print_json
 
         print_json({"runs": summaries, "comparisons": {p: t.to_dict(orient="records") for p, t in compared.items()}})
         return 0
@@ -220,7 +220,7 @@ def _search(args, metrics: list[str] | None) -> int:
             progress.close()
         summaries.append(search_summary(result))
     if args.json:
-        from ..cli import print_json
+        from .options import print_json
 
         print_json(summaries[0] if len(summaries) == 1 else summaries)
     else:
@@ -271,7 +271,7 @@ def cmd_leakcheck(args) -> int:
                           seed=args.seed, dataset=exp.dataset, sample=args.sample,
                           protocol=args.deployable).to_dict() for m in metrics]
     if args.json:
-        from ..cli import print_json
+        from .options import print_json
 
         print_json(results[0] if len(results) == 1 else results)
     else:

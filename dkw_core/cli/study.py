@@ -16,6 +16,7 @@ from ..terminal import escape
 from ..types import DEFAULT_PROTOCOL, PROTOCOLS
 from ..validation import MAX_INVITE, check_name
 from . import options
+from .study_admin import add_rule_options, rules_from_args
 from .study_admin import register as register_admin
 from .study_db import engine_for
 
@@ -138,8 +139,8 @@ def _simulate(args) -> int:
 
 
 def _analyze(args) -> int:
-    from ..cli import print_json
     from ..study.analysis import analyze, format_report
+    from .options import print_json
 
     result = analyze(engine_for(args.db), args.study, include_simulated=args.include_simulated)
     if args.json:
@@ -192,8 +193,8 @@ def _export(args) -> int:
 
 
 def _plan(args) -> int:
-    from ..cli import print_json
     from ..study.planner import format_plan, plan_study
+    from .options import print_json
 
     result = plan_study(engine_for(args.db), args.study, difference=args.difference, articles=args.articles,
                         judges=args.judges, simulations=args.simulations, seed=args.seed,
@@ -225,43 +226,6 @@ def _list(args) -> int:
 
 
 _positive = options.positive
-
-#: ``--<flag>``: the :class:`~dkw_core.study.settings.ExclusionRules` field it sets, its type.
-RULE_FLAGS = {"max-failed-checks": ("max_failed_checks", int), "min-seconds": ("min_seconds_per_article", float),
-              "max-same-answer-share": ("max_same_answer_share", float), "min-articles": ("min_articles", int)}
-
-
-def _rule_value(kind):
-    def parse(text: str):
-        if text.strip().lower() == "off":
-            return "off"
-        try:
-            return kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number or 'off', got {text!r}") from None
-
-    parse.__name__ = kind.__name__
-    return parse
-
-
-def add_rule_options(p) -> None:
-    """The exclusion rules' options (docs/study.md "Attention checks and exclusion rules")."""
-    from ..study.settings import RULE_NAMES
-
-    for flag, (field, kind) in RULE_FLAGS.items():
-        p.add_argument(f"--{flag}", dest=f"rule_{field}", type=_rule_value(kind), metavar="N|off",
-                       help=f"exclusion rule: {RULE_NAMES[field]} ('off' turns it off)")
-
-
-def rules_from_args(args, base):
-    """``base`` (:class:`ExclusionRules`) with the rule options given on the command line."""
-    import dataclasses
-
-    changes = {field: (None if getattr(args, f"rule_{field}") == "off" else getattr(args, f"rule_{field}"))
-               for field, _kind in RULE_FLAGS.values() if getattr(args, f"rule_{field}", None) is not None}
-    rules = dataclasses.replace(base, **changes)
-    rules.validate()
-    return rules
 
 
 def register(subparsers) -> None:

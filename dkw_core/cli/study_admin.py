@@ -1,10 +1,50 @@
 """Life-cycle sub-commands of ``python -m dkw_core study``: ``status``, ``judges``, ``revoke``,
-``reissue``, ``log``. Every change is written to the study's log with its time (UTC)."""
+``reissue``, ``log``, ``rules`` (whose exclusion-rule options ``study create`` shares). Every change
+is written to the study's log with its time (UTC)."""
 from __future__ import annotations
+
+import argparse
 
 from ..terminal import escape
 from .options import positive
 from .study_db import engine_for
+
+#: ``--<flag>``: the :class:`~dkw_core.study.settings.ExclusionRules` field it sets, its type.
+RULE_FLAGS = {"max-failed-checks": ("max_failed_checks", int), "min-seconds": ("min_seconds_per_article", float),
+              "max-same-answer-share": ("max_same_answer_share", float), "min-articles": ("min_articles", int)}
+
+
+def _rule_value(kind):
+    def parse(text: str):
+        if text.strip().lower() == "off":
+            return "off"
+        try:
+            return kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number or 'off', got {text!r}") from None
+
+    parse.__name__ = kind.__name__
+    return parse
+
+
+def add_rule_options(p) -> None:
+    """The exclusion rules' options (docs/study.md "Attention checks and exclusion rules")."""
+    from ..study.settings import RULE_NAMES
+
+    for flag, (field, kind) in RULE_FLAGS.items():
+        p.add_argument(f"--{flag}", dest=f"rule_{field}", type=_rule_value(kind), metavar="N|off",
+                       help=f"exclusion rule: {RULE_NAMES[field]} ('off' turns it off)")
+
+
+def rules_from_args(args, base):
+    """``base`` (:class:`ExclusionRules`) with the rule options given on the command line."""
+    import dataclasses
+
+    changes = {field: (None if getattr(args, f"rule_{field}") == "off" else getattr(args, f"rule_{field}"))
+               for field, _kind in RULE_FLAGS.values() if getattr(args, f"rule_{field}", None) is not None}
+    rules = dataclasses.replace(base, **changes)
+    rules.validate()
+    return rules
 
 
 def _status(args) -> int:
@@ -64,7 +104,6 @@ def _log(args) -> int:
 def _rules(args) -> int:
     from ..study.exclusion import rules_locked, set_rules, study_rules
     from ..study.settings import ExclusionRules
-    from .study import RULE_FLAGS, rules_from_args
 
     engine = engine_for(args.db)
     if any(getattr(args, f"rule_{field}", None) is not None for field, _k in RULE_FLAGS.values()):
@@ -118,8 +157,6 @@ def register(add) -> None:
     i.add_argument("--judge", type=positive, required=True, help="judge id")
     i.add_argument("--base-url", help="app URL, e.g. http://host:8501, to print the judge link")
     add("log", _log, "the study's change log with times (UTC)")
-    from .study import add_rule_options
-
     rules = add("rules", _rules, "show or set the exclusion rules (fixed before the first judgement, then locked)")
     add_rule_options(rules)
     p = add("platform", _platform, "show or set how the study takes participants from a crowd platform "
