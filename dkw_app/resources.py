@@ -10,10 +10,13 @@ import hashlib
 import json
 import threading
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
 import streamlit as st
+
+from dkw_core.errors import DkwError
 
 from . import backend, browse
 
@@ -101,6 +104,18 @@ def model(name: str, sample: int | None, k_max: int, *, progress: backend.Progre
         return store.models[key]
 
 
+def first_prepared(names: Sequence[str], sample: int | None, k_max: int) -> str | None:
+    """The corpus a page opens on: the first of ``names`` already prepared (a cheap check on disk),
+    else the first of them, so that nobody lands on an unprepared corpus beside prepared ones."""
+    for name in names:
+        try:
+            if is_prepared(name, sample, k_max):
+                return name
+        except DkwError:
+            continue
+    return names[0] if names else None
+
+
 def preload() -> str | None:
     """Load, from disk only, what the pages open on — the shipped reference results (Metrics),
     the word vectors and the prepared model of the first prepared corpus (Documents, Categories)
@@ -109,8 +124,6 @@ def preload() -> str | None:
     without the default vectors' converted copy on disk (or with ``DKW_VECTORS`` set), or without
     a prepared corpus, no model is loaded, so a server that has never prepared anything starts
     and stops as fast as before. The corpus's name, or None when no model was loaded."""
-    from .widgets import first_prepared
-
     reference()  # files of the repository: always on disk
     if backend.vectors_path() is not None or not backend.describe_default()["cached"]:
         return None

@@ -245,20 +245,6 @@ def not_distributed_note(infos: Sequence[dict[str, Any]], box: Any = None) -> No
             f"{i.get('name')} (put {i.get('archive')} into {folder})" for i in infos) + "."))
 
 
-def first_prepared(names: Sequence[str], sample: int | None, k_max: int) -> str | None:
-    """The corpus a page opens on: the first of ``names`` already prepared (a cheap check on disk),
-    else the first of them, so that nobody lands on an unprepared corpus beside prepared ones."""
-    from . import resources
-
-    for name in names:
-        try:
-            if resources.is_prepared(name, sample, k_max):
-                return name
-        except DkwError:
-            continue
-    return names[0] if names else None
-
-
 def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: Any = None,
                   neighbours: str = "cosine", compact: bool = False, button_box: Any = None) -> bool:
     """The one preparation panel (Home, Documents, Categories): ``True`` when ``name`` is

@@ -59,7 +59,7 @@ own_text = st.session_state.get("doc_source", sources[0]) == OWN_TEXT
 c1, c2, c3 = st.columns([1, 1, 2])
 with c1:
     name = widgets.select("Corpus", names + text_only if own_text else names, key="doc_corpus",
-                          default=widgets.first_prepared(names, sample, k_max))
+                          default=resources.first_prepared(names, sample, k_max))
 source = st.radio("Keywords of", sources, key="doc_source", horizontal=True,
                   help="Your own text is scored with the statistics of the corpus's training split: the ones "
                        "shipped with dkw (a built-in corpus at the default K and nearest words) or the prepared "

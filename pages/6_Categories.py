@@ -32,7 +32,7 @@ if not names:
 
 c1, c2, c3, c4 = st.columns([1, 1, 1, 1])
 with c1:
-    name = widgets.select("Corpus", names, key="cat_corpus", default=widgets.first_prepared(names, sample, k_max))
+    name = widgets.select("Corpus", names, key="cat_corpus", default=resources.first_prepared(names, sample, k_max))
 with c2:
     methods = widgets.guarded(backend.category_methods, default=[]) or []
     metric = widgets.select("Method", methods, key="cat_metric", default=backend.DEFAULT_METRIC,
