@@ -9,6 +9,7 @@ Spans overlap: the paper keeps all of them, so a document is a bag (multiset) of
 """
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import time
@@ -84,6 +85,22 @@ class TaggedDoc:
 
     def phrases(self, *, max_len: int = MAX_PHRASE_LEN) -> list[str]:
         return phrase_strings(self.tokens, self.tags, max_len=max_len)
+
+
+@functools.cache
+def stop_words() -> frozenset[str]:
+    """spaCy's English stop words."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return frozenset(STOP_WORDS)
+
+
+def content_words(tagged: TaggedDoc) -> list[str]:
+    """The content words of a tagged document (the own-words baseline's terms and the quality
+    measures' reference tokens): its tokens lower-cased, alphabetic, longer than one character,
+    not spaCy stop words."""
+    stop = stop_words()
+    return [w for w in (t.lower() for t in tagged.tokens) if len(w) > 1 and w.isalpha() and w not in stop]
 
 
 def _chunks(text: str) -> list[str]:

@@ -30,9 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dkw_core.corpora import load_corpus  # noqa: E402
 from dkw_core.evaluation.keyword_methods import MethodKeywords, evaluate_keywords, keyword_vectors  # noqa: E402
-from dkw_core.keywords.baseline import content_words  # noqa: E402
 from dkw_core.keywords.methods import model_for  # noqa: E402
-from dkw_core.phrases import tag_corpus  # noqa: E402
+from dkw_core.phrases import content_words, tag_corpus  # noqa: E402
 from dkw_core.quality import exclusivity  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "results" / "keyphrases"

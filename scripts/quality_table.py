@@ -91,6 +91,7 @@ def measure_corpus(name: str, metrics: list[str], peers: list[str], *, k: int, t
                    reuse: dict | None = None, extractor_train: str = "extract", abouts: Sequence[float] = (),
                    about_f1: bool = False, log=print) -> dict:
     from dkw_core.corpora import load_corpus
+    from dkw_core.evaluation.document_measures import content_vectors
     from dkw_core.evaluation.wordlists import (
         KEYWORDS_ALONE,
         keywords_quality,
@@ -100,7 +101,7 @@ def measure_corpus(name: str, metrics: list[str], peers: list[str], *, k: int, t
     )
     from dkw_core.keywords import BaselineModel, KeywordModel
     from dkw_core.keywords.extractors import _extractor_version, cached_keywords, extract_cached, extractor_for
-    from dkw_core.quality import content_vectors, exclusivity
+    from dkw_core.quality import exclusivity
     from dkw_core.types import DEFAULT_METRIC
 
     t0 = time.perf_counter()
@@ -218,8 +219,8 @@ def _reference_f1(name: str, spec: str, top: int) -> dict:
     shipped extractor reference results, from its per-document predictions (bootstrap as everywhere)."""
     import numpy as np
 
+    from dkw_core.evaluation.document_measures import _macro_f1, macro_f1_ci, percentile_ci
     from dkw_core.evaluation.reference import runs_frame
-    from dkw_core.quality import _macro_f1, macro_f1_ci, percentile_ci
 
     path = ROOT / "docs" / "results" / "extractors" / f"{name}.json"
     if not path.exists():

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from dkw_core.errors import InputError
-from dkw_core.quality import (
+from dkw_core.evaluation.document_measures import (
     DocumentQuality,
     document_quality,
     expected_reciprocal_rank,

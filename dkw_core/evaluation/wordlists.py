@@ -24,9 +24,10 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import InputError
-from ..quality import DEFAULT_TOPN, DocumentQuality, ListF1, ListQuality, document_quality, list_quality, word_tokens
+from ..quality import DEFAULT_TOPN, ListF1, ListQuality, list_quality, word_tokens
 from ..types import DEFAULT_METRIC, NEW_TEXT_PROTOCOL, check_protocol
 from .classifiers import CLASSIFIER_LABELS, DEFAULT_CLASSIFIER
+from .document_measures import DocumentQuality, document_quality
 
 __all__ = ["LIST_KINDS", "MethodQuality", "ReferenceTokens", "reference_tokens", "category_lists", "document_lists",
            "method_f1", "method_quality", "OWN_WORDS", "PEER_NAMES", "FIGHTIN_WORDS", "QUALITY_COLUMNS",
@@ -178,7 +179,7 @@ def model_keyword_lists(model, *, metric: str, k: int | None, top: int = DEFAULT
 
 def keywords_quality(lists, tokens: ReferenceTokens, vectors, *, top: int = DEFAULT_TOPN, f1: bool = True,
                      classifier: str = DEFAULT_CLASSIFIER, document_vectors=None) -> DocumentQuality:
-    """:func:`dkw_core.quality.document_quality` of any method's ``lists`` (``{doc id:
+    """:func:`dkw_core.evaluation.document_measures.document_quality` of any method's ``lists`` (``{doc id:
     keywords}``; the test documents', and with ``f1`` the training documents' too, whose keywords
     train the classifier) on the corpus ``tokens`` describe. A test document without a list
     counts as an empty list (no keyword: it ties with every document, its exclusivity is NaN)."""

@@ -8,29 +8,16 @@ training have no statistics).
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache
 
 import numpy as np
 import scipy.sparse as sp
 
 from ..errors import InputError
-from ..phrases import TaggedDoc, get_tagger, tag_corpus
+from ..phrases import TaggedDoc, content_words, get_tagger, tag_corpus
 from ..types import DEFAULT_PROTOCOL, DEFAULT_TOP, Progress
 from ..validation import check_top
 from .base import TermModel
 from .ranking import Keyword, Provenance, order_scores
-
-
-@cache
-def _stop_words() -> frozenset[str]:
-    from spacy.lang.en.stop_words import STOP_WORDS
-
-    return frozenset(STOP_WORDS)
-
-
-def content_words(tagged: TaggedDoc) -> list[str]:
-    stop = _stop_words()
-    return [w for w in (t.lower() for t in tagged.tokens) if len(w) > 1 and w.isalpha() and w not in stop]
 
 
 class BaselineModel(TermModel):

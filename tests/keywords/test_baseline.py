@@ -9,9 +9,8 @@ from collections import Counter
 import pytest
 
 from dkw_core.keywords import BaselineModel, keywords_by_method, parse_method
-from dkw_core.keywords.baseline import content_words
 from dkw_core.keywords.categories import category_keywords
-from dkw_core.phrases import tag_corpus
+from dkw_core.phrases import content_words, tag_corpus
 
 
 @pytest.fixture(scope="module")
