@@ -24,7 +24,7 @@ Wilcoxon signed-rank p, Holm-adjusted over the methods compared.
 ``--dev``: only the development part (Inspec's first 500 documents, 500N-KPCrowd's four training
 folds cross-fitted among themselves; SemEval2017 has none). ``--limit N``: the first N documents.
 Results go to ``--out`` (default ``docs/results/keyphrases/`` for a full run, else
-``data/bench-keyphrases/``): ``keyphrases.json`` and ``f1-at-10.png``; the table is printed, and
+``data/bench-keyphrases/``): ``gold-standards.json`` and ``gold-standards-f1-at-10.png``; the table is printed, and
 ``--update-docs`` writes it into docs/keyphrases.md and BENCHMARKS.md (``--render``: from the JSON,
 running nothing).
 """
@@ -146,8 +146,7 @@ def run_dataset(name: str, docs, *, dev: bool, log) -> dict:
     return {"name": name, "title": spec.title, "documents": len(docs),
             "scope": ("development part" if dev else "all documents"),
             "folds": (folds.tolist() if folds is not None else None),
-            "timing": timing, "summary": summarise(per_doc, PEERS),
-            "examples": {m: found[m][0] for m in found} if docs else {}}
+            "timing": timing, "summary": summarise(per_doc, PEERS)}  # no text and no keyphrase of it: never committed
 
 
 def chart(results: dict, path: Path) -> None:
@@ -199,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="write the table into docs/keyphrases.md and BENCHMARKS.md")
     ap.add_argument("--render", action="store_true",
                     help="run nothing: regenerate the table, the chart (and with --update-docs the pages) from "
-                         "the results folder's keyphrases.json")
+                         "the results folder's gold-standards.json")
     args = ap.parse_args(argv)
     from dkw_core import __version__
     from dkw_core.evaluation.keyphrase_gold import dev_part, gold_set, load_gold
@@ -208,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out) if args.out else ROOT / ("data/bench-keyphrases" if partial else "docs/results/keyphrases")
     out.mkdir(parents=True, exist_ok=True)
     if args.render:
-        return render(json.loads((out / "keyphrases.json").read_text(encoding="utf-8")), out, args.update_docs)
+        return render(json.loads((out / "gold-standards.json").read_text(encoding="utf-8")), out, args.update_docs)
     started = time.time()
 
     def log(msg: str) -> None:
@@ -232,20 +231,20 @@ def main(argv: list[str] | None = None) -> int:
         results["datasets"].append(run_dataset(name, docs, dev=args.dev, log=log))
         results["seconds"] = round(time.time() - started)
         results["machine"]["load_at_end"] = _load()
-        (out / "keyphrases.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+        (out / "gold-standards.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     render(results, out, args.update_docs)
     log(f"done in {round(time.time() - started)} s; results in {out}")
     return 0
 
 
 def render(results: dict, out: Path, docs: bool) -> int:
-    """The chart (``f1-at-10.png``) of ``results`` in ``out``, the table printed, and with ``docs``
+    """The chart (``gold-standards-f1-at-10.png``) of ``results`` in ``out``, the table printed, and with ``docs``
     the table in docs/keyphrases.md and BENCHMARKS.md (a Markdown file in docs/results would be a
     page of the site outside its nav)."""
     from dkw_core.evaluation.keyphrase_gold import results_table
 
     table = results_table(results)
-    chart(results, out / "f1-at-10.png")
+    chart(results, out / "gold-standards-f1-at-10.png")
     if docs:
         update_docs(table)
     print(table)
