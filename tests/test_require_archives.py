@@ -38,3 +38,18 @@ def test_missing_archive_fails_naming_the_file_when_required(tmp_path):
 def test_without_the_switch_it_skips(tmp_path):
     res = _run(tmp_path, None)
     assert res.returncode == 0 and "2 skipped" in res.stdout, res.stdout
+
+
+def test_a_missing_keyphrase_zip_fails_naming_its_folder(tmp_path):
+    """The keyphrase gold standards' zips live in DKW_KEYPHRASES (default data/keyphrases), not with
+    the corpus archives: the failure names that folder."""
+    (tmp_path / "test_probe.py").write_text(
+        "import pytest\n\n@pytest.mark.skipif(True, reason='Inspec.zip not in data/keyphrases (DKW_KEYPHRASES)')\n"
+        "def test_needs_zip():\n    pass\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("DKW_KEYPHRASES", "DKW_ARCHIVES")}
+    env.update(DKW_REQUIRE_ARCHIVES="1", PYTHONPATH=str(ROOT))
+    res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "tests.support.archives", "-p", "no:cacheprovider",
+                          "-c", os.devnull, "--rootdir", str(tmp_path), str(tmp_path / "test_probe.py")],
+                         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    assert res.returncode == 1, res.stdout
+    assert "corpus archive Inspec.zip is missing from data/keyphrases" in res.stdout, res.stdout
