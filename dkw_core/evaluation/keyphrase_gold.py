@@ -310,6 +310,8 @@ def run_line(results: dict) -> str:
     """One sentence on the run: scope, when, commit, wall time and the machine's load."""
     if results.get("dev"):
         scope = "the development part (Inspec's first 500 documents, 500N-KPCrowd's training folds)"
+        if results.get("limit"):
+            scope += f", its first {results['limit']:,} documents"
     elif results.get("limit"):
         scope = f"the first {results['limit']:,} documents of each data set"
     else:

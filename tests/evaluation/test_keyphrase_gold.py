@@ -146,6 +146,9 @@ def test_summary_against_the_best_peer():
     table = kg.results_table({"datasets": [{"title": "Toy", "summary": out}]})
     assert "| Toy (20) | peer a | " in table and "best peer |" in table and "+16.67" in table
     assert "Published" not in table  # no published figures for this data set
+    assert kg.run_line({"dev": True, "limit": 50}).startswith("Scope: the development part (Inspec's first 500 "
+                                                              "documents, 500N-KPCrowd's training folds), its first 50")
+    assert kg.run_line({"limit": 50}).startswith("Scope: the first 50 documents of each data set.")
     # a data set with published figures: ours (present-only) beside the paper's, never instead of them
     beside = kg.published_table({"datasets": [{"name": "inspec", "title": "Inspec", "summary": out}]})
     assert "| Inspec | ours: dkw toy | 57.14 [57.14, 57.14] | 33.33 [33.33, 33.33] |" in beside
