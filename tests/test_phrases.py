@@ -152,13 +152,11 @@ class _Recording:
             yield doc
 
 
-def _uninterrupted(topic_corpus, tagger, folder):
-    import os
-
+def _uninterrupted(topic_corpus, tagger, folder, monkeypatch):
     from dkw_core import cache
     from dkw_core.phrases import tag_cache_file
 
-    os.environ["DKW_DATA_DIR"] = str(folder)
+    monkeypatch.setenv("DKW_DATA_DIR", str(folder))  # restored after the test, as every other setting
     result = tag_corpus(topic_corpus, tagger=tagger, n_process=1)
     return result, cache.read_pickle(tag_cache_file(topic_corpus.name, tagger))
 
@@ -173,7 +171,7 @@ def test_a_killed_tagging_resumes_from_its_chunks_and_ends_as_an_uninterrupted_o
     from dkw_core import cache, phrases
 
     monkeypatch.setattr(phrases, "CHUNK_DOCS", 3)
-    expected, expected_file = _uninterrupted(topic_corpus, tagger, tmp_path / "whole")
+    expected, expected_file = _uninterrupted(topic_corpus, tagger, tmp_path / "whole", monkeypatch)
     monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path / "killed"))
     child = multiprocessing.get_context("fork").Process(
         target=tag_corpus, args=(topic_corpus,), kwargs={"tagger": _Recording(tagger, die_after=7, kill=True),
@@ -201,7 +199,7 @@ def test_a_stopped_tagging_keeps_every_document_it_tagged(topic_corpus, tagger, 
     from dkw_core import phrases
 
     monkeypatch.setattr(phrases, "CHUNK_DOCS", 3)
-    expected, _ = _uninterrupted(topic_corpus, tagger, tmp_path / "whole")
+    expected, _ = _uninterrupted(topic_corpus, tagger, tmp_path / "whole", monkeypatch)
     monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path / "stopped"))
 
     class Cancelled(Exception):
