@@ -178,10 +178,12 @@ def chart(results: dict, path: Path) -> None:
     plt.close(fig)
 
 
-def update_docs(table: str) -> None:
-    from dkw_core.evaluation.keyphrase_gold import with_table
+def update_docs(results: dict) -> None:
+    """The full table into docs/keyphrases.md, its summary into BENCHMARKS.md."""
+    from dkw_core.evaluation.keyphrase_gold import results_table, summary_table, with_table
 
-    for page in (ROOT / "docs" / "keyphrases.md", ROOT / "BENCHMARKS.md"):
+    for page, table in ((ROOT / "docs" / "keyphrases.md", results_table(results)),
+                        (ROOT / "BENCHMARKS.md", summary_table(results))):
         text = page.read_text(encoding="utf-8")
         page.write_text(with_table(text, table), encoding="utf-8")
 
@@ -195,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=None, help="results folder (default: docs/results/keyphrases for a full run, "
                                                 "else data/bench-keyphrases)")
     ap.add_argument("--update-docs", action="store_true",
-                    help="write the table into docs/keyphrases.md and BENCHMARKS.md")
+                    help="write the table into docs/keyphrases.md and its summary into BENCHMARKS.md")
     ap.add_argument("--render", action="store_true",
                     help="run nothing: regenerate the table, the chart (and with --update-docs the pages) from "
                          "the results folder's gold-standards.json")
@@ -239,14 +241,14 @@ def main(argv: list[str] | None = None) -> int:
 
 def render(results: dict, out: Path, docs: bool) -> int:
     """The chart (``gold-standards-f1-at-10.png``) of ``results`` in ``out``, the table printed, and with ``docs``
-    the table in docs/keyphrases.md and BENCHMARKS.md (a Markdown file in docs/results would be a
-    page of the site outside its nav)."""
+    the table in docs/keyphrases.md and its summary in BENCHMARKS.md (a Markdown file in docs/results
+    would be a page of the site outside its nav)."""
     from dkw_core.evaluation.keyphrase_gold import results_table
 
     table = results_table(results)
     chart(results, out / "gold-standards-f1-at-10.png")
     if docs:
-        update_docs(table)
+        update_docs(results)
     print(table)
     return 0
 
