@@ -9,7 +9,7 @@ import streamlit as st
 
 from dkw_app import backend, jobs, widgets
 from dkw_app.study_ui import base_url, flash, progress_callback, require_admin, show_error, show_flash, study_engine
-from dkw_app.untrusted import md
+from dkw_app.untrusted import isolate, md
 from dkw_core.errors import DkwError
 
 st.set_page_config(page_title="Study admin", layout="wide")
@@ -154,8 +154,8 @@ def create_tab() -> None:
                                 "distant category, expected 'Irrelevant')", 0.0, 1.0,
                                 float(DEFAULTS["attention_share"]), step=0.05, key="new_attention")
     rules = rules_inputs("new", DEFAULTS["rules"], disabled=False)
-    labels = ", ".join(f"{chr(65 + i)} = {m.name}" for i, m in enumerate(methods))
-    st.caption(f"{len(methods)} method(s): {md(labels)}" if methods else "No method chosen yet.")
+    labels = ", ".join(f"{chr(65 + i)} = {md(m.name)}" for i, m in enumerate(methods))  # each name its own unit
+    st.caption(f"{len(methods)} method(s): {labels}" if methods else "No method chosen yet.")
     if st.button("Create study", type="primary", key="create_go", disabled=bool(problems) or len(methods) < 2 or not corpus):
         name = name.strip() or f"{Path(corpus).name} keyword study"
         config = backend.StudyConfig(name=name, corpus=corpus, keywords_per_method=int(top),
@@ -170,7 +170,8 @@ def create_tab() -> None:
             return
         engine_ = engine
         slice_ = int(sample) or None
-        jobs.start(CREATE_JOB, f"Study {name!r} on {corpus}" + (f" (slice of {slice_} per category)" if slice_ else ""),
+        title = f"Study {isolate(repr(name))} on {isolate(corpus)}"  # shown inside sentences: each value isolated
+        jobs.start(CREATE_JOB, title + (f" (slice of {slice_} per category)" if slice_ else ""),
                    lambda progress: backend.create_study(engine_, corpus=corpus, config=config,
                                                          progress=progress, cancel=jobs.stopping))
         st.rerun()
@@ -193,7 +194,7 @@ def creation_status() -> None:
         flash(f"Study {job.result} is ready ({job.title}, {job.seconds():.0f} s): invite its judges under Judges.")
         st.session_state["admin_study"] = job.result
     else:
-        flash(f"{job.title} was not created: {job.error}", kind="error")
+        flash(f"{job.title} was not created: {isolate(job.error)}", kind="error")
     jobs.forget(CREATE_JOB)
     st.rerun(scope="app")
 
@@ -223,14 +224,14 @@ if st.session_state.get("admin_study") not in ids:
     st.session_state["admin_study"] = ids[-1]
 study_id = st.sidebar.selectbox(  # option labels are plain text, never markdown
     "Study", ids, key="admin_study",
-    format_func=lambda i: f"{i}: {by_id[i]['name']} ({by_id[i]['corpus']}, {by_id[i]['articles']} articles, "
+    format_func=lambda i: f"{i}: {isolate(by_id[i]['name'])} ({isolate(by_id[i]['corpus'])}, {by_id[i]['articles']} articles, "
                           f"{by_id[i]['status']})")
 current = by_id[study_id]
 methods = backend.study_settings(engine, study_id).get("methods") or [
     {"label": "A", "name": current["method_a"], "protocol": current["protocol_a"]},
     {"label": "B", "name": current["method_b"], "protocol": current["protocol_b"]}]
 st.sidebar.text(f"Status: {current['status']}\n" + "\n".join(  # plain text: stored names as stored
-    f"{m['label']} = {m['name']} ({m['protocol']})" for m in methods))
+    f"{m['label']} = {isolate(m['name'])} ({m['protocol']})" for m in methods))
 
 
 def invite() -> None:
@@ -245,7 +246,7 @@ def invite() -> None:
     st.session_state.setdefault("invited", []).append(
         {"judge_id": jid, "name": name.strip(), "code": code, "link": f"{base_url()}/Judge?code={code}"})
     st.session_state["invite_name"] = ""
-    flash(f"Judge {name.strip()!r} invited (judge {jid}): send her the link below.")
+    flash(f"Judge {isolate(repr(name.strip()))} invited (judge {jid}): send her the link below.")
 
 
 with tab_judges:
@@ -257,7 +258,8 @@ with tab_judges:
     judges = backend.monitoring(engine, study_id)["judges"]
     if judges:
         st.subheader("Access")
-        labels = {j["judge_id"]: f"{j['judge_id']}: {j['name']}" + (f" [{j['platform_id']}]" if j["platform_id"] else "")
+        labels = {j["judge_id"]: f"{j['judge_id']}: {isolate(j['name'])}"
+                  + (f" [{isolate(j['platform_id'])}]" if j["platform_id"] else "")
                   + f" ({j['access']})" for j in judges}  # plain text; a participant's platform id for the organiser
         pick = st.selectbox("Judge", list(labels), format_func=labels.get, key="access_judge")
         c1, c2 = st.columns(2)
@@ -315,7 +317,7 @@ with tab_judges:
                    "of exports unless asked for.")
     invited = list(st.session_state.get("invited", []))
     if invited:
-        st.text(f"Link for {invited[-1]['name']}:")
+        st.text(f"Link for {isolate(invited[-1]['name'])}:")
         st.code(invited[-1]["link"], language=None)
         st.caption("Access codes are shown only now (the database keeps their hash). Send each judge her link.")
         st.dataframe(pd.DataFrame(invited), hide_index=True, key="invited_table")

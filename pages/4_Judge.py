@@ -14,7 +14,7 @@ import streamlit as st
 
 from dkw_app import backend
 from dkw_app.study_ui import focus_style, judge_error, scroll_to_top, show_plain, study_engine
-from dkw_app.untrusted import md
+from dkw_app.untrusted import isolate, md
 from dkw_core.errors import DkwError
 
 st.set_page_config(page_title="Judge", layout="wide")
@@ -246,7 +246,7 @@ with right:
     for cat in task.categories:  # plain text: a category name is never markdown
         if cat == task.category:
             with st.container(border=True, key="own_category"):
-                st.text(f"▶ {cat}  ← this article")
+                st.text(f"▶ {isolate(cat)}  ← this article")
         else:
             st.text(f"  {cat}")
 
@@ -280,7 +280,7 @@ words = dict(task.keywords)
 st.caption(f"{answered} of {len(keys)} answers given"
            + ("" if complete else " — answer every question to submit. Still open:"))
 if not complete:  # keywords as plain text: markdown would turn a URL inside one into a link, escaped or not
-    st.text("; ".join(f"{words[pos]} ({'topic' if q == 'topic' else 'category'})" for pos, q in missing[:6])
+    st.text("; ".join(f"{isolate(words[pos])} ({'topic' if q == 'topic' else 'category'})" for pos, q in missing[:6])
             + (f"; and {len(missing) - 6} more" if len(missing) > 6 else ""))
 st.caption("Your answers are saved as you give them: you can reload or come back later.")
 st.button("Submit", type="primary", disabled=not complete, key="judge_submit", on_click=submit,

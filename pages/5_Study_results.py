@@ -12,6 +12,7 @@ import streamlit as st
 
 from dkw_app import backend
 from dkw_app.study_ui import require_admin, show_error, study_engine
+from dkw_app.untrusted import isolate
 from dkw_core.errors import DkwError
 
 st.set_page_config(page_title="Study results", layout="wide")
@@ -28,7 +29,7 @@ if not studies:
     st.stop()
 by_id = {s["id"]: s for s in studies}
 study_id = st.selectbox("Study", list(by_id), index=len(by_id) - 1, key="results_study",
-                        format_func=lambda i: f"{i}: {by_id[i]['name']} ({by_id[i]['corpus']})")
+                        format_func=lambda i: f"{i}: {isolate(by_id[i]['name'])} ({isolate(by_id[i]['corpus'])})")
 with_sim = st.toggle("Include simulated judgements", value=False, key="results_simulated",
                      help="Simulated judges (study simulate) are not human data; they are left out by default.")
 
@@ -47,11 +48,11 @@ elif result["simulated_judgements"]:
 s, c = result["study"], result["counts"]
 methods = s.get("methods") or [{"label": "A", "name": s["method_a"], "protocol": s["protocol_a"]},
                                {"label": "B", "name": s["method_b"], "protocol": s["protocol_b"]}]
-method_line = ", ".join(f"{m['label']} = {m['name']} ({m['protocol']} protocol)" for m in methods)
-st.text(f"Study {s['name']} ({s['status']}): corpus {s['corpus']} ({s['split']} split, seed {s['seed']}), "
+method_line = ", ".join(f"{m['label']} = {isolate(m['name'])} ({m['protocol']} protocol)" for m in methods)
+st.text(f"Study {isolate(s['name'])} ({s['status']}): corpus {isolate(s['corpus'])} ({s['split']} split, seed {s['seed']}), "
         f"{s['keywords_shown']}, {s['judges_per_article']} judges per article. "
         f"{c['judgements']} submitted judgements by {c['judges']} judges, {c['answers']} answers "
-        f"({c['do_not_know']} 'Do not know').")  # plain text: stored names exactly as stored
+        f"({c['do_not_know']} 'Do not know').")  # plain text: stored names as stored, each isolated
 st.text("Methods: " + method_line)
 found = backend.StudyVerdict(result["verdict"])  # the lines `study analyze` prints, word for word
 if not result["counts"]["answers"]:

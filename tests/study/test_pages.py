@@ -829,3 +829,80 @@ def test_the_admin_shows_a_participants_platform_id_beside_her_judge_and_exports
     (rules,) = [t.value for t in at.table if "excluded by" in t.value.columns]  # Rules & quality: beside her too
     assert [shown(v) for v in rules["judge"]] == [f"participant-{jid}"]
     assert [shown(v) for v in rules["platform id"]] == ["60a1b2c3d4"]
+
+
+# ------------------------------------------------------------------ bidi: the page's own words keep their order
+
+RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE, left unclosed
+
+
+def _hostile_names(engine, sid: int, jid: int) -> None:
+    """Names as a database written before names were checked (or by hand) may hold them: an
+    unclosed U+202E after the study's name and corpus, each method's name, a judge's name and a
+    participant's platform id."""
+    from dkw_core.study.models import Judge, Participant, StudyMethod
+
+    with Session(engine) as s:
+        study = s.get(Study, sid)
+        study.name, study.corpus = f"demo{RLO}", f"demo-tiny{RLO}"
+        study.method_a, study.method_b = study.method_a + RLO, study.method_b + RLO
+        for method in s.scalars(select(StudyMethod).where(StudyMethod.study_id == sid)):
+            method.name += RLO
+        s.get(Judge, jid).name = f"ann{RLO}"
+        s.scalars(select(Participant).where(Participant.judge_id == jid)).one().participant_id = f"60a1{RLO}"
+        s.commit()
+
+
+def test_an_override_in_a_stored_name_leaves_the_study_pages_words_in_order(env):
+    """A study, method or judge name or a platform id holding an unclosed U+202E reversed the
+    rest of its line: "Study … (open): corpus … (test split, seed 2), …", "Methods: A = …
+    (label-aware protocol), B = …", the study pickers and the judge picker's "… [id] (active)".
+    Each value is isolated: the page's own words stay outside every override (the bidi
+    algorithm's explicit levels)."""
+    from dkw_core.study.participants import PlatformSettings, join, set_platform
+    from tests.support.bidi import base_text
+
+    sid = _demo_study(env, judges=2)
+    simulate(env, sid, judges=3, seed=4)
+    set_platform(env, sid, PlatformSettings("PROLIFIC_PID", "CODE-42", None, 1))
+    jid = join(env, sid, "60a1b2c3d4")
+    _hostile_names(env, sid, jid)
+
+    at = _run(RESULTS)
+    at.text_input(key="results-password").input("s3cret-s3cret").run()
+    at.toggle(key="results_simulated").set_value(True).run()
+    assert not at.exception
+    assert [base_text(o) for o in at.selectbox(key="results_study").options] == [f"{sid}:  ()"]
+    lines = [base_text(t.value) for t in at.text]
+    assert any(line.startswith("Study  (open): corpus  (test split, seed 2), 3 keywords per method, 2 judges per article.")
+               for line in lines), lines
+    assert "Methods: A =  (label-aware protocol), B =  (label-aware protocol)" in lines
+    assert "A =  (label-aware protocol), B =  (label-aware protocol)" in lines  # above Table 7
+
+    at = _admin()
+    assert not at.exception
+    (study,) = at.sidebar.selectbox(key="admin_study").options
+    assert base_text(study) == f"{sid}:  (, 4 articles, open)"
+    (status,) = [base_text(t.value) for t in at.sidebar.text if t.value.startswith("Status")]
+    assert status == "Status: open\nA =  (label-aware)\nB =  (label-aware)"
+    picker = [base_text(o) for o in at.selectbox(key="access_judge").options]
+    assert f"{jid}:  [] (active)" in picker, picker
+
+
+def test_an_override_in_a_category_leaves_the_judge_page_words_in_order(env):
+    """A category "sport\u202e" read "▶ sport … elcitra siht ←" on the judge page's category
+    list; each category is isolated, so "← this article" stays in order."""
+    from tests.support.bidi import base_text
+
+    c = demo_corpus()
+    docs = [type(d)(id=d.id, text=d.text, label=d.label + RLO, split=d.split) for d in c.documents]
+    sid = S.create_study(env, documents=docs, categories=[cat + RLO for cat in c.categories], provider=fake_provider,
+                         config=S.StudyConfig(name="demo", corpus="demo-tiny", articles_per_category=1,
+                                              categories_per_batch=2, judges_per_article=1,
+                                              keywords_per_method=3, seed=2))
+    _jid, code = S.invite_judge(env, sid, name="ann")
+    at = _run(JUDGE, code=code)
+    at.button(key="judge_start").click().run()
+    assert not at.exception
+    (own,) = [base_text(t.value) for t in at.text if t.value.startswith("▶")]
+    assert own == "▶   ← this article"
