@@ -143,6 +143,14 @@ def content_key(name: str, docs: list[Document]) -> str:
     return f"{name}-{h.hexdigest()[:10]}"
 
 
+def name_text(name: str | bytes) -> str:
+    """A file, folder or archive member name as text every output can write: the bytes of a
+    name that is not UTF-8 (lone surrogates in a ``str``, ``os.fsdecode``'s ``surrogateescape``)
+    are written ``\\x9b``, as :func:`dkw_core.terminal.escape` shows them; other names unchanged."""
+    raw = name if isinstance(name, bytes) else name.encode("utf-8", "surrogateescape")
+    return raw.decode("utf-8", "backslashreplace")
+
+
 def safe_id_part(text: str) -> str:
     """File names as id parts: control characters (e.g. a trailing ``\\r``) become ``%0D``."""
     return re.sub(r"[\x00-\x1f\x7f]", lambda m: f"%{ord(m.group()):02X}", text)

@@ -6,7 +6,10 @@ Validation (each problem is one :class:`~dkw_core.errors.CorpusError` line namin
 row or member):
 
 * size: at most ``DKW_MAX_UPLOAD_MB`` (default 50) — for a zip, of its unpacked files too;
-* encoding: UTF-8 (a BOM is allowed); binary files (NUL bytes) are refused;
+* encoding: UTF-8 (a BOM is allowed); binary files (NUL bytes) are refused. Zip entry names
+  are read as :mod:`zipfile` reads them: UTF-8 when the entry is flagged UTF-8, else cp437 (the
+  zip format's default, where every byte is a character: ``0x9b`` is ``¢``); an entry flagged
+  UTF-8 whose name is not valid UTF-8 refuses the zip, naming the entry with its bytes as ``\\x9b``;
 * empty texts and empty labels are refused, naming the rows or files;
 * splits are ``train`` / ``test``. Without a split (no ``split`` column, or a zip of
   ``<category>/<file>``) a deterministic stratified split puts a third of every category into
@@ -34,6 +37,7 @@ from pathlib import Path
 
 from .. import config
 from ..errors import CorpusError, DkwError
+from .model import name_text
 from .webkb import TEST_FRACTION, hash_split
 
 __all__ = ["UploadReport", "import_corpus", "user_corpora", "user_corpus_path", "user_corpus_meta",
@@ -152,6 +156,9 @@ def _rows_from_zip(data: bytes, source: str, skipped: list[str] | None = None) -
         zf = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
         raise CorpusError(f"{source}: not a readable zip file") from None
+    except UnicodeDecodeError as exc:  # an entry flagged UTF-8 whose name is not: zipfile cannot open it
+        raise CorpusError(f"{source}: entry {name_text(exc.object)} is marked UTF-8 but its name is not valid "
+                          "UTF-8; re-create the zip") from None
     with zf:
         unsafe = [m.filename for m in zf.infolist() if not m.is_dir() and _unsafe(m.filename)]
         if skipped is not None:

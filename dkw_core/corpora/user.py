@@ -4,7 +4,9 @@ columns ``text,label,split`` (optional ``id``).
 Decisions on bad files: a binary file (NUL bytes) or a file that is not valid UTF-8 raises
 :class:`~dkw_core.errors.CorpusError` naming the file — nothing is skipped silently. Hidden files
 (``.DS_Store``…) are ignored. Empty documents are kept with ``text == ""`` (the keyword step
-raises a clear error for them). Ids: ``<name>/<split>/<category>/<file>`` for a folder,
+raises a clear error for them). Ids: ``<name>/<split>/<category>/<file>`` for a folder (a file or
+category name that is not UTF-8 keeps its undecodable bytes as ``\\x9b``, :func:`~.model.name_text`,
+as ``keywords --texts`` ids do),
 ``<name>/<split>/<label>/<row>`` for a CSV (row = 1-based data row, or the value of an ``id``
 column). A user corpus's ``key`` is ``<name>-<content hash>``, so caches never mix two versions.
 """
@@ -16,7 +18,7 @@ from pathlib import Path
 
 from ..errors import CorpusError
 from ..types import Progress, report
-from .model import _SPLIT_RANK, Corpus, Document, content_key, doc_sort_key, safe_id_part
+from .model import _SPLIT_RANK, Corpus, Document, content_key, doc_sort_key, name_text, safe_id_part
 from .webkb import hidden
 
 
@@ -73,7 +75,8 @@ def load_folder(path: Path, progress: Progress | None = None) -> Corpus:
     docs = []
     for i, (split, label, f) in enumerate(files):
         text = decode_text(f.read_bytes(), str(f))
-        rel = safe_id_part(f.relative_to(path / split / label).as_posix())
+        rel = safe_id_part(name_text(f.relative_to(path / split / label).as_posix()))
+        label = name_text(label)  # a category folder's name is the label every output writes
         docs.append(Document(f"{name}/{split}/{label}/{rel}", text, label, split))
         if i % 200 == 0:
             report(progress, i / len(files), f"{name}: {i}/{len(files)} files read")

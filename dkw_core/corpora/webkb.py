@@ -27,7 +27,7 @@ from ..errors import CorpusError
 from ..types import Progress, report
 from ._archive import member_bytes, tar_members
 from .html import html_page_to_text
-from .model import Corpus, Document, safe_id_part
+from .model import Corpus, Document, name_text, safe_id_part
 
 TEST_FRACTION = 1 / 3
 """Share of every class that :func:`hash_split` puts into the test split (WebKB, 7 Sectors)."""
@@ -88,8 +88,9 @@ def parse_webkb(path: Path, name: str, progress: Progress | None) -> list[Docume
 
 
 def _sectors_pages(files: list[tuple[str, Callable[[], bytes]]], source: Path) -> list[tuple[str, str, bytes]]:
-    """Strip wrapper folders down to ``<sector>/<industry>/.../<file>``; label = the sector."""
-    rels = [[p for p in rel.split("/") if p not in ("", ".")] for rel, _ in files]
+    """Strip wrapper folders down to ``<sector>/<industry>/.../<file>``; label = the sector. A name
+    that is not UTF-8 keeps its undecodable bytes as ``\\x9b`` (:func:`~.model.name_text`)."""
+    rels = [[p for p in name_text(rel).split("/") if p not in ("", ".")] for rel, _ in files]
     while rels and all(len(r) > 2 for r in rels) and len({r[0] for r in rels}) == 1:
         rels = [r[1:] for r in rels]  # drop a single wrapper folder such as "7sectors/"
     pages = []

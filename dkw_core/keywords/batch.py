@@ -30,7 +30,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -189,8 +188,10 @@ def file_id(relative: Path) -> str:
     """The id of a folder's text file: its path below the folder (``sub/one.txt``). The bytes
     of a name that is not UTF-8 (Python holds them as lone surrogates, ``os.fsdecode``) are
     written ``\\x9b``, as :func:`dkw_core.terminal.escape` shows them: the raw name cannot be
-    written to a UTF-8 file at all."""
-    return os.fsencode(relative.as_posix()).decode("utf-8", "backslashreplace")
+    written to a UTF-8 file at all (:func:`dkw_core.corpora.model.name_text`)."""
+    from ..corpora.model import name_text
+
+    return name_text(relative.as_posix())
 
 
 def _read_file(f: Path) -> bytes:

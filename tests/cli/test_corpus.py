@@ -502,3 +502,48 @@ def test_stream_warnings_show_a_hostile_file_name_escaped(here, tmp_path, capsys
     assert f"warning: {name}, line 3: not JSON (Expecting property name enclosed in double quotes at line 3 column 2)" \
            in err
     assert "2 lines skipped (named above)" in err
+
+
+# -- a --dataset folder whose category and file names are not UTF-8 (issue 42 item 7) ---------------
+BAD_CATEGORY = b"space\x9b[2J\xff"
+ESCAPED_CATEGORY = "space\\x9b[2J\\xff"
+
+
+@pytest.fixture(scope="module")
+def hostile_folder(tmp_path_factory):
+    """:data:`TEXTS` with category ``space`` renamed :data:`BAD_CATEGORY` and each first file
+    :data:`BAD_NAME`."""
+    root = tmp_path_factory.mktemp("hostile") / "odd"
+    for (split, label), texts in TEXTS.items():
+        d = root / split / (os.fsdecode(BAD_CATEGORY) if label == "space" else label)
+        d.mkdir(parents=True)
+        for i, t in enumerate(texts):
+            (d / (os.fsdecode(BAD_NAME) if i == 0 else f"{i}.txt")).write_text(t)
+    return root
+
+
+@pytest.mark.parametrize("out_name", ["x.jsonl", "x.csv", "-"])
+def test_a_corpus_folder_whose_names_are_not_utf8_has_escaped_ids_and_labels_in_every_output(
+        hostile_folder, tmp_path, capsys, out_name):
+    out = tmp_path / out_name
+    code, stdout, err = run(capsys, "keywords", "--dataset", str(hostile_folder), "--split", "test", "--metric", "rf",
+                            "--k", "10", "--top", "2", "--out", out_name if out_name == "-" else str(out))
+    assert code == 0, err  # before: UnicodeEncodeError into x.jsonl, raw 0x9b/0xff bytes on standard output
+    text = stdout if out_name == "-" else out.read_text(encoding="utf-8")
+    rows = (list(csv.DictReader(io.StringIO(text))) if out_name.endswith(".csv")
+            else [json.loads(line) for line in text.splitlines()])
+    assert sorted((r["id"], r["label"]) for r in rows) == [
+        (f"odd/test/{ESCAPED_CATEGORY}/{ESCAPED_NAME}", ESCAPED_CATEGORY), (f"odd/test/sport/{ESCAPED_NAME}", "sport")]
+    assert not any(c in stdout + err for c in "\udc9b\udcff\x9b\x1b")
+    assert not any(p.name.startswith(".") for p in tmp_path.iterdir())  # no temporary file left
+
+
+def test_a_document_of_a_corpus_folder_whose_names_are_not_utf8_opens_by_its_escaped_id(hostile_folder, capsys):
+    doc = f"odd/test/{ESCAPED_CATEGORY}/{ESCAPED_NAME}"
+    code, out, err = run(capsys, "keywords", "--dataset", str(hostile_folder), "--doc", doc, "--metric", "rf",
+                         "--k", "10", "--top", "2")
+    assert code == 0, err
+    assert out.startswith(doc + "  [label-aware") and not any(c in out + err for c in "\udc9b\udcff\x9b\x1b")
+    code, out, err = run(capsys, "categories", "--dataset", str(hostile_folder), "--metric", "rf", "--top", "1")
+    assert code == 0, err
+    assert f"{ESCAPED_CATEGORY} (2 training documents)" in out and not any(c in out for c in "\udc9b\x9b\x1b")

@@ -198,3 +198,26 @@ def test_a_re_uploaded_corpus_gets_new_sample_keys():
     second = load_corpus("again").head(2)
     assert [d.id for d in second] == [d.id for d in first]  # the same ids, other texts
     assert second.key != first.key and corpus_key("again", 2) == second.key
+
+
+def _zip_with_raw_name(placeholder: str, raw: bytes) -> bytes:
+    """A zip whose entries ``<split>/<category>/<placeholder>.txt`` are renamed to the bytes ``raw``
+    (zipfile itself only writes names it can encode): an ASCII placeholder leaves the entry
+    unflagged (read as cp437), a non-ASCII one flags it UTF-8."""
+    files = {f"{split}/{cat}/{name}.txt": f"A {cat} text.".encode() for split in ("train", "test")
+             for cat in ("sport", "space") for name in ("one", placeholder)}
+    data = zip_bytes(files)
+    assert data.count(placeholder.encode()) == 8  # 4 entries: local header + central directory
+    return data.replace(placeholder.encode(), raw)
+
+
+def test_a_zip_entry_name_that_is_not_utf8_is_read_as_cp437_or_refused_in_one_line():
+    # unflagged: read as the zip format's default cp437, every byte a character (0x9b ¢, 0xff nbsp)
+    report = import_corpus("cp", _zip_with_raw_name("AB", b"\x9b\xff"), "cp.zip")
+    assert report.documents == 8
+    assert "cp/test/space/\u00a2\u00a0.txt" in {d.id for d in load_corpus("cp").documents}
+    # flagged UTF-8 but not UTF-8: before, a UnicodeDecodeError traceback from zipfile (in the app too)
+    with pytest.raises(CorpusError, match=r"^bad\.zip: entry train/sport/\\x9b\\xff\.txt is marked UTF-8") as err:
+        import_corpus("bad", _zip_with_raw_name("\u00e9", b"\x9b\xff"), "bad.zip")
+    assert not any(c in str(err.value) for c in "\x9b\xff\udc9b\udcff")
+    assert user_corpora() == ["cp"]
