@@ -208,8 +208,9 @@ def show_documents(dataset: str, rows: pd.DataFrame) -> None:
 
     st.subheader("Document keywords: about the document, or about its category?")
     if rows[TOPIC_AXIS].isna().all():
-        st.info(md(f"The document keywords were not measured on {dataset}. Measure them with "
-                   f"python scripts/quality_table.py --corpora {dataset} --documents-only"))
+        st.info(f"The document keywords were not measured on {md(dataset)}. "
+                + md("Measure them with python scripts/quality_table.py --corpora")
+                + f" {md(dataset)} " + md("--documents-only"))
         return
     st.markdown(f"**{md(backend.front_sentence(rows, dataset))}**")
     st.caption("Topic: a document's rank among the test documents of its own category when they are ranked by "
@@ -248,9 +249,9 @@ def show_words(dataset: str) -> None:
         return
     rows = results.of(dataset)
     if rows.empty:
-        st.info(md(f"The quality of the category words was not measured on {dataset} (measured: "
-                   f"{', '.join(results.corpora) or 'none'}). Measure it with "
-                   f"python scripts/quality_table.py --corpora {dataset}"))
+        st.info(f"The quality of the category words was not measured on {md(dataset)} (measured: "
+                f"{', '.join(map(md, results.corpora)) or 'none'}). "
+                + md("Measure it with python scripts/quality_table.py --corpora") + f" {md(dataset)}")
         return
     show_documents(dataset, rows)
     st.subheader("Category words: coherent and exclusive?")
@@ -277,4 +278,4 @@ def show_words(dataset: str) -> None:
     widgets.csv_download(table, label="Download this table (CSV)", file_name=f"words-quality-{dataset}.csv",
                          key="csv_words")
     st.caption(md(f"Each category's top {results.top} words per method; the lists themselves are on the docs "
-                  f"page docs/results/quality/{dataset}.md and, per category, on the Categories page."))
+                  "page docs/results/quality/") + md(dataset) + md(".md and, per category, on the Categories page."))

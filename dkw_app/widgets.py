@@ -15,7 +15,7 @@ from dkw_core.errors import DkwError
 from dkw_core.types import describe_time_left
 
 from . import backend
-from .untrusted import md
+from .untrusted import isolate, md
 
 ROOT = Path(__file__).resolve().parent.parent
 #: (file, link label, icon, sidebar title, URL path; "" = the default page) of every page.
@@ -126,9 +126,9 @@ def missing_corpus(info: dict[str, Any], box: Any = None) -> None:
     box = box or st.container()
     name, archive = str(info.get("name")), str(info.get("archive"))
     folder = guarded(backend.archives_folder, default="DKW_ARCHIVES") or "DKW_ARCHIVES"
-    box.warning(md(f"{name}: archive {archive} not found in {folder} (DKW_ARCHIVES)."))
+    box.warning(f"{md(name)}: archive {md(archive)} not found in {md(folder)} (DKW\\_ARCHIVES).")
     if not guarded(lambda: backend.downloadable(name), default=False):
-        box.caption(md(f"{name} is not downloadable: put {archive} into {folder}."))
+        box.caption(f"{md(name)} is not downloadable: put {md(archive)} into {md(folder)}.")
         return
     if box.button(f"Download {md(name)}", key=f"download_{name}",
                   help=f"Fetches {md(archive)}, checks it and saves it in the archives folder."):
@@ -162,7 +162,7 @@ def start_preparation(name: str, sample: int | None, k_max: int, neighbours: str
     page or closes the tab, and every page shows it (:func:`preparation_jobs`)."""
     from . import jobs, resources
 
-    what = name + (f" (slice: {sample} documents per category and split)" if sample else "")
+    what = isolate(name) + (f" (slice: {sample} documents per category and split)" if sample else "")
     what += "" if neighbours == "cosine" else f", nearest words by {neighbours}"
 
     def work(progress: backend.Progress) -> Any:
@@ -192,8 +192,8 @@ def preparation_jobs() -> None:
     stopped = [j for j in _prepare_jobs() if j.state in ("cancelled", "failed")]
     for job in stopped:
         box = st.container(border=True)
-        box.warning(md(f"{job.title} stopped after {_duration(job.seconds())}: {job.error}. "
-                                    "The documents tagged so far are kept: Prepare resumes from them."),
+        box.warning(f"{md(job.title)} stopped after {_duration(job.seconds())}: {md(job.error)}. "
+                    "The documents tagged so far are kept: Prepare resumes from them.",
                     icon=":material/pause_circle:")
         if box.button("Dismiss", key=f"dismiss_{job.key}"):
             from . import jobs
@@ -241,8 +241,8 @@ def not_distributed_note(infos: Sequence[dict[str, Any]], box: Any = None) -> No
     """One caption naming each corpus that is not distributed and where its archive goes."""
     if infos:
         folder = guarded(backend.archives_folder, default="DKW_ARCHIVES") or "DKW_ARCHIVES"
-        (box or st).caption(md("Not distributed, so not downloadable: " + ", ".join(
-            f"{i.get('name')} (put {i.get('archive')} into {folder})" for i in infos) + "."))
+        (box or st).caption("Not distributed, so not downloadable: " + ", ".join(
+            f"{md(i.get('name'))} (put {md(i.get('archive'))} into {md(folder)})" for i in infos) + ".")
 
 
 def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: Any = None,
@@ -269,7 +269,7 @@ def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: A
     job = jobs.get(prepare_job_key(name, sample, k_max, neighbours))
     if job is not None and job.running:
         say("Being prepared on the server (progress above)." if compact else
-            md(f"{name} is being prepared on the server (progress at the top of the page)."))
+            f"{md(name)} is being prepared on the server (progress at the top of the page).")
         return False
     how = "" if neighbours == "cosine" else f", found by {neighbours}"
     kept = guarded(lambda: backend.interrupted_tagging(name), default=0) or 0
@@ -277,7 +277,7 @@ def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: A
     left = (f" An earlier preparation stopped: its {kept:,} tagged documents are kept, and Prepare resumes from "
             "them (nothing starts by itself after a server restart).") if kept else ""
     say(md("Not prepared yet." + left) if compact else
-        md(f"{name} is not prepared yet: every document tagged, then the K={k_max} nearest words "
+        f"{md(name)} is not prepared yet: " + md(f"every document tagged, then the K={k_max} nearest words "
                         f"of every phrase{how}.{left} ") + PREPARE_COST)
     if (button_box or box).button(f"Prepare {md(name)}", key=key):
         start_preparation(name, sample, k_max, neighbours)
@@ -357,12 +357,11 @@ def upload_report() -> None:
     """The last import's outcome, once, as plain text."""
     report = st.session_state.pop("upload_report", None)
     if report:
-        st.success(md(
-            f"Imported {report['name']}: {report['documents']:,} documents ({report['train']:,} train / "
-            f"{report['test']:,} test), {report['categories']} categories; {report['split']}."))
+        st.success(f"Imported {md(report['name'])}: {report['documents']:,} documents ({report['train']:,} train / "
+                   f"{report['test']:,} test), {report['categories']} categories; {md(report['split'])}.")
         if report.get("skipped"):
-            st.warning(md(f"Left out {len(report['skipped'])} zip entries whose path leads outside "
-                          f"the folder: {', '.join(report['skipped'][:10])}"))
+            st.warning(f"Left out {len(report['skipped'])} zip entries whose path leads outside the folder: "
+                       + ", ".join(md(entry) for entry in report["skipped"][:10]))
 
 
 def verdict_block(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: str | None,
@@ -376,8 +375,9 @@ def verdict_block(runs: pd.DataFrame, *, dataset: str, protocol: str, selection:
     found = guarded(lambda: resources.verdict(runs, dataset, protocol, selection, classifier))
     with st.container(border=True, key="verdict"):
         if not found:
-            st.caption(md(f"No verdict for {dataset} under {protocol}: no run here chose over all setups with "
-                          "stored test predictions (python scripts/bench_eval.py --dataset … --cv --full-search)."))
+            st.caption(f"No verdict for {md(dataset)} under {md(protocol)}: " + md(
+                "no run here chose over all setups with stored test predictions "
+                "(python scripts/bench_eval.py --dataset … --cv --full-search)."))
             return None
         st.markdown("**Verdict** — " + md(found["headline"]))
         st.caption(md(found["details"]))
@@ -398,7 +398,7 @@ def hubness_reference(dataset: str) -> bool:
     m1.metric("k-occurrence skewness", f"{r['skewness']:.2f}")
     m2.metric("Neighbour slots held by the top 1 % of words", f"{100 * r['top1_share']:.1f} %")
     m3.metric("Words nobody's neighbour", f"{100 * r['never_share']:.1f} %")
-    st.caption(md(f"{r['source']} · {dataset} · vectors {r['vectors']} · nearest words by {r['neighbours']} · "
+    st.caption(f"{md(r['source'])} · {md(dataset)} · " + md(f"vectors {r['vectors']} · nearest words by {r['neighbours']} · "
                   f"K={int(r['k'])} · {int(r['queries']):,} unique phrase vectors · {int(r['vocabulary']):,} words"))
     top = pd.DataFrame([{"word": h["word"], "k-occurrence": h["k_occurrence"],
                          "share of phrase vectors (%)": round(100 * h["query_share"], 1)} for h in r["hubs"] or []])

@@ -335,8 +335,9 @@ with t_hub:
         # the reference results' hubness (cosine, K 90), shown without a prepared corpus
         reference_shown = source != YOURS and not sample and h_neighbours == "cosine" and widgets.hubness_reference(dataset)
         if not prepared and not reference_shown:
-            st.info(md(f"{dataset} is not prepared with {h_neighbours} neighbours: prepare it on the Documents page or "
-                       f"with python -m dkw_core prepare --dataset {dataset} --neighbours {h_neighbours}"))
+            st.info(f"{md(dataset)} is not prepared with {md(h_neighbours)} neighbours: "
+                    + md("prepare it on the Documents page or with python -m dkw_core prepare --dataset")
+                    + f" {md(dataset)} " + md(f"--neighbours {h_neighbours}"))
         elif prepared and st.button("Measure hubness", key="m_hub_run"):
             try:
                 hub_model = resources.model(dataset, sample, backend.DEFAULT_K_MAX, neighbours=h_neighbours)

@@ -260,3 +260,23 @@ def test_an_override_in_a_keyword_or_category_reverses_no_word_of_the_answer(mon
     (notice,) = [base_text(w.value) for w in at.warning if "poorly" in w.value]
     assert notice.startswith("This text fits 20ng poorly: the nearest category is  at distance 0.33, the "
                              "classifier's P is 0.45. Its keywords are its own phrases")
+
+
+def test_an_override_in_a_zip_entry_name_reverses_no_word_of_the_upload_report(monkeypatch):
+    """The upload report listed the zip entries it left out inside one escaped sentence: an entry
+    "../evil\u202e" reversed the entries after it, and a corpus name holding one the counts of
+    the "Imported …" line. Each value is isolated: the page's words stay outside every override."""
+    from tests.support.bidi import base_text
+
+    rlo = "\u202e"
+    FakeBackend(monkeypatch, prepared=False)
+    at = AppTest.from_file(page("app.py"), default_timeout=30)
+    at.session_state["upload_report"] = {
+        "name": f"news{rlo}", "documents": 12, "train": 8, "test": 4, "categories": 2, "split": "split as given",
+        "skipped": [f"../evil{rlo}.txt", "../other.txt"]}
+    at.run()
+    assert not at.exception
+    (imported,) = [shown(base_text(s.value)) for s in at.success if "Imported" in s.value]
+    assert imported == "Imported : 12 documents (8 train / 4 test), 2 categories; split as given."
+    (left_out,) = [shown(base_text(w.value)) for w in at.warning if "Left out" in w.value]
+    assert left_out == "Left out 2 zip entries whose path leads outside the folder: , ../other.txt"
