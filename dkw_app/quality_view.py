@@ -264,8 +264,8 @@ def show_words(dataset: str) -> None:
                             "displaylogo": False})
     missing = rows[rows[NPMI].isna() & rows["words"].map(method_kind_of).isin(CATEGORY_LIST_KINDS)]
     if not missing.empty:
-        st.caption(md(f"Not drawn (no word of their lists in the test split, no NPMI): "
-                      f"{', '.join(missing['method'])}."))
+        st.caption("Not drawn (no word of their lists in the test split, no NPMI): "
+                   + ", ".join(map(md, missing["method"])) + ".")
     table = words_table(rows)
     st.dataframe(table, hide_index=True, key="table_words", width="stretch",
                  height=35 * (len(table) + 1) + 3, column_config={  # every method in view, no inner scroll
