@@ -22,9 +22,10 @@ from .fakes import CATS, category_provider, make_docs
 RULES = ExclusionRules(max_failed_checks=0, min_seconds_per_article=20, max_same_answer_share=0.5, min_articles=2)
 
 
-def _study(engine, rules=RULES):
+def _study(engine, rules=RULES, attention_share=0.5):
     cfg = S.StudyConfig(name="ex", corpus="fake", articles_per_category=2, categories_per_batch=6,
-                        judges_per_article=5, keywords_per_method=3, seed=4, attention_share=0.5, rules=rules)
+                        judges_per_article=5, keywords_per_method=3, seed=4, attention_share=attention_share,
+                        rules=rules)
     return S.create_study(engine, documents=make_docs(CATS, per_split=4), categories=CATS,
                           provider=category_provider, config=cfg)
 
@@ -140,7 +141,7 @@ def test_a_judge_caught_by_two_rules_counts_under_each_and_once_in_all(engine):
     """Issue 42 item 3: the verdict listed "2; 2; 2; 1" judgements excluded per rule while 5 were
     removed, with nothing saying so. Now the line gives the judgements excluded in all (each
     once) and says a judgement caught by two rules counts under each."""
-    sid = _study(engine)
+    sid = _study(engine, attention_share=1.0)  # every article checks: the careless judge's 3 all fail
     _judge(engine, sid, "careless", lambda i, k, q: 3 if i else _honest(i, k, q), 60, 3)
     _judge(engine, sid, "sloppy", lambda i, k, q: 1, 5, 2)  # too fast AND the same answer throughout
     _judge(engine, sid, "good", _honest, 60, 3)
