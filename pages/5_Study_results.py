@@ -54,7 +54,7 @@ st.text(f"Study {isolate(s['name'])} ({s['status']}): corpus {isolate(s['corpus'
         f"{c['judgements']} submitted judgements by {c['judges']} judges, {c['answers']} answers "
         f"({c['do_not_know']} 'Do not know').")  # plain text: stored names as stored, each isolated
 st.text("Methods: " + method_line)
-found = backend.StudyVerdict(result["verdict"])  # the lines `study analyze` prints, word for word
+found = backend.StudyVerdict(result["verdict"], name=isolate)  # `study analyze`'s lines, each method name isolated
 if not result["counts"]["answers"]:
     if result["exclusions"]["removed"]["judgements"]:  # judged, but the rules left nothing: say so, not "none yet"
         st.info(f"No answers left to analyse: {found.excluded_line()}. The Study admin page's Rules & quality "
@@ -81,7 +81,7 @@ if ex["rules"] is not None:
                           + [{"rule": "in all", "judges": removed["judges"],
                               "judgements removed": removed["judgements"]}]), hide_index=True)
     with st.expander("Verdict without the exclusion rules"):
-        for line in backend.StudyVerdict(result["verdict_without_rules"]).pair_sentences():
+        for line in backend.StudyVerdict(result["verdict_without_rules"], name=isolate).pair_sentences():
             st.text(line)
 
 

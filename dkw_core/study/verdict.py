@@ -28,7 +28,7 @@ Planted intruder keywords (attention checks) have no producing method and never 
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -214,6 +214,10 @@ class Verdict:
     ``study analyze`` and the Study results page."""
 
     data: Mapping[str, Any]
+    #: How a method's (stored, possibly imported) name is set into a line: as it is for the
+    #: terminal (``study analyze`` escapes whole lines); the Study results page isolates each
+    #: name (``dkw_app.untrusted.isolate``), so that no bidi control in one reorders the line.
+    name: Callable[[str], str] = str
 
     @property
     def questions(self) -> list[Mapping[str, Any]]:
@@ -224,12 +228,18 @@ class Verdict:
         """How the verdict was computed (a caption under it)."""
         return str(self.data["note"])
 
-    @staticmethod
-    def question_lines(item: Mapping[str, Any]) -> list[str]:
+    def question_lines(self, item: Mapping[str, Any]) -> list[str]:
         """One question's lines: with one pair of methods its sentence; with more the headline,
-        then one sentence per pair (difference, CIs, p, article means, agreement)."""
-        sentences = [row["sentence"] for row in item["pairs"]]
-        return sentences if len(sentences) == 1 else [item["headline"], *sentences]
+        then one sentence per pair (difference, CIs, p, article means, agreement). Each name
+        goes through :attr:`name`; with ``str`` the lines are the stored ``sentence`` and
+        ``headline``, word for word."""
+        rows, q = list(item["pairs"]), item["question"]
+        names = {r[f"method_{s}"]: self.name(r[f"name_{s}"]) for r in rows for s in "xy"}
+        sentences = [_sentence(q, r, names, {r["method_x"]: r["alpha_x"], r["method_y"]: r["alpha_y"]}, len(rows))
+                     for r in rows]
+        if len(sentences) == 1:
+            return sentences
+        return [_many(q, rows, [item["rated_higher"]] if item["rated_higher"] else [], names), *sentences]
 
     def pair_sentences(self) -> list[str]:
         """Every question's lines (:meth:`question_lines`), topic first."""

@@ -878,6 +878,8 @@ def test_an_override_in_a_stored_name_leaves_the_study_pages_words_in_order(env)
                for line in lines), lines
     assert "Methods: A =  (label-aware protocol), B =  (label-aware protocol)" in lines
     assert "A =  (label-aware protocol), B =  (label-aware protocol)" in lines  # above Table 7
+    verdict = [line for line in lines if line.startswith(("topic: ", "category: "))]
+    assert len(verdict) == 4 and all(line.endswith(" articles.") for line in verdict), verdict  # with and without rules
 
     at = _admin()
     assert not at.exception

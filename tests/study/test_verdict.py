@@ -207,3 +207,20 @@ def test_study_analyze_and_the_results_page_print_the_same_verdict(tmp_path, mon
 def test_the_excluded_line_gives_the_judgements_left_out_in_all_and_by_reason(excluded, in_all, line):
     found = verdict(_three_methods_frame(3), METHODS3, excluded=excluded, excluded_in_all=in_all)
     assert Verdict(found).excluded_line() == line and Verdict(found).lines()[-1] == line
+
+
+def test_each_method_name_of_a_verdict_line_goes_through_the_readers_name_function():
+    """The Study results page set the stored sentences whole into its lines: a method name with an
+    unclosed U+202E reversed the rest of the sentence. The lines take each name through
+    ``Verdict.name`` (the page's isolate); with ``str`` they are the stored sentences word for word."""
+    from tests.support.bidi import base_text
+
+    methods = [dict(m, name=m["name"] + "\u202e") for m in METHODS3]
+    found = verdict(_three_methods_frame(3), methods)
+    topic = found["questions"][0]
+    assert Verdict(found).question_lines(topic) == [topic["headline"], *(r["sentence"] for r in topic["pairs"])]
+    isolated = Verdict(found, name=lambda n: f"\u2068{n}\u2069").question_lines(topic)
+    assert base_text(isolated[0]).startswith("topic: C () rated higher than every method it differs from; significant "
+                                             "after Holm over 3 pairs: C > A, C > B; over article means")
+    assert all(base_text(line).endswith(" articles.") for line in isolated[1:])  # each pair's sentence to its end
+    assert base_text(Verdict(found).question_lines(topic)[0]) == "topic: C (mine"  # as stored: the rest overridden
