@@ -159,13 +159,7 @@ def _export(args) -> int:
         if args.include_simulated or args.participant_ids:
             raise InputError("--format participants has every platform participant with her id (never a simulated "
                              "judge): leave out --include-simulated and --participant-ids")
-        text = participants_csv(engine_for(args.db), args.study)
-        if args.out:
-            Path(args.out).write_text(text, encoding="utf-8")
-            print(f"wrote {escape(args.out)}", file=sys.stderr)
-        else:
-            sys.stdout.write(text)
-        return 0
+        return _write_export(args.out, participants_csv(engine_for(args.db), args.study))
     if args.format in ("tidy-csv", "parquet"):
         from ..study.tidy import tidy_export
 
@@ -173,22 +167,29 @@ def _export(args) -> int:
             raise InputError("the tidy export never holds platform participant ids; use --format csv or json")
         if args.format == "parquet" and not args.out:
             raise InputError("--format parquet writes a binary file: give --out FILE")
-        data = tidy_export(engine_for(args.db), args.study, "csv" if args.format == "tidy-csv" else "parquet",
-                           include_simulated=args.include_simulated)
-        if args.out:
-            Path(args.out).write_bytes(data)
-            print(f"wrote {args.out}", file=sys.stderr)
-        else:
-            sys.stdout.write(data.decode("utf-8"))
-        return 0
+        return _write_export(args.out, tidy_export(engine_for(args.db), args.study,
+                                                   "csv" if args.format == "tidy-csv" else "parquet",
+                                                   include_simulated=args.include_simulated))
 
-    text = export(engine_for(args.db), args.study, args.format, include_simulated=args.include_simulated,
-                  participant_ids=args.participant_ids)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
-        print(f"wrote {escape(args.out)}", file=sys.stderr)
-    else:
-        sys.stdout.write(text)
+    return _write_export(args.out, export(engine_for(args.db), args.study, args.format,
+                                          include_simulated=args.include_simulated,
+                                          participant_ids=args.participant_ids))
+
+
+def _write_export(out: str | None, data: str | bytes) -> int:
+    """An export to ``out`` (written whole or not at all: a failure leaves no partial file, an older
+    file stays as it was; its name shown escaped) or, without ``out``, to standard output."""
+    from ..cache import atomic_file
+
+    if not out:
+        sys.stdout.write(data if isinstance(data, str) else data.decode("utf-8"))
+        return 0
+    with atomic_file(Path(out)) as tmp:
+        if isinstance(data, bytes):
+            tmp.write_bytes(data)
+        else:
+            tmp.write_text(data, encoding="utf-8")
+    print(f"wrote {escape(out)}", file=sys.stderr)
     return 0
 
 

@@ -360,10 +360,12 @@ def test_tidy_export_writes_csv_and_parquet_that_read_back_typed(db, tmp_path, c
     assert main(["study", "create", "--db", db, "--dataset", "demo-tiny", "--per-category", "1", "--seed", "4",
                  "--attention-share", "0.5"]) == 0
     assert main(["study", "simulate", "--db", db, "--study", "1", "--judges", "3"]) == 0
-    out = tmp_path / "a.parquet"
+    out = tmp_path / "a\x1b[2J.parquet"  # a hostile name: the 'wrote' line shows it escaped
     assert main(["study", "export", "--db", db, "--study", "1", "--format", "parquet", "--out", str(out),
                  "--include-simulated"]) == 0
-    capsys.readouterr()
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "a\\x1b[2J.parquet" in err
+    assert out.is_file() and not list(tmp_path.glob(".*.tmp"))  # written whole, no temporary file left
     frame = pd.read_parquet(out)
     assert {c: str(t) for c, t in frame.dtypes.items()} == {c: d for c, (d, _m) in CODEBOOK.items()}
     assert frame["intruder"].any()
