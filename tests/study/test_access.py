@@ -142,6 +142,10 @@ def test_a_flood_from_any_number_of_sessions_cannot_keep_the_organiser_out(tmp_p
         assert gates[0].failures >= 10
         took, late = get_in(gates[1], "organiser", ["right-password"])
         assert late == 0 and took < 30  # the new session's 0.25 s, plus the flood's queue for the database lock
+        # His success reset the server's count: the second tab comes under the flood again once it has
+        # counted anew (on a loaded machine the flood's threads may not have run in between).
+        while gates[0].failures < 10 and time.time() < deadline:
+            time.sleep(0.01)
         took, late = get_in(gates[0], "organiser-tab-2", ["right-passwodr", "right-password"])  # a typo: his own bound
         assert late == 0 and took < 30
         while min(len(checked.get(c, [])) for c in clients[:10]) < 9 and time.time() < deadline:  # sustained
