@@ -23,7 +23,7 @@ from dkw_core.study import service as S
 from dkw_core.study.models import init_db
 from dkw_core.study.settings import UNKNOWN_PROTOCOL
 from tests.support import hostile
-from tests.support.browser import browser_page, streamlit_server, wait_idle
+from tests.support.browser import appears, browser_page, streamlit_server, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -108,7 +108,7 @@ def _study(url: str, corpus: Corpus) -> str:
 
 def _login(page) -> None:
     box = page.get_by_label("Admin password or token")
-    if box.count():
+    if appears(box):
         box.fill(PASSWORD)
         page.keyboard.press("Enter")
         wait_idle(page)

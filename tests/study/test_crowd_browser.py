@@ -16,7 +16,7 @@ from dkw_core.study import service as S
 from dkw_core.study.models import Judgement, Participant, init_db
 from dkw_core.study.participants import PlatformSettings, set_platform
 from dkw_core.study.settings import ExclusionRules
-from tests.support.browser import ROOT, browser_page, choose, streamlit_server, wait_idle
+from tests.support.browser import ROOT, appears, browser_page, choose, streamlit_server, wait_idle
 
 from .fakes import category_provider, make_docs
 
@@ -65,10 +65,11 @@ def _judge(page, engine, base, pid, *, intruder_answer, backdate, shot=None):
         page.goto(f"{base}/Judge?study=1&PROLIFIC_PID={pid}")
         wait_idle(page)
         start = page.get_by_role("button", name="I have read the instructions — start")
+        submit = page.get_by_role("button", name="Submit", exact=True)
+        assert appears(start.or_(submit))  # drawn: the instructions again, or her article
         if start.count():
             start.click()
             wait_idle(page)
-        submit = page.get_by_role("button", name="Submit", exact=True)
         expect(submit).to_be_enabled(timeout=120_000)
     submit.click()
     page.get_by_text("Your completion code").wait_for()

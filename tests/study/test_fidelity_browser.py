@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from dkw_core.db import make_engine
 from dkw_core.study import service as S
 from dkw_core.study.models import Study, init_db
-from tests.support.browser import browser_page, streamlit_server, wait_idle
+from tests.support.browser import appears, browser_page, streamlit_server, wait_idle
 
 from .fakes import Doc
 
@@ -107,7 +107,7 @@ def test_stored_strings_are_shown_exactly_on_judge_admin_and_results_pages(tmp_p
         # results: study, corpus and method names in the caption
         page.goto(f"{base}/Study_results")
         wait_idle(page)
-        if page.get_by_label("Admin password or token").count():
+        if appears(page.get_by_label("Admin password or token")):
             page.get_by_label("Admin password or token").fill(PASSWORD)
             page.keyboard.press("Enter")
             wait_idle(page)

@@ -89,6 +89,18 @@ def wait_idle(page, timeout: float = 60_000) -> None:
     page.wait_for_selector(IDLE, timeout=timeout)
 
 
+def appears(locator, timeout: float = 20_000) -> bool:
+    """Whether ``locator`` is shown within ``timeout`` ms. Right after a navigation the script may
+    report idle before it has drawn the page, so ``locator.count()`` can miss what is coming."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        locator.first.wait_for(timeout=timeout)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
 def choose(page, group, option: str, *, tries: int = 3) -> None:
     """Pick ``option`` in the radio ``group`` (a ``stRadio`` locator) and check it stayed picked.
 
