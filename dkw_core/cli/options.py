@@ -129,8 +129,8 @@ class Parser(argparse.ArgumentParser):
 
     def parse_known_args(self, args=None, namespace=None):  # noqa: ANN001 - argparse's own
         """argparse's, but the value of an option added with :func:`dash_value` may start with
-        ``-`` (``--name -cmd``): argparse reads any such word as an option (CPython issue 53580,
-        formerly bpo-9334), so ``OPT VALUE`` is passed on as ``OPT=VALUE`` unless VALUE is one
+        ``-`` (``--name -cmd``): argparse reads any such word as an option (a documented
+        limit of argparse), so ``OPT VALUE`` is passed on as ``OPT=VALUE`` unless VALUE is one
         of this parser's own options (``--name --count 2`` stays argparse's "expected one
         argument"). Sub-command parsers are called through this method too."""
         attach = getattr(self, "dash_values", ())

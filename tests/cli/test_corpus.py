@@ -504,7 +504,7 @@ def test_stream_warnings_show_a_hostile_file_name_escaped(here, tmp_path, capsys
     assert "2 lines skipped (named above)" in err
 
 
-# -- a --dataset folder whose category and file names are not UTF-8 (issue 42 item 7) ---------------
+# -- a --dataset folder whose category and file names are not UTF-8 (docs/bad-inputs.md) ----------------------
 BAD_CATEGORY = b"space\x9b[2J\xff"
 ESCAPED_CATEGORY = "space\\x9b[2J\\xff"
 

@@ -1,5 +1,5 @@
 """Tests for dkw_core/corpora/user.py (folder corpora) and the one helper every reader of file
-names shares (:func:`dkw_core.corpora.model.name_text`): a name that is not UTF-8 (issue 42 item 7)."""
+names shares (:func:`dkw_core.corpora.model.name_text`): a name that is not UTF-8 (docs/bad-inputs.md)."""
 from __future__ import annotations
 
 import json

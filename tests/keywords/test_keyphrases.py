@@ -197,7 +197,7 @@ def _long_text_units(vectors, n_words):
 
 
 def test_a_long_texts_keyphrases_come_back_in_memory_linear_in_its_phrases(topic_vectors, monkeypatch):
-    # issue 42: MMR built the phrases x phrases cosine matrix, 115 GiB for a 5 MB text's 124,337
+    # MMR once built the phrases x phrases cosine matrix, 115 GiB for a 5 MB text's 124,337
     # phrases. Here 4,368 phrases: that matrix alone would be 153 MB; the whole ranking must stay
     # within a few KB per phrase, and MMR must not multiply the candidates by all the candidates.
     import tracemalloc
@@ -239,7 +239,7 @@ def test_a_keyphrase_holds_a_letter_or_digit_and_is_bounded(phrase, ok):
 
 
 def test_symbols_and_an_unsegmented_cjk_run_are_never_listed_as_keyphrases():
-    # issue 42 item 7: "=", "。" and an 821-character Chinese string came out as keyphrases
+    # docs/method.md §13: "=", "。" and an 821-character Chinese string came out as keyphrases
     phrases = ["=", "。", CJK_RUN, "steel", "plant"]
     units = DocUnits(phrases, np.array([9, 9, 9, 1, 1], dtype=np.float32), np.zeros((5, 1), dtype=np.int64),
                      np.ones((5, 1), dtype=np.float32))

@@ -138,7 +138,7 @@ def test_invalid_rules_are_refused_in_one_line(engine, rules, says):
 
 
 def test_a_judge_caught_by_two_rules_counts_under_each_and_once_in_all(engine):
-    """Issue 42 item 3: the verdict listed "2; 2; 2; 1" judgements excluded per rule while 5 were
+    """The verdict once listed "2; 2; 2; 1" judgements excluded per rule while 5 were
     removed, with nothing saying so. Now the line gives the judgements excluded in all (each
     once) and says a judgement caught by two rules counts under each."""
     sid = _study(engine, attention_share=1.0)  # every article checks: the careless judge's 3 all fail

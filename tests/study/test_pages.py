@@ -760,7 +760,7 @@ def test_a_second_device_is_told_the_article_was_submitted_from_the_first_and_st
 
 
 def test_the_rules_table_shows_every_rule_that_excludes_a_judge(env):
-    """Issue 42 item 6: the Rules & quality table (an interactive grid) cut a judge's excluded_by
+    """The Rules & quality table (an interactive grid) cut a judge's excluded_by
     cell after the first rule. It is now a static table whose cells wrap: every rule, each cell
     as stored (markdown escaped), the figures as text (seconds, percent)."""
     sid = _demo_study(env, judges=2)

@@ -128,7 +128,7 @@ METHODS3 = [{"label": x, "name": n, "top": 3} for x, n in zip("ABC", ("tf-rf", "
 
 
 def test_a_difference_the_article_means_do_not_confirm_is_said_so_beside_the_verdict():
-    """Issue 42 item 3: "C rated higher" stood alone while the article-mean robustness tests were
+    """"C rated higher" once stood alone while the article-mean robustness tests were
     not significant after Holm. Three articles give C's every paired answer the higher rating
     (significant over 54 pairs) but only three article means (Wilcoxon p > 0.05 at best)."""
     found = verdict(_three_methods_frame(3), METHODS3)
@@ -163,7 +163,7 @@ def test_with_two_methods_the_article_means_are_not_said_to_be_holm_adjusted():
 
 
 def test_study_analyze_and_the_results_page_print_the_same_verdict(tmp_path, monkeypatch, capsys):
-    """Issue 42 item 3: with three methods ``study analyze`` printed only each question's headline
+    """With three methods ``study analyze`` once printed only each question's headline
     while the Study results page gave a sentence per pair. Both now print Verdict.lines(): the
     same lines, in the same order, from the same simulated study of three methods."""
     from streamlit.testing.v1 import AppTest
