@@ -166,8 +166,7 @@ def _rescored(q: np.ndarray, m: np.ndarray, s: np.ndarray, k: int, scale: float,
     """Top-k of every row of ``s`` (float32 scores of queries ``q``), the candidates' scores
     recomputed one dot product each in float64 (see :func:`nearest`'s ``row_exact``)."""
     n = s.shape[0]
-    _, top = _top_k(s, k)
-    r, c = np.nonzero(s >= (top[:, -1] - np.float32(RESCORE_MARGIN))[:, None])
+    r, c = _candidates(s, k)
     exact = np.einsum("ij,ij->i", q[r].astype(np.float64), m[c].astype(np.float64)).astype(np.float32)
     if scale != 1.0:
         exact *= np.float32(scale)
@@ -183,6 +182,40 @@ def _rescored(q: np.ndarray, m: np.ndarray, s: np.ndarray, k: int, scale: float,
     idx[r[sel], pos[sel]] = c[sel]
     sims[r[sel], pos[sel]] = exact[sel]
     return idx, sims
+
+
+def _candidates(s: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns of every entry of ``s`` at or above its row's k-th largest value less
+    :data:`RESCORE_MARGIN` (the candidates of a ``row_exact`` search), in one pass over ``s``: a
+    lower bound of the k-th largest from every :data:`_STRIDE`-th column (as :func:`_top_k`
+    takes it), the entries above it less the margin, and among them the k-th largest. A row with
+    fewer than k entries above its bound is done exactly (full partition) instead."""
+    n, v = s.shape
+    margin = np.float32(RESCORE_MARGIN)
+    sub = s[:, ::_STRIDE]
+    kk = int(np.ceil(2 * k / _STRIDE)) + 4
+    if v < 4 * k or kk >= sub.shape[1]:
+        thr = np.partition(s, v - k, axis=1)[:, v - k] if k < v else s.min(axis=1)
+    else:
+        thr = np.partition(sub, sub.shape[1] - kk, axis=1)[:, sub.shape[1] - kk]
+    flat = np.flatnonzero(s >= (thr - margin)[:, None])
+    r, c = np.divmod(flat, v)
+    vals = s.ravel()[flat]
+    order = _row_value_column_order(r, vals, c) if n < 1 << 16 and v < 1 << 16 else np.lexsort((c, -vals, r))
+    r, c, vals = r[order], c[order], vals[order]
+    cnt = np.bincount(r, minlength=n)
+    starts = np.concatenate(([0], np.cumsum(cnt)[:-1]))
+    ok = np.bincount(r[vals >= thr[r]], minlength=n) >= k  # the row's k-th largest is >= its bound
+    kth = np.full(n, np.inf, dtype=np.float32)
+    kth[ok] = vals[starts[ok] + k - 1]
+    keep = vals >= (kth - margin)[r]
+    r, c = r[keep], c[keep]
+    short = np.flatnonzero(~ok)
+    if len(short):
+        _, top = _exact(s[short], k)
+        rr, cc = np.nonzero(s[short] >= (top[:, -1] - margin)[:, None])
+        r, c = np.concatenate((r, short[rr])), np.concatenate((c, cc))
+    return r, c
 
 
 def _score(s: np.ndarray, scale: float, b: np.ndarray | None) -> None:

@@ -184,3 +184,23 @@ def test_unknown_specs_are_one_line_errors(bad):
         return
     with pytest.raises(InputError, match="unknown neighbours|at least 1"):
         parse_neighbours(bad)
+
+
+def test_row_exact_candidates_are_every_entry_within_the_margin_of_the_rows_kth():
+    """The one-pass candidate selection of a row_exact search (a bound from every 8th column)
+    keeps exactly the entries at or above the row's k-th largest less RESCORE_MARGIN: rows with
+    near-ties at the cut, and constant rows (the bound holds fewer than k: done exactly)."""
+    from dkw_core.neighbours import RESCORE_MARGIN, _candidates
+
+    rng = np.random.default_rng(11)
+    s = rng.standard_normal((60, 3000)).astype(np.float32)
+    s[:4] = 0.25  # constant rows: every column is a candidate
+    s[10, ::7] = s[10].max()  # a tie of 429 columns at the top
+    s[20, :200] = np.sort(s[20])[-90] + np.float32(RESCORE_MARGIN / 2)  # near-ties just above the cut
+    for k in (1, 30, 90):
+        kth = -np.sort(-s, axis=1)[:, k - 1]
+        want = np.nonzero(s >= (kth - np.float32(RESCORE_MARGIN))[:, None])
+        r, c = _candidates(s, k)
+        order = np.lexsort((c, r))
+        np.testing.assert_array_equal(r[order], want[0])
+        np.testing.assert_array_equal(c[order], want[1])
