@@ -1,0 +1,194 @@
+"""Candidate keyphrases a reader recognises (docs/keyphrases.md, docs/method.md §13).
+
+Step 1's automaton spans (:func:`dkw_core.phrases.extract_phrases`) overlap by design: they feed
+the phrase vectors and the latent words, and a text's bag of them holds fragments ("phish phavors
+new", "account" of "separate-account"). What a reader is shown is made here instead, from the same
+tokens and coarse tags (J adjective, N noun, I preposition, O anything else):
+
+* **whole noun phrases**: maximal runs of adjectives and nouns ending in a noun (trailing
+  adjectives dropped), not overlapping; a determiner, a verb or punctuation ends a phrase, so no
+  phrase starts with "the";
+* **hyphenated words whole**: tokens joined by a hyphen with no space on either side
+  ("separate-account", "Web-based", "3-Day") are one word, a noun when their last part is a noun,
+  else an adjective;
+* **the text's own casing**: each phrase is shown in its most frequent surface form (ties: the
+  first seen); phrases are the same when their lower-cased words are;
+* **no extraction noise**: a phrase with a word without a letter, a phrase of words of at most
+  two characters ("x", "p0", "x p0"; a two-capital acronym such as "UK" is a word) and a phrase
+  longer than :data:`MAX_WORDS` words is not a candidate;
+* each phrase knows where it occurs (token positions and character offsets in the text), so
+  frequency, first position and spread can be read (:mod:`.relevance`), and a page can mark it.
+
+News posts (20 Newsgroups): :func:`news_body` gives the part of a post keyphrases come from,
+without its header, quoted replies and signature, as scikit-learn's
+``fetch_20newsgroups(remove=('headers', 'footers', 'quotes'))`` strips them (its own functions);
+the post itself is shown whole.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+MAX_WORDS = 6
+"""Words of the longest candidate: a longer run of nouns and adjectives is a title or a list, not
+one keyphrase (it is not a candidate; chosen on the development part, docs/keyphrases.md)."""
+HYPHENS = frozenset({"-", "‐", "‑"})
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One candidate keyphrase of a text."""
+
+    key: str                        # lower-cased words, one space apart: what identifies it
+    text: str                       # its most frequent surface form in the text
+    positions: tuple[int, ...]      # index (in words, hyphenated words counting once) of each occurrence
+    offsets: tuple[tuple[int, int], ...]  # (start, end) character offsets of each occurrence
+    n_words: int                    # words in the text (hyphenated words once): scales the positions
+
+    @property
+    def count(self) -> int:
+        return len(self.positions)
+
+    @property
+    def words(self) -> list[str]:
+        return self.key.split(" ")
+
+
+def token_offsets(text: str, tokens: Sequence[str]) -> list[int]:
+    """Each token's character offset in ``text``, found left to right (the tagger writes a space
+    inside a token as ``_``; a token not found where expected gets the offset reached so far)."""
+    out: list[int] = []
+    pos = 0
+    for tok in tokens:
+        at = text.find(tok, pos)
+        if at < 0 and "_" in tok:
+            at = text.find(tok.replace("_", " "), pos)
+        if at < 0 or at - pos > 200:
+            out.append(pos)
+            continue
+        out.append(at)
+        pos = at + len(tok)
+    return out
+
+
+def _words(text: str, tokens: Sequence[str], tags: str) -> list[tuple[str, str, int, int]]:
+    """(word, coarse tag, start, end) with hyphenated compounds joined into one word."""
+    starts = token_offsets(text, tokens)
+    out: list[tuple[str, str, int, int]] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        word, start, end = tokens[i], starts[i], starts[i] + len(tokens[i])
+        parts = [tags[i]]
+        while (i + 2 < n and tokens[i + 1] in HYPHENS and starts[i + 1] == end
+               and starts[i + 2] == starts[i + 1] + len(tokens[i + 1])
+               and any(c.isalnum() for c in tokens[i + 2]) and any(c.isalnum() for c in word)):
+            word = text[start:starts[i + 2] + len(tokens[i + 2])]
+            end = starts[i + 2] + len(tokens[i + 2])
+            parts.append(tags[i + 2])
+            i += 2
+        tag = parts[0] if len(parts) == 1 else ("N" if parts[-1] == "N" else "J")
+        out.append((word, tag, start, end))
+        i += 1
+    return out
+
+
+def _scrap(word: str) -> bool:
+    """A word too short to name anything alone: at most two characters, except an acronym of two
+    capitals (``UK``, ``AI``)."""
+    return len(word) <= 2 and not (len(word) == 2 and word.isalpha() and word.isupper())
+
+
+def is_noise(words: Sequence[str]) -> bool:
+    """Whether a phrase is extraction noise, never a keyphrase: a word without a letter, only
+    words of at most two characters (``x``, ``p0``, ``x p0``; an acronym like ``UK`` is a word),
+    or more than :data:`MAX_WORDS` words."""
+    if not words or len(words) > MAX_WORDS:
+        return True
+    if any(not any(c.isalpha() for c in w) for w in words):
+        return True
+    return all(_scrap(w) for w in words)
+
+
+_EDGE = re.compile(r"^[^\w]+|[^\w]+$")
+
+
+def chunks(text: str, tokens: Sequence[str], tags: str) -> list[tuple[list[str], int, int, int]]:
+    """The text's noun phrases in order: (surface words, word position, start, end offsets).
+    Maximal runs of J/N words, cut before an adjective that follows a noun, with trailing
+    adjectives dropped; a run without a noun is none. A word's leading or trailing punctuation
+    (``x.``) is not part of it."""
+    if len(tokens) != len(tags):
+        raise ValueError("tokens and tags differ in length")
+    words = _words(text, tokens, tags)
+    out: list[tuple[list[str], int, int, int]] = []
+    run: list[int] = []
+
+    def close() -> None:
+        while run and words[run[-1]][1] != "N":
+            run.pop()
+        if run:
+            out.append(([_EDGE.sub("", words[j][0]) for j in run], run[0], words[run[0]][2], words[run[-1]][3]))
+        run.clear()
+
+    for j, (_w, tag, _s, _e) in enumerate(words):
+        if tag == "N" or tag == "J":
+            if tag == "J" and run and words[run[-1]][1] == "N":
+                close()
+            run.append(j)
+        else:
+            close()
+    close()
+    return [c for c in out if all(c[0])]
+
+
+def candidates(text: str, tokens: Sequence[str], tags: str) -> list[Candidate]:
+    """The text's candidate keyphrases (see the module), in order of first occurrence."""
+    n_words = max(1, len(tokens))
+    seen: dict[str, list] = {}
+    for surface, pos, start, end in chunks(text, tokens, tags):
+        if is_noise(surface):
+            continue
+        key = " ".join(w.lower() for w in surface)
+        entry = seen.setdefault(key, [Counter(), [], []])
+        entry[0][" ".join(surface)] += 1
+        entry[1].append(pos)
+        entry[2].append((start, end))
+    return [Candidate(key, forms.most_common(1)[0][0], tuple(pos), tuple(offs), n_words)
+            for key, (forms, pos, offs) in seen.items()]
+
+
+# --------------------------------------------------------------------------- news posts
+
+_HEADER_LINE = re.compile(r"^[A-Za-z][A-Za-z0-9-]*: ")
+
+
+def is_news_post(text: str) -> bool:
+    """Whether ``text`` starts with a news (RFC 1036) header: every line before the first blank
+    line is ``Field: value`` or a continuation, with a ``From:`` or a ``Subject:`` among them."""
+    head, blank, _rest = text.lstrip("\n").partition("\n\n")
+    if not blank:
+        return False
+    lines = head.split("\n")
+    if not _HEADER_LINE.match(lines[0]):
+        return False
+    fields = set()
+    for line in lines:
+        if _HEADER_LINE.match(line):
+            fields.add(line.split(":", 1)[0].lower())
+        elif not line[:1].isspace():
+            return False
+    return bool(fields & {"from", "subject"})
+
+
+def news_body(text: str) -> str:
+    """The part of a news post keyphrases come from: without its header, quoted replies and
+    signature (scikit-learn's ``strip_newsgroup_header``, ``strip_newsgroup_quoting`` and
+    ``strip_newsgroup_footer``, what ``fetch_20newsgroups(remove=…)`` applies). A text that is not
+    a news post (:func:`is_news_post`) is returned as it is."""
+    if not is_news_post(text):
+        return text
+    from sklearn.datasets._twenty_newsgroups import strip_newsgroup_footer, strip_newsgroup_header, strip_newsgroup_quoting
+
+    return strip_newsgroup_footer(strip_newsgroup_quoting(strip_newsgroup_header(text.lstrip("\n"))))

@@ -1,0 +1,126 @@
+"""Candidate keyphrases a reader recognises (dkw_core.keywords.candidates, docs/keyphrases.md)."""
+from __future__ import annotations
+
+import pytest
+
+from dkw_core.keywords.candidates import candidates, chunks, is_news_post, is_noise, news_body, token_offsets
+
+
+def _cands(text: str, tokens: list[str], tags: str):
+    return candidates(text, tokens, tags)
+
+
+def test_hyphenated_words_stay_whole():
+    text = "The separate-account industry uses Web-based systems."
+    tokens = ["The", "separate", "-", "account", "industry", "uses", "Web", "-", "based", "systems", "."]
+    tags = "OJONNONOONO"  # what the tagger gives: the hyphen is O, "based" a verb
+    found = _cands(text, tokens, tags)
+    assert [c.text for c in found] == ["separate-account industry", "Web-based systems"]
+    assert all(text[s:e] == c.text for c in found for s, e in c.offsets)
+    assert "account" not in {c.key for c in found}  # no fragment of the compound
+
+
+def test_spaced_hyphen_is_not_a_compound():
+    text = "big cats - small dogs"
+    assert [c.key for c in _cands(text, ["big", "cats", "-", "small", "dogs"], "JNOJN")] == ["big cats", "small dogs"]
+
+
+def test_no_leading_determiner_and_trailing_adjectives_dropped():
+    text = "The old lighthouse keeper saw a storm that was heavy"
+    tokens = text.split()
+    tags = "OJNNOONOOJ"
+    assert [c.text for c in _cands(text, tokens, tags)] == ["old lighthouse keeper", "storm"]
+
+
+def test_the_texts_own_casing_most_frequent_form():
+    text = "Nippon Steel grew. nippon steel fell. Nippon Steel rose."
+    tokens = ["Nippon", "Steel", "grew", ".", "nippon", "steel", "fell", ".", "Nippon", "Steel", "rose", "."]
+    found = _cands(text, tokens, "NNOONNOONNOO")
+    assert len(found) == 1
+    assert (found[0].text, found[0].key, found[0].count) == ("Nippon Steel", "nippon steel", 3)
+    assert found[0].positions == (0, 4, 8)
+
+
+def test_whole_phrases_do_not_overlap():
+    text = "Phish Phavors New York With 3-Day Phestival In Phinger Lakes"
+    tokens = ["Phish", "Phavors", "New", "York", "With", "3", "-", "Day", "Phestival", "In", "Phinger", "Lakes"]
+    tags = "NNNNIOONNINN"
+    found = _cands(text, tokens, tags)
+    assert [c.text for c in found] == ["Phish Phavors New York", "3-Day Phestival", "Phinger Lakes"]
+    spans = sorted(o for c in found for o in c.offsets)
+    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))  # no two occurrences share a character
+
+
+def test_an_adjective_after_a_noun_starts_a_new_phrase():
+    text = "data mining big results"
+    assert [c.key for c in _cands(text, text.split(), "NNJN")] == ["data mining", "big results"]
+
+
+def test_extraction_noise_is_never_a_candidate():
+    text = "x p0 = 42 a b the Belfast window"
+    tokens = ["x", "p0", "=", "42", "a", "b", "the", "Belfast", "window"]
+    tags = "NNONNNONN"
+    assert [c.text for c in _cands(text, tokens, tags)] == ["Belfast window"]
+    assert is_noise(["x"]) and is_noise(["p0"]) and is_noise(["42"]) and is_noise(["a", "b"])
+    assert is_noise(["x", "p0"]) and not is_noise(["UK"]) and not is_noise(["UDDI"]) and not is_noise(["x", "ray"])
+    assert is_noise(["long"] * 7) and not is_noise(["long"] * 6)  # a title, not a keyphrase
+
+
+def test_punctuation_glued_to_a_token_is_not_shown():
+    text = "We study the tax. Then x."
+    tokens = ["We", "study", "the", "tax.", "Then", "x."]
+    assert [c.text for c in _cands(text, tokens, "OOONON")] == ["tax"]
+
+
+def test_token_offsets_follow_the_text():
+    text = "New  York's\tlights"
+    assert token_offsets(text, ["New", "York", "'s", "lights"]) == [0, 5, 9, 12]
+    assert token_offsets("a b", ["a", "zzz", "b"]) == [0, 1, 2]  # an unknown token does not derail the rest
+
+
+def test_chunks_need_equal_lengths():
+    with pytest.raises(ValueError):
+        chunks("a b", ["a", "b"], "N")
+
+
+POST = """From: ldo@waikato.ac.nz (Lawrence D'Oliveiro)
+Subject: Re: Rendering radiosity scenes
+Organization: University of Waikato
+Lines: 12
+
+In article <1993@cs.edu> someone writes:
+> Is radiosity faster than ray tracing?
+> I doubt it.
+
+Radiosity precomputes diffuse light transport, ray tracing does not.
+Both need a good scene graph.
+
+--
+Lawrence D'Oliveiro, Computer Services Dept
+"""
+
+
+def test_news_post_header_quotes_and_signature_give_no_keyphrases():
+    body = news_body(POST)
+    assert "Radiosity precomputes diffuse light transport" in body
+    for gone in ("Waikato", "Organization", "I doubt it", "writes:", "Computer Services Dept", "Subject"):
+        assert gone not in body
+    assert is_news_post(POST)
+
+
+def test_a_text_that_is_no_news_post_is_kept_whole():
+    essay = "Corals bleach when the water warms.\n\nReefs recover slowly.\n\n-- a footnote"
+    assert not is_news_post(essay) and news_body(essay) == essay
+    # a first paragraph with a colon is no header either
+    note = "Summary: corals bleach.\nThey recover slowly.\n\nMore text."
+    assert news_body(note) == note
+
+
+def test_tagged_by_the_library_tagger():
+    from dkw_core.phrases import get_tagger
+
+    text = "The separate-account industry grew. Web-based systems help the separate-account industry."
+    tagged = get_tagger().tag(text)
+    found = {c.key: c for c in candidates(text, tagged.tokens, tagged.tags)}
+    assert found["separate-account industry"].count == 2
+    assert "account industry" not in found and "account" not in found and "web" not in found

@@ -1,0 +1,64 @@
+"""The relevance of candidate keyphrases (dkw_core.keywords.relevance, docs/keyphrases.md)."""
+from __future__ import annotations
+
+import numpy as np
+
+from dkw_core.keywords.candidates import Candidate
+from dkw_core.keywords.relevance import blend, discrimination, relevance, specificity, top_candidates
+
+
+def _c(key: str, positions: tuple[int, ...], n_words: int = 100) -> Candidate:
+    return Candidate(key, key, positions, tuple((p, p + 1) for p in positions), n_words)
+
+
+def test_frequency_counts():
+    once, often = _c("coral bleaching", (50,)), _c("reef survey", (50, 60, 70))
+    assert specificity("coral") > 0.3 and specificity("reef") > 0.3
+    r = relevance([once, often], position=0.0, length=0.0)
+    assert r[1] / r[0] > 1.5  # three occurrences beat one of similar specificity
+
+
+def test_specific_words_beat_generic_ones():
+    generic, specific = _c("average", (10, 40)), _c("bleaching", (10, 40))
+    assert specificity("the") == 0.0 and specificity("average") < specificity("bleaching")
+    assert [c.key for c, _s in top_candidates([generic, specific], 2)] == ["bleaching", "average"]
+
+
+def test_an_unknown_word_is_most_specific_and_stays_eligible():
+    assert specificity("phestival") == 1.0
+    assert relevance([_c("phestival", (3,))])[0] > 0
+
+
+def test_first_position_counts():
+    late, early = _c("transect", (90,)), _c("transect survey", (0,))
+    r = relevance([late, early], length=0.0)
+    assert r[1] > r[0]
+    assert relevance([late], position=0.0)[0] == relevance([_c("transect", (0,))], position=0.0)[0]
+
+
+def test_phrases_of_several_words_get_the_length_bonus():
+    one, two = _c("bleaching", (5,)), _c("bleaching bleaching", (5,))
+    r = relevance([one, two])
+    assert np.isclose(r[1] / r[0], 1.5)
+
+
+def test_blend_keeps_about():
+    rel = np.array([2.0, 1.0])
+    d = np.array([0.0, 1.0])
+    assert np.allclose(blend(rel, d, 0.0), [1.0, 0.5])  # about 0: the text alone, scaled to its best
+    assert np.allclose(blend(rel, d, 1.0), d)           # about 1: D alone
+    assert np.allclose(blend(rel, None, 0.7), [1.0, 0.5])
+    cands = [_c("coral", (0,)), _c("bleaching", (1,))]
+    assert [c.key for c, _s in top_candidates(cands, 2, discrimination=np.array([0.0, 1.0]), about=0.9)][0] == "bleaching"
+
+
+def test_discrimination_reads_the_vocabulary_words_only():
+    cands = [_c("coral reef", (0,)), _c("phestival", (1,)), _c("coral phestival", (2,))]
+    scores = np.array([4.0, 2.0])
+    d = discrimination(cands, scores, {"coral": 0, "reef": 1})
+    assert np.allclose(d, [0.75, 0.0, 1.0])  # mean of known words over the text's best; none known: 0
+    assert np.allclose(discrimination(cands, np.zeros(2), {"coral": 0}), 0.0)
+
+
+def test_top_candidates_of_nothing():
+    assert top_candidates([], 10) == [] and top_candidates([_c("reef", (0,))], 0) == []
