@@ -59,9 +59,6 @@ def main(argv: list[str] | None = None) -> int:
                     help="comma-separated metrics for --n-curve (default: the metrics Algorithm 2 over all "
                          "setups chose on the training split)")
     ap.add_argument("--full-search", action="store_true", help="Algorithm 2 over all (K, metric, N) setups")
-    ap.add_argument("--train-protocol-check", action="store_true",
-                    help="label-free test docs with label-aware training docs, for the label-free setup Algorithm 2 "
-                         "chose (implies --full-search)")
     ap.add_argument("--leakcheck", default=None, metavar="METRIC:K,...",
                     help="leak checks at N=--top, e.g. rf:90,tf-rf:10")
     ap.add_argument("--reference", default=None, metavar="FILE",
@@ -149,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
             record(run_bow(exp, metric="tf-rf", top=args.top, protocol=p, store=args.db),
                    f"baseline bag-of-words keyword sets N={args.top}")
         chosen: dict[str, dict] = {}
-        if args.full_search or args.train_protocol_check or (args.n_curve and not args.curve_metrics):
+        if args.full_search or (args.n_curve and not args.curve_metrics):
             for p in protocols:
                 sbar = tqdm(total=1000, desc=f"Algorithm 2 all setups ({p})", file=sys.stderr, disable=None, mininterval=20)
 
@@ -164,13 +161,6 @@ def main(argv: list[str] | None = None) -> int:
                 record(r, "Algorithm 2 over all setups")
                 chosen[p] = r.details.get("chosen", {})
         summary["algorithm2_choice"] = chosen
-        if args.train_protocol_check and chosen.get("label-free"):
-            from dkw_core.evaluation.experiments import run_method
-
-            c = chosen["label-free"]
-            record(run_method(exp, metric=c["metric"], k=c["k"], top=c["top"], protocol="label-free",
-                              train_protocol="label-aware", store=args.db),
-                   "label-free test, label-aware training documents (setup chosen by Algorithm 2)")
         if args.n_curve:
             if args.curve_metrics:
                 curve = [m for m in args.curve_metrics.split(",") if m]

@@ -107,8 +107,7 @@ def _evaluate(args, metrics: list[str]) -> int:
         return _evaluate_methods(args, metrics)
     exp = _experiment(args)
     protocols = BOTH if args.protocol == "both" else (args.protocol,)
-    runs = [dict(metric=m, k=args.k, top=args.top, protocol=p, train_protocol=args.train_protocol,
-                 decoding=args.decoding if p == "label-free" else "max") for m in metrics for p in protocols]
+    runs = [dict(metric=m, k=args.k, top=args.top, protocol=p) for m in metrics for p in protocols]
     results = run_methods(exp, runs, classifier=args.classifier, store=args.db, force=args.force)
     summaries = [r.summary() for r in results]
     if args.json:
@@ -291,10 +290,6 @@ def register(subparsers) -> None:
     options.add_k(p, default=None)
     options.add_top(p, default=None)
     options.add_protocol(p, both=True)
-    options.add_protocol(p, flag="--train-protocol", dest="train_protocol", default=None,
-                         help="how training documents are weighted (default: as --protocol)")
-    p.add_argument("--decoding", choices=["max", "hypotheses"], default="max",
-                   help="label-free only: max over categories (default) or category-hypothesis decoding")
     p.add_argument("--classifier", default=DEFAULT_CLASSIFIER, choices=sorted(CLASSIFIERS))
     p.add_argument("--method", action="append", metavar="SPEC",
                    help="repeatable: a keyword extractor evaluated the paper's way beside the metrics (yake, "

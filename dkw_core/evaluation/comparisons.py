@@ -21,6 +21,7 @@ import pandas as pd
 from ..types import PROTOCOL_INFO, PROTOCOLS
 from .names import BASELINE_KINDS, TFIDF_CLASSIFIER, is_baseline
 from .paired import DEFAULT_RESAMPLES, DEFAULT_SEED, bootstrap_diff, bootstrap_f1, compare_all, decode_labels
+from .protocols import standard
 from .significance import compare_metrics
 
 PER_DOCUMENT_COLUMNS = ["metric_a", "metric_b", "higher", "f1_a", "f1_b", "diff", "ci_low", "ci_high",
@@ -42,7 +43,7 @@ def significance_runs(runs: pd.DataFrame) -> pd.DataFrame:
     method = method[method.apply(lambda r: r["kind"] == "method" or len(_options(r).get("metrics", [])) == 1, axis=1)]
     if method.empty:
         return method
-    method = method[method.apply(lambda r: not _options(r).get("decoding") and not _options(r).get("train_protocol"), axis=1)]
+    method = method[method.apply(lambda r: standard(_options(r)), axis=1)]
     if (method["kind"] == "search").any():  # K chosen on the training split when available; fixed-K runs left out
         method = method[method["kind"] == "search"]
         cv = method.apply(lambda r: _options(r).get("selection") == "cv", axis=1).astype(bool)
@@ -86,8 +87,7 @@ def curve_runs(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: st
     # a keyword method's runs (kind "extractor": YAKE!, TextRank, imported keywords) choose no
     # parameter, so they stand beside dkw's metrics under either selection
     keep = here.apply(lambda r: r["kind"] == "extractor" or (
-        len(_options(r).get("metrics", [])) == 1 and selection_of(r) == selection
-        and not _options(r).get("decoding") and not _options(r).get("train_protocol")), axis=1)
+        len(_options(r).get("metrics", [])) == 1 and selection_of(r) == selection and standard(_options(r))), axis=1)
     return here[keep.astype(bool)]
 
 
@@ -268,7 +268,7 @@ def choices(runs: pd.DataFrame, *, dataset: str, classifier: str | None = None,
     rows = []
     for _, r in here.iterrows():
         opts = _options(r)
-        if len(opts.get("metrics", [])) < 2 or opts.get("decoding") or opts.get("train_protocol"):
+        if len(opts.get("metrics", [])) < 2 or not standard(opts):
             continue
         rows.append({"protocol": r["protocol"], "selection": selection_of(r), "metric": r["metric"],
                      "k": int(r["k"]), "top": int(r["top"]), "micro_f1": float(r["micro_f1"]),

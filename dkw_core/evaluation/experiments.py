@@ -135,29 +135,22 @@ def _store(store: ResultsStore | str | None) -> ResultsStore:
 
 def method_run_config(*, dataset: str, corpus_key: str, vectors: str, sample: int | None, k_max: int,
                       neighbours: str = "cosine", metric: str, k: int, top: int, protocol: str,
-                      classifier: str = DEFAULT_CLASSIFIER, train_protocol: str | None = None,
-                      decoding: str = "max") -> RunConfig:
+                      classifier: str = DEFAULT_CLASSIFIER) -> RunConfig:
     """The one builder of a method run's configuration (hence its stored key), used by the CLI
     (:func:`method_config`) and the app (``dkw_app.backend.run_evaluation``) alike."""
     options: dict = {"k_max": int(k_max)}
     if neighbours and neighbours != "cosine":
         options["neighbours"] = neighbours
-    if decoding != "max":
-        options["decoding"] = decoding
-    if train_protocol and train_protocol != protocol:
-        options["train_protocol"] = train_protocol
     return RunConfig(dataset=dataset, corpus_key=corpus_key, vectors=vectors, protocol=protocol,
                      metric=metric, k=int(k), top=int(top), classifier=classifier, kind="method",
                      sample=sample, options=options)
 
 
 def method_config(exp: Experiment, *, metric: str, k: int, top: int, protocol: str,
-                  classifier: str = DEFAULT_CLASSIFIER, train_protocol: str | None = None,
-                  decoding: str = "max") -> RunConfig:
+                  classifier: str = DEFAULT_CLASSIFIER) -> RunConfig:
     return method_run_config(dataset=exp.dataset, corpus_key=exp.corpus.key, vectors=exp.vectors_name,
                              sample=exp.sample, k_max=exp.k_max, neighbours=exp.neighbours, metric=metric, k=k,
-                             top=top, protocol=protocol, classifier=classifier, train_protocol=train_protocol,
-                             decoding=decoding)
+                             top=top, protocol=protocol, classifier=classifier)
 
 
 def model_experiment(model, *, dataset: str, sample: int | None) -> Experiment:
@@ -179,8 +172,6 @@ def run_method(
     top: int,
     protocol: str,
     classifier: str = DEFAULT_CLASSIFIER,
-    train_protocol: str | None = None,
-    decoding: str = "max",
     store: ResultsStore | str | None = None,
     force: bool = False,
 ) -> RunResult:
@@ -192,13 +183,11 @@ def run_method(
     check_classifier(classifier)
     if exp.model is None:
         raise InputError("the experiment has no prepared keyword model")
-    config = method_config(exp, metric=metric, k=k, top=top, protocol=protocol, classifier=classifier,
-                           train_protocol=train_protocol, decoding=decoding)
+    config = method_config(exp, metric=metric, k=k, top=top, protocol=protocol, classifier=classifier)
 
     def compute() -> RunResult:
         scores, seconds, y_pred = evaluate_model(exp.model, metric=metric, k=k, top=top, protocol=protocol,
-                                                 classifier=classifier, train_protocol=train_protocol,
-                                                 decoding=decoding)
+                                                 classifier=classifier)
         return RunResult(config=config, scores=scores, seconds=seconds,
                          details={"predictions": test_predictions(exp.model, y_pred)})
 
@@ -207,8 +196,8 @@ def run_method(
 
 def run_methods(exp: Experiment, runs: Sequence[dict], *, classifier: str = DEFAULT_CLASSIFIER,
                 store: ResultsStore | str | None = None, force: bool = False) -> list[RunResult]:
-    """:func:`run_method` for every ``runs`` entry (``metric``, ``k``, ``top``, ``protocol``,
-    optional ``train_protocol``, ``decoding``). Inside a Dask session (``--scheduler``) the runs
+    """:func:`run_method` for every ``runs`` entry (``metric``, ``k``, ``top``, ``protocol``).
+    Inside a Dask session (``--scheduler``) the runs
     not stored yet go through joblib's ``dask`` backend, each worker loading the prepared model
     from the shared cache; the numbers are those of the single-machine path."""
     from joblib import Parallel, delayed

@@ -5,10 +5,8 @@
   label into the test document's keyword vector, so it is not a deployable score.
 * ``label-free`` — the deployable protocol: test documents are weighted without their label
   (maximum of the metric over categories, computed inside ``KeywordModel.rank``), all
-  statistics from the training split only. Training documents are ranked the same way by
-  default so train and test vectors come from one distribution (``train_protocol`` may set
-  the training documents to ``label-aware``; both are legitimate, since training labels are
-  known).
+  statistics from the training split only. Training documents are ranked the same way so
+  train and test vectors come from one distribution.
 
 :func:`evaluate_model` never reads the test labels before the predictions are made: the
 test vectors come from ``model.rank("test", ...)`` (label-free does not read labels there)
@@ -77,7 +75,7 @@ class RunConfig:
     split: str = "test"
     kind: str = "method"
     sample: int | None = None  # documents per category per split (corpus.head(N)); None = full corpus
-    options: dict = field(default_factory=dict)  # e.g. train_protocol, search grids and seed
+    options: dict = field(default_factory=dict)  # e.g. neighbours, search grids and seed
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -121,10 +119,8 @@ class RunConfig:
         proto = (self.protocol if self.protocol != "none" else
                  "unknown what the keywords read" if self.kind == "extractor" else "no keyword weighting")
         sample = f", sample={self.sample}/category" if self.sample else ""
-        if self.options.get("decoding") == "hypotheses":
-            what += ", category-hypothesis decoding (label-aware vectors under every category, best support wins)"
-        if self.options.get("train_protocol"):
-            what += f", training documents {self.options['train_protocol']}"
+        if not standard(self.options):  # a variant stored by an older dkw (docs/results/20ng.json holds one)
+            what += f", {run_variant(self.options, neighbours=False)}"
         return f"[{proto}] {self.dataset} {self.split} split{sample}, {what}, classifier={clf}"
 
 
@@ -177,82 +173,12 @@ def document_vectors(model, split: str, *, metric: str, k: int, top: int, protoc
     return np.asarray(model.document_vectors(idx))
 
 
-DECODINGS: tuple[str, ...] = ("max", "hypotheses")
-
-
-def predict_by_hypotheses(model, *, metric: str, k: int, top: int, classifier: str = DEFAULT_CLASSIFIER) -> np.ndarray:
-    """Label-free prediction that still uses the paper's label-aware keyword vectors.
-
-    The classifier is trained on label-aware training vectors (gold *training* labels). For
-    every test document and every category c, the document is ranked as if it belonged to c
-    (``rank(..., labels=[c, c, ...])``) and the classifier's decision value for c on that
-    vector is its support for c; the prediction is the category with the highest support.
-    The test labels are never read: every category is tried for every document.
-    """
-    from .classifiers import make_classifier
-
-    if classifier not in ("svm-ovr", "lda"):
-        raise InputError("hypothesis decoding needs a classifier with one decision value per category (svm-ovr or lda)")
-    X_train = document_vectors(model, "train", metric=metric, k=k, top=top, protocol="label-aware")
-    y_train = model.labels("train")
-    clf = make_classifier(classifier)
-    from ..expected_warnings import fit_warnings_expected
-
-    with fit_warnings_expected():
-        clf.fit(X_train, y_train)
-    classes = list(clf.classes_)
-    n_test = len(model.doc_ids("test"))
-    support = np.full((n_test, len(model.categories)), -np.inf)
-    for c in classes:
-        idx = model.rank("test", metric=metric, k=k, top=top, protocol="label-aware",
-                         labels=np.full(n_test, c, dtype=np.int64))
-        dec = clf.decision_function(np.asarray(model.document_vectors(idx)))
-        col = dec if dec.ndim == 1 else dec[:, classes.index(c)]
-        if dec.ndim == 1:  # binary problem: one column, positive = classes[1]
-            col = dec if c == classes[1] else -dec
-        support[:, c] = col
-    return np.asarray(support.argmax(axis=1))
-
-
-def evaluate_model(
-    model,
-    *,
-    metric: str,
-    k: int,
-    top: int,
-    protocol: str,
-    classifier: str = DEFAULT_CLASSIFIER,
-    train_protocol: str | None = None,
-    decoding: str = "max",
-) -> tuple[Scores, dict[str, float], np.ndarray]:
-    """Train ``classifier`` on the training split's document vectors, score the test split.
-
-    ``decoding`` (label-free only): ``"max"`` ranks test words by the maximum of the metric
-    over categories (``KeywordModel.rank``); ``"hypotheses"`` see :func:`predict_by_hypotheses`.
-    Returns (scores, timings in seconds, test predictions). The test labels are read only
-    after the predictions exist.
-    """
-    check_protocol(protocol)
-    check_classifier(classifier)
-    if decoding not in DECODINGS:
-        raise InputError(f"unknown decoding {decoding!r}; one of {', '.join(DECODINGS)}")
-    if decoding == "hypotheses":
-        if protocol != "label-free":
-            raise InputError("hypothesis decoding is a label-free protocol")
-        t0 = time.perf_counter()
-        y_pred = predict_by_hypotheses(model, metric=metric, k=k, top=top, classifier=classifier)
-        t1 = time.perf_counter()
-        scores = score_predictions(model.labels("test"), y_pred, list(model.categories))
-        return scores, {"classify": t1 - t0}, y_pred
-    train_protocol = check_protocol(train_protocol or protocol)
-    t0 = time.perf_counter()
-    X_train = document_vectors(model, "train", metric=metric, k=k, top=top, protocol=train_protocol)
-    X_test = document_vectors(model, "test", metric=metric, k=k, top=top, protocol=protocol)
-    t1 = time.perf_counter()
-    y_pred = fit_predict(X_train, model.labels("train"), X_test, classifier=classifier)
-    t2 = time.perf_counter()
-    scores = score_predictions(model.labels("test"), y_pred, list(model.categories))
-    return scores, {"keywords": t1 - t0, "classify": t2 - t1}, y_pred
+def evaluate_model(model, *, metric: str, k: int, top: int, protocol: str, classifier: str = DEFAULT_CLASSIFIER
+                   ) -> tuple[Scores, dict[str, float], np.ndarray]:
+    """Train ``classifier`` on the training split's document vectors, score the test split; both
+    splits are ranked under ``protocol``. Returns (scores, timings in seconds, test predictions).
+    The test labels are read only after the predictions exist."""
+    return evaluate_tops(model, metric=metric, k=k, tops=[top], protocol=protocol, classifier=classifier)[int(top)]
 
 
 STANDARD = "standard"
@@ -261,10 +187,10 @@ STANDARD = "standard"
 
 def run_variant(options: Any, *, neighbours: bool = True) -> str:
     """A run's non-default evaluation options as one short label (:data:`STANDARD` when none),
-    so that variants (hypothesis decoding, another training protocol, another neighbours spec)
-    are tabled and charted apart, never mixed. The one wording the app's charts and the Markdown
-    report share; ``neighbours=False`` leaves the neighbours spec out (where the table names it
-    with the vectors)."""
+    so that variants (another neighbours spec; hypothesis decoding and label-aware training
+    documents, which older dkw versions stored: docs/results/20ng.json holds one) are tabled and
+    charted apart, never mixed. The one wording the app's charts and the Markdown report share;
+    ``neighbours=False`` leaves the neighbours spec out (where the table names it with the vectors)."""
     if not isinstance(options, dict):
         return STANDARD
     parts = []
@@ -275,6 +201,12 @@ def run_variant(options: Any, *, neighbours: bool = True) -> str:
     if neighbours and options.get("neighbours"):
         parts.append(f"neighbours {options['neighbours']}")
     return ", ".join(parts) or STANDARD
+
+
+def standard(options: Any) -> bool:
+    """Whether a stored run is no variant (:func:`run_variant`; a neighbours spec aside): the one
+    test every comparison, verdict and reference table applies before it pairs runs."""
+    return run_variant(options, neighbours=False) == STANDARD
 
 
 def evaluate_tops(model, *, metric: str, k: int, tops, protocol: str, classifier: str = DEFAULT_CLASSIFIER

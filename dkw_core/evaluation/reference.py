@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from .protocols import dkw_version
+from .protocols import dkw_version, standard
 
 FORMAT = 3  # 2: per-document test predictions (runs[].predictions, test_labels); 3: predictions packed
 PACKED = "zlib:"  # runs[].predictions = "zlib:" + base64(zlib(one character per test document))
@@ -257,7 +257,7 @@ def seed_stability(records: list[dict]) -> list[dict]:
     rows = []
     for r in records:
         o = r.get("options") or {}
-        if r.get("kind") != "search" or len(o.get("metrics", [])) < 2 or o.get("decoding") or o.get("train_protocol"):
+        if r.get("kind") != "search" or len(o.get("metrics", [])) < 2 or not standard(o):
             continue
         rows.append({"protocol": r["protocol"], "selection": o.get("selection", "algorithm2"), "seed": o.get("seed", 0),
                      "metric": r["metric"], "k": r["k"], "top": r["top"], "micro_f1": r["micro_f1"],

@@ -30,6 +30,7 @@ from ..types import PROTOCOL_INFO, check_protocol
 from .comparisons import _options, baseline_runs, choices, curve_runs, format_difference, format_p, main_choices
 from .names import TFIDF_CLASSIFIER, is_baseline, method_name
 from .paired import DEFAULT_RESAMPLES, DEFAULT_SEED, bootstrap_diffs, decode_labels, holm, mcnemar_exact
+from .protocols import standard
 from .selection import SELECTION_LABELS
 
 ALPHA = 0.05
@@ -149,7 +150,7 @@ def _choice_run(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: s
 
     for _, r in here.iterrows():
         o = _options(r)
-        if (len(o.get("metrics", [])) > 1 and not o.get("decoding") and not o.get("train_protocol")
+        if (len(o.get("metrics", [])) > 1 and standard(o)
                 and (o.get("selection") or "algorithm2") == selection
                 and (o.get("seed") or 0) == (plain(pick["seed"]) or 0)
                 and plain(o.get("folds")) == plain(pick["folds"])

@@ -85,3 +85,10 @@ def test_a_dkw_spec_given_as_method_points_to_metric(setup, tmp_path, capsys):
                  "--method", "latent-5word-knn90-ig"]) != 0
     err = capsys.readouterr().err
     assert "not a keyword extractor" in err and "--metric ig" in err
+
+
+@pytest.mark.parametrize("flag", [["--decoding", "hypotheses"], ["--train-protocol", "label-aware"]])
+def test_evaluate_offers_no_option_that_no_table_reads(flag, capsys):
+    """Every comparison, verdict and reference table left such runs out: the options are gone."""
+    assert main(["evaluate", "--dataset", "r8", "--metric", "rf", "--k", "10", "--top", "10", *flag]) == 2
+    assert f"unrecognized arguments: {' '.join(flag)}" in capsys.readouterr().err

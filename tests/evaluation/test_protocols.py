@@ -1,8 +1,11 @@
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from dkw_core.errors import InputError
-from dkw_core.evaluation.protocols import evaluate_model
+from dkw_core.evaluation.protocols import RunConfig, evaluate_model, run_variant, standard
 
 from .fakes import FakeModel
 
@@ -43,15 +46,13 @@ def test_unknown_protocol():
         evaluate_model(FakeModel(), metric="rf", k=10, top=3, protocol="oracle")
 
 
-def test_hypothesis_decoding_is_label_free():
-    model = FakeModel(seed=4, noise=1.0)
-    shuffled = model.shuffled_test_labels()
-    scores, _, pred = evaluate_model(model, metric="rf", k=10, top=3, protocol="label-free", decoding="hypotheses")
-    _, _, pred_shuffled = evaluate_model(shuffled, metric="rf", k=10, top=3, protocol="label-free", decoding="hypotheses")
-    assert np.array_equal(pred, pred_shuffled)
-    assert scores.micro_f1 == pytest.approx((pred == model._labels["test"]).mean())
-    assert scores.micro_f1 > 1 / 3  # better than chance on separable synthetic categories
-    with pytest.raises(InputError):
-        evaluate_model(model, metric="rf", k=10, top=3, protocol="label-aware", decoding="hypotheses")
-    with pytest.raises(InputError):
-        evaluate_model(model, metric="rf", k=10, top=3, protocol="label-free", decoding="hypotheses", classifier="knn-cosine")
+def test_a_variant_stored_by_an_older_dkw_keeps_its_label_and_stays_apart():
+    """The shipped reference holds a run with label-aware training documents (an option dkw no
+    longer offers): it still loads with its stored label, and no comparison pairs it."""
+    runs = json.loads((Path(__file__).resolve().parents[2] / "docs/results/20ng.json").read_text())["runs"]
+    old = next(r for r in runs if (r.get("options") or {}).get("train_protocol"))
+    fields = ("dataset", "vectors", "protocol", "metric", "k", "top", "classifier", "split", "kind", "sample")
+    config = RunConfig(corpus_key="20ng", options=old["options"], **{f: old[f] for f in fields})
+    assert config.label() == old["label"]
+    assert run_variant(old["options"]) == "training documents label-aware" and not standard(old["options"])
+    assert standard({"k_max": 90, "neighbours": "csls-k10"}) and standard(None)
