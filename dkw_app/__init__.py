@@ -1,6 +1,9 @@
 """Streamlit-side helpers of the dkw explorer app.
 
-``dkw_app.backend``   the only module that calls ``dkw_core`` (thin adapter, no Streamlit);
+``dkw_app.corpora_models`` corpora, vectors, tagger, prepared models, archives, uploads (no Streamlit);
+``dkw_app.keywords_door``  the keywords of a document, a new text, a split, a category (no Streamlit);
+``dkw_app.stored_runs``    the evaluation runs and reference results as the Metrics page's tables;
+``dkw_app.study_setup``    a study drawn from a corpus the app loads, the corpora a study can use;
 ``dkw_app.browse``    pure document filtering/search over a corpus;
 ``dkw_app.tables``    pure DataFrame builders (keyword tables, chart data);
 ``dkw_app.charts``    pure plotly figure builders taking DataFrames;
@@ -10,4 +13,5 @@
 ``dkw_app.serve``     ``make run``'s launcher (host, port, one-time admin token).
 """
 
-__all__ = ["backend", "browse", "charts", "resources", "serve", "study_ui", "tables", "widgets"]
+__all__ = ["browse", "charts", "corpora_models", "keywords_door", "resources", "serve", "stored_runs", "study_setup",
+           "study_ui", "tables", "widgets"]

@@ -12,7 +12,11 @@ import plotly.graph_objects as go
 from plotly.colors import qualitative
 from plotly.subplots import make_subplots
 
-from .backend import METRICS, format_difference, format_p, method_name, selection_name
+from dkw_core.evaluation.comparisons import format_difference, format_p
+from dkw_core.evaluation.names import method_name
+from dkw_core.evaluation.selection import selection_name
+from dkw_core.metrics import METRICS
+
 from .tables import CHOSEN_K, FULL, GRID, describe_setup, sample_label
 from .untrusted import plotly, vega
 

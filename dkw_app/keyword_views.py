@@ -8,9 +8,11 @@ from typing import Any
 
 import streamlit as st
 
+from dkw_core.config import max_text_mb
 from dkw_core.errors import DkwError
+from dkw_core.types import DEFAULT_ABOUT
 
-from . import backend, tables, widgets
+from . import corpora_models, keywords_door, tables, widgets
 from .highlight import highlight_html
 from .untrusted import isolate, md
 
@@ -24,7 +26,7 @@ ABOUT_HELP = ("0: the text's own keyphrases, ranked by how close they are to the
 
 def about_slider(key: str, box: Any = st) -> float:
     """The one control between "about this text" (0) and "about its category" (1)."""
-    return float(box.slider(ABOUT_LABEL, 0.0, 1.0, float(backend.DEFAULT_ABOUT), 0.1, key=key, help=ABOUT_HELP))
+    return float(box.slider(ABOUT_LABEL, 0.0, 1.0, float(DEFAULT_ABOUT), 0.1, key=key, help=ABOUT_HELP))
 
 
 def fit_notice(weighting: Any, fit: Any, corpus: str, about: float | None = None) -> None:
@@ -35,7 +37,7 @@ def fit_notice(weighting: Any, fit: Any, corpus: str, about: float | None = None
     if fit is not None and fit.out_of_corpus:
         then = ("Its keywords are its own phrases, not a category's vocabulary (about = 0)." if not about else
                 f"Its keywords are blended with that category's words at the about = {about:g} you chose; "
-                f"{backend.DEFAULT_ABOUT:g} (the default) gives its own phrases only.")
+                f"{DEFAULT_ABOUT:g} (the default) gives its own phrases only.")
         st.warning(f"This text fits {md(corpus)} poorly: the nearest category is {md(fit.nearest)} at distance "
                    f"{fit.distance:.2f}, the classifier's P is {fit.p:.2f}. {then}",  # each value isolated by md
                    icon=":material/travel_explore:")
@@ -43,7 +45,7 @@ def fit_notice(weighting: Any, fit: Any, corpus: str, about: float | None = None
 
 def show_keyphrases(text: str, kws: Sequence[Any], box: Any) -> None:
     """The text in ``box`` with its own keyphrases marked (escaped HTML)."""
-    spellings = backend.own_phrase_spellings(kws)
+    spellings = keywords_door.own_phrase_spellings(kws)
     with box.container():
         if not spellings:
             widgets.show_document(text)
@@ -92,13 +94,13 @@ def method_columns(methods: Sequence[str], doc: Any, *, corpus: Any, top: int, p
     for spec in methods:
         try:
             with st.spinner(f"{spec}: extracting keywords…"):
-                out[spec] = backend.method_keywords(spec, doc, corpus=corpus, top=top, protocol=protocol)
+                out[spec] = keywords_door.method_keywords(spec, doc, corpus=corpus, top=top, protocol=protocol)
         except DkwError as exc:
             widgets.show_error(exc)
     if out:
         st.caption(" · ".join(
-            f"{md(spec)}: {md(backend.method_help(spec))}" + (f" (protocol {protocol})" if backend.has_provenance(spec)
-                                                             else "; its own keywords, no provenance")
+            f"{md(spec)}: {md(keywords_door.method_help(spec))}"
+            + (f" (protocol {protocol})" if keywords_door.has_provenance(spec) else "; its own keywords, no provenance")
             for spec in out))
     return out
 
@@ -144,7 +146,7 @@ def own_text_input() -> str | None:
     """A text box and a file input; the text (file first), or ``None`` with nothing given."""
     pasted = st.text_area("Paste a text", key="own_text", height=180,
                           placeholder="Paste an article, an abstract, a post…")
-    limit = widgets.guarded(backend.max_text_mb, default=None)
+    limit = widgets.guarded(max_text_mb, default=None)
     if limit is None:
         return None
     upload = st.file_uploader("…or a UTF-8 text file", type=["txt", "md", "text"], key="own_file",
@@ -152,7 +154,7 @@ def own_text_input() -> str | None:
                               help=f"at most {limit:g} MB (DKW_MAX_TEXT_MB)")
     if upload is not None:
         try:
-            return backend.decode_upload(upload.getvalue(), upload.name)
+            return corpora_models.decode_upload(upload.getvalue(), upload.name)
         except DkwError as exc:
             widgets.show_error(exc)
             return None
@@ -176,7 +178,7 @@ def own_text_keywords(model: Any, text: str, *, corpus: str, metrics: Sequence[s
     posterior is unsure, the keywords under each of the two most probable categories."""
     try:
         with st.spinner("Tagging the text and finding its keywords…"):
-            result = backend.new_text_keywords(model, text, corpus=corpus, metrics=metrics, k=k, top=top,
+            result = keywords_door.new_text_keywords(model, text, corpus=corpus, metrics=metrics, k=k, top=top,
                                                protocol=protocol, about=about)
     except DkwError as exc:
         widgets.show_error(exc)

@@ -22,9 +22,12 @@ from dkw_core.evaluation.wordlists import (
     QUALITY_COLUMNS,
     TOPIC_AXIS,
     default_document_method,
+    front_sentence,
     method_kind_of,
     pareto_front,
+    quality_summary,
 )
+from dkw_core.types import DEFAULT_METRIC
 
 from .untrusted import md, plotly
 
@@ -204,7 +207,7 @@ def show_documents(dataset: str, rows: pd.DataFrame) -> None:
     """The document keywords' part of the Words tab: the front sentence first, the chart, the table."""
     import streamlit as st
 
-    from . import backend, widgets
+    from . import widgets
 
     st.subheader("Document keywords: about the document, or about its category?")
     if rows[TOPIC_AXIS].isna().all():
@@ -212,7 +215,7 @@ def show_documents(dataset: str, rows: pd.DataFrame) -> None:
                 + md("Measure them with python scripts/quality_table.py --corpora")
                 + f" {md(dataset)} " + md("--documents-only"))
         return
-    st.markdown(f"**{md(backend.front_sentence(rows, dataset))}**")
+    st.markdown(f"**{md(front_sentence(rows, dataset))}**")
     st.caption("Topic: a document's rank among the test documents of its own category when they are ranked by "
                "the cosine of its keywords' mean vector to each document's mean content-word vector (MRR; ties "
                "broken at random, in expectation). Category: micro-F1 of LinearSVC on the keywords alone (dkw's "
@@ -242,7 +245,7 @@ def show_words(dataset: str) -> None:
     table (from the shipped measurement, whatever *Results* shows)."""
     import streamlit as st
 
-    from . import backend, resources, widgets
+    from . import resources, widgets
 
     results = widgets.guarded(resources.quality)
     if results is None:
@@ -255,10 +258,10 @@ def show_words(dataset: str) -> None:
         return
     show_documents(dataset, rows)
     st.subheader("Category words: coherent and exclusive?")
-    summary = backend.quality_summary(results, dataset)
+    summary = quality_summary(results, dataset, default=DEFAULT_METRIC)
     st.markdown(f"**{md(summary.answer)}**")
     st.caption(md(summary.how))
-    st.plotly_chart(words_chart(rows, corpus=dataset, default=backend.DEFAULT_METRIC, k=results.k, top=results.top,
+    st.plotly_chart(words_chart(rows, corpus=dataset, default=DEFAULT_METRIC, k=results.k, top=results.top,
                                 window=results.window, protocol=results.protocol), key="chart_words",
                     config={"toImageButtonOptions": {"format": "png", "filename": f"words-{dataset}", "scale": 2},
                             "displaylogo": False})

@@ -2,7 +2,8 @@
 and prepared ``KeywordModel`` objects (one per server, shared by every page and session, so
 moving between pages never reloads a model); ``st.cache_data`` for tables.
 
-Every loader calls :mod:`dkw_app.backend` at call time, so tests can swap the backend.
+Every loader calls the app's loaders (:mod:`dkw_app.corpora_models`, :mod:`dkw_app.keywords_door`,
+:mod:`dkw_app.stored_runs`) and ``dkw_core`` at call time, so tests can swap them for fakes.
 """
 from __future__ import annotations
 
@@ -16,21 +17,26 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from dkw_core.cache import CacheWarning
 from dkw_core.errors import DkwError
+from dkw_core.evaluation import comparisons, wordlists
+from dkw_core.neighbours import DEFAULT_NEIGHBOURS
+from dkw_core.study.schema import open_study_db
+from dkw_core.types import DEFAULT_K, Progress
 
-from . import backend, browse
+from . import browse, corpora_models, keywords_door, stored_runs
 
 
 @st.cache_data(show_spinner=False)
 def dataset_infos() -> list[dict[str, Any]]:
     """``dataset_info`` of every corpus the library knows."""
-    return [backend.dataset_info(name) for name in backend.list_datasets()]
+    return [corpora_models.dataset_info(name) for name in corpora_models.list_corpora()]
 
 
 @st.cache_resource(show_spinner="Loading word vectors…")
 def vectors() -> Any:
     """The word-vector model (loaded once per server)."""
-    return backend.open_vectors()
+    return corpora_models.load_vectors()
 
 
 def loaded_vectors_name() -> str:
@@ -41,28 +47,28 @@ def loaded_vectors_name() -> str:
 @st.cache_resource(show_spinner="Loading the spaCy tagger…")
 def tagger() -> Any:
     """The spaCy tagger of ``dkw_core.phrases`` (loaded once per server)."""
-    return backend.open_tagger()
+    return corpora_models.get_tagger()
 
 
 @st.cache_resource(show_spinner="Loading corpus…")
 def corpus(name: str, sample: int | None) -> Any:
     """A corpus, or its ``head(sample)`` slice when ``DKW_SAMPLE_PER_CATEGORY`` is set."""
-    return backend.open_corpus(name, sample=sample)
+    return corpora_models.open_corpus(name, sample=sample)
 
 
-def notices(name: str, sample: int | None, k_max: int, neighbours: str = backend.DEFAULT_NEIGHBOURS) -> list[str]:
+def notices(name: str, sample: int | None, k_max: int, neighbours: str = DEFAULT_NEIGHBOURS) -> list[str]:
     """What the preparation of that model had to say about the cache (e.g. nothing could be saved)."""
     return list(_model_store().notices.get((name, sample, k_max, neighbours), []))
 
 
-def is_prepared(name: str, sample: int | None, k_max: int, neighbours: str = backend.DEFAULT_NEIGHBOURS) -> bool:
+def is_prepared(name: str, sample: int | None, k_max: int, neighbours: str = DEFAULT_NEIGHBOURS) -> bool:
     """Whether the corpus's neighbours (under the ``neighbours`` spec) are cached on disk.
 
     Not cached: it changes when a user prepares the corpus. A model this server prepared but
     could not save (a read-only data folder) counts as prepared too."""
     if (name, sample, k_max, neighbours) in _model_store().models:
         return True
-    return backend.is_prepared(backend.corpus_key(name, sample), backend.vectors_name(), k_max=k_max,
+    return corpora_models.is_prepared(corpora_models.corpus_key(name, sample), corpora_models.vectors_name(), k_max=k_max,
                                neighbours=neighbours)
 
 
@@ -81,8 +87,8 @@ def _model_store() -> _ModelStore:
     return _ModelStore()
 
 
-def model(name: str, sample: int | None, k_max: int, *, progress: backend.Progress | None = None,
-          neighbours: str = backend.DEFAULT_NEIGHBOURS) -> Any:
+def model(name: str, sample: int | None, k_max: int, *, progress: Progress | None = None,
+          neighbours: str = DEFAULT_NEIGHBOURS) -> Any:
     """The prepared ``KeywordModel`` of a corpus under a neighbours spec, kept in a
     ``st.cache_resource`` store.
 
@@ -97,10 +103,10 @@ def model(name: str, sample: int | None, k_max: int, *, progress: backend.Progre
             if not is_prepared(name, sample, k_max, neighbours):
                 tagger()  # tagging needed: load spaCy once, under the Streamlit cache
             with warnings.catch_warnings(record=True) as told:  # "nothing could be saved": shown on the page
-                warnings.simplefilter("always", backend.CacheWarning)
-                store.models[key] = backend.prepare(corpus(name, sample), vectors(), k_max=k_max, progress=progress,
+                warnings.simplefilter("always", CacheWarning)
+                store.models[key] = corpora_models.prepare(corpus(name, sample), vectors(), k_max=k_max, progress=progress,
                                                     neighbours=neighbours)
-            store.notices[key] = [str(w.message) for w in told if issubclass(w.category, backend.CacheWarning)]
+            store.notices[key] = [str(w.message) for w in told if issubclass(w.category, CacheWarning)]
         return store.models[key]
 
 
@@ -125,14 +131,14 @@ def preload() -> str | None:
     a prepared corpus, no model is loaded, so a server that has never prepared anything starts
     and stops as fast as before. The corpus's name, or None when no model was loaded."""
     reference()  # files of the repository: always on disk
-    if backend.vectors_path() is not None or not backend.describe_default()["cached"]:
+    if corpora_models.vectors_path() is not None or not corpora_models.describe_default()["cached"]:
         return None
-    sample = backend.sample_per_category()
+    sample = corpora_models.sample_per_category()
     names = [str(i["name"]) for i in dataset_infos() if i.get("available")]
-    name = first_prepared(names, sample, backend.DEFAULT_K_MAX)
-    if name is None or not is_prepared(name, sample, backend.DEFAULT_K_MAX):
+    name = first_prepared(names, sample, DEFAULT_K)
+    if name is None or not is_prepared(name, sample, DEFAULT_K):
         return None
-    model(name, sample, backend.DEFAULT_K_MAX)
+    model(name, sample, DEFAULT_K)
     return name
 
 
@@ -140,41 +146,41 @@ def preload() -> str | None:
 def shipped_model(name: str, k: int) -> Any:
     """A built-in corpus's shipped statistics as a model for new texts (no preparation)."""
     tagger()  # a new text is tagged: load spaCy once, under the Streamlit cache
-    return backend.shipped_model(name, k=k)
+    return keywords_door.load_shipped(name, k=k)
 
 
 @st.cache_resource(show_spinner="Counting the corpus's own words…")
 def own_words_model(name: str, sample: int | None) -> Any:
     """The corpus's own words (bag-of-words model; what the peers score and NPMI reads)."""
     tagger()  # its tagging is read from the cache through the tagger: load spaCy once, under the Streamlit cache
-    return backend.own_words_model(corpus(name, sample))
+    return corpora_models.own_words_model(corpus(name, sample))
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def category_terms(name: str, sample: int | None, k_max: int, category: str, method: str, k: int, top: int) -> Any:
     """A category's list under a method, with the counts behind it: a metric on the prepared
     model's latent words, a peer on the category's own words (computed once per choice)."""
-    if backend.is_peer(method):
-        return backend.category_terms(own_words_model(name, sample), category, method=method, k=None, top=top)
-    return backend.category_terms(model(name, sample, k_max), category, method=method, k=k, top=top)
+    if keywords_door.is_peer(method):
+        return keywords_door.category_terms(own_words_model(name, sample), category, method=method, k=None, top=top)
+    return keywords_door.category_terms(model(name, sample, k_max), category, method=method, k=k, top=top)
 
 
 @st.cache_resource(show_spinner="Reading the corpus's word tokens…")
 def _quality_texts(name: str, sample: int | None) -> Any:
-    return backend.quality_texts(own_words_model(name, sample))
+    return keywords_door.quality_texts(own_words_model(name, sample))
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
 def category_quality(name: str, sample: int | None, category: str, words: tuple[str, ...]) -> Any:
     """The quality of one list (also cached on disk by the library: NPMI takes seconds on a full corpus)."""
-    return backend.category_quality(corpus(name, sample).key, category, list(words),
+    return keywords_door.list_quality_of(corpus(name, sample).key, category, list(words),
                                     lambda: _quality_texts(name, sample))
 
 
 @st.cache_data(show_spinner=False)
 def quality() -> Any:
     """The shipped quality table of every method's category words (read once per server)."""
-    return backend.quality_results()
+    return wordlists.load_quality()
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -192,19 +198,19 @@ def categories(name: str, sample: int | None, split: str) -> list[str]:
 @st.cache_data(show_spinner=False, ttl=60)
 def runs() -> pd.DataFrame:
     """Every run of the results store (refreshed every minute or after an evaluation)."""
-    return backend.load_runs()
+    return stored_runs.load_runs()
 
 
 @st.cache_data(show_spinner=False)
 def reference() -> pd.DataFrame:
     """The reference results shipped with dkw (read once per server)."""
-    return backend.reference_runs()
+    return stored_runs.reference_runs()
 
 
 @st.cache_data(show_spinner=False)
 def reference_leaks() -> pd.DataFrame:
     """The leak checks of the shipped reference results."""
-    return backend.reference_leakchecks()
+    return stored_runs.load_reference_leakchecks()
 
 
 def runs_key(frame: pd.DataFrame) -> str:
@@ -234,7 +240,7 @@ def curves(proto_runs: pd.DataFrame, dataset: str, protocol: str, selection: str
 @st.cache_data(show_spinner="Bootstrapping the F1 intervals…", max_entries=32)
 def _curves(_proto_runs: pd.DataFrame, key: str, dataset: str, protocol: str, selection: str,
             classifier: str | None) -> pd.DataFrame:
-    return backend.curve_table(_proto_runs, dataset=dataset, protocol=protocol, selection=selection,
+    return comparisons.curve_table(_proto_runs, dataset=dataset, protocol=protocol, selection=selection,
                                classifier=classifier)
 
 
@@ -245,8 +251,8 @@ def overview(runs: pd.DataFrame, dataset: str, classifier: str | None) -> pd.Dat
 
 @st.cache_data(show_spinner="Bootstrapping the chosen setups' intervals…", max_entries=32)
 def _overview(_runs: pd.DataFrame, key: str, dataset: str, classifier: str | None) -> pd.DataFrame:
-    return backend.disk_cached("overview", (key, dataset, classifier),
-                               lambda: backend.overview(_runs, dataset=dataset, classifier=classifier))
+    return stored_runs.disk_cached("overview", (key, dataset, classifier),
+                               lambda: comparisons.overview(_runs, dataset=dataset, classifier=classifier))
 
 
 def per_document(proto_runs: pd.DataFrame, dataset: str, protocol: str, top: int, selection: str) -> pd.DataFrame:
@@ -257,7 +263,7 @@ def per_document(proto_runs: pd.DataFrame, dataset: str, protocol: str, top: int
 @st.cache_data(show_spinner="Comparing every pair of metrics per document…", max_entries=32)
 def _per_document(_proto_runs: pd.DataFrame, key: str, dataset: str, protocol: str, top: int, selection: str
                   ) -> pd.DataFrame:
-    return backend.per_document(_proto_runs, dataset=dataset, protocol=protocol, top=top, selection=selection)
+    return stored_runs.per_document(_proto_runs, dataset=dataset, protocol=protocol, top=top, selection=selection)
 
 
 def verdict(runs: pd.DataFrame, dataset: str, protocol: str, selection: str | None, classifier: str | None
@@ -269,15 +275,15 @@ def verdict(runs: pd.DataFrame, dataset: str, protocol: str, selection: str | No
 @st.cache_data(show_spinner="Comparing the chosen setup with the runner-up and the baseline…", max_entries=32)
 def _verdict(_runs: pd.DataFrame, key: str, dataset: str, protocol: str, selection: str | None,
              classifier: str | None) -> dict | None:
-    return backend.disk_cached("verdict", (key, dataset, protocol, selection, classifier),
-                               lambda: backend.verdict(_runs, dataset=dataset, protocol=protocol, selection=selection,
+    return stored_runs.disk_cached("verdict", (key, dataset, protocol, selection, classifier),
+                               lambda: stored_runs.verdict(_runs, dataset=dataset, protocol=protocol, selection=selection,
                                                        classifier=classifier))
 
 
 @st.cache_data(show_spinner=False)
 def reference_hubness() -> pd.DataFrame:
     """The hubness of step 3 of the shipped reference results."""
-    return backend.reference_hubness()
+    return stored_runs.load_reference_hubness()
 
 
 def significance(method_runs: pd.DataFrame, dataset: str, protocol: str) -> pd.DataFrame:
@@ -287,19 +293,19 @@ def significance(method_runs: pd.DataFrame, dataset: str, protocol: str) -> pd.D
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _significance(_method_runs: pd.DataFrame, key: str, dataset: str, protocol: str) -> pd.DataFrame:
-    return backend.significance_table(_method_runs, dataset=dataset, protocol=protocol)
+    return stored_runs.significance_table(_method_runs, dataset=dataset, protocol=protocol)
 
 
 @st.cache_data(show_spinner="Ranking every document of the split…", max_entries=8)
 def split_keywords(name: str, sample: int | None, k_max: int, split: str, metrics: tuple[str, ...], k: int,
                    top: int, protocol: str, fmt: str) -> bytes:
     """The keywords of a whole split as a JSONL / CSV file (computed once per choice)."""
-    return backend.split_keywords(model(name, sample, k_max), split, metrics=metrics, k=k, top=top,
+    return keywords_door.split_keywords(model(name, sample, k_max), split, metrics=metrics, k=k, top=top,
                                   protocol=protocol, fmt=fmt)
 
 
 def clear_all() -> None:
-    """Forget every cached object (tests, or after swapping the backend)."""
+    """Forget every cached object (tests, or after swapping a loader for a fake)."""
     st.cache_data.clear()
     st.cache_resource.clear()
 
@@ -308,4 +314,4 @@ def clear_all() -> None:
 def study_store(url: str | None, data_dir: str) -> Any:
     """The study database engine, schema current (one per server and database; ``data_dir``
     is part of the key so that a changed ``DKW_DATA_DIR`` opens the right default file)."""
-    return backend.open_study_store(url)
+    return open_study_db(url)

@@ -20,12 +20,13 @@ import logging
 import sys
 import threading
 
-#: Imported in the background while the server starts (pandas, plotly, dkw_core behind the pages'
-#: one door, and gensim: a second of every page that loads word vectors): a page script's imports
+#: Imported in the background while the server starts (pandas, plotly, the dkw_core modules the
+#: pages call, and gensim: a second of every page that loads word vectors): a page script's imports
 #: then find them loaded, so the first visitor does not wait for them (BENCHMARKS.md, "Every page's
 #: first open"). After them the vectors and the prepared model the corpus pages open on are loaded
 #: from disk (never built: a long build held up the server's stop).
-WARM_MODULES = ("dkw_app.backend", "dkw_app.charts", "plotly.graph_objects", "gensim.models")
+WARM_MODULES = ("dkw_app.resources", "dkw_core.study.service", "dkw_core.study.analysis", "dkw_app.charts",
+                "plotly.graph_objects", "gensim.models")
 
 
 def warm_imports(modules: tuple[str, ...] = WARM_MODULES, *, preload: bool = False) -> threading.Thread:

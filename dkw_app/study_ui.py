@@ -1,10 +1,10 @@
 """Streamlit-side helpers of the study pages (admin, judge, results): the study database,
-the admin gate, the study mode, plain-text rendering. Every study call goes through
-:mod:`dkw_app.backend` (the app's one door into ``dkw_core``); errors are shown with
+the admin gate, the study mode, plain-text rendering. The pages call ``dkw_core.study``
+directly (``service`` for the study's API); errors are shown with
 :func:`dkw_app.widgets.show_error`.
 
 Admin access: ``DKW_ADMIN_PASSWORD`` (or ``admin_password`` in ``.streamlit/secrets.toml``),
-at least ``backend.MIN_PASSWORD_LENGTH`` characters. Without one, the server's one-time token
+at least ``access.MIN_PASSWORD_LENGTH`` characters. Without one, the server's one-time token
 is the admin secret: ``python -m dkw_app.serve`` (``make run``) generates and prints it at
 start and hands it to the app as ``DKW_ADMIN_TOKEN``; a server started otherwise generates it
 on first use and prints it on its console. Failed attempts are throttled per browser session, with the
@@ -24,10 +24,12 @@ from typing import Any
 import streamlit as st
 from sqlalchemy.engine import Engine
 
-from dkw_app import backend, resources, widgets
+from dkw_app import resources, widgets
 from dkw_app.untrusted import md
 from dkw_core import config
+from dkw_core.config import app_mode
 from dkw_core.errors import DkwError
+from dkw_core.study import access
 
 ADMIN_ENV = "DKW_ADMIN_PASSWORD"
 TOKEN_ENV = "DKW_ADMIN_TOKEN"
@@ -81,7 +83,7 @@ def admin_token() -> str:
         return given
     with _token_lock:
         if _process_token is None:
-            _process_token = backend.generate_admin_token()
+            _process_token = access.generate_token()
             print(f"\n  dkw study admin token (valid until this server stops; set {ADMIN_ENV} to use a "
                   f"password instead):\n\n      {_process_token}\n", file=sys.stderr, flush=True)
         return _process_token
@@ -93,7 +95,7 @@ def admin_secret() -> tuple[str, str] | None:
     if password is None:
         return admin_token(), "the admin token printed on the server's console at start"
     try:
-        backend.check_password_rules(password)
+        access.check_password_rules(password)
     except DkwError as exc:
         st.error(f"The study admin pages are locked: {md(exc)}. Set a longer {ADMIN_ENV} (or `admin_password` "
                  f"in .streamlit/secrets.toml) and restart.")
@@ -113,7 +115,7 @@ def require_admin(key: str) -> None:
     if not given:
         st.caption(f"Enter {what}.")
         st.stop()
-    gate = backend.admin_gate(secret, _throttle_store())
+    gate = access.gate_for(secret, _throttle_store())
     tried = st.session_state.get("_admin_tried")  # (page, input, gate time it may be checked again)
     retry = tried is not None and tried[2] is not None and gate.clock() >= tried[2]
     if tried is None or tried[:2] != (key, given) or retry:  # a rerun with the same input is no new attempt,
@@ -171,7 +173,7 @@ def study_mode() -> bool:
     """Whether this server runs the judge-only deployment (``DKW_MODE=study``); an invalid
     mode counts as not (the pages then show its error)."""
     try:
-        return backend.app_mode() == "study"
+        return app_mode() == "study"
     except DkwError:
         return False
 
@@ -180,7 +182,7 @@ def require_mode_access(key: str) -> None:
     """In the judge-only deployment (``DKW_MODE=study``) every page but the judge page needs
     the admin secret; in the default explorer mode this does nothing."""
     try:
-        mode = backend.app_mode()
+        mode = app_mode()
     except DkwError as exc:
         widgets.show_error(exc)
         st.stop()

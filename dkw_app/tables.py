@@ -7,15 +7,11 @@ from typing import Any
 
 import pandas as pd
 
-from .backend import (
-    BASELINE_KINDS,
-    RUN_COLUMNS,
-    TFIDF_CLASSIFIER,
-    format_difference,
-    format_p,
-    method_name,
-    selection_name,
-)
+from dkw_core.evaluation.comparisons import format_difference, format_p
+from dkw_core.evaluation.names import TFIDF_CLASSIFIER, method_name
+from dkw_core.evaluation.selection import selection_name
+
+from .stored_runs import BASELINE_KINDS, RUN_COLUMNS
 
 
 def keyword_table(by_metric: Mapping[str, Sequence[Any]], *, top: int | None = None) -> pd.DataFrame:

@@ -11,10 +11,13 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from dkw_core.config import max_upload_mb
+from dkw_core.csvsafe import frame_to_csv
 from dkw_core.errors import DkwError
-from dkw_core.types import describe_time_left
+from dkw_core.evaluation.comparisons import format_p
+from dkw_core.types import Progress, describe_time_left
 
-from . import backend
+from . import corpora_models
 from .untrusted import isolate, md
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,13 +43,13 @@ def show_document(text: str, *, height: int | None = 480) -> None:
 
 def csv_download(frame: pd.DataFrame, *, label: str, file_name: str, key: str) -> None:
     """A download button handing out ``frame`` as CSV (the data behind a chart or table)."""
-    st.download_button(label, data=backend.frame_to_csv(frame).encode("utf-8"), file_name=file_name,
+    st.download_button(label, data=frame_to_csv(frame).encode("utf-8"), file_name=file_name,
                        mime="text/csv", key=key, disabled=frame.empty)
 
 
 def number_table(frame: pd.DataFrame, *, key: str) -> None:
     """A results table with readable numbers: p-values (``p_…`` columns) shown in the one
-    p-value format (:func:`backend.format_p`: ``1.2e-45``, ``< 1e-300`` where p underflowed),
+    p-value format (:func:`format_p`: ``1.2e-45``, ``< 1e-300`` where p underflowed),
     other decimals with two places (an exact tie 0, never -0.00); CSV keeps full precision."""
     config = {}
     shown = frame.copy()
@@ -64,7 +67,7 @@ def number_table(frame: pd.DataFrame, *, key: str) -> None:
             fmt = "%.2f"
             shown[column] = pd.to_numeric(frame[column]) + 0.0  # -0.0 (an exact tie) shows as 0
         config[column] = st.column_config.NumberColumn(format=fmt)
-    st.dataframe(shown.style.format(backend.format_p, subset=p_columns), hide_index=True, key=key,
+    st.dataframe(shown.style.format(format_p, subset=p_columns), hide_index=True, key=key,
                  column_config=config)
 
 
@@ -74,7 +77,7 @@ def plain_table(frame: pd.DataFrame) -> None:
     st.table(frame, hide_index=True)
 
 
-def progress_callback(bar: Any) -> backend.Progress:
+def progress_callback(bar: Any) -> Progress:
     """Adapt an ``st.progress`` bar to the library's ``progress(fraction, message)``."""
     def update(fraction: float, message: str = "") -> None:
         bar.progress(min(max(float(fraction), 0.0), 1.0), text=md(message))  # may name a corpus or file
@@ -106,7 +109,7 @@ def select(label: str, options: Sequence[Any], *, key: str, default: Any = None,
 
 def sample_note() -> int | None:
     """The ``DKW_SAMPLE_PER_CATEGORY`` slice size, announced on the page when set."""
-    sample = guarded(backend.sample_per_category)
+    sample = guarded(corpora_models.sample_per_category)
     if sample:
         st.caption(f"Working on a slice: the first {sample} documents per category and split "
                    f"(DKW_SAMPLE_PER_CATEGORY={sample}).")
@@ -115,7 +118,7 @@ def sample_note() -> int | None:
 
 def archives_note() -> None:
     """Names the folder searched for corpus archives."""
-    folder = guarded(backend.archives_folder, default=None)
+    folder = guarded(corpora_models.archives_folder, default=None)
     if folder:
         st.caption("Corpus archives are read from this folder (DKW_ARCHIVES):")
         st.code(folder, language=None)
@@ -125,16 +128,16 @@ def missing_corpus(info: dict[str, Any], box: Any = None) -> None:
     """A missing archive: the folder searched, and a Download button with a progress bar."""
     box = box or st.container()
     name, archive = str(info.get("name")), str(info.get("archive"))
-    folder = guarded(backend.archives_folder, default="DKW_ARCHIVES") or "DKW_ARCHIVES"
+    folder = guarded(corpora_models.archives_folder, default="DKW_ARCHIVES") or "DKW_ARCHIVES"
     box.warning(f"{md(name)}: archive {md(archive)} not found in {md(folder)} (DKW\\_ARCHIVES).")
-    if not guarded(lambda: backend.downloadable(name), default=False):
+    if not guarded(lambda: corpora_models.downloadable(name), default=False):
         box.caption(f"{md(name)} is not downloadable: put {md(archive)} into {md(folder)}.")
         return
     if box.button(f"Download {md(name)}", key=f"download_{name}",
                   help=f"Fetches {md(archive)}, checks it and saves it in the archives folder."):
         bar = box.progress(0.0, text=f"Downloading {md(archive)}…")
         try:
-            backend.download_archive(name, progress=progress_callback(bar))
+            corpora_models.download_archive(name, progress=progress_callback(bar))
         except DkwError as exc:
             bar.empty()
             show_error(exc)
@@ -165,7 +168,7 @@ def start_preparation(name: str, sample: int | None, k_max: int, neighbours: str
     what = isolate(name) + (f" (slice: {sample} documents per category and split)" if sample else "")
     what += "" if neighbours == "cosine" else f", nearest words by {neighbours}"
 
-    def work(progress: backend.Progress) -> Any:
+    def work(progress: Progress) -> Any:
         progress(0.0, "loading the corpus, the word vectors and the tagger")
         return resources.model(name, sample, k_max, progress=progress, neighbours=neighbours)
 
@@ -234,13 +237,13 @@ def not_distributed(infos: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The corpora of ``infos`` without their archive that cannot be downloaded either (not
     distributed, such as 7 Sectors): never counted among the corpora "not downloaded yet"."""
     return [i for i in infos if not i.get("available")
-            and not guarded(lambda i=i: backend.downloadable(str(i.get("name"))), default=False)]
+            and not guarded(lambda i=i: corpora_models.downloadable(str(i.get("name"))), default=False)]
 
 
 def not_distributed_note(infos: Sequence[dict[str, Any]], box: Any = None) -> None:
     """One caption naming each corpus that is not distributed and where its archive goes."""
     if infos:
-        folder = guarded(backend.archives_folder, default="DKW_ARCHIVES") or "DKW_ARCHIVES"
+        folder = guarded(corpora_models.archives_folder, default="DKW_ARCHIVES") or "DKW_ARCHIVES"
         (box or st).caption("Not distributed, so not downloadable: " + ", ".join(
             f"{md(i.get('name'))} (put {md(i.get('archive'))} into {md(folder)})" for i in infos) + ".")
 
@@ -272,7 +275,7 @@ def prepare_panel(name: str, sample: int | None, k_max: int, *, key: str, box: A
             f"{md(name)} is being prepared on the server (progress at the top of the page).")
         return False
     how = "" if neighbours == "cosine" else f", found by {neighbours}"
-    kept = guarded(lambda: backend.interrupted_tagging(name), default=0) or 0
+    kept = guarded(lambda: corpora_models.interrupted_tagging(name), default=0) or 0
     # a preparation was stopped (cancelled, killed, server stopped): say what is left of it
     left = (f" An earlier preparation stopped: its {kept:,} tagged documents are kept, and Prepare resumes from "
             "them (nothing starts by itself after a server restart).") if kept else ""
@@ -321,7 +324,7 @@ def upload_corpus() -> None:
     stored by the library, then listed with the built-in corpora on every page."""
     from . import resources
 
-    limit = guarded(backend.max_upload_mb, default=None)
+    limit = guarded(max_upload_mb, default=None)
     if limit is None:
         return
     st.caption(f"A CSV with columns text,label and optionally split (train/test) and id, or a zip of "
@@ -344,7 +347,7 @@ def upload_corpus() -> None:
                  "(DKW_MAX_UPLOAD_MB).")
         return
     try:
-        report = backend.import_corpus(name, data, upload.name)
+        report = corpora_models.import_corpus(name, data, upload.name)
     except DkwError as exc:
         show_error(exc)
         return

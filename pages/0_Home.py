@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dkw_app import backend, keyword_views, resources, study_ui, tables, widgets
+from dkw_app import corpora_models, keyword_views, keywords_door, resources, study_ui, tables, widgets
 from dkw_app.untrusted import md
 from dkw_core.errors import DkwError
+from dkw_core.types import DEFAULT_ABOUT, DEFAULT_CORPUS, DEFAULT_K
 
 st.set_page_config(page_title="dkw — discriminative keywords", page_icon=":material/key:", layout="wide")
 study_ui.require_mode_access("home")  # DKW_MODE=study: organisers only
@@ -22,28 +23,28 @@ st.markdown("dkw finds the words that set a text apart from texts of other categ
 with st.form("instant_form", border=False):
     text = st.text_area("Paste a text: its keywords come at once, nothing to prepare", key="instant_text", height=110,
                         placeholder="e.g. a news article or a forum post")
-    about = st.slider(keyword_views.ABOUT_LABEL, 0.0, 1.0, float(backend.DEFAULT_ABOUT), 0.1, key="instant_about",
+    about = st.slider(keyword_views.ABOUT_LABEL, 0.0, 1.0, float(DEFAULT_ABOUT), 0.1, key="instant_about",
                       help=keyword_views.ABOUT_HELP)
     asked = st.form_submit_button("Get keywords", type="primary", icon=":material/key:")
 if asked:
     st.session_state.pop("instant_result", None)
     if not text.strip():
         st.error("Paste a text first.")
-    elif refusal := widgets.guarded(backend.instant_refusal, default=None):
+    elif refusal := widgets.guarded(keywords_door.instant_refusal, default=None):
         st.error(md(refusal))  # other vectors: the shipped statistics do not apply; never prepare here
     else:
         try:
             with st.spinner("Finding keywords…"):
                 # the slider at the default leaves the choice to the default rule: a text that fits the
                 # corpus poorly gets its own phrases (about 0, docs/method.md §13); any other value is kept
-                found = backend.text_keywords(text, about=None if about == backend.DEFAULT_ABOUT else about)
+                found = keywords_door.extract_keywords(text, about=None if about == DEFAULT_ABOUT else about)
         except DkwError as exc:
             widgets.show_error(exc)
         else:
             st.session_state["instant_result"] = (text, found)
 result = st.session_state.get("instant_result")
 if result and result[0] == text:
-    keyword_views.keyphrase_answer(result[0], result[1], corpus=backend.DEFAULT_CORPUS, key="instant")
+    keyword_views.keyphrase_answer(result[0], result[1], corpus=DEFAULT_CORPUS, key="instant")
     st.caption("Weighted with the statistics of 20 Newsgroups shipped with dkw. For another corpus, the other "
                "metrics and where each keyword comes from, use Documents.")
 
@@ -62,7 +63,7 @@ st.header("Corpora")
 st.caption(widgets.PREPARE_COST.replace("It takes", "Preparing a corpus (every document tagged, the K nearest words "
                                         "of every phrase) takes"))
 sample = widgets.sample_note()
-k_max = backend.DEFAULT_K_MAX
+k_max = DEFAULT_K
 infos = widgets.guarded(resources.dataset_infos, default=[]) or []
 unobtainable = widgets.not_distributed(infos)
 shown = [i for i in infos if i not in unobtainable]
@@ -87,9 +88,9 @@ widgets.not_distributed_note(unobtainable)
 with st.expander("Models and folders"):
     left, right = st.columns(2)
     left.markdown("**Word vectors**")
-    left.text(backend.vectors_description())
+    left.text(corpora_models.vectors_description())
     right.markdown("**Tagger (candidate phrases)**")
-    right.text(backend.tagger_description())
+    right.text(corpora_models.tagger_description())
     widgets.archives_note()
 
 st.header("Your own corpus")

@@ -5,23 +5,25 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dkw_app import backend, browse, keyword_views, resources, study_ui, tables, widgets
+from dkw_app import browse, corpora_models, keyword_views, keywords_door, resources, study_ui, tables, widgets
 from dkw_app.untrusted import isolate, md
 from dkw_core.errors import DkwError
+from dkw_core.neighbours import DEFAULT_NEIGHBOURS, NEIGHBOURS_CHOICES
+from dkw_core.types import DEFAULT_ABOUT, DEFAULT_K, DEFAULT_METRIC, DEFAULT_TOP, NEW_TEXT_PROTOCOL, NEW_TEXT_PROTOCOLS, PROTOCOLS
 
 st.set_page_config(page_title="dkw — documents", page_icon=":material/description:", layout="wide")
 study_ui.require_mode_access("documents")  # DKW_MODE=study: organisers only
 st.title("Documents and their keywords")
 sample = widgets.sample_note()
 widgets.preparation_jobs()  # a preparation running on the server: progress, time left, Cancel
-k_max = backend.DEFAULT_K_MAX
+k_max = DEFAULT_K
 
 infos = widgets.guarded(resources.dataset_infos, default=[]) or []
 names = [str(i["name"]) for i in infos if i.get("available")]
 missing = [i for i in infos if not i.get("available")]
 # built-in corpora without their archive whose shipped statistics answer a new text (as on Home)
 text_only = [str(i["name"]) for i in missing
-             if widgets.guarded(lambda i=i: backend.shipped_answers(str(i["name"]), sample=sample), default=False)]
+             if widgets.guarded(lambda i=i: keywords_door.shipped_answers(str(i["name"]), sample=sample), default=False)]
 wanted = st.query_params.get("doc")
 wanted_missing = [i for i in missing if wanted and str(wanted).split("/", 1)[0] == i.get("name")]
 if not (names or text_only) or wanted_missing:
@@ -67,30 +69,30 @@ source = st.radio("Keywords of", sources, key="doc_source", horizontal=True,
 # ------------------------------------------------------------------ keyword options
 with st.sidebar:
     st.header("Keywords")
-    all_metrics = widgets.guarded(backend.metric_names, default=[]) or []
+    all_metrics = widgets.guarded(keywords_door.metric_names, default=[]) or []
     metrics = st.multiselect("Metrics (columns)", all_metrics,
-                             default=[backend.DEFAULT_METRIC] if backend.DEFAULT_METRIC in all_metrics else all_metrics[:1],
+                             default=[DEFAULT_METRIC] if DEFAULT_METRIC in all_metrics else all_metrics[:1],
                              key="kw_metrics", help="Paper Table 2 (add rf, tds, tf-idf… to compare them side by side, "
                                                     "as the paper's Tables 3–6); tf- variants multiply by tf(w, d).")
-    methods = st.multiselect("Other methods (columns)", widgets.guarded(backend.keyword_methods, default=[]) or [],
+    methods = st.multiselect("Other methods (columns)", widgets.guarded(keywords_door.keyword_methods, default=[]) or [],
                              key="kw_methods",
                              help="Methods of the registry beside dkw's metrics, a column each: third-party "
                                   "extractors (YAKE!, TextRank, any added with register_extractor; their own "
                                   "keywords, no provenance) and a metric over the document's own words (the "
                                   "paper's method A, its provenance the word itself; docs/extractors.md).")
-    k = st.number_input("K — nearest words per phrase", 1, k_max, backend.DEFAULT_K, key="kw_k")
-    top = st.number_input("N — keywords per metric", 1, 100, backend.DEFAULT_TOP, key="kw_top")
+    k = st.number_input("K — nearest words per phrase", 1, k_max, DEFAULT_K, key="kw_k")
+    top = st.number_input("N — keywords per metric", 1, 100, DEFAULT_TOP, key="kw_top")
     if source == OWN_TEXT:  # a new text has no gold category: the label-free protocols, top-1 first
-        protocol = st.radio("Protocol", list(backend.NEW_TEXT_PROTOCOLS), key="kw_text_protocol",
-                            index=list(backend.NEW_TEXT_PROTOCOLS).index(backend.NEW_TEXT_PROTOCOL),
-                            format_func=lambda p: f"{p} ({backend.PROTOCOL_HELP[p]})")
+        protocol = st.radio("Protocol", list(NEW_TEXT_PROTOCOLS), key="kw_text_protocol",
+                            index=list(NEW_TEXT_PROTOCOLS).index(NEW_TEXT_PROTOCOL),
+                            format_func=lambda p: f"{p} ({keywords_door.PROTOCOL_HELP[p]})")
     else:
-        protocol = st.radio("Protocol", backend.PROTOCOLS, key="kw_protocol",
-                            format_func=lambda p: f"{p} ({backend.PROTOCOL_HELP[p]})")
+        protocol = st.radio("Protocol", PROTOCOLS, key="kw_protocol",
+                            format_func=lambda p: f"{p} ({keywords_door.PROTOCOL_HELP[p]})")
     about = keyword_views.about_slider("kw_about")
-    neighbours = widgets.select("Nearest words (step 3)", list(backend.NEIGHBOURS_CHOICES), key="kw_neighbours",
-                                default=backend.DEFAULT_NEIGHBOURS,
-                                format_func=lambda s: f"{s} — {backend.NEIGHBOURS_HELP.get(s, s)}",
+    neighbours = widgets.select("Nearest words (step 3)", list(NEIGHBOURS_CHOICES), key="kw_neighbours",
+                                default=DEFAULT_NEIGHBOURS,
+                                format_func=lambda s: f"{s} — {corpora_models.NEIGHBOURS_HELP.get(s, s)}",
                                 help="How the K nearest words of a phrase are found. CSLS and all-but-the-top "
                                      "demote hub words that are near almost every phrase; each choice is "
                                      "prepared and cached separately.")
@@ -111,14 +113,14 @@ def ready_model():
 
 
 if source == OWN_TEXT:
-    shipped = widgets.guarded(lambda: backend.shipped_answers(name, sample=sample, k=int(k), neighbours=neighbours),
+    shipped = widgets.guarded(lambda: keywords_door.shipped_answers(name, sample=sample, k=int(k), neighbours=neighbours),
                               default=False)
     text = keyword_views.own_text_input()
     if text is None:
         where = "shipped statistics" if shipped else "prepared corpus"
         st.info(f"Paste a text or choose a file: its keywords are scored with the statistics of {md(name)}'s "
                 f"training split ({where}), weighted by default with the category a classifier predicts for it "
-                f"({backend.NEW_TEXT_PROTOCOL}).")
+                f"({NEW_TEXT_PROTOCOL}).")
         st.stop()
     if shipped:
         if not metrics:  # the shipped statistics answer at once: no preparation
@@ -128,7 +130,7 @@ if source == OWN_TEXT:
         if model is None:
             st.stop()
     elif name not in names:  # only its shipped statistics are here, and they do not answer these settings
-        st.info(f"{md(name)}'s shipped statistics answer at K = {backend.DEFAULT_K} with {backend.DEFAULT_NEIGHBOURS} "
+        st.info(f"{md(name)}'s shipped statistics answer at K = {DEFAULT_K} with {DEFAULT_NEIGHBOURS} "
                 "nearest words; other settings need the prepared corpus, so its archive (Corpora not downloaded "
                 "yet, above).")
         st.stop()
@@ -137,14 +139,14 @@ if source == OWN_TEXT:
     keyword_views.own_text_keywords(model, text, corpus=name, metrics=metrics, k=int(k), top=int(top),
                                     protocol=protocol, vectors=resources.loaded_vectors_name(),
                                     neighbours=neighbours,  # the default: the default rule (out of corpus: 0)
-                                    about=None if about == backend.DEFAULT_ABOUT else about)
+                                    about=None if about == DEFAULT_ABOUT else about)
     st.stop()
 corpus = widgets.guarded(lambda: resources.corpus(name, sample))
 if corpus is None:
     st.stop()
 example = None
 try:
-    example = corpus.get(backend.EXAMPLE_DOC)
+    example = corpus.get(corpora_models.EXAMPLE_DOC)
 except (DkwError, KeyError):
     pass
 # A search for an exact document id selects that document's split and category.
@@ -172,7 +174,7 @@ if not ids:
     st.warning("No document of this split and category matches the search.")
     st.stop()
 st.caption(f"{len(ids)} matching document(s).")
-doc_id = widgets.select("Document", ids, key="doc_id", default=backend.EXAMPLE_DOC)
+doc_id = widgets.select("Document", ids, key="doc_id", default=corpora_models.EXAMPLE_DOC)
 doc = corpus.get(doc_id)
 
 left, right = st.columns([1, 1])
@@ -188,17 +190,17 @@ with right:
     st.subheader("Top keywords per metric")
     model = ready_model()
     try:
-        by_metric = {m: backend.keywords(model, doc.id, metric=m, k=int(k), top=int(top), protocol=protocol,
+        by_metric = {m: keywords_door.keywords(model, doc.id, metric=m, k=int(k), top=int(top), protocol=protocol,
                                          about=about) for m in metrics}
         category_words = {} if about >= 1.0 else {
-            m: backend.keywords(model, doc.id, metric=m, k=int(k), top=int(top), protocol=protocol) for m in metrics}
+            m: keywords_door.keywords(model, doc.id, metric=m, k=int(k), top=int(top), protocol=protocol) for m in metrics}
     except DkwError as exc:
         widgets.show_error(exc)
         st.stop()
     vectors_name = resources.loaded_vectors_name()
     st.caption(f"protocol {protocol} · K={k} · N={top} · about = {about:g} · vectors {md(vectors_name)} · "
                f"nearest words by {neighbours} · statistics from the training split")
-    if neighbours != backend.DEFAULT_NEIGHBOURS:
+    if neighbours != DEFAULT_NEIGHBOURS:
         vectors_name = f"{vectors_name} ({neighbours})"
     others = keyword_views.method_columns(methods, doc, corpus=corpus, top=int(top), protocol=protocol)
     keyword_views.keyword_table({**keyword_views.with_category_words(by_metric, category_words), **others},
@@ -208,7 +210,7 @@ with right:
                          label="Download keywords (CSV)", file_name="keywords.csv", key="kw_csv")
     widgets.split_download(name, sample, k_max, split=split, metrics=metrics, k=int(k), top=int(top),
                            protocol=protocol)
-    by_metric = {**by_metric, **{m: kws for m, kws in others.items() if backend.has_provenance(m)}}
+    by_metric = {**by_metric, **{m: kws for m, kws in others.items() if keywords_door.has_provenance(m)}}
     keyword_views.provenance(by_metric, key="doc")
 
 with pick_box.container():

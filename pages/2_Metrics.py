@@ -9,9 +9,17 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dkw_app import backend, charts, resources, study_ui, tables, widgets
+from dkw_app import charts, corpora_models, keywords_door, resources, stored_runs, study_ui, tables, widgets
 from dkw_app.untrusted import md
 from dkw_core.errors import DkwError
+from dkw_core.evaluation import comparisons, leakcheck
+from dkw_core.evaluation.classifiers import check_evaluable
+from dkw_core.evaluation.keyword_methods import information_note
+from dkw_core.evaluation.names import TFIDF_CLASSIFIER, method_name
+from dkw_core.evaluation.protocols import STANDARD, dkw_version
+from dkw_core.evaluation.results import current_runs
+from dkw_core.neighbours import DEFAULT_NEIGHBOURS, NEIGHBOURS_CHOICES
+from dkw_core.types import DEFAULT_K, DEFAULT_METRIC, DEFAULT_TOP, PROTOCOLS
 
 st.set_page_config(page_title="dkw — metrics", page_icon=":material/bar_chart:", layout="wide")
 study_ui.require_mode_access("metrics")  # DKW_MODE=study: organisers only
@@ -24,18 +32,18 @@ widgets.preparation_jobs()  # a preparation running on the server: progress, tim
 YOURS = "your runs (results store)"
 user_runs = widgets.guarded(resources.runs)
 if user_runs is None:
-    user_runs = pd.DataFrame(columns=backend.RUN_COLUMNS)
-current, stale = backend.split_stale(user_runs)
+    user_runs = pd.DataFrame(columns=stored_runs.RUN_COLUMNS)
+current, stale = current_runs(user_runs)
 ref = widgets.guarded(resources.reference)
 if ref is None:
-    ref = pd.DataFrame(columns=backend.RUN_COLUMNS)
+    ref = pd.DataFrame(columns=stored_runs.RUN_COLUMNS)
 sources = [str(s) for s in pd.unique(ref["source"].dropna())] if "source" in ref.columns else []
 source = st.radio("Results", [*sources, YOURS], key="m_source", horizontal=True,
                   help="The reference results ship with dkw (docs/results); your runs are those of the results "
                        "store computed by this dkw version. The two are never mixed in a chart.")
 if source == YOURS:
     runs = current
-    st.caption(f"Runs of dkw {backend.dkw_version()} in your results store.")
+    st.caption(f"Runs of dkw {dkw_version()} in your results store.")
 else:
     runs = ref[ref["source"] == source]
     when = ", ".join(sorted({str(d)[:10] for d in runs.get("date", pd.Series(dtype=str)).dropna()}))
@@ -43,7 +51,7 @@ else:
                "docs/results and in BENCHMARKS.md).")
 if len(stale):
     with st.expander(f"{len(stale)} stale run(s) of another dkw version — not charted"):
-        st.caption(f"Stored by another dkw version (this is {backend.dkw_version()}); the method may have changed "
+        st.caption(f"Stored by another dkw version (this is {dkw_version()}); the method may have changed "
                    "since. Re-run the same configuration (the form below, or the same CLI command) to compute it "
                    "with this version.")
         plain = {"dkw_version": "dkw version", "label": "run", "micro_f1": "micro-F1 (%)", "macro_f1": "macro-F1 (%)"}
@@ -73,16 +81,16 @@ with c2:
 here = tables.for_sample(here, chosen)
 variants = sorted({str(v) for v in here.get("variant", pd.Series(dtype=str)).dropna()})
 if len(variants) > 1:
-    variant = widgets.select("Variant", variants, key="m_variant", default=backend.STANDARD,
+    variant = widgets.select("Variant", variants, key="m_variant", default=STANDARD,
                              help="Non-default evaluation options; variants are never mixed in a chart.")
     here = here[here["variant"] == variant]
 with c3:
-    protocol = st.radio("Protocol", backend.PROTOCOLS, key="m_protocol", horizontal=True)
-    st.caption(backend.PROTOCOL_HELP[protocol])
+    protocol = st.radio("Protocol", PROTOCOLS, key="m_protocol", horizontal=True)
+    st.caption(keywords_door.PROTOCOL_HELP[protocol])
 classifiers = sorted({str(c) for c in here["classifier"].dropna()})
 with c4:
     classifier = (widgets.select("Classifier", classifiers, key="m_classifier",
-                                 format_func=backend.classifier_label) if classifiers else None)
+                                 format_func=stored_runs.classifier_label) if classifiers else None)
 
 present = tables.selections(here)
 if present:
@@ -120,11 +128,11 @@ def chart(fig, *, key: str, file_name: str) -> None:
 with t_overview:
     st.caption("The setup each parameter choice picked over all (K, metric, N) setups on the training split, "
                "trained on the whole training split and scored once on the test split, per protocol, against "
-               f"the {backend.method_name(backend.TFIDF_CLASSIFIER)} on the full text. 95 % percentile bootstrap "
+               f"the {method_name(TFIDF_CLASSIFIER)} on the full text. 95 % percentile bootstrap "
                "intervals over the test documents (1,000 resamples, seed 0).")
     everything = tables.for_sample(runs[runs["dataset"] == dataset], chosen)  # both selections
-    picks = backend.choices(everything, dataset=dataset, classifier=classifier)
-    stability = backend.seed_stability(picks)
+    picks = comparisons.choices(everything, dataset=dataset, classifier=classifier)
+    stability = comparisons.seed_stability(picks)
     headline = widgets.guarded(lambda: resources.overview(everything, dataset, classifier))
     if headline is None or headline.empty:
         st.info("No run chose over all setups on this corpus yet "
@@ -181,7 +189,7 @@ with t_n:
             shown, lone = tables.connected(curves)
             drawn = [str(m) for m in dict.fromkeys(shown["metric"])] if not shown.empty else []
             highlight = widgets.select("Highlight a metric", ["none", *drawn], key="m_highlight", default="none",
-                                       format_func=lambda m: m if m == "none" else backend.method_name(m),
+                                       format_func=lambda m: m if m == "none" else method_name(m),
                                        help="Draws one metric bold and the others faint.") if drawn else "none"
             st.caption(f"micro-F1 against the number of keywords N (paper Figs. 8–10), one line per metric, under the "
                        f"{protocol} protocol; {how}. Error bars: 95 % percentile bootstrap interval over the test "
@@ -224,18 +232,18 @@ with t_sig:
             if pairs is None or pairs.empty:
                 st.info("Fewer than two metrics with stored per-document predictions at this N.")
             else:
-                unequal = backend.information_note(protocol, {*pairs["metric_a"], *pairs["metric_b"]})
+                unequal = information_note(protocol, [*{*pairs["metric_a"], *pairs["metric_b"]}])
                 if unequal:
                     st.warning(md(unequal))
-                best = backend.best_method(pairs)
-                tied = [m for m in backend.tied_best(pairs) if m != best]
-                panels = [(f"vs {best} (highest test F1)", backend.against(pairs, best))] if best else []
-                if backend.TFIDF_CLASSIFIER in {*pairs["metric_a"], *pairs["metric_b"]}:
-                    panels.append((f"vs {backend.method_name(backend.TFIDF_CLASSIFIER)}",
-                                   backend.against(pairs, backend.TFIDF_CLASSIFIER)))
+                best = comparisons.best_method(pairs)
+                tied = [m for m in comparisons.tied_best(pairs) if m != best]
+                panels = [(f"vs {best} (highest test F1)", comparisons.against(pairs, best))] if best else []
+                if TFIDF_CLASSIFIER in {*pairs["metric_a"], *pairs["metric_b"]}:
+                    panels.append((f"vs {method_name(TFIDF_CLASSIFIER)}",
+                                   comparisons.against(pairs, TFIDF_CLASSIFIER)))
                 if best:
                     f1 = panels[0][1]["f1_reference"].iloc[0]
-                    st.markdown(f"**Highest micro-F1 on the test split at N={s_top}: {md(backend.method_name(best))}, "
+                    st.markdown(f"**Highest micro-F1 on the test split at N={s_top}: {md(method_name(best))}, "
                                 f"{f1:.2f} %**"
                                 + (f" (tied with {md(', '.join(tied))}: the same number of correct documents)"
                                    if tied else "")
@@ -254,7 +262,7 @@ with t_sig:
                                      file_name=f"significance-{dataset}-{protocol}-N{s_top}.csv", key="csv_significance")
                 st.caption(PNG)
         with st.expander("The paper's test (appendix D): Wilcoxon signed-rank and sign test over configurations"):
-            long = widgets.guarded(lambda: backend.significance_long(proto_runs, dataset=dataset, protocol=protocol))
+            long = widgets.guarded(lambda: comparisons.appendix_d(proto_runs, dataset=dataset, protocol=protocol))
             if long is None or long.empty:
                 st.info("Not enough paired configurations for the paper's test.")
             else:
@@ -262,7 +270,7 @@ with t_sig:
                            "over configurations (here the N values) as correct-document counts, Wilcoxon signed-rank "
                            "(method per pair: exact "
                            "without ties among |differences| and n ≤ 50, else normal approximation; zeros dropped) and "
-                           "the sign test, Bonferroni-corrected. " + backend.appendix_d_power(long))
+                           "the sign test, Bonferroni-corrected. " + comparisons.appendix_d_power(long))
                 widgets.plain_table(tables.appendix_d_table(long))
                 widgets.csv_download(long, label="Download the paper's tests (CSV)",
                                      file_name=f"appendix-d-{dataset}-{protocol}.csv", key="csv_appendix_d")
@@ -278,29 +286,29 @@ with t_leak:
         if leaks is not None and not leaks.empty:
             mine = leaks[leaks["dataset"] == dataset]
             if not mine.empty:
-                shown = backend.leak_table(mine)  # plain column names, the deployable protocol checked, a verdict
+                shown = leakcheck.plain_table(mine)  # plain column names, the deployable protocol checked, a verdict
                 widgets.plain_table(tables.as_text(shown.drop(columns=["corpus"], errors="ignore")))  # one corpus: wraps
                 widgets.csv_download(shown, label="Download the leak checks (CSV)",
                                      file_name=f"leakcheck-{dataset}.csv", key="csv_leaks")
         available = dataset in known
         with st.form("leak_form"):
-            names = widgets.guarded(backend.paper_metric_names, default=[]) or []
+            names = widgets.guarded(keywords_door.paper_metric_names, default=[]) or []
             l_metric = st.selectbox("Metric", names,
-                                    index=names.index(backend.DEFAULT_METRIC) if backend.DEFAULT_METRIC in names else 0,
+                                    index=names.index(DEFAULT_METRIC) if DEFAULT_METRIC in names else 0,
                                     key="m_leak_metric")
-            l_k = st.number_input("K — nearest words per phrase", 1, backend.DEFAULT_K_MAX, backend.DEFAULT_K_MAX,
+            l_k = st.number_input("K — nearest words per phrase", 1, DEFAULT_K, DEFAULT_K,
                                   key="m_leak_k")
-            l_n = st.number_input("N — keywords per document", 1, 100, backend.DEFAULT_TOP, key="m_leak_top")
+            l_n = st.number_input("N — keywords per document", 1, 100, DEFAULT_TOP, key="m_leak_top")
             leak_submitted = st.form_submit_button("Run the leak check", disabled=not available)
         if not available:
             st.caption(f"Needs the {md(dataset)} archive: set DKW_ARCHIVES to the folder holding it.")
         elif leak_submitted:
             bar = st.progress(0.0, text="Preparing the corpus…")
             try:
-                backend.check_evaluable(resources.corpus(dataset, sample).categories, dataset)  # before any preparation
-                model = resources.model(dataset, sample, backend.DEFAULT_K_MAX, progress=widgets.progress_callback(bar))
+                check_evaluable(resources.corpus(dataset, sample).categories, dataset)  # before any preparation
+                model = resources.model(dataset, sample, DEFAULT_K, progress=widgets.progress_callback(bar))
                 bar.progress(0.9, text="Classifying with wrong labels…")
-                result = backend.leak_check(model, dataset=dataset, sample=sample, metric=l_metric, k=int(l_k),
+                result = stored_runs.leak_check(model, dataset=dataset, sample=sample, metric=l_metric, k=int(l_k),
                                             top=int(l_n))
             except DkwError as exc:
                 widgets.show_error(exc)
@@ -325,13 +333,13 @@ with t_hub:
                    "almost every phrase and swamp the tf- metrics. Measured on the prepared corpus; K as chosen here.")
         h1, h2 = st.columns(2)
         with h1:
-            h_neighbours = widgets.select("Nearest words (step 3)", list(backend.NEIGHBOURS_CHOICES),
-                                          key="m_hub_neighbours", default=backend.DEFAULT_NEIGHBOURS,
-                                          format_func=lambda s: f"{s} — {backend.NEIGHBOURS_HELP.get(s, s)}")
+            h_neighbours = widgets.select("Nearest words (step 3)", list(NEIGHBOURS_CHOICES),
+                                          key="m_hub_neighbours", default=DEFAULT_NEIGHBOURS,
+                                          format_func=lambda s: f"{s} — {corpora_models.NEIGHBOURS_HELP.get(s, s)}")
         with h2:
-            h_k = st.number_input("K", 1, backend.DEFAULT_K_MAX, backend.DEFAULT_K_MAX, key="m_hub_k")
+            h_k = st.number_input("K", 1, DEFAULT_K, DEFAULT_K, key="m_hub_k")
         prepared = dataset in known and widgets.guarded(
-            lambda: resources.is_prepared(dataset, sample, backend.DEFAULT_K_MAX, h_neighbours), default=False)
+            lambda: resources.is_prepared(dataset, sample, DEFAULT_K, h_neighbours), default=False)
         # the reference results' hubness (cosine, K 90), shown without a prepared corpus
         reference_shown = source != YOURS and not sample and h_neighbours == "cosine" and widgets.hubness_reference(dataset)
         if not prepared and not reference_shown:
@@ -340,8 +348,8 @@ with t_hub:
                     + f" {md(dataset)} " + md(f"--neighbours {h_neighbours}"))
         elif prepared and st.button("Measure hubness", key="m_hub_run"):
             try:
-                hub_model = resources.model(dataset, sample, backend.DEFAULT_K_MAX, neighbours=h_neighbours)
-                st.session_state["m_hub_report"] = backend.hubness(hub_model, k=int(h_k))
+                hub_model = resources.model(dataset, sample, DEFAULT_K, neighbours=h_neighbours)
+                st.session_state["m_hub_report"] = corpora_models.hubness(hub_model, k=int(h_k))
             except DkwError as exc:
                 widgets.show_error(exc)
         report = st.session_state.get("m_hub_report")
@@ -366,14 +374,14 @@ with t_yours:
                    "choice; the parameter choices run from the command line (`scripts/bench_eval.py --cv`).")
         available = dataset in known
         with st.form("run_eval"):
-            names = widgets.guarded(backend.paper_metric_names, default=[]) or []
+            names = widgets.guarded(keywords_door.paper_metric_names, default=[]) or []
             metrics = st.multiselect("Metrics", names, default=[m for m in ("rf", "tds", "ig") if m in names],
                                      key="m_run_metrics")
-            k = st.number_input("K — nearest words per phrase", 1, backend.DEFAULT_K_MAX, backend.DEFAULT_K_MAX,
+            k = st.number_input("K — nearest words per phrase", 1, DEFAULT_K, DEFAULT_K,
                                 key="m_run_k")
             n = st.number_input("N — keywords per document", 1, 100, 10, key="m_run_top")
             st.caption(f"Corpus {md(dataset)} ({tables.sample_label(sample)}), protocol {protocol}, "
-                       f"{backend.classifier_label('svm-ovr')}, trained on the train split, scored on the test split.")
+                       f"{stored_runs.classifier_label('svm-ovr')}, trained on the train split, scored on the test split.")
             submitted = st.form_submit_button("Run evaluation", disabled=not available)
         if not available:
             info = next((i for i in infos if i.get("name") == dataset), None)
@@ -384,10 +392,10 @@ with t_yours:
         elif submitted:
             bar = st.progress(0.0, text="Preparing the corpus…")
             try:
-                backend.check_evaluable(resources.corpus(dataset, sample).categories, dataset)  # before any preparation
-                model = resources.model(dataset, sample, backend.DEFAULT_K_MAX,
+                check_evaluable(resources.corpus(dataset, sample).categories, dataset)  # before any preparation
+                model = resources.model(dataset, sample, DEFAULT_K,
                                         progress=widgets.progress_callback(bar))
-                backend.run_evaluation(model, dataset=dataset, sample=sample, protocol=protocol, metrics=metrics,
+                stored_runs.run_evaluation(model, dataset=dataset, sample=sample, protocol=protocol, metrics=metrics,
                                        k=int(k), top=int(n), progress=widgets.progress_callback(bar))
             except DkwError as exc:
                 widgets.show_error(exc)

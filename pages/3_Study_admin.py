@@ -7,10 +7,16 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from dkw_app import backend, jobs, widgets
+from dkw_app import corpora_models, jobs, study_setup, widgets
 from dkw_app.study_ui import base_url, flash, progress_callback, require_admin, show_error, show_flash, study_engine
 from dkw_app.untrusted import isolate, md
+from dkw_core.config import max_upload_mb
 from dkw_core.errors import DkwError
+from dkw_core.study import demo, exclusion, models, participants, planner, service, settings, simulate
+from dkw_core.study.export import export
+from dkw_core.study.methods import method_kind
+from dkw_core.study.tidy import tidy_export
+from dkw_core.types import DEFAULT_PROTOCOL
 
 st.set_page_config(page_title="Study admin", layout="wide")
 st.title("Study admin")
@@ -21,12 +27,12 @@ if engine is None:
     st.stop()
 
 CREATE_JOB = "create-study"
-DEFAULTS = backend.StudyConfig.defaults()
+DEFAULTS = service.StudyConfig.defaults()
 
 
 def rules_inputs(prefix: str, current, *, disabled: bool):
     """The four exclusion rules as inputs (empty = rule off); returns ``ExclusionRules``."""
-    names = backend.RULE_NAMES
+    names = settings.RULE_NAMES
     c1, c2, c3, c4 = st.columns(4)
     fails = c1.number_input(f"{names['max_failed_checks'].capitalize()}: more than … excludes", 0, 1000,
                             current.max_failed_checks, key=f"{prefix}_rule_fails", disabled=disabled,
@@ -42,7 +48,7 @@ def rules_inputs(prefix: str, current, *, disabled: bool):
     least = c4.number_input("Fewer articles than … excludes", 0, 100_000, current.min_articles,
                             key=f"{prefix}_rule_articles", disabled=disabled, placeholder="off",
                             help="A judge who submitted fewer articles is excluded (empty: off).")
-    return backend.ExclusionRules(max_failed_checks=None if fails is None else int(fails),
+    return settings.ExclusionRules(max_failed_checks=None if fails is None else int(fails),
                                   min_seconds_per_article=floor, max_same_answer_share=same,
                                   min_articles=None if least is None else int(least))
 
@@ -59,8 +65,8 @@ def create_tab() -> None:
     st.caption("The paper's study (§4.6) is the default: 20ng, A = tf-rf over the article's own words, "
                "B = latent-5word-knn90-rf (K = 90, rf), both label-aware, 5 keywords per method, 5 articles "
                "per category from the test split, 5 categories per batch, 3 judges per article.")
-    if backend.DEMO_CORPUS in backend.study_corpora():
-        st.warning(f"{backend.FAKE_ENV} is set: corpus {backend.DEMO_CORPUS!r} uses fake keywords "
+    if demo.DEMO_CORPUS in study_setup.study_corpora():
+        st.warning(f"{demo.FAKE_ENV} is set: corpus {demo.DEMO_CORPUS!r} uses fake keywords "
                    f"(tests and demos only).", icon=":material/science:")
     name = st.text_input("Study name", key="new_name", placeholder="<corpus> keyword study")
     st.markdown("**Corpus**")
@@ -68,7 +74,7 @@ def create_tab() -> None:
     where = c1.radio("Where the corpus is", ["A corpus dkw knows", "A folder or CSV file on the server"], horizontal=True,
                      key="new_where", label_visibility="collapsed")
     if where == "A corpus dkw knows":
-        choices = backend.study_corpora()
+        choices = study_setup.study_corpora()
         if not choices:
             st.error("No corpus is available: put an archive into the archives folder, upload a corpus on "
                      "Home, or give a folder or CSV path.")
@@ -79,38 +85,38 @@ def create_tab() -> None:
     else:
         corpus = c1.text_input("Folder (<split>/<category>/<file>) or .csv (text,label[,split]) on the server",
                                key="new_path", placeholder="/data/my-corpus.csv").strip()
-    slice_default = int(backend.sample_per_category() or 0)
+    slice_default = int(corpora_models.sample_per_category() or 0)
     sample = c2.number_input("Documents per category and split (0 = all)", 0, 100_000, slice_default,
                              key="new_sample",
                              help="Only this slice is loaded and prepared (default DKW_SAMPLE_PER_CATEGORY); "
                                   "the articles are drawn from it.")
     st.markdown("**Methods** (two or more; the judges never see which is which)")
     specs = st.multiselect(
-        "Built-in methods", options=[r["spec"] for r in backend.study_methods() if r["kind"] != "imported"],
+        "Built-in methods", options=[r["spec"] for r in service.describe_methods() if r["kind"] != "imported"],
         default=[DEFAULTS["method_a"], DEFAULTS["method_b"]], accept_new_options=True, key="new_methods",
-        help="\n".join(f"- `{r['spec']}`: {r['help']}" for r in backend.study_methods())
+        help="\n".join(f"- `{r['spec']}`: {r['help']}" for r in service.describe_methods())
         + "\n\nType any other spec, e.g. latent-5word-knn30-tds, latent-5word-knn90-rf:csls-k10, tf-idf.")
     methods: list = []
     problems = []
-    protocols = list(backend.STUDY_PROTOCOLS)
+    protocols = list(models.PROTOCOLS)
     for spec in specs:
         try:
-            backend.check_method_spec(spec)
+            service.check_method_spec(spec)
         except DkwError as exc:
             problems.append(str(exc))
             continue
-        kind = backend.study_method_kind(spec)
+        kind = method_kind(spec)
         cols = st.columns([2, 3])
         cols[0].text(f"{spec} ({kind})")
         if kind in ("dkw", "baseline"):
             protocol = cols[1].selectbox(f"Protocol of {md(spec)}", protocols, key=f"new_protocol_{spec}",
-                                         index=protocols.index(backend.DEFAULT_PROTOCOL),
+                                         index=protocols.index(DEFAULT_PROTOCOL),
                                          help="\n".join(f"- {p}: {PROTOCOL_HELP.get(p, '')}" for p in protocols))
         else:
             protocol = "label-free"
             cols[1].caption("label-free: reads the article's text only")
-        methods.append(backend.MethodSpec(name=spec, protocol=protocol))  # shows "Keywords per method"
-    limit = backend.max_upload_mb()
+        methods.append(service.MethodSpec(name=spec, protocol=protocol))  # shows "Keywords per method"
+    limit = max_upload_mb()
     upload = st.file_uploader("Imported keywords (optional): CSV doc_id,method,keywords (separated by ; or |) "
                               "or JSONL {\"doc_id\", \"method\", \"keywords\": [...]}", type=["csv", "jsonl"],
                               key="new_import", max_upload_size=widgets.upload_limit(limit),
@@ -120,7 +126,7 @@ def create_tab() -> None:
                         "(DKW_MAX_UPLOAD_MB).")
     elif upload is not None:
         try:
-            parsed = backend.read_imported(upload.getvalue(), filename=upload.name)
+            parsed = service.read_imported(upload.getvalue(), filename=upload.name)
         except DkwError as exc:
             problems.append(str(exc))
         else:
@@ -130,7 +136,7 @@ def create_tab() -> None:
                                     key=f"new_import_methods_{upload.file_id}")
             st.caption(" · ".join(f"{md(m)}: {len(parsed[m])} documents" for m in parsed))  # imported names
             try:  # names and keywords the study database could not store: one line, before any work
-                methods += backend.imported_methods({m: parsed[m] for m in chosen}, source=upload.name)
+                methods += service.imported_methods({m: parsed[m] for m in chosen}, source=upload.name)
             except DkwError as exc:
                 problems.append(str(exc))
     for problem in problems:
@@ -158,7 +164,7 @@ def create_tab() -> None:
     st.caption(f"{len(methods)} method(s): {labels}" if methods else "No method chosen yet.")
     if st.button("Create study", type="primary", key="create_go", disabled=bool(problems) or len(methods) < 2 or not corpus):
         name = name.strip() or f"{Path(corpus).name} keyword study"
-        config = backend.StudyConfig(name=name, corpus=corpus, keywords_per_method=int(top),
+        config = service.StudyConfig(name=name, corpus=corpus, keywords_per_method=int(top),
                                      articles_per_category=int(per_cat), categories_per_batch=int(per_batch),
                                      judges_per_article=int(judges), seed=int(seed) or None, split=split,
                                      methods=tuple(methods), sample=int(sample) or None,
@@ -172,7 +178,7 @@ def create_tab() -> None:
         slice_ = int(sample) or None
         title = f"Study {isolate(repr(name))} on {isolate(corpus)}"  # shown inside sentences: each value isolated
         jobs.start(CREATE_JOB, title + (f" (slice of {slice_} per category)" if slice_ else ""),
-                   lambda progress: backend.create_study(engine_, corpus=corpus, config=config,
+                   lambda progress: study_setup.create_study(engine_, corpus=corpus, config=config,
                                                          progress=progress, cancel=jobs.stopping))
         st.rerun()
     if len(methods) < 2:
@@ -199,7 +205,7 @@ def creation_status() -> None:
     st.rerun(scope="app")
 
 
-studies = backend.list_studies(engine)
+studies = service.list_studies(engine)
 with st.container():  # always there, so that the tabs below keep their place (and the chosen tab)
     show_flash()
 tab_create, tab_judges, tab_monitor, tab_quality, tab_export, tab_life = st.tabs(
@@ -227,7 +233,7 @@ study_id = st.sidebar.selectbox(  # option labels are plain text, never markdown
     format_func=lambda i: f"{i}: {isolate(by_id[i]['name'])} ({isolate(by_id[i]['corpus'])}, {by_id[i]['articles']} articles, "
                           f"{by_id[i]['status']})")
 current = by_id[study_id]
-methods = backend.study_settings(engine, study_id).get("methods") or [
+methods = service.study_settings(engine, study_id).get("methods") or [
     {"label": "A", "name": current["method_a"], "protocol": current["protocol_a"]},
     {"label": "B", "name": current["method_b"], "protocol": current["protocol_b"]}]
 st.sidebar.text(f"Status: {current['status']}\n" + "\n".join(  # plain text: stored names as stored
@@ -239,7 +245,7 @@ def invite() -> None:
     next invite does not repeat the last name)."""
     name = st.session_state.get("invite_name", "")
     try:
-        jid, code = backend.invite_judge(engine, study_id, name=name)
+        jid, code = service.invite_judge(engine, study_id, name=name)
     except DkwError as exc:
         flash(str(exc), kind="error")
         return
@@ -255,7 +261,7 @@ with tab_judges:
                 "'Life cycle' to continue.")
     st.text_input("Judge name or pseudonym", key="invite_name")
     st.button("Invite judge", key="invite_go", disabled=current["status"] == "closed", on_click=invite)
-    judges = backend.monitoring(engine, study_id)["judges"]
+    judges = service.monitoring(engine, study_id)["judges"]
     if judges:
         st.subheader("Access")
         labels = {j["judge_id"]: f"{j['judge_id']}: {isolate(j['name'])}"
@@ -265,7 +271,7 @@ with tab_judges:
         c1, c2 = st.columns(2)
         if c1.button("Revoke access (answers are kept)", key="revoke_go"):
             try:
-                released = backend.revoke_judge(engine, study_id, pick)
+                released = service.revoke_judge(engine, study_id, pick)
             except DkwError as exc:
                 show_error(exc)
             else:
@@ -274,7 +280,7 @@ with tab_judges:
                 st.rerun()
         if c2.button("Issue a new code", key="reissue_go", disabled=current["status"] == "closed"):
             try:
-                code = backend.reissue_code(engine, study_id, pick)
+                code = service.reissue_code(engine, study_id, pick)
             except DkwError as exc:
                 show_error(exc)
             else:
@@ -284,7 +290,7 @@ with tab_judges:
                 flash(f"Judge {pick} has a new code: send her the link below (the old one no longer works).")
                 st.rerun()
     st.subheader("Participants from a platform (Prolific, MTurk, a university pool)")
-    plat = backend.study_platform(engine, study_id)
+    plat = participants.platform(engine, study_id)
     p1, p2, p3, p4 = st.columns(4)
     param = p1.text_input("URL parameter with the participant id", plat.participant_param or "",
                           placeholder="PROLIFIC_PID", key="plat_param")
@@ -297,12 +303,12 @@ with tab_judges:
                                 plat.completion_code_failed or "", key="plat_code_failed",
                                 help="Shown instead of the completion code to a participant whom the rule 'failed "
                                      "attention checks' excludes when she finishes (Prolific takes several codes).")
-    wanted = backend.PlatformSettings(param.strip() or None, completion_code.strip() or None,
+    wanted = participants.PlatformSettings(param.strip() or None, completion_code.strip() or None,
                                       completion_url.strip() or None, None if per is None else int(per),
                                       failed_code.strip() or None)
     if st.button("Save platform settings", key="plat_go", disabled=wanted == plat):
         try:
-            backend.set_platform(engine, study_id, wanted)
+            participants.set_platform(engine, study_id, wanted)
         except DkwError as exc:
             show_error(exc)
         else:
@@ -323,7 +329,7 @@ with tab_judges:
         st.dataframe(pd.DataFrame(invited), hide_index=True, key="invited_table")
 
 with tab_monitor:
-    mon = backend.monitoring(engine, study_id)
+    mon = service.monitoring(engine, study_id)
     st.subheader("Batches")
     st.dataframe(pd.DataFrame(mon["batches"]), hide_index=True)
     st.subheader("Judges")
@@ -338,7 +344,7 @@ with tab_monitor:
         if st.button("Run simulation", key="sim_go", disabled=current["status"] != "open"):
             bar = st.progress(0.0)
             try:
-                out = backend.simulate_judges(engine, study_id, judges=int(n_sim), mode=mode,
+                out = simulate.simulate(engine, study_id, judges=int(n_sim), mode=mode,
                                               progress=progress_callback(bar))
             except DkwError as exc:
                 show_error(exc)
@@ -346,8 +352,8 @@ with tab_monitor:
                 st.success(f"{out['judgements']} judgements by {out['judges']} simulated judges.")
 
 with tab_quality:
-    stored = backend.study_rules(engine, study_id)
-    locked = backend.rules_locked(engine, study_id)
+    stored = exclusion.study_rules(engine, study_id)
+    locked = exclusion.rules_locked(engine, study_id)
     if stored is None:
         st.info("This study was made before exclusion rules existed: it has none.")
     else:
@@ -360,14 +366,14 @@ with tab_quality:
             changed = rules_inputs("edit", stored, disabled=False)
             if st.button("Save the rules", key="rules_go", disabled=changed == stored):
                 try:
-                    backend.set_rules(engine, study_id, changed)
+                    exclusion.set_rules(engine, study_id, changed)
                 except DkwError as exc:
                     show_error(exc)
                 else:
                     flash("Exclusion rules saved: " + ("; ".join(changed.describe()) or "every rule off") + ".")
                     st.rerun()
     st.subheader("Each judge against the rules")
-    quality = backend.judge_quality(engine, study_id)
+    quality = exclusion.judge_quality(engine, study_id)
     if quality:
         table = pd.DataFrame(quality)[["judge", "platform_id", "excluded_by", "articles", "attention_checks",
                                        "failed_checks", "median_seconds", "same_answer_share", "simulated"]]
@@ -395,22 +401,22 @@ with tab_quality:
     jdg = q3.text_input("Judges per article", str(fixed), key="plan_judges",
                         help=f"This study gives each article to {fixed} judges; type others (e.g. 1,3,5) to compare "
                              "designs a new study could use.")
-    sims = q4.number_input("Simulated studies per design", 10, 100_000, backend.PLAN_SIMULATIONS, step=100,
+    sims = q4.number_input("Simulated studies per design", 10, 100_000, settings.PLAN_SIMULATIONS, step=100,
                            key="plan_sims", help="More studies, a smaller Monte Carlo error (± in the table).")
     if st.button("Plan", key="plan_go"):
         try:
             with st.spinner("Simulating studies…"):
-                planned = backend.plan_study(engine, study_id, difference=float(diff),
-                                             articles=backend.int_list(arts), judges=backend.int_list(jdg),
+                planned = planner.plan_study(engine, study_id, difference=float(diff),
+                                             articles=planner.counts(arts), judges=planner.counts(jdg),
                                              simulations=int(sims))
         except DkwError as exc:
             show_error(exc)
         else:
             best = planned["smallest"]
-            (st.success if best else st.warning)(md(backend.smallest_text(planned)))
-            st.markdown(md(backend.power_text(planned)))
-            widgets.plain_table(backend.plan_table(planned))
-            st.caption(md(backend.pilot_text(planned)))
+            (st.success if best else st.warning)(md(planner.smallest_text(planned)))
+            st.markdown(md(planner.power_text(planned)))
+            widgets.plain_table(planner.plan_table(planned))
+            st.caption(md(planner.pilot_text(planned)))
             st.caption(md(planned["note"]))
 
 with tab_export:
@@ -420,8 +426,8 @@ with tab_export:
     if with_sim:
         st.warning("The export includes SIMULATED judgements (marked in its 'simulated' column): not human data.")
     try:
-        csv_text = backend.export_study(engine, study_id, "csv", include_simulated=with_sim)
-        json_text = backend.export_study(engine, study_id, "json", include_simulated=with_sim)
+        csv_text = export(engine, study_id, "csv", include_simulated=with_sim)
+        json_text = export(engine, study_id, "json", include_simulated=with_sim)
     except DkwError as exc:
         show_error(exc)
     else:
@@ -432,8 +438,8 @@ with tab_export:
     st.caption("Tidy: one row per answer and method, with the intruder and exclusion flags, typed as the codebook "
                "in docs/study.md says (Parquet keeps every type).")
     try:
-        tidy_csv = backend.tidy_export(engine, study_id, "csv", include_simulated=with_sim)
-        tidy_parquet = backend.tidy_export(engine, study_id, "parquet", include_simulated=with_sim)
+        tidy_csv = tidy_export(engine, study_id, "csv", include_simulated=with_sim)
+        tidy_parquet = tidy_export(engine, study_id, "parquet", include_simulated=with_sim)
     except DkwError as exc:
         show_error(exc)
     else:
@@ -445,7 +451,7 @@ with tab_export:
                "finished, each exclusion rule's flag and the completion code she was shown — the list to approve "
                "or reject on the platform.")
     try:
-        participants_csv = backend.participants_csv(engine, study_id)
+        participants_csv = participants.participants_csv(engine, study_id)
     except DkwError as exc:
         show_error(exc)
     else:
@@ -456,16 +462,16 @@ with tab_life:
     st.markdown(f"Status: **{current['status']}**")
     st.caption("open: judges get articles · paused: no new article is given out (a judge may submit the one she "
                "holds; judges may be invited) · closed: nothing is given out or accepted, no judge is invited")
-    new_status = st.selectbox("New status", list(backend.STATUSES), key="new_status",
-                              index=list(backend.STATUSES).index(current["status"]))
+    new_status = st.selectbox("New status", list(models.STATUSES), key="new_status",
+                              index=list(models.STATUSES).index(current["status"]))
     if st.button("Apply", key="status_go", disabled=new_status == current["status"]):
         try:
-            before = backend.set_study_status(engine, study_id, new_status)
+            before = service.set_status(engine, study_id, new_status)
         except DkwError as exc:
             show_error(exc)
         else:
             flash(f"Study {study_id}: {before} → {new_status}.")
             st.rerun()
     st.subheader("Change log (UTC)")
-    st.dataframe(pd.DataFrame(backend.study_events(engine, study_id), columns=["at", "action", "detail"]),
+    st.dataframe(pd.DataFrame(service.study_events(engine, study_id), columns=["at", "action", "detail"]),
                  hide_index=True, key="event_log")

@@ -5,17 +5,18 @@ judge identity per participant id, a completion code when she is done).
 Shows instructions first, then one article at a time: the text as plain text, all categories
 with the article's own highlighted, and the shuffled union of both methods' keywords with two
 required questions each. Method names, protocols, ranks and database ids never reach this
-page: the judge calls of ``dkw_app.backend`` do not return them. Every stored string (text,
+page: the judge calls of ``dkw_core.study.service`` do not return them. Every stored string (text,
 keyword, category, judge name, corpus) is shown exactly as stored, never as markdown or HTML.
 """
 from __future__ import annotations
 
 import streamlit as st
 
-from dkw_app import backend
+from dkw_app import study_setup
 from dkw_app.study_ui import focus_style, judge_error, scroll_to_top, show_plain, study_engine
 from dkw_app.untrusted import isolate, md
 from dkw_core.errors import DkwError
+from dkw_core.study import participants, service
 
 st.set_page_config(page_title="Judge", layout="wide")
 st.title("Keyword judging")
@@ -62,8 +63,8 @@ def participant_judge() -> int:
         judge_error("This study link is not valid: its study number is missing or not a number.")
         st.stop()
     try:
-        param = backend.study_platform(engine, sid).participant_param
-        return backend.join_participant(engine, sid, st.query_params.get(param) if param else None)
+        param = participants.platform(engine, sid).participant_param
+        return participants.join(engine, sid, st.query_params.get(param) if param else None)
     except DkwError as exc:
         judge_error(exc)
         st.stop()
@@ -75,8 +76,8 @@ def code_judge() -> int:
     if not code:
         ask_code()
     try:
-        return backend.authenticate(engine, code)
-    except backend.AccessError as exc:
+        return service.authenticate(engine, code)
+    except service.AccessError as exc:
         st.session_state.pop("judge_code", None)
         judge_error("Unknown access code. Check the link or code you were given." if str(exc) == "unknown access code"
                     else exc)
@@ -92,7 +93,7 @@ from_platform = "study" in st.query_params and "code" not in st.query_params
 judge_id = participant_judge() if from_platform else code_judge()
 
 try:
-    info = backend.judge_info(engine, judge_id)
+    info = service.judge_info(engine, judge_id)
 except DkwError as exc:
     judge_error(exc)
     st.stop()
@@ -109,12 +110,12 @@ def refused(exc: DkwError, token: str, *, doing: str) -> None:
     """A callback's refusal, kept for the run it triggers: an article gone (:data:`GONE`) stops the
     page on its message and drops the article's answers from this session; any other refusal is
     shown above the same article."""
-    if isinstance(exc, backend.SubmissionError) and exc.reason in GONE:
+    if isinstance(exc, service.SubmissionError) and exc.reason in GONE:
         st.session_state["judge_gone"] = str(exc)
         for key in [k for k in st.session_state if str(k).startswith(f"ans-{token}-")]:
             del st.session_state[key]
     else:  # a SubmissionError says "Not saved: …" itself
-        st.session_state["judge_error"] = (str(exc) if isinstance(exc, backend.SubmissionError)
+        st.session_state["judge_error"] = (str(exc) if isinstance(exc, service.SubmissionError)
                                            else f"{doing} was not saved: {exc}")
 
 
@@ -122,7 +123,7 @@ def save_draft(judgement_id: int, token: str, pos: int, question: str, key: str)
     """The radio's on_change: store the one answer just given (or cleared) as a draft."""
     value = st.session_state.get(key)
     try:
-        backend.save_draft(engine, judge_id=judge_id, judgement_id=judgement_id, token=token,
+        service.save_draft(engine, judge_id=judge_id, judgement_id=judgement_id, token=token,
                            answers={(pos, question): value})
     except DkwError as exc:
         refused(exc, token, doing="Your last answer")
@@ -132,7 +133,7 @@ def submit(judgement_id: int, token: str, keys: dict[tuple[int, str], str]) -> N
     """The Submit button's on_click: runs before the page asks for her next article, so it submits
     the article this page showed, and a refusal is seen (:func:`refused`) instead of the next one."""
     try:
-        result = backend.submit_answers(engine, judge_id=judge_id, judgement_id=judgement_id, token=token,
+        result = service.submit(engine, judge_id=judge_id, judgement_id=judgement_id, token=token,
                                         answers={ident: st.session_state.get(k) for ident, k in keys.items()})
     except DkwError as exc:
         refused(exc, token, doing="Your submission")
@@ -145,12 +146,12 @@ def submit(judgement_id: int, token: str, keys: dict[tuple[int, str], str]) -> N
 
 def dismiss_notice(notice_id: int) -> None:
     try:
-        backend.dismiss_notice(engine, judge_id=judge_id, notice_id=notice_id)
+        service.dismiss_notice(engine, judge_id=judge_id, notice_id=notice_id)
     except DkwError as exc:
         st.session_state["judge_error"] = str(exc)
 
 
-corpus_line = f"Corpus: {backend.corpus_title(info['corpus'])}"
+corpus_line = f"Corpus: {study_setup.corpus_title(info['corpus'])}"
 
 if not info["instructions_seen"]:
     st.subheader("Instructions")
@@ -158,7 +159,7 @@ if not info["instructions_seen"]:
     st.markdown(INSTRUCTIONS)
     if st.button("I have read the instructions — start", type="primary", key="judge_start"):
         try:
-            backend.acknowledge_instructions(engine, judge_id)
+            service.acknowledge_instructions(engine, judge_id)
         except DkwError as exc:
             judge_error(exc)
             st.stop()
@@ -183,7 +184,7 @@ if st.session_state.pop("judge_scroll_top", False):
     scroll_to_top()
 
 try:
-    state = backend.next_task(engine, judge_id)
+    state = service.next_task(engine, judge_id)
 except DkwError as exc:
     judge_error(exc)
     st.stop()
@@ -209,7 +210,7 @@ if prog.total_articles:
                     f"{prog.articles_in_batch} judged" if prog.batch is not None else ""))
 
 if state.status == "done":
-    done = backend.participant_completion(engine, judge_id) if from_platform else None
+    done = participants.completion(engine, judge_id) if from_platform else None
     if done is not None and done["code"]:
         st.success(f"Thank you! You have judged {done['articles']} article(s) and finished this study. Your "
                    "completion code:", icon=":material/task_alt:")

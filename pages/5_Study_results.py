@@ -10,10 +10,12 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dkw_app import backend
+from dkw_app import study_charts
 from dkw_app.study_ui import require_admin, show_error, study_engine
 from dkw_app.untrusted import isolate
 from dkw_core.errors import DkwError
+from dkw_core.study import analysis, service
+from dkw_core.study.verdict import Verdict
 
 st.set_page_config(page_title="Study results", layout="wide")
 st.title("Study results")
@@ -22,7 +24,7 @@ require_admin("results")
 engine = study_engine()
 if engine is None:
     st.stop()
-studies = backend.list_studies(engine)
+studies = service.list_studies(engine)
 if not studies:
     st.info("No study yet. Create one on the Study admin page (or `python -m dkw_core study create`), "
             "then judge it or fill it with `study simulate`.")
@@ -34,7 +36,7 @@ with_sim = st.toggle("Include simulated judgements", value=False, key="results_s
                      help="Simulated judges (study simulate) are not human data; they are left out by default.")
 
 try:
-    result = backend.analyze_study(engine, study_id, include_simulated=with_sim)
+    result = analysis.analyze(engine, study_id, include_simulated=with_sim)
 except DkwError as exc:
     show_error(exc)
     st.stop()
@@ -54,7 +56,7 @@ st.text(f"Study {isolate(s['name'])} ({s['status']}): corpus {isolate(s['corpus'
         f"{c['judgements']} submitted judgements by {c['judges']} judges, {c['answers']} answers "
         f"({c['do_not_know']} 'Do not know').")  # plain text: stored names as stored, each isolated
 st.text("Methods: " + method_line)
-found = backend.StudyVerdict(result["verdict"], name=isolate)  # `study analyze`'s lines, each method name isolated
+found = Verdict(result["verdict"], name=isolate)  # `study analyze`'s lines, each method name isolated
 if not result["counts"]["answers"]:
     if result["exclusions"]["removed"]["judgements"]:  # judged, but the rules left nothing: say so, not "none yet"
         st.info(f"No answers left to analyse: {found.excluded_line()}. The Study admin page's Rules & quality "
@@ -81,16 +83,16 @@ if ex["rules"] is not None:
                           + [{"rule": "in all", "judges": removed["judges"],
                               "judgements removed": removed["judgements"]}]), hide_index=True)
     with st.expander("Verdict without the exclusion rules"):
-        for line in backend.StudyVerdict(result["verdict_without_rules"], name=isolate).pair_sentences():
+        for line in Verdict(result["verdict_without_rules"], name=isolate).pair_sentences():
             st.text(line)
 
 
-st.plotly_chart(backend.study_distribution_figure(result), key="fig_distribution")
+st.plotly_chart(study_charts.distribution_figure(result), key="fig_distribution")
 st.dataframe(pd.DataFrame(result["distribution"]), hide_index=True, key="tbl_distribution")
 
 st.subheader("Inter-rater agreement")
 st.caption(result["agreement_note"])
-st.plotly_chart(backend.study_agreement_figure(result), key="fig_agreement")
+st.plotly_chart(study_charts.agreement_figure(result), key="fig_agreement")
 st.dataframe(pd.DataFrame(result["agreement"]), hide_index=True, key="tbl_agreement")
 
 sig = pd.DataFrame(result["significance"])
@@ -103,7 +105,7 @@ st.caption("Wilcoxon: " + result["wilcoxon_note"])
 st.caption("Sign test: " + result["sign_note"])
 if result.get("correction"):
     st.caption("Multiple comparisons: " + result["correction"])
-st.plotly_chart(backend.study_difference_figure(result), key="fig_difference")
+st.plotly_chart(study_charts.difference_figure(result), key="fig_difference")
 
 #: The columns that fit the page (the others under "All columns"), with short headers.
 COLUMNS = {"question": "question", "method_x": "x", "method_y": "y", "pairs": "pairs",

@@ -9,9 +9,10 @@ import time
 import pandas as pd
 import streamlit as st
 
-from dkw_app import backend, category_view, resources, study_ui, widgets
+from dkw_app import category_view, keywords_door, resources, study_ui, widgets
 from dkw_app.untrusted import isolate, md
 from dkw_core.errors import DkwError
+from dkw_core.types import DEFAULT_K, DEFAULT_METRIC, DEFAULT_TOP
 
 st.set_page_config(page_title="dkw — categories", page_icon="🏷️", layout="wide")
 study_ui.require_mode_access("categories")  # DKW_MODE=study: organisers only
@@ -22,7 +23,7 @@ st.caption("dkw's metrics score every (word, category) pair from the training sp
            "standards, score the category's own words instead.")
 sample = widgets.sample_note()
 widgets.preparation_jobs()  # a preparation running on the server: progress, time left, Cancel
-k_max = backend.DEFAULT_K_MAX
+k_max = DEFAULT_K
 
 infos = widgets.guarded(resources.dataset_infos, default=[]) or []
 names = [str(i["name"]) for i in infos if i.get("available")]
@@ -34,19 +35,19 @@ c1, c2, c3, c4 = st.columns([1, 1, 1, 1])
 with c1:
     name = widgets.select("Corpus", names, key="cat_corpus", default=resources.first_prepared(names, sample, k_max))
 with c2:
-    methods = widgets.guarded(backend.category_methods, default=[]) or []
-    metric = widgets.select("Method", methods, key="cat_metric", default=backend.DEFAULT_METRIC,
-                            format_func=backend.method_label,
+    methods = widgets.guarded(keywords_door.method_names, default=[]) or []
+    metric = widgets.select("Method", methods, key="cat_metric", default=DEFAULT_METRIC,
+                            format_func=keywords_door.method_label,
                             help="dkw's metrics (paper Table 2) score the words the category's phrases reach in "
                                  "word-vector space; Fightin' Words and c-TF-IDF, the field's standards, score the "
                                  "category's own words.")
-peer = backend.is_peer(metric)
+peer = keywords_door.is_peer(metric)
 with c3:
-    k = st.number_input("K — nearest words per phrase", 1, k_max, backend.DEFAULT_K, key="cat_k", disabled=peer,
+    k = st.number_input("K — nearest words per phrase", 1, k_max, DEFAULT_K, key="cat_k", disabled=peer,
                         help="Not used by Fightin' Words and c-TF-IDF: they read the category's own words." if peer
                         else None)
 with c4:
-    top = st.number_input("N — words per category", 1, 100, backend.DEFAULT_TOP, key="cat_top")
+    top = st.number_input("N — words per category", 1, 100, DEFAULT_TOP, key="cat_top")
 
 if not widgets.prepare_panel(name, sample, k_max, key="cat_prepare"):
     st.stop()
@@ -64,13 +65,13 @@ with c1:
 with c2:
     other = widgets.select("Compare with", [NONE, *[c for c in categories if c != category]], key="cat_other",
                            default=NONE)
-label = backend.method_label(metric)
+label = keywords_door.method_label(metric)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def provenance(name: str, sample: int | None, k_max: int, cat: str, metric: str, k: int, top: int) -> dict:
     """The phrases through which a category's documents reach each of its words (a metric's list)."""
-    words = backend.category_keywords(resources.model(name, sample, k_max), cat, metric=metric, k=k, top=top)
+    words = list(resources.model(name, sample, k_max).category_keywords(cat, metric=metric, k=k, top=top))
     return {w.word: tuple(w.phrases) for w in words}
 
 

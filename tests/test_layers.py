@@ -132,4 +132,4 @@ def test_the_checks_catch_a_circle_and_an_upward_import():
     assert cycles(graph) == [["dkw_core.neighbours", "dkw_core.validation"]]
     assert upward(graph) == ["dkw_core.validation (ground) imports dkw_core.neighbours (method steps) on line 1"]
     assert layer_of("dkw_core") > layer_of("dkw_core.keywords.shipped")  # the package's door is not ground
-    assert layer_of("pages.0_Home") > layer_of("dkw_app.backend") > layer_of("dkw_core.cli.study")
+    assert layer_of("pages.0_Home") > layer_of("dkw_app.corpora_models") > layer_of("dkw_core.cli.study")

@@ -24,12 +24,12 @@ def test_one_table_names_every_protocol_once():
 
 
 def test_every_reader_takes_its_protocol_text_from_the_table():
-    from dkw_app import backend
+    from dkw_app import keywords_door
     from dkw_core.cli import build_parser
     from dkw_core.evaluation.protocols import PROTOCOL_LABELS
 
     assert PROTOCOL_LABELS == {p: i.label for p, i in PROTOCOL_INFO.items()}
-    assert all(PROTOCOL_INFO[p].help in backend.PROTOCOL_HELP[p] for p in PROTOCOLS)
+    assert all(PROTOCOL_INFO[p].help in keywords_door.PROTOCOL_HELP[p] for p in PROTOCOLS)
     sub = next(a for a in build_parser()._actions if a.dest == "command").choices
     helps = {a.dest: a.help for a in sub["evaluate"]._actions}
     assert PROTOCOL_INFO["label-free-top1"].help in helps["protocol"]
@@ -70,7 +70,7 @@ def test_the_cli_resolves_the_protocol_by_what_it_weights(argv, new_texts, want)
 def test_every_interface_takes_the_one_default_metric_k_and_n():
     """CLI, estimator, extract_keywords and the app read DEFAULT_METRIC / DEFAULT_K / DEFAULT_TOP,
     chosen from the reference results (docs/method.md §9)."""
-    from dkw_app import backend
+    from dkw_app import keywords_door
     from dkw_core import extract_keywords
     from dkw_core.cli import build_parser
     from dkw_core.evaluation.estimator import DiscriminativeKeywordVectorizer
@@ -87,7 +87,7 @@ def test_every_interface_takes_the_one_default_metric_k_and_n():
     assert (request.metric_list, request.k_value, request.top_value, request.corpus) == (["lo-own"], 90, 10, "20ng")
     assert [_default(extract_keywords, n) for n in ("corpus", "metric", "k", "top", "protocol")] == [
         "20ng", None, None, None, None]
-    assert [_default(backend.text_keywords, n) for n in ("corpus", "metric", "k", "top")] == ["20ng", None, None, None]
+    assert [_default(keywords_door.extract_keywords, n) for n in ("corpus", "metric", "k", "top")] == ["20ng", None, None, None]
 
 
 def test_the_default_metric_is_the_one_the_shipped_quality_table_shows_better():
@@ -114,7 +114,7 @@ def test_the_default_metric_is_the_one_the_shipped_quality_table_shows_better():
 def test_every_interface_takes_the_one_default_about():
     """The CLI, extract_keywords, the request path and the app read DEFAULT_ABOUT (docs/method.md
     §13); the Documents and Home slider start at it; ``about=1`` is the paper's words."""
-    from dkw_app import backend
+    from dkw_app import keywords_door
     from dkw_core import extract_keywords
     from dkw_core.cli import build_parser
     from dkw_core.keywords.request import KeywordRequest
@@ -126,8 +126,7 @@ def test_every_interface_takes_the_one_default_about():
     assert KeywordRequest(text="a new text", about=args.about).about_value == DEFAULT_ABOUT
     assert KeywordRequest(doc="20ng/test/comp.graphics/38758").about_value == DEFAULT_ABOUT
     assert KeywordRequest(doc="20ng/test/comp.graphics/38758", baseline=True).about_value == 1.0
-    assert _default(extract_keywords, "about") is None and _default(backend.text_keywords, "about") is None
-    assert backend.DEFAULT_ABOUT == DEFAULT_ABOUT
+    assert _default(extract_keywords, "about") is None and _default(keywords_door.extract_keywords, "about") is None
 
 
 def test_the_default_about_is_the_one_its_measures_chose_on_the_training_split():

@@ -1,4 +1,5 @@
-"""A small in-memory stand-in for the dkw_core calls of ``dkw_app.backend``: AppTest tests of
+"""A small in-memory stand-in for the loaders of ``dkw_app.corpora_models``, ``keywords_door`` and
+``stored_runs``: AppTest tests of
 the pages run in a second without vectors, spaCy or corpus archives."""
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from types import SimpleNamespace
 
 import pandas as pd
 
-from dkw_app import backend
+from dkw_app import corpora_models, keywords_door, stored_runs
 from dkw_core.corpora import Corpus, Document
+from dkw_core.evaluation import comparisons
 
 UNTRUSTED = ("Hello <script>alert('x')</script> see [a link](http://evil.example) "
              "and ![an image](http://evil.example/i.png) **bold** <b>html</b>")
@@ -153,7 +155,8 @@ def fake_category_quality(corpus_key, category, words, texts):
 
 
 class FakeBackend:
-    """Installs itself over ``dkw_app.backend`` with ``monkeypatch``."""
+    """Installs itself over the app's loaders (``dkw_app.corpora_models``, ``keywords_door``,
+    ``stored_runs``) with ``monkeypatch``."""
 
     def __init__(self, monkeypatch, *, prepared: bool = True, runs: pd.DataFrame | None = None,
                  reference: pd.DataFrame | None = None, leaks: pd.DataFrame | None = None,
@@ -171,8 +174,8 @@ class FakeBackend:
         self.neighbours_checked: list[str] = []  # the neighbours spec of every is_prepared call
         self.prepared_neighbours: list[str] = []  # the neighbours spec of every prepare call
         self.corpus = make_corpus()
-        self.runs = runs if runs is not None else pd.DataFrame(columns=backend.RUN_COLUMNS)
-        self.reference = reference if reference is not None else pd.DataFrame(columns=[*backend.RUN_COLUMNS, "source"])
+        self.runs = runs if runs is not None else pd.DataFrame(columns=stored_runs.RUN_COLUMNS)
+        self.reference = reference if reference is not None else pd.DataFrame(columns=[*stored_runs.RUN_COLUMNS, "source"])
         self.leaks = leaks if leaks is not None else pd.DataFrame(columns=["dataset", "metric", "k", "top"])
         self.leak_calls: list[dict] = []
         self.reference_hub = hubness if hubness is not None else pd.DataFrame(columns=["dataset"])
@@ -182,46 +185,47 @@ class FakeBackend:
         self.prepare_gate = None  # a threading.Event that holds the fake preparation until it is set
         self.interrupted: dict[str, int] = {}  # documents an interrupted preparation left tagged, per corpus
         patches = {
-            "list_datasets": lambda: ["20ng", "r8"],
-            "dataset_info": lambda name: {"name": name, "train": 2, "test": 3, "categories": 2,
-                                          "available": name in self.available, "archive": f"{name}.tar.gz"},
-            "archives_folder": lambda: "/fake/archives",
-            "downloadable": lambda name: name != "7sectors",
-            "download_archive": self._download_archive,
-            "split_keywords": self._split_keywords,
-            "corpus_key": lambda name, sample=None: f"{name}-head{sample}" if sample else name,
-            "open_corpus": self._open_corpus,
-            "open_vectors": self._open_vectors,
-            "vectors_name": lambda: "fake-vectors",
-            "is_prepared": self._is_prepared,
-            "prepare": self._prepare,
-            "metric_names": lambda: ["rf", "tds", "ig", "lo-own", "tf-idf", "tf-rf"],
-            "paper_metric_names": lambda: ["rf", "tds", "ig", "tf-idf", "tf-rf"],
-            "tagger_description": lambda: "fake tagger",
-            "open_tagger": lambda: "fake tagger object",
-            "load_runs": lambda *, dataset=None: self.runs,
-            "significance_table": self._significance,
-            "reference_runs": lambda: self.reference,
-            "reference_leakchecks": lambda: self.leaks,
-            "reference_hubness": lambda: self.reference_hub,
-            "leak_check": self._leak_check,
-            "hubness": self._hubness,
-            "shipped_answers": lambda name, **_: name in self.shipped,
-            "shipped_model": lambda name, **_: self._shipped_model(name),
-            "text_keywords": self._instant_keywords,
-            "instant_refusal": lambda corpus="20ng": self.instant_refusal,
-            "disk_cached": lambda kind, parts, compute: compute(),  # no disk: every test computes its own
-            "interrupted_tagging": lambda name: self.interrupted.get(name, 0),
-            "category_methods": lambda: ["rf", "tds", "ig", "lo-own", "tf-idf", "tf-rf", *PEERS],
-            "method_label": lambda method: PEERS.get(method, method),
-            "is_peer": lambda method: method in PEERS,
-            "own_words_model": lambda corpus: FakeModel(corpus, "own words"),
-            "category_terms": fake_category_terms,
-            "quality_texts": lambda own: own.corpus,
-            "category_quality": fake_category_quality,
+            (corpora_models, "list_corpora"): lambda: ["20ng", "r8"],
+            (corpora_models, "dataset_info"): lambda name: {"name": name, "train": 2, "test": 3, "categories": 2,
+                                                            "available": name in self.available,
+                                                            "archive": f"{name}.tar.gz"},
+            (corpora_models, "archives_folder"): lambda: "/fake/archives",
+            (corpora_models, "downloadable"): lambda name: name != "7sectors",
+            (corpora_models, "download_archive"): self._download_archive,
+            (keywords_door, "split_keywords"): self._split_keywords,
+            (corpora_models, "corpus_key"): lambda name, sample=None: f"{name}-head{sample}" if sample else name,
+            (corpora_models, "open_corpus"): self._open_corpus,
+            (corpora_models, "load_vectors"): self._open_vectors,
+            (corpora_models, "vectors_name"): lambda: "fake-vectors",
+            (corpora_models, "is_prepared"): self._is_prepared,
+            (corpora_models, "prepare"): self._prepare,
+            (keywords_door, "metric_names"): lambda: ["rf", "tds", "ig", "lo-own", "tf-idf", "tf-rf"],
+            (keywords_door, "paper_metric_names"): lambda: ["rf", "tds", "ig", "tf-idf", "tf-rf"],
+            (corpora_models, "tagger_description"): lambda: "fake tagger",
+            (corpora_models, "get_tagger"): lambda: "fake tagger object",
+            (stored_runs, "load_runs"): lambda *, dataset=None: self.runs,
+            (stored_runs, "significance_table"): self._significance,
+            (stored_runs, "reference_runs"): lambda: self.reference,
+            (stored_runs, "load_reference_leakchecks"): lambda: self.leaks,
+            (stored_runs, "load_reference_hubness"): lambda: self.reference_hub,
+            (stored_runs, "leak_check"): self._leak_check,
+            (corpora_models, "hubness"): self._hubness,
+            (keywords_door, "shipped_answers"): lambda name, **_: name in self.shipped,
+            (keywords_door, "load_shipped"): lambda name, **_: self._shipped_model(name),
+            (keywords_door, "extract_keywords"): self._instant_keywords,
+            (keywords_door, "instant_refusal"): lambda corpus="20ng": self.instant_refusal,
+            (stored_runs, "disk_cached"): lambda kind, parts, compute: compute(),  # no disk: every test computes its own
+            (corpora_models, "interrupted_tagging"): lambda name: self.interrupted.get(name, 0),
+            (keywords_door, "method_names"): lambda: ["rf", "tds", "ig", "lo-own", "tf-idf", "tf-rf", *PEERS],
+            (keywords_door, "method_label"): lambda method: PEERS.get(method, method),
+            (keywords_door, "is_peer"): lambda method: method in PEERS,
+            (corpora_models, "own_words_model"): lambda corpus: FakeModel(corpus, "own words"),
+            (keywords_door, "category_terms"): fake_category_terms,
+            (keywords_door, "quality_texts"): lambda own: own.corpus,
+            (keywords_door, "list_quality_of"): fake_category_quality,
         }
-        for name, fn in patches.items():
-            monkeypatch.setattr(backend, name, fn)
+        for (module, name), fn in patches.items():
+            monkeypatch.setattr(module, name, fn)
 
     def _shipped_model(self, name):
         self.shipped_loads.append(name)
@@ -304,5 +308,6 @@ class FakeBackend:
                 "follow_wrong_label_free": 4.25, "chance": 5.0, "label": f"{dataset} <b>leak</b> check"}
 
     def _significance(self, runs, *, dataset, protocol):
-        return backend.square_significance(pd.DataFrame(
-            {"metric_a": ["rf", "rf", "tds"], "metric_b": ["tds", "ig", "ig"], "p_wilcoxon_bonferroni": [0.01, 0.5, 0.2]}))
+        return comparisons.square(pd.DataFrame(
+            {"metric_a": ["rf", "rf", "tds"], "metric_b": ["tds", "ig", "ig"], "p_wilcoxon_bonferroni": [0.01, 0.5, 0.2]}),
+            "p_wilcoxon_bonferroni")

@@ -10,7 +10,8 @@ import json
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from dkw_app import backend, category_view
+from dkw_app import category_view
+from dkw_core.types import DEFAULT_METRIC, DEFAULT_TOP
 from tests.app.conftest import finish_jobs, page
 from tests.app.fakes import FakeBackend, FakeModel, make_corpus, tokens
 from tests.support import vega
@@ -87,9 +88,9 @@ def test_two_categories_side_by_side_with_shared_and_distinct_words(monkeypatch)
     table = at.dataframe[0].value
     assert set(table["category"]) == {"comp.graphics", "sci.space"}
     # the page's defaults: the one default metric and N
-    a = FakeModel.expected("video playback resolution frames graphics card", backend.DEFAULT_METRIC, backend.DEFAULT_TOP)
-    b = FakeModel.expected("orbit shuttle launch space station video frames of the orbit", backend.DEFAULT_METRIC,
-                           backend.DEFAULT_TOP)
+    a = FakeModel.expected("video playback resolution frames graphics card", DEFAULT_METRIC, DEFAULT_TOP)
+    b = FakeModel.expected("orbit shuttle launch space station video frames of the orbit", DEFAULT_METRIC,
+                           DEFAULT_TOP)
     only_a, shared, only_b = (t.value.split("\n") for t in at.text[-3:])
     assert shared == [w for w in a if w in b] == ["frames", "video"]
     assert only_a == [w for w in a if w not in b] and only_b == [w for w in b if w not in a]
@@ -185,7 +186,7 @@ def test_the_list_and_its_quality_come_first_then_why_its_words_are_there(monkey
     assert not at.exception
     assert [t.label for t in at.tabs] == ["Scores", "Why these words"]
     assert charts(at) == ["bar"]
-    words = expected("comp.graphics", "rf", backend.DEFAULT_TOP)
+    words = expected("comp.graphics", "rf", DEFAULT_TOP)
     want = direct_quality("comp.graphics", words)
     shown = {m.label: m.value for m in at.metric}
     assert shown == {"NPMI": f"{want.npmi:+.3f}", "exclusivity": f"{want.exclusivity:.3f}",

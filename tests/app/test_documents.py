@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from dkw_app import backend
+from dkw_app import corpora_models, keywords_door
+from dkw_core.types import DEFAULT_K, DEFAULT_METRIC
 from tests.app.conftest import finish_jobs, page
 from tests.app.fakes import UNTRUSTED, FakeBackend, FakeModel, make_corpus
 
@@ -283,7 +284,7 @@ def test_own_text_on_an_unprepared_corpus_is_answered_from_its_shipped_statistic
     assert {c["protocol"] for c in FakeModel.text_calls} == {"label-free-top1"}
     (frame,) = keyword_tables(at)
     # the one default metric: the text's keyphrases, its category's words beside them
-    assert list(frame.columns) == [backend.DEFAULT_METRIC, f"{backend.DEFAULT_METRIC}: category words"]
+    assert list(frame.columns) == [DEFAULT_METRIC, f"{DEFAULT_METRIC}: category words"]
     assert any("(shipped statistics)" in c.value for c in at.caption)
 
 
@@ -293,9 +294,9 @@ def test_own_text_of_a_built_in_corpus_without_its_archive_is_answered_from_ship
     says the source; settings the shipped statistics cannot answer name the archive they need."""
     fake = FakeBackend(monkeypatch, prepared=False)
     fake.available = set()
-    monkeypatch.setattr(backend, "shipped_answers",  # shipped for 20ng at the default K only
-                        lambda name, *, sample=None, k=backend.DEFAULT_K, neighbours="cosine":
-                        name == "20ng" and k == backend.DEFAULT_K and neighbours == "cosine")
+    monkeypatch.setattr(keywords_door, "shipped_answers",  # shipped for 20ng at the default K only
+                        lambda name, *, sample=None, k=DEFAULT_K, neighbours="cosine":
+                        name == "20ng" and k == DEFAULT_K and neighbours == "cosine")
     FakeModel.text_calls = []
     at = run_docs()
     assert not at.exception
@@ -307,7 +308,7 @@ def test_own_text_of_a_built_in_corpus_without_its_archive_is_answered_from_ship
     assert fake.shipped_loads == ["20ng"] and "corpus" not in fake.opened and fake.prepare_calls == 0
     assert {c["protocol"] for c in FakeModel.text_calls} == {"label-free-top1"}
     (frame,) = keyword_tables(at)
-    assert list(frame.columns) == [backend.DEFAULT_METRIC, f"{backend.DEFAULT_METRIC}: category words"]
+    assert list(frame.columns) == [DEFAULT_METRIC, f"{DEFAULT_METRIC}: category words"]
     assert any("(shipped statistics)" in c.value for c in at.caption)
     at.number_input(key="kw_k").set_value(30).run()  # the shipped statistics do not answer another K
     assert not at.exception and not keyword_tables(at)
@@ -322,7 +323,7 @@ def test_the_page_opens_on_a_prepared_corpus_and_counts_only_downloadable_ones_a
     fake = FakeBackend(monkeypatch, prepared={"r8"})
     fake.available = {"20ng", "r8"}
     names = ["20ng", "r8", "webkb", "7sectors"]
-    monkeypatch.setattr(backend, "list_datasets", lambda: names)
+    monkeypatch.setattr(corpora_models, "list_corpora", lambda: names)
     at = run_docs()
     assert not at.exception
     assert at.selectbox(key="doc_corpus").value == "r8"

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dkw_app import backend
+from dkw_app import corpora_models
+from dkw_core.types import DEFAULT_ABOUT, DEFAULT_K, DEFAULT_METRIC, DEFAULT_TOP
 from tests.app.conftest import finish_jobs, page
 
 pytestmark = pytest.mark.corpus
@@ -29,13 +30,13 @@ def test_prepare_then_keywords_of_the_paper_example(monkeypatch, slice_20ng, tmp
     assert not at.exception
     shown = at.table[0].value
 
-    corpus = backend.open_corpus("20ng", sample=2)
-    assert corpus.key == backend.corpus_key("20ng", 2)  # Home's cheap check names this cache
-    assert backend.is_prepared(backend.corpus_key("20ng", 2), backend.vectors_name(), k_max=backend.DEFAULT_K_MAX)
-    model = backend.prepare(corpus, backend.open_vectors(), k_max=backend.DEFAULT_K_MAX)  # disk cache hit
+    corpus = corpora_models.open_corpus("20ng", sample=2)
+    assert corpus.key == corpora_models.corpus_key("20ng", 2)  # Home's cheap check names this cache
+    assert corpora_models.is_prepared(corpora_models.corpus_key("20ng", 2), corpora_models.vectors_name(), k_max=DEFAULT_K)
+    model = corpora_models.prepare(corpus, corpora_models.load_vectors(), k_max=DEFAULT_K)  # disk cache hit
     for metric in ("rf", "tf-idf"):  # the default: the document's keyphrases, its category's words beside them
         expected = [kw.word for kw in model.keywords(EXAMPLE, metric=metric, k=90, top=5, protocol="label-aware",
-                                                     about=backend.DEFAULT_ABOUT)]
+                                                     about=DEFAULT_ABOUT)]
         assert list(shown[metric]) == expected
         paper = [kw.word for kw in model.keywords(EXAMPLE, metric=metric, k=90, top=5, protocol="label-aware")]
         assert list(shown[f"{metric}: category words"]) == paper
@@ -61,6 +62,6 @@ def test_own_text_without_any_archive_gets_the_keywords_of_the_one_request_path(
     assert at.selectbox(key="doc_corpus").value == "20ng"
     at.text_area(key="own_text").input(text).run()
     assert not at.exception and not at.error
-    shown = [w.replace("\\", "") for w in at.table[0].value[backend.DEFAULT_METRIC] if w]
-    assert shown == [kw.word for kw in extract_keywords(text, corpus="20ng")] and len(shown) == backend.DEFAULT_TOP
+    shown = [w.replace("\\", "") for w in at.table[0].value[DEFAULT_METRIC] if w]
+    assert shown == [kw.word for kw in extract_keywords(text, corpus="20ng")] and len(shown) == DEFAULT_TOP
     assert any("(shipped statistics)" in c.value for c in at.caption)

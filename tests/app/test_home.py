@@ -99,10 +99,10 @@ def test_home_has_no_none_cell_and_one_line_for_a_corpus_that_cannot_be_had(monk
                           "archive": "7sectors.tar.gz", "url": None, "description": None},
              "mine": {"name": "mine", "train": 5, "test": None, "categories": 2, "available": True,
                       "archive": None, "description": "your corpus"}}
-    from dkw_app import backend
+    from dkw_app import corpora_models
 
-    monkeypatch.setattr(backend, "list_datasets", lambda: list(infos))
-    monkeypatch.setattr(backend, "dataset_info", lambda name: infos[name])
+    monkeypatch.setattr(corpora_models, "list_corpora", lambda: list(infos))
+    monkeypatch.setattr(corpora_models, "dataset_info", lambda name: infos[name])
     at = run_home()
     assert not at.exception
     table = at.dataframe[0].value
@@ -232,7 +232,7 @@ def test_an_override_in_a_keyword_or_category_reverses_no_word_of_the_answer(mon
     explicit levels)."""
     from types import SimpleNamespace
 
-    from dkw_app import backend
+    from dkw_app import keywords_door
     from dkw_core.keywords.posterior import weighting_of
     from tests.app.fakes import FakeKeyword, FakeKeywordList
     from tests.support.bidi import base_text
@@ -248,7 +248,7 @@ def test_an_override_in_a_keyword_or_category_reverses_no_word_of_the_answer(mon
         found.about = 0.0
         return found
 
-    monkeypatch.setattr(backend, "text_keywords", answer)
+    monkeypatch.setattr(keywords_door, "extract_keywords", answer)
     at = run_home()
     at.text_area(key="instant_text").input("the volcano erupted")
     at.button[0].click().run()

@@ -6,14 +6,14 @@ import numpy as np
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from dkw_app import backend
+from dkw_app import stored_runs
 from tests.app.conftest import page
 from tests.app.fakes import FakeBackend
 from tests.support import vega
 
-ORIGINAL_LOAD_RUNS = backend.load_runs
-ORIGINAL_REFERENCE_RUNS = backend.reference_runs
-ORIGINAL_REFERENCE_LEAKS = backend.reference_leakchecks
+ORIGINAL_LOAD_RUNS = stored_runs.load_runs
+ORIGINAL_REFERENCE_RUNS = stored_runs.reference_runs
+ORIGINAL_REFERENCE_LEAKS = stored_runs.load_reference_leakchecks
 
 
 def make_runs() -> pd.DataFrame:
@@ -30,7 +30,7 @@ def make_runs() -> pd.DataFrame:
                  "micro_f1": 0.86, "macro_f1": 0.85, "kind": "baseline-tfidf"})
     for row in rows:  # the store gives F1 in percent
         row["micro_f1"], row["macro_f1"] = 100 * row["micro_f1"], 100 * row["macro_f1"]
-    return pd.DataFrame(rows, columns=backend.RUN_COLUMNS)
+    return pd.DataFrame(rows, columns=stored_runs.RUN_COLUMNS)
 
 
 def figures(at: AppTest) -> list[dict]:
@@ -283,8 +283,8 @@ def test_variants_are_charted_apart(monkeypatch):
     hyp["options"] = [{"decoding": "hypotheses"}] * len(hyp)
     hyp["micro_f1"] = 99.0
     FakeBackend(monkeypatch)
-    # the real backend.load_runs (variant labels from options) over a store read that is faked
-    monkeypatch.setattr(backend, "load_runs", ORIGINAL_LOAD_RUNS)
+    # the real stored_runs.load_runs (variant labels from options) over a store read that is faked
+    monkeypatch.setattr(stored_runs, "load_runs", ORIGINAL_LOAD_RUNS)
     stored = pd.concat([runs, hyp], ignore_index=True)
     monkeypatch.setattr(results, "load_runs", lambda url=None, dataset=None, **_: stored)
     at = open_tab(run_metrics(), "Per metric")
@@ -300,8 +300,8 @@ def test_the_shipped_reference_results_render_from_the_first_start(monkeypatch):
     from dkw_core.evaluation.reference import reference_files
 
     FakeBackend(monkeypatch)  # an empty results store
-    monkeypatch.setattr(backend, "reference_runs", ORIGINAL_REFERENCE_RUNS)
-    monkeypatch.setattr(backend, "reference_leakchecks", ORIGINAL_REFERENCE_LEAKS)
+    monkeypatch.setattr(stored_runs, "reference_runs", ORIGINAL_REFERENCE_RUNS)
+    monkeypatch.setattr(stored_runs, "load_reference_leakchecks", ORIGINAL_REFERENCE_LEAKS)
     at = run_metrics()
     assert not at.exception
     if not reference_files():
@@ -443,7 +443,7 @@ def test_significance_names_the_best_metric_and_plots_every_difference_against_i
     FakeBackend(monkeypatch, runs=make_prediction_runs())
     full = PAIRS.assign(higher="", p_mcnemar=PAIRS["p_holm"], k_a=30, k_b=30, documents=100, resamples=2000, seed=0,
                         pairs=len(PAIRS))
-    monkeypatch.setattr(backend, "per_document", lambda *a, **k: full)
+    monkeypatch.setattr(stored_runs, "per_document", lambda *a, **k: full)
     at = open_tab(run_metrics(), "Significance")
     assert not at.exception
     assert any(m.value.startswith("**Highest micro-F1 on the test split at N=10: ig, 85.10 %**") for m in at.markdown)
@@ -475,8 +475,8 @@ def test_significance_hands_the_classifier_baseline_to_the_per_document_comparis
     base["kind"], base["protocol"], base["metric"], base["options"] = "baseline-tfidf", "none", "tf-idf-sublinear", {}
     FakeBackend(monkeypatch, runs=pd.concat([runs, base.to_frame().T], ignore_index=True))
     seen = []
-    real = backend.per_document
-    monkeypatch.setattr(backend, "per_document", lambda frame, **kw: seen.append(frame) or real(frame, **kw))
+    real = stored_runs.per_document
+    monkeypatch.setattr(stored_runs, "per_document", lambda frame, **kw: seen.append(frame) or real(frame, **kw))
     at = open_tab(run_metrics(), "Significance")
     assert not at.exception and seen
     assert "baseline-tfidf" in set(seen[-1]["kind"])

@@ -11,14 +11,14 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dkw_app import backend
+from dkw_app import stored_runs
 from dkw_core.evaluation.comparisons import format_p
 from dkw_core.evaluation.paired import bootstrap_f1, compare, decode_labels, holm
 from dkw_core.evaluation.reference import reference_files, unpack_predictions
 from tests.app.conftest import page
 from tests.app.fakes import FakeBackend
 
-ORIGINAL_REFERENCE_RUNS = backend.reference_runs
+ORIGINAL_REFERENCE_RUNS = stored_runs.reference_runs
 FILES = {json.loads(p.read_text())["dataset"]: p for p in reference_files()}
 PROTOCOLS = ["label-aware", "label-free-top1", "label-free", "label-free-posterior"]
 
@@ -78,7 +78,7 @@ def direct(data: dict, protocol: str) -> str:
 def test_the_verdict_of_every_protocol_equals_a_direct_computation_from_the_reference_file(monkeypatch, dataset):
     data = json.loads(FILES[dataset].read_text())
     FakeBackend(monkeypatch)  # an empty results store; the shipped reference results
-    monkeypatch.setattr(backend, "reference_runs", ORIGINAL_REFERENCE_RUNS)
+    monkeypatch.setattr(stored_runs, "reference_runs", ORIGINAL_REFERENCE_RUNS)
     at = AppTest.from_file(page("pages/2_Metrics.py"), default_timeout=120).run()
     at.selectbox(key="m_dataset").set_value(dataset).run()
     assert not at.exception

@@ -34,7 +34,7 @@ def test_the_server_warms_the_pages_one_door(monkeypatch):
     monkeypatch.setattr(streamlit.web.cli, "main", lambda **kw: None)
     monkeypatch.setattr(PagesManager, "uses_pages_directory", PagesManager.uses_pages_directory)  # restored after
     streamlit_main.main()
-    assert started == [streamlit_main.WARM_MODULES] and "dkw_app.backend" in streamlit_main.WARM_MODULES
+    assert started == [streamlit_main.WARM_MODULES] and "dkw_app.resources" in streamlit_main.WARM_MODULES
 
 
 def _record(logger: str, msg: str, *, thread: str = "MainThread", exc: BaseException | None = None):
@@ -97,30 +97,31 @@ def test_the_preload_reads_only_what_is_on_disk(monkeypatch, tmp_path):
     read; without the default vectors' converted copy, with other vectors (DKW_VECTORS) or with no
     prepared corpus, no model is loaded; with both on disk the prepared model of the corpus the
     pages open on is loaded into the server's cache."""
-    from dkw_app import backend, resources
+    from dkw_app import corpora_models, resources
+    from dkw_core.types import DEFAULT_K
 
     loads: list[tuple] = []
     monkeypatch.setattr(resources, "model", lambda *a, **k: loads.append(a))
     monkeypatch.setattr(resources, "reference", lambda: loads.append(("reference",)))
     monkeypatch.setattr(resources, "dataset_infos", lambda: [{"name": "r8", "available": True},
                                                              {"name": "webkb", "available": True}])
-    monkeypatch.setattr(backend, "sample_per_category", lambda: None)
+    monkeypatch.setattr(corpora_models, "sample_per_category", lambda: None)
     prepared = {"webkb"}
     monkeypatch.setattr(resources, "is_prepared", lambda name, *a, **k: name in prepared)
-    monkeypatch.setattr(backend, "vectors_path", lambda: None)
-    monkeypatch.setattr(backend, "describe_default", lambda: {"cached": False})
+    monkeypatch.setattr(corpora_models, "vectors_path", lambda: None)
+    monkeypatch.setattr(corpora_models, "describe_default", lambda: {"cached": False})
     assert resources.preload() is None and loads == [("reference",)]  # the vectors would be converted first
     loads.clear()
-    monkeypatch.setattr(backend, "describe_default", lambda: {"cached": True})
-    monkeypatch.setattr(backend, "vectors_path", lambda: str(tmp_path / "other.kv"))
+    monkeypatch.setattr(corpora_models, "describe_default", lambda: {"cached": True})
+    monkeypatch.setattr(corpora_models, "vectors_path", lambda: str(tmp_path / "other.kv"))
     assert resources.preload() is None and loads == [("reference",)]  # other vectors: the user's file, maybe large
     loads.clear()
-    monkeypatch.setattr(backend, "vectors_path", lambda: None)
+    monkeypatch.setattr(corpora_models, "vectors_path", lambda: None)
     prepared.clear()
     assert resources.preload() is None and loads == [("reference",)]  # nothing prepared: nothing to tag ahead
     loads.clear()
     prepared.add("webkb")
-    assert resources.preload() == "webkb" and loads == [("reference",), ("webkb", None, backend.DEFAULT_K_MAX)]
+    assert resources.preload() == "webkb" and loads == [("reference",), ("webkb", None, DEFAULT_K)]
 
 
 def test_the_warm_up_builds_every_kind_of_chart_once_and_freezes_what_it_loaded(monkeypatch):

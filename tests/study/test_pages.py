@@ -10,8 +10,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 from streamlit.testing.v1 import AppTest
 
-from dkw_app import backend, study_ui
+from dkw_app import study_ui
 from dkw_core.db import make_engine
+from dkw_core.study import access, analysis, exclusion, settings
 from dkw_core.study import service as S
 from dkw_core.study.analysis import LEVEL_PAPER, format_report
 from dkw_core.study.demo import demo_corpus, fake_provider
@@ -78,7 +79,7 @@ def test_admin_without_configured_password_asks_for_the_printed_token(env, monke
     assert token and len(token) >= 32 and token in printed  # on the server's console
     at.text_input(key="admin-password").input("guess-guess-guess").run()
     assert not at.tabs and "wrong password" in at.error[0].value
-    backend.admin_gate(token, env).clock = lambda: 10.0**10  # past any delay (the gate clock is Unix time)
+    access.gate_for(token, env).clock = lambda: 10.0**10  # past any delay (the gate clock is Unix time)
     at.text_input(key="admin-password").input(token).run()
     assert not at.exception and len(at.tabs) == 6
 
@@ -102,7 +103,7 @@ def test_failed_attempts_delay_the_next_attempt_even_with_the_right_password(env
     pw = "throttle-" + uuid.uuid4().hex
     monkeypatch.setenv("DKW_ADMIN_PASSWORD", pw)
     now = [1000.0]
-    gate = backend.admin_gate(pw, env)
+    gate = access.gate_for(pw, env)
     gate.clock = lambda: now[0]
     at = _run(ADMIN)
     for i, wait in enumerate((1, 2, 4), start=1):
@@ -127,7 +128,7 @@ def test_failed_attempts_delay_the_next_attempt_even_with_the_right_password(env
 def test_admin_wrong_password_shows_nothing_right_password_creates_and_invites(env):
     at = _run(ADMIN)
     now = [10.0**9]
-    backend.admin_gate("s3cret-s3cret", env).clock = lambda: now[0]
+    access.gate_for("s3cret-s3cret", env).clock = lambda: now[0]
     at.text_input(key="admin-password").input("wrong").run()
     assert at.error and "wrong password" in at.error[0].value and not at.tabs
     now[0] += 10
@@ -285,14 +286,14 @@ def test_results_page_says_the_rules_left_nothing_rather_than_no_answers_yet(env
     submitted answers yet from real judges." — neither true. It now gives the verdict's excluded
     line: how many judgements the rules left out, and by which rule."""
     sid = _demo_study(env, judges=2)
-    backend.set_rules(env, sid, backend.ExclusionRules(max_failed_checks=None, min_articles=100))
+    exclusion.set_rules(env, sid, settings.ExclusionRules(max_failed_checks=None, min_articles=100))
     simulate(env, sid, judges=2)
     at = _run(RESULTS)
     at.text_input(key="results-password").input("s3cret-s3cret").run()
     at.toggle(key="results_simulated").set_value(True).run()
     assert not at.exception and not at.get("plotly_chart")
     (info,) = [i.value for i in at.info]
-    n = backend.analyze_study(env, sid, include_simulated=True)["exclusions"]["removed"]["judgements"]
+    n = analysis.analyze(env, sid, include_simulated=True)["exclusions"]["removed"]["judgements"]
     assert n and info.startswith(f"No answers left to analyse: {n} judgement(s) excluded in all ({n} by rule "
                                  "'too few articles')."), info
     assert "real judges" not in info
@@ -377,7 +378,7 @@ def test_keywords_per_method_set_on_the_admin_page_is_what_judges_see_and_table_
         ranks = {src.rank for a in s.get(Study, sid).articles for kw in a.keywords for src in kw.sources}
     assert ranks == {1, 2}  # no keyword beyond the second of any method was shown
     simulate(env, sid, judges=2, seed=1, mode="random")
-    result = backend.analyze_study(env, sid, include_simulated=True)
+    result = analysis.analyze(env, sid, include_simulated=True)
     for row in (r for r in result["significance"] if r["level"] == LEVEL_PAPER):
         assert row["ranks_paired"] == 2 and row["left_out_no_partner_rank"] == 0
         assert row["answers_paired"] + row["left_out_do_not_know"] + row["left_out_partner_do_not_know"] \
@@ -416,7 +417,7 @@ def test_the_right_password_refused_during_the_wait_is_accepted_when_it_is_over_
     pw = "throttle-" + uuid.uuid4().hex
     monkeypatch.setenv("DKW_ADMIN_PASSWORD", pw)
     now = [5000.0]
-    backend.admin_gate(pw, env).clock = lambda: now[0]
+    access.gate_for(pw, env).clock = lambda: now[0]
     at = _run(ADMIN)
     for i in range(6):
         at.text_input(key="admin-password").input(f"wrong-{i}").run()
@@ -428,10 +429,10 @@ def test_the_right_password_refused_during_the_wait_is_accepted_when_it_is_over_
     assert "too many wrong attempts" in at.error[0].value and "checked again then" in at.error[0].value
     assert any("Next attempt accepted in 2 s" in c.value for c in at.caption) and not at.tabs
     at.run()  # same input, still waiting: no new attempt, no change
-    assert not at.tabs and backend.admin_gate(pw, env).failures == 6
+    assert not at.tabs and access.gate_for(pw, env).failures == 6
     now[0] += 2.5
     at.run()  # the countdown's rerun once the wait is over: the same entry is checked now
-    assert not at.exception and len(at.tabs) == 6 and backend.admin_gate(pw, env).failures == 0
+    assert not at.exception and len(at.tabs) == 6 and access.gate_for(pw, env).failures == 0
 
 
 def test_study_mode_opens_on_the_judge_page_with_no_navigation_until_the_organiser_logs_in(env, monkeypatch):
@@ -526,11 +527,11 @@ def test_after_close_and_reopen_the_judge_is_no_longer_told_the_study_was_closed
 _OTHER_PROCESS = """
 import sys
 from streamlit.testing.v1 import AppTest
-from dkw_app import backend
+from dkw_core.study import access
 from dkw_core.study.schema import open_study_db
 
 url, password, now, path = sys.argv[1], sys.argv[2], [float(sys.argv[3])], sys.argv[4]
-backend.admin_gate(password, open_study_db(url)).clock = lambda: now[0]
+access.gate_for(password, open_study_db(url)).clock = lambda: now[0]
 at = AppTest.from_file(path, default_timeout=60).run()
 at.text_input(key="admin-password").input("wrong-from-another-process").run()
 print(at.error[0].value)  # a new session while the server counts a failure: checked after its wait
@@ -548,7 +549,7 @@ def test_a_second_app_process_shares_the_count_of_failed_admin_attempts(env, mon
     pw = "throttle-" + uuid.uuid4().hex
     monkeypatch.setenv("DKW_ADMIN_PASSWORD", pw)
     now = [1000.0]
-    backend.admin_gate(pw, env).clock = lambda: now[0]
+    access.gate_for(pw, env).clock = lambda: now[0]
     at = _run(ADMIN)
     at.text_input(key="admin-password").input("wrong-1").run()
     assert "wrong password (attempt 1)" in at.error[0].value
@@ -568,7 +569,7 @@ def test_the_wait_after_failed_admin_attempts_is_bounded(env, monkeypatch):
     pw = "throttle-" + uuid.uuid4().hex
     monkeypatch.setenv("DKW_ADMIN_PASSWORD", pw)
     now = [2000.0]
-    backend.admin_gate(pw, env).clock = lambda: now[0]
+    access.gate_for(pw, env).clock = lambda: now[0]
     at = _run(ADMIN)
     waits = []
     for i in range(1, 13):  # twelve wrong attempts, each as soon as it is accepted
@@ -764,7 +765,7 @@ def test_the_rules_table_shows_every_rule_that_excludes_a_judge(env):
     cell after the first rule. It is now a static table whose cells wrap: every rule, each cell
     as stored (markdown escaped), the figures as text (seconds, percent)."""
     sid = _demo_study(env, judges=2)
-    backend.set_rules(env, sid, backend.ExclusionRules(max_failed_checks=0, min_seconds_per_article=300,
+    exclusion.set_rules(env, sid, settings.ExclusionRules(max_failed_checks=0, min_seconds_per_article=300,
                                                        min_articles=100))
     simulate(env, sid, judges=2)  # 30 to 240 s per article, a few articles each: caught by two rules
     at = _admin()
