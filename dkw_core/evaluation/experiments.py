@@ -137,7 +137,7 @@ def method_run_config(*, dataset: str, corpus_key: str, vectors: str, sample: in
                       neighbours: str = "cosine", metric: str, k: int, top: int, protocol: str,
                       classifier: str = DEFAULT_CLASSIFIER) -> RunConfig:
     """The one builder of a method run's configuration (hence its stored key), used by the CLI
-    (:func:`method_config`) and the app (``dkw_app.backend.run_evaluation``) alike."""
+    (:func:`method_config`) and the app (``dkw_app.stored_runs.run_evaluation``) alike."""
     options: dict = {"k_max": int(k_max)}
     if neighbours and neighbours != "cosine":
         options["neighbours"] = neighbours
