@@ -1,7 +1,7 @@
 """One request path for keywords: :class:`KeywordRequest` → a model → :class:`KeywordAnswer`.
 
 ``extract_keywords`` (:mod:`dkw_core`), ``python -m dkw_core keywords`` and the app's text box
-(``dkw_app.backend.text_keywords``) all go through here, so the same text gets the same
+(Home's, through ``dkw_app.keywords_door``) all go through here, so the same text gets the same
 keywords, defaults and model source everywhere:
 
 * :func:`model_for` resolves a request once into where its statistics come from: the shipped
