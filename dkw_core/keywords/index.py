@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from .. import cache
+from .. import cache, config
 from ..neighbours import neighbours_spec, searcher
 from ..phrases import TaggedDoc
 from ..types import DEFAULT_K, Progress, report, scaled
@@ -133,9 +133,12 @@ def unique_units(vectors: Vectors, phrases: list[str]) -> tuple[np.ndarray, list
 # -- the cache folder ---------------------------------------------------------------------------
 def index_path(corpus_key: str, vectors: Vectors | str | None = None, k_max: int = DEFAULT_K,
                neighbours: str | None = None) -> Path:
-    """Cache folder of a (corpus content key, vectors or vectors name, k_max, neighbours spec)."""
+    """Cache folder of a (corpus content key, vectors or vectors name, k_max, neighbours spec);
+    a corpus tagged by the fast tagger (``DKW_TAGGER=fast``) is kept apart from spaCy's."""
     vname = vectors.name if isinstance(vectors, Vectors) else (vectors or vectors_name())
     spec = neighbours_spec(neighbours)
+    if config.tagger() != config.DEFAULT_TAGGER:
+        spec = f"{spec}__{config.tagger()}-tagger"
     if spec == "cosine":  # the key it had before the spec existed
         return cache.path("models", cache.key(FORMAT, corpus_key, vname, k_max,
                                               readable=f"{corpus_key}__{vname}__k{k_max}"))

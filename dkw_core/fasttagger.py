@@ -1,0 +1,203 @@
+"""A coarse tagger sized to the candidate grammar (``DKW_TAGGER=fast``; docs/configuration.md).
+
+The phrase automaton (:mod:`dkw_core.phrases`) reads four coarse tags only: J (adjective),
+N (noun), I (preposition) and O (anything else). This tagger gives them without spaCy's
+``tok2vec``: spaCy's tokenizer (so the tokens are those of the spaCy path), then one linear
+classifier over each token's window, two tokens either side (lower-cased word, three-letter
+suffix, shape, first letter, all read as spaCy's hashes with ``Doc.to_array``), scored for a
+whole batch of texts at once with numpy. Its weights are an averaged perceptron
+(scikit-learn's ``SGDClassifier(loss="perceptron", average=True)``) trained on shared-corpus
+texts tagged by ``en_core_web_sm`` (``scripts/train_tagger.py``; the model ships as
+:data:`MODEL_FILE`, under 2 MB).
+
+It runs as a spaCy pipeline component (:data:`COMPONENT`) that writes a Penn tag standing for
+its coarse tag (``JJ``, ``NN``, ``IN``, ``XX``) into each token, so every caller of the spaCy
+tagger (``nlp.pipe``, its worker pools, long texts piece by piece) runs it unchanged.
+"""
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+import numpy as np
+
+MODEL_FILE = Path(__file__).with_name("fast_tagger.npz")
+COMPONENT = "dkw_coarse_tagger"
+COARSE = "JNIO"
+#: The Penn tag written for each coarse tag (``phrases.coarse_tag`` maps it back).
+PENN = ("JJ", "NN", "IN", "XX")
+#: Token attributes read, one lookup table each (``LOWER`` words, ``SUFFIX``, ``SHAPE``, ``PREFIX``).
+TABLES = ("word", "suffix", "shape", "prefix")
+#: Features: (table, offset from the token).
+FEATURES: tuple[tuple[str, int], ...] = (
+    ("word", 0), ("word", -1), ("word", 1), ("word", -2), ("word", 2),
+    ("suffix", 0), ("suffix", -1), ("suffix", 1),
+    ("shape", 0), ("shape", -1), ("shape", 1),
+    ("prefix", 0),
+)
+_WINDOW = 2  # padding rows between texts: no feature reads across a text's edge
+
+
+def token_hashes(docs: Iterable) -> tuple[np.ndarray, list[int]]:
+    """The non-space tokens of ``docs`` as one array of spaCy hashes (``LOWER, SUFFIX, SHAPE,
+    PREFIX`` columns), the texts separated by :data:`_WINDOW` rows of zeros (an edge), and the
+    number of non-space tokens of each doc."""
+    from spacy.attrs import IS_SPACE, LOWER, PREFIX, SHAPE, SUFFIX
+
+    blocks = [np.zeros((_WINDOW, 4), dtype=np.uint64)]
+    lengths = []
+    for doc in docs:
+        a = doc.to_array([LOWER, SUFFIX, SHAPE, PREFIX, IS_SPACE]) if len(doc) else np.zeros((0, 5), np.uint64)
+        a = a.reshape(-1, 5)
+        a = a[a[:, 4] == 0, :4]
+        lengths.append(len(a))
+        blocks.append(a)
+        blocks.append(np.zeros((_WINDOW, 4), dtype=np.uint64))
+    return np.concatenate(blocks), lengths
+
+
+def feature_rows(hashes: np.ndarray, keys: dict[str, np.ndarray]) -> np.ndarray:
+    """Every row's index in each table (``[rows, tables]``): a known key's position, ``len(keys)``
+    for an unknown one, ``len(keys) + 1`` for an edge (hash 0)."""
+    out = np.empty((len(hashes), len(TABLES)), dtype=np.int64)
+    for t, name in enumerate(TABLES):
+        k = keys[name]
+        col = hashes[:, t]
+        pos = np.searchsorted(k, col)
+        pos[pos >= len(k)] = 0
+        known = k[pos] == col if len(k) else np.zeros(len(col), bool)
+        out[:, t] = np.where(known, pos, len(k))
+        out[col == 0, t] = len(k) + 1
+    return out
+
+
+def feature_columns(rows: np.ndarray, sizes: dict[str, int]) -> np.ndarray:
+    """The sparse one-hot columns (``[tokens, features]``) of the real tokens (edges dropped):
+    feature f of a token is its neighbour's row in f's table, offset past the earlier features'
+    columns. ``sizes``: rows per table (keys + unknown + edge)."""
+    n = len(rows)
+    real = np.ones(n, dtype=bool)
+    real[rows[:, 0] == sizes["word"] - 1] = False  # edges: the word table's last row
+    idx = np.flatnonzero(real)
+    cols = np.empty((len(idx), len(FEATURES)), dtype=np.int64)
+    offset = 0
+    for f, (table, shift) in enumerate(FEATURES):
+        cols[:, f] = rows[idx + shift, TABLES.index(table)] + offset
+        offset += sizes[table]
+    return cols
+
+
+def n_columns(sizes: dict[str, int]) -> int:
+    return sum(sizes[table] for table, _ in FEATURES)
+
+
+class CoarseModel:
+    """The linear classifier: per table, its sorted keys; one weight row per feature column."""
+
+    def __init__(self, keys: dict[str, np.ndarray], weights: np.ndarray, bias: np.ndarray):
+        self.keys = keys
+        self.sizes = {name: len(keys[name]) + 2 for name in TABLES}
+        if weights.shape != (n_columns(self.sizes), len(COARSE)):
+            raise ValueError(f"tagger weights of shape {weights.shape} do not fit its keys")
+        self.weights = weights.astype(np.float32)
+        self.bias = bias.astype(np.float32)
+
+    @classmethod
+    def load(cls, path: Path = MODEL_FILE) -> CoarseModel:
+        with np.load(path) as data:
+            return cls({name: data[f"keys_{name}"] for name in TABLES}, data["weights"], data["bias"])
+
+    def save(self, path: Path) -> None:
+        arrays: dict[str, np.ndarray] = {"weights": self.weights.astype(np.float16), "bias": self.bias}
+        arrays.update({f"keys_{name}": self.keys[name] for name in TABLES})
+        np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
+
+    def predict(self, hashes: np.ndarray) -> np.ndarray:
+        """The coarse tag index (into :data:`COARSE`) of every real token of ``hashes``."""
+        cols = feature_columns(feature_rows(hashes, self.keys), self.sizes)
+        scores = self.weights[cols].sum(axis=1) + self.bias
+        return scores.argmax(axis=1)
+
+
+@functools.cache
+def shipped_model() -> CoarseModel:
+    return CoarseModel.load()
+
+
+class CoarseTagger:
+    """The spaCy pipeline component: each token's ``tag_`` set to its coarse tag's Penn tag
+    (space tokens get ``_SP``), a batch of docs scored at once."""
+
+    def __init__(self, model: CoarseModel):
+        self.model = model
+
+    def __call__(self, doc):  # noqa: ANN001, ANN204 - spaCy Doc
+        return next(iter(self.pipe([doc])))
+
+    def pipe(self, docs: Iterable, batch_size: int = 256) -> Iterator:
+        batch: list = []
+        for doc in docs:
+            batch.append(doc)
+            if len(batch) >= batch_size:
+                yield from self._tag(batch)
+                batch = []
+        if batch:
+            yield from self._tag(batch)
+
+    def _tag(self, docs: list) -> list:
+        from spacy.attrs import IS_SPACE, TAG
+
+        hashes, lengths = token_hashes(docs)
+        tags = self.model.predict(hashes)
+        strings = docs[0].vocab.strings
+        penn = np.array([strings.add(t) for t in PENN] + [strings.add("_SP")], dtype=np.uint64)
+        start = 0
+        for doc, n in zip(docs, lengths):
+            if not len(doc):
+                continue
+            space = doc.to_array([IS_SPACE]).astype(bool).reshape(-1)
+            col = np.full(len(doc), penn[-1], dtype=np.uint64)
+            col[~space] = penn[tags[start:start + n]]
+            start += n
+            doc.from_array([TAG], col.reshape(-1, 1))
+        return docs
+
+
+def add_to(nlp) -> None:  # noqa: ANN001 - a spaCy Language
+    """Add the component, with the shipped model, to a tokenizer-only pipeline."""
+    from spacy.language import Language
+
+    if not Language.has_factory(COMPONENT):
+        Language.factory(COMPONENT, func=lambda nlp, name: CoarseTagger(shipped_model()))
+    nlp.add_pipe(COMPONENT)
+
+
+def model_id() -> str:
+    """A short fingerprint of the shipped weights (the tag cache's key)."""
+    import hashlib
+
+    return hashlib.sha256(MODEL_FILE.read_bytes()).hexdigest()[:10]
+
+
+def agreement(reference: Sequence, other: Sequence) -> dict[str, float]:
+    """Token tag agreement and candidate-phrase agreement of ``other`` with ``reference``
+    (lists of :class:`~dkw_core.phrases.TaggedDoc` over the same tokens)."""
+    from collections import Counter
+
+    tokens = agree = same = inter = n_ref = n_other = 0
+    for a, b in zip(reference, other):
+        if a.text != b.text:
+            raise ValueError("the taggers' tokens differ")
+        tokens += len(a.tags)
+        agree += sum(x == y for x, y in zip(a.tags, b.tags))
+        pa, pb = Counter(a.phrases()), Counter(b.phrases())
+        same += pa == pb
+        inter += sum((pa & pb).values())
+        n_ref += sum(pa.values())
+        n_other += sum(pb.values())
+    p, r = inter / max(1, n_other), inter / max(1, n_ref)
+    return {"token_tag_agreement": round(agree / max(1, tokens), 4),
+            "phrase_precision": round(p, 4), "phrase_recall": round(r, 4),
+            "phrase_f1": round(2 * p * r / max(1e-12, p + r), 4),
+            "texts_with_equal_phrases": round(same / max(1, len(reference)), 4)}
