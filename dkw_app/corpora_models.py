@@ -112,10 +112,9 @@ def download_archive(name: str, *, progress: Progress | None = None) -> str:
 def import_corpus(name: str, data: bytes, filename: str) -> dict:
     """Validate an uploaded CSV / zip and store it as a user corpus (no built-in name taken);
     the import report as a dict."""
-    from dkw_core.corpora import list_datasets as builtin_names
-    from dkw_core.corpora.uploads import import_corpus as store
+    from dkw_core.corpora import list_datasets, uploads
 
-    return asdict(store(name, data, filename, builtin=tuple(builtin_names())))
+    return asdict(uploads.import_corpus(name, data, filename, builtin=tuple(list_datasets())))
 
 
 def decode_upload(data: bytes, name: str) -> str:

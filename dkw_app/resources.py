@@ -276,7 +276,7 @@ def verdict(runs: pd.DataFrame, dataset: str, protocol: str, selection: str | No
 def _verdict(_runs: pd.DataFrame, key: str, dataset: str, protocol: str, selection: str | None,
              classifier: str | None) -> dict | None:
     return stored_runs.disk_cached("verdict", (key, dataset, protocol, selection, classifier),
-                               lambda: stored_runs.verdict(_runs, dataset=dataset, protocol=protocol, selection=selection,
+                               lambda: stored_runs.verdict_dict(_runs, dataset=dataset, protocol=protocol, selection=selection,
                                                        classifier=classifier))
 
 

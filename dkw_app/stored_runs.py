@@ -12,8 +12,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from dkw_core.errors import InputError
-from dkw_core.evaluation import comparisons, experiments, leakcheck, protocols, reference, results
-from dkw_core.evaluation import verdict as verdicts
+from dkw_core.evaluation import comparisons, experiments, leakcheck, protocols, reference, results, verdict
 from dkw_core.evaluation.classifiers import CLASSIFIER_LABELS, DEFAULT_CLASSIFIER, check_evaluable
 from dkw_core.evaluation.comparisons import per_document  # noqa: F401  (faked loader)
 from dkw_core.evaluation.protocols import run_variant
@@ -56,7 +55,7 @@ def _tables_code_key() -> str:
         from dkw_core.evaluation import paired
 
         _CODE_KEY.append(cache.key(__version__, *(Path(str(m.__file__)).read_bytes()
-                                                  for m in (verdicts, comparisons, paired))))
+                                                  for m in (verdict, comparisons, paired))))
     return _CODE_KEY[0]
 
 
@@ -93,11 +92,11 @@ def leak_check(model, *, dataset: str, sample: int | None, metric: str, k: int, 
                                 sample=sample).to_dict()
 
 
-def verdict(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: str | None = None,
-            classifier: str | None = None) -> dict | None:
+def verdict_dict(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: str | None = None,
+                 classifier: str | None = None) -> dict | None:
     """The verdict of one corpus and protocol (``dkw_core.evaluation.verdict``) as a dict with
     its ``headline`` and ``details`` texts, or None when no run chose over all setups."""
-    found = verdicts.verdict(runs, dataset=dataset, protocol=protocol, selection=selection, classifier=classifier)
+    found = verdict.verdict(runs, dataset=dataset, protocol=protocol, selection=selection, classifier=classifier)
     return None if found is None else found.to_dict()
 
 
