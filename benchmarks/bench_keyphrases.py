@@ -21,8 +21,12 @@ Scores: F1@5 and F1@10, gold as given and present-only, macro over documents, 95
 against the best peer (YAKE!, TextRank, KeyBERT: the highest F1@10) a paired bootstrap CI and a
 Wilcoxon signed-rank p, Holm-adjusted over the methods compared.
 
-``--dev``: only the development part (Inspec's first 500 documents, 500N-KPCrowd's four training
-folds cross-fitted among themselves; SemEval2017 has none). ``--limit N``: the first N documents.
+``--dev``: only the development part (Inspec's first 500 documents, SemEval2017's first 120,
+500N-KPCrowd's four training folds cross-fitted among themselves). ``--test``: only the other
+documents, where results are reported (500N-KPCrowd's fold 0, with the statistics of the training
+folds). ``--limit N``: the first N documents. ``--only-new`` runs only the research ranking
+``dkw-new`` (dkw_core.keywords.candidates and .relevance, not the library default) at the abouts of
+``--new-about``; a run without it has dkw-new beside every other method.
 Results go to ``--out`` (default ``docs/results/keyphrases/`` for a full run, else
 ``data/bench-keyphrases/``): ``gold-standards.json`` and ``gold-standards-f1-at-10.png``; the table is printed, and
 ``--update-docs`` writes it into docs/keyphrases.md and BENCHMARKS.md (``--render``: from the JSON,
@@ -90,26 +94,76 @@ def dkw_shipped(texts: list[str], about: float | None) -> list[list[str]]:
 
 def dkw_crossfit(docs, about: float | None, folder: Path, folds: int):
     """Cross-fitted keyphrases of ``docs``: a CSV corpus of the other folds per fold."""
-    import csv
-
     from dkw_core import extract_keywords
     from dkw_core.evaluation.keyphrase_gold import cross_fit
 
     counter = iter(range(folds))
 
     def extract(train, test):
-        path = folder / f"500n-crossfit-{next(counter)}.csv"
-        with path.open("w", encoding="utf-8", newline="") as fh:
-            w = csv.writer(fh)
-            w.writerow(["id", "text", "label", "split"])
-            for d in train:
-                w.writerow([d.id, d.text, d.category, "train"])
+        path = write_corpus(folder / f"500n-crossfit-{next(counter)}.csv", train)
         return dkw_words(extract_keywords([d.text for d in test], corpus=str(path), top=TOP, about=about))
 
     return cross_fit(docs, extract, folds=folds)
 
 
-def run_dataset(name: str, docs, *, dev: bool, log) -> dict:
+NEW = "dkw-new"
+NEW_ABOUTS = (0.0, 0.2)
+"""Abouts of the research ranking in a run (chosen on the development parts, docs/keyphrases.md)."""
+
+
+def new_keyphrases(texts: list[str], about: float, model=None) -> list[list[str]]:
+    """The research ranking (not the library default yet): whole noun phrases
+    (dkw_core.keywords.candidates) of each text's body (a news post without header, quotes and
+    signature) ranked by their relevance (dkw_core.keywords.relevance), blended with dkw's
+    discriminative score D under ``about`` (D from ``model``'s statistics: the text's likeliest
+    category's word scores under the default metric and K)."""
+    from dkw_core.keywords.candidates import candidates, news_body
+    from dkw_core.keywords.relevance import discrimination, top_candidates
+    from dkw_core.phrases import get_tagger
+    from dkw_core.types import DEFAULT_K, DEFAULT_METRIC
+
+    bodies = [news_body(t) for t in texts]
+    labels = None
+    if model is not None and about > 0:
+        labels = model.text_posteriors(texts).argmax(axis=1)
+        index = {w: i for i, w in enumerate(model.vocabulary)}
+        rows = {int(c): model.word_scores(DEFAULT_METRIC, DEFAULT_K, int(c)) for c in set(labels.tolist())}
+    out = []
+    for i, (body, tagged) in enumerate(zip(bodies, get_tagger().tag_many(bodies))):
+        cands = candidates(body, tagged.tokens, tagged.tags)
+        disc = None if labels is None else discrimination(cands, rows[int(labels[i])], index)
+        out.append([c.text for c, _s in top_candidates(cands, TOP, discrimination=disc, about=about)])
+    return out
+
+
+def shipped_model():
+    from dkw_core.keywords.shipped import load_shipped
+
+    return load_shipped("20ng")
+
+
+def csv_model(path: Path):
+    """The prepared model of a user corpus (a CSV), as ``extract_keywords(corpus=path)`` prepares it."""
+    from dkw_core.keywords.request import KeywordRequest, model_for
+
+    return model_for(KeywordRequest(dataset=str(path)))
+
+
+def write_corpus(path: Path, train) -> Path:
+    import csv
+
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["id", "text", "label", "split"])
+        for d in train:
+            w.writerow([d.id, d.text, d.category, "train"])
+    return path
+
+
+def run_dataset(name: str, docs, *, dev: bool, log, new_abouts: tuple[float, ...] = (),
+                only_new: bool = False, scored: set[str] | None = None, scope: str | None = None) -> dict:
+    """Every method on ``docs``, scored on those whose id is in ``scored`` (default all): a
+    cross-fitted data set is run whole, so that its test fold gets the statistics of the others."""
     from dkw_core.evaluation.keyphrase_gold import gold_set, score, summarise
 
     spec = gold_set(name)
@@ -124,13 +178,34 @@ def run_dataset(name: str, docs, *, dev: bool, log) -> dict:
         log(f"{spec.title}: {method}: {len(docs)} documents in {seconds} s (load {before[0]} → {_load()[0]})")
 
     texts = [d.text for d in docs]
-    for method, run in peer_methods().items():
-        measure(method, lambda run=run: run(texts))
-    for label, about in abouts().items():
-        measure(f"dkw {label}, 20ng statistics", lambda about=about: dkw_shipped(texts, about))
+    folds_n = 4 if dev else 5
     folds = None
-    if spec.categories:
-        folds_n = 4 if dev else 5
+    for about in new_abouts:
+        if about == 0:
+            measure(f"{NEW} about 0, no statistics", lambda: new_keyphrases(texts, 0.0))
+            continue
+        measure(f"{NEW} about {about}, 20ng statistics",
+                lambda about=about: new_keyphrases(texts, about, shipped_model()))
+        if spec.categories:
+            with tempfile.TemporaryDirectory(prefix="dkw-keyphrases-") as tmp:
+                counter = iter(range(folds_n))
+
+                def extract(train, test, about=about, tmp=tmp, counter=counter):
+                    model = csv_model(write_corpus(Path(tmp) / f"500n-crossfit-{next(counter)}.csv", train))
+                    return new_keyphrases([d.text for d in test], about, model)
+
+                def run_cf(extract=extract):
+                    from dkw_core.evaluation.keyphrase_gold import cross_fit
+
+                    words, _fold = cross_fit(docs, extract, folds=folds_n)
+                    return words
+
+                measure(f"{NEW} about {about}, cross-fitted statistics", run_cf)
+    for method, run in ({} if only_new else peer_methods()).items():
+        measure(method, lambda run=run: run(texts))
+    for label, about in ({} if only_new else abouts()).items():
+        measure(f"dkw {label}, 20ng statistics", lambda about=about: dkw_shipped(texts, about))
+    if spec.categories and not only_new:
         with tempfile.TemporaryDirectory(prefix="dkw-keyphrases-") as tmp:
             for label, about in abouts().items():
                 result: dict = {}
@@ -142,9 +217,10 @@ def run_dataset(name: str, docs, *, dev: bool, log) -> dict:
 
                 measure(f"dkw {label}, cross-fitted statistics", run)
                 folds = result["fold"]
-    per_doc = {m: [score(words, d) for words, d in zip(lists, docs)] for m, lists in found.items()}
-    return {"name": name, "title": spec.title, "documents": len(docs),
-            "scope": ("development part" if dev else "all documents"),
+    keep = [i for i, d in enumerate(docs) if scored is None or d.id in scored]
+    per_doc = {m: [score(lists[i], docs[i]) for i in keep] for m, lists in found.items()}
+    return {"name": name, "title": spec.title, "documents": len(keep),
+            "scope": scope or ("development part" if dev else "all documents"),
             "folds": (folds.tolist() if folds is not None else None),
             "timing": timing, "summary": summarise(per_doc, PEERS)}  # no text and no keyphrase of it: never committed
 
@@ -194,6 +270,12 @@ def main(argv: list[str] | None = None) -> int:
                     choices=("inspec", "semeval2017", "500n"))
     ap.add_argument("--limit", type=int, default=None, help="only the first N documents of each data set")
     ap.add_argument("--dev", action="store_true", help="only the development part (parameters are chosen there)")
+    ap.add_argument("--test", action="store_true",
+                    help="only the documents outside the development part (what results are reported on)")
+    ap.add_argument("--new-about", type=float, nargs="*", default=list(NEW_ABOUTS),
+                    help=f"abouts of the research ranking {NEW} (0: the text alone; above 0: blended with D of the "
+                         "20ng statistics, and on 500N-KPCrowd of the cross-fitted ones)")
+    ap.add_argument("--only-new", action="store_true", help=f"run only {NEW} (no peers, no library default)")
     ap.add_argument("--out", default=None, help="results folder (default: docs/results/keyphrases for a full run, "
                                                 "else data/bench-keyphrases)")
     ap.add_argument("--update-docs", action="store_true",
@@ -205,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     from dkw_core import __version__
     from dkw_core.evaluation.keyphrase_gold import dev_part, gold_set, load_gold
 
-    partial = args.limit is not None or args.dev
+    partial = args.limit is not None or args.dev or args.only_new
     out = Path(args.out) if args.out else ROOT / ("data/bench-keyphrases" if partial else "docs/results/keyphrases")
     out.mkdir(parents=True, exist_ok=True)
     if args.render:
@@ -219,18 +301,23 @@ def main(argv: list[str] | None = None) -> int:
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True).stdout.strip()
     results: dict = {"dkw_version": __version__, "commit": commit, "top": TOP, "limit": args.limit, "dev": args.dev,
+                     "test": args.test,
                      "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                                  "load_at_start": _load()},
                      "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(started)), "datasets": []}
     for name in args.datasets:
         docs = load_gold(name)
-        if args.dev:
-            docs = dev_part(name, docs)
-            if not docs:
-                log(f"{gold_set(name).title}: no development part, skipped")
-                continue
+        scored = None
+        if args.dev or args.test:
+            dev_ids = {d.id for d in dev_part(name, docs)}
+            if args.test and gold_set(name).categories:  # run whole: fold 0 gets the training folds' statistics
+                scored = {d.id for d in docs if d.id not in dev_ids}
+            else:
+                docs = [d for d in docs if (d.id in dev_ids) == args.dev]
         docs = docs[:args.limit] if args.limit else docs
-        results["datasets"].append(run_dataset(name, docs, dev=args.dev, log=log))
+        results["datasets"].append(run_dataset(name, docs, dev=args.dev, log=log, new_abouts=tuple(args.new_about),
+                                               only_new=args.only_new, scored=scored,
+                                               scope="outside the development part" if args.test else None))
         results["seconds"] = round(time.time() - started)
         results["machine"]["load_at_end"] = _load()
         (out / "gold-standards.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")

@@ -30,7 +30,6 @@ import re
 import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -63,7 +62,7 @@ GOLD_SETS: dict[str, GoldSet] = {s.name: s for s in (
     GoldSet("inspec", "Inspec.zip", "0868ca0753b69bcea9132def9f2a65c087bca39fc0360d82905e3debb0bf4de2",
             "Inspec", dev_docs=500),
     GoldSet("semeval2017", "SemEval2017.zip", "c1653edc039abdd45d747dfb73d971422355f8151cbed00ad17fbce92a0981e9",
-            "SemEval2017"),
+            "SemEval2017", dev_docs=120),
     GoldSet("500n", "500N-KPCrowd-v1.1.zip", "ee422c40d2655ee59c02add44319ea9b7a9b25947dc21947da73a2a6e47fbbf7",
             "500N-KPCrowd", categories=True),
 )}
@@ -146,9 +145,9 @@ def load_gold(name: str, *, folder: Path | None = None, limit: int | None = None
 
 
 def dev_part(name: str, documents: Sequence[GoldDocument]) -> list[GoldDocument]:
-    """The development part where parameters are chosen: Inspec's first 500 documents (by id);
-    500N-KPCrowd's training folds (every document outside fold 0 of :func:`fold_of`); SemEval2017
-    has none (an empty list)."""
+    """The development part where parameters are chosen: Inspec's first 500 documents (by id),
+    SemEval2017's first 120; 500N-KPCrowd's training folds (every document outside fold 0 of
+    :func:`fold_of`). Results are reported on the other documents (``--test``)."""
     spec = gold_set(name)
     if spec.dev_docs:
         return list(documents[:spec.dev_docs])
@@ -160,25 +159,13 @@ def dev_part(name: str, documents: Sequence[GoldDocument]) -> list[GoldDocument]
 
 # --------------------------------------------------------------------------- scoring
 
-@lru_cache(maxsize=1)
-def _stemmer():
-    from nltk.stem import PorterStemmer
-
-    return PorterStemmer()
-
-
-@lru_cache(maxsize=200_000)
-def _stem(token: str) -> str:
-    return _stemmer().stem(token)
-
-
-_NON_WORD = re.compile(r"[\W_]+")
-
-
 def normalise(phrase: str) -> tuple[str, ...]:
     """A phrase's stemmed tokens: lower-cased, punctuation and hyphens as spaces, each token
-    Porter-stemmed (``"Web-based Systems."`` → ``("web", "base", "system")``)."""
-    return tuple(_stem(t) for t in _NON_WORD.sub(" ", phrase.lower()).split())
+    Porter-stemmed (``"Web-based Systems."`` → ``("web", "base", "system")``; the keyphrase lists'
+    own rule, :func:`dkw_core.keywords.candidates.stemmed`)."""
+    from ..keywords.candidates import stemmed
+
+    return stemmed(phrase)
 
 
 def _distinct(phrases: Sequence[str]) -> list[tuple[str, ...]]:
@@ -309,9 +296,15 @@ def _p(p: float) -> str:
 def run_line(results: dict) -> str:
     """One sentence on the run: scope, when, commit, wall time and the machine's load."""
     if results.get("dev"):
-        scope = "the development part (Inspec's first 500 documents, 500N-KPCrowd's training folds)"
+        scope = ("the development part (Inspec's first 500 documents, SemEval2017's first 120, 500N-KPCrowd's "
+                 "training folds)")
         if results.get("limit"):
             scope += f", its first {results['limit']:,} documents"
+    elif results.get("test"):
+        scope = ("the documents outside the development part where parameters were chosen (Inspec's documents "
+                 "501–2,000 by id, SemEval2017's 121–493, 500N-KPCrowd's fold 0: 100 documents)")
+        if results.get("limit"):
+            scope += f", their first {results['limit']:,}"
     elif results.get("limit"):
         scope = f"the first {results['limit']:,} documents of each data set"
     else:

@@ -30,6 +30,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 MAX_WORDS = 6
 """Words of the longest candidate: a longer run of nouns and adjectives is a title or a list, not
@@ -111,14 +112,39 @@ def is_noise(words: Sequence[str]) -> bool:
     return all(_scrap(w) for w in words)
 
 
+@lru_cache(maxsize=1)
+def _stemmer():
+    from nltk.stem import PorterStemmer
+
+    return PorterStemmer()
+
+
+@lru_cache(maxsize=200_000)
+def _stem(token: str) -> str:
+    return _stemmer().stem(token)
+
+
+_NON_WORD = re.compile(r"[\W_]+")
+
+
+def stemmed(phrase: str) -> tuple[str, ...]:
+    """A phrase's stemmed tokens: lower-cased, punctuation and hyphens as spaces, each token
+    Porter-stemmed (NLTK's ``PorterStemmer``; ``"Web-based Systems."`` → ``("web", "base", "system")``).
+    Two candidates with the same stemmed tokens ("system", "systems") are one keyphrase in a list."""
+    return tuple(_stem(t) for t in _NON_WORD.sub(" ", phrase.lower()).split())
+
+
+_BREAK = re.compile(r"\r\n|\n[ \t]*\n")
+"""A paragraph break (a blank line) or a CRLF line end: a title's last word and the next line's
+first are not one phrase (a wrapped line's single LF does not cut)."""
 _EDGE = re.compile(r"^[^\w]+|[^\w]+$")
 
 
 def chunks(text: str, tokens: Sequence[str], tags: str) -> list[tuple[list[str], int, int, int]]:
     """The text's noun phrases in order: (surface words, word position, start, end offsets).
-    Maximal runs of J/N words, cut before an adjective that follows a noun, with trailing
-    adjectives dropped; a run without a noun is none. A word's leading or trailing punctuation
-    (``x.``) is not part of it."""
+    Maximal runs of J/N words, cut before an adjective that follows a noun and at a paragraph
+    break (:data:`_BREAK`), with trailing adjectives dropped; a run without a noun is none. A
+    word's leading or trailing punctuation (``x.``) is not part of it."""
     if len(tokens) != len(tags):
         raise ValueError("tokens and tags differ in length")
     words = _words(text, tokens, tags)
@@ -132,7 +158,9 @@ def chunks(text: str, tokens: Sequence[str], tags: str) -> list[tuple[list[str],
             out.append(([_EDGE.sub("", words[j][0]) for j in run], run[0], words[run[0]][2], words[run[-1]][3]))
         run.clear()
 
-    for j, (_w, tag, _s, _e) in enumerate(words):
+    for j, (_w, tag, start, _e) in enumerate(words):
+        if run and _BREAK.search(text, words[run[-1]][3], start):
+            close()
         if tag == "N" or tag == "J":
             if tag == "J" and run and words[run[-1]][1] == "N":
                 close()

@@ -28,7 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .candidates import Candidate
+from .candidates import Candidate, stemmed
 
 ZIPF = 7.0
 """Zipf frequency at and above which a word is not specific at all (7 is "the", "of")."""
@@ -75,12 +75,22 @@ def blend(rel: np.ndarray, discrimination: np.ndarray | None, about: float) -> n
 def top_candidates(cands: Sequence[Candidate], top: int, *, discrimination: np.ndarray | None = None,
                    about: float = 0.0) -> list[tuple[Candidate, float]]:
     """The ``top`` best candidates by :func:`blend` of :func:`relevance`, best first (ties: the
-    earlier in the text), with their scores."""
+    earlier in the text), with their scores; of candidates with the same stemmed words
+    (:func:`~.candidates.stemmed`: "system" and "systems") only the best is listed."""
     if not cands or top <= 0:
         return []
     score = blend(relevance(cands), discrimination, about)
-    order = np.argsort(-score, kind="stable")[:top]
-    return [(cands[int(i)], float(score[int(i)])) for i in order]
+    out: list[tuple[Candidate, float]] = []
+    seen: set[tuple[str, ...]] = set()
+    for i in np.argsort(-score, kind="stable"):
+        key = stemmed(cands[int(i)].key)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((cands[int(i)], float(score[int(i)])))
+        if len(out) == top:
+            break
+    return out
 
 
 def discrimination(cands: Sequence[Candidate], word_scores: np.ndarray, word_index: Mapping[str, int]) -> np.ndarray:

@@ -86,7 +86,7 @@ def test_500n_development_part_is_the_training_folds():
     dev = kg.dev_part("500n", docs)
     fold = kg.fold_of([d.category for d in docs])
     assert [d.id for d in dev] == [d.id for d, f in zip(docs, fold) if f != 0]
-    assert kg.dev_part("inspec", docs)[:3] == docs[:3] and kg.dev_part("semeval2017", docs) == []
+    assert kg.dev_part("inspec", docs)[:3] == docs[:3] and kg.dev_part("semeval2017", docs) == docs[:120]
 
 
 def _zip(path, files: dict[str, str]):
@@ -147,7 +147,9 @@ def test_summary_against_the_best_peer():
     assert "| Toy (20) | peer a | " in table and "best peer |" in table and "+16.67" in table
     assert "Published" not in table  # no published figures for this data set
     assert kg.run_line({"dev": True, "limit": 50}).startswith("Scope: the development part (Inspec's first 500 "
-                                                              "documents, 500N-KPCrowd's training folds), its first 50")
+                                                              "documents, SemEval2017's first 120, 500N-KPCrowd's "
+                                                              "training folds), its first 50")
+    assert kg.run_line({"test": True}).startswith("Scope: the documents outside the development part")
     assert kg.run_line({"limit": 50}).startswith("Scope: the first 50 documents of each data set.")
     # a data set with published figures: ours (present-only) beside the paper's, never instead of them
     beside = kg.published_table({"datasets": [{"name": "inspec", "title": "Inspec", "summary": out}]})

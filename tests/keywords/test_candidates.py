@@ -124,3 +124,14 @@ def test_tagged_by_the_library_tagger():
     found = {c.key: c for c in candidates(text, tagged.tokens, tagged.tags)}
     assert found["separate-account industry"].count == 2
     assert "account industry" not in found and "account" not in found and "web" not in found
+
+
+def test_a_paragraph_break_ends_a_phrase():
+    text = "Coral bleaching field report\r\nDivers surveyed reefs.\n\nCorals recover\nslowly in cool water"
+    tokens = ["Coral", "bleaching", "field", "report", "Divers", "surveyed", "reefs", ".", "Corals", "recover",
+              "slowly", "in", "cool", "water"]
+    tags = "NNNNNONONOOIJN"
+    found = [c.text for c in _cands(text, tokens, tags)]
+    assert found == ["Coral bleaching field report", "Divers", "reefs", "Corals", "cool water"]
+    wrapped = "radiosity\nsolver"  # a wrapped line (one LF) does not cut
+    assert [c.text for c in _cands(wrapped, ["radiosity", "solver"], "NN")] == ["radiosity solver"]

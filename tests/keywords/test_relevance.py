@@ -62,3 +62,9 @@ def test_discrimination_reads_the_vocabulary_words_only():
 
 def test_top_candidates_of_nothing():
     assert top_candidates([], 10) == [] and top_candidates([_c("reef", (0,))], 0) == []
+
+
+def test_one_stem_is_listed_once():
+    cands = [_c("system", (0, 5)), _c("systems", (1,)), _c("web-based systems", (2,)), _c("Web based system", (3,))]
+    listed = [c.key for c, _s in top_candidates(cands, 10)]
+    assert sorted(listed) == ["system", "web-based systems"]  # "systems" and "web based system" share a stem with them
