@@ -3,7 +3,7 @@ counts (the neighbours spec and its parameter: :func:`dkw_core.neighbours.check_
 
 The command line calls these from its argparse ``type=`` functions and its post-parse check
 (:mod:`dkw_core.cli.options`), so every sub-command refuses a bad value before loading anything;
-the library's entry points (``KeywordModel.keywords``, ``keywords_for_text``, ``rank``,
+the library's entry points (``KeywordModel.keywords``, ``newtexts.text_keywords``, ``rank``,
 ``rank_texts``, ``category_keywords``, ``prepare``, the estimator) call them too, so the app's
 pages get the same one-line :class:`~dkw_core.errors.InputError`. Pure functions: no I/O.
 

@@ -20,7 +20,6 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dkw_core.corpora import load_corpus  # noqa: E402
-from dkw_core.errors import InputError  # noqa: E402
 from dkw_core.keywords.shipped import load_shipped  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "results" / "keyphrases" / "corpus-fit.json"
@@ -28,18 +27,17 @@ OUT = Path(__file__).resolve().parent.parent / "docs" / "results" / "keyphrases"
 
 def signals(model, corpus: str, split: str, per: int) -> np.ndarray:
     """(texts x 2): similarity to the nearest category and top P, first ``per`` texts per category."""
+    from dkw_core.keywords.newtexts import text_keywords
+
     seen: dict[str, int] = {}
-    rows = []
+    items = []
     for d in load_corpus(corpus).documents:
         if d.split != split or seen.get(d.label, 0) >= per:
             continue
         seen[d.label] = seen.get(d.label, 0) + 1
-        try:
-            f = model.text_fit(d.text, name=d.id)
-        except InputError:
-            continue
-        rows.append((f.similarity, f.p))
-    return np.array(rows)
+        items.append((d.id, d.text))
+    found = text_keywords(model, items, metrics=["rf"], top=1, about=1.0, fit=True)  # the one path of new texts
+    return np.array([(f.fit.similarity, f.fit.p) for f in found if f.problem is None])
 
 
 def scores(inside: np.ndarray, outside: np.ndarray, s: float, p: float) -> dict:

@@ -117,3 +117,18 @@ def _main_module_restored():
     yield
     if main is not None:
         sys.modules["__main__"] = main
+
+
+def one_text(model, text: str, *, metric: str = "rf", k: int | None = None, top: int = 10,
+             protocol: str | None = None, about: float | None = 1.0):
+    """A new text's :class:`~dkw_core.keywords.request.KeywordAnswer` through the one public path
+    (``answer`` with a resolved model; ``about`` 1, the paper's words, unless asked)."""
+    from dkw_core.keywords.request import KeywordRequest, answer
+
+    return answer(KeywordRequest(text=text, metrics=(metric,), k=k, top=top, protocol=protocol, about=about),
+                  model=model)
+
+
+def one_text_keywords(model, text: str, **kwargs) -> list:
+    """The keywords of :func:`one_text` under its one metric."""
+    return next(iter(one_text(model, text, **kwargs).keywords.values()))

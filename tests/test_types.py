@@ -44,9 +44,10 @@ def test_every_new_text_path_defaults_to_label_free_top1():
     from dkw_core.evaluation.estimator import DiscriminativeKeywordVectorizer
     from dkw_core.keywords import KeywordModel
     from dkw_core.keywords.batch import text_records
+    from dkw_core.keywords.newtexts import text_keywords
 
     assert NEW_TEXT_PROTOCOL == "label-free-top1" and DEFAULT_PROTOCOL == "label-aware"
-    assert _default(KeywordModel.keywords_for_text) == NEW_TEXT_PROTOCOL
+    assert _default(text_keywords) == NEW_TEXT_PROTOCOL
     assert _default(KeywordModel.rank_texts) == NEW_TEXT_PROTOCOL
     assert _default(text_records) == NEW_TEXT_PROTOCOL
     assert _default(text_records_on_cluster) == NEW_TEXT_PROTOCOL

@@ -197,14 +197,9 @@ def _cmd_keywords_batch(args, request) -> int:
         if items is not None:  # the batched path at every about; no --about: 0 for a text out of the corpus
             records = text_records(model, items, metrics=metrics, k=k, top=top, n_process=args.n_process,
                                    total=len(items), progress=progress, protocol=protocol, about=request.about)
-        elif request.about_value < 1.0:
-            from ..keywords.keyphrases import keyphrase_records
-
-            records = keyphrase_records(model, model.doc_ids(args.split), metrics=metrics, k=k, top=top,
-                                        protocol=protocol, about=request.about_value)
         else:
-            records = split_records(model, args.split, metrics=metrics, k=k, top=top,
-                                    protocol=protocol, progress=progress)
+            records = split_records(model, args.split, metrics=metrics, k=k, top=top, protocol=protocol,
+                                    progress=progress, about=request.about_value)
         n = write_records(records, out, fmt, metrics)
     _summary(args, n, protocol, metrics, model.corpus.key, fmt, request)
     return 0

@@ -37,13 +37,8 @@ def _split_block(ref: ModelRef, split: str, start: int, stop: int, metrics: list
                  protocol: str, about: float = 1.0) -> list[dict]:
     from ..keywords.batch import split_records
 
-    model = ref.load()
-    if about < 1.0:  # the documents' keyphrases, as keywords --split gives them on one machine
-        from ..keywords.keyphrases import keyphrase_records
-
-        return list(keyphrase_records(model, model.doc_ids(split)[start:stop], metrics=metrics, k=k, top=top,
-                                      protocol=protocol, about=about))
-    return split_records(model, split, metrics=metrics, k=k, top=top, protocol=protocol, start=start, stop=stop)
+    return split_records(ref.load(), split, metrics=metrics, k=k, top=top, protocol=protocol, start=start, stop=stop,
+                         about=about)
 
 
 def _text_block(ref: ModelRef | ShippedRef, items: list[tuple[str, str]], metrics: list[str], k: int, top: int,
@@ -94,7 +89,7 @@ def split_records_on_cluster(client, ref: ModelRef, split: str, *, metrics: Sequ
                              protocol: str, block: int = SPLIT_BLOCK, window: int | None = None,
                              progress: Progress | None = None, about: float = 1.0) -> Iterator[dict]:
     """:func:`dkw_core.keywords.batch.split_records` of every document of ``split``, block by block
-    (``about`` below 1: the documents' keyphrases, :func:`~dkw_core.keywords.keyphrases.keyphrase_records`)."""
+    (``about`` as there: below 1 the documents' keyphrases)."""
     env = worker_env()
     n = client.submit(run, env, _split_size, ref, split, protocol, pure=False).result()
     window = window or 2 * max(1, len(client.scheduler_info()["workers"]))

@@ -3,13 +3,13 @@ split, or a collection of new texts (a folder, a JSONL or a CSV file), written a
 
 * a split: :meth:`TermModel.rank` on the prepared corpus (tagging and neighbours cached), one
   matrix product per metric;
-* new texts, label-free: tagged with ``nlp.pipe`` in ``n_process`` worker processes (default
-  ``DKW_N_PROCESS``: both cores), then the K nearest words of *all distinct phrase vectors of a
-  block of texts* in one batched search and one posterior product (:mod:`.newtexts`), each
-  text ranked per metric: its keyphrases at ``about`` below 1 or by default (``keywords
-  --texts`` without ``--about``: 0 for a text out of the corpus), the paper's words at
-  ``about`` 1. The keywords are the ones :meth:`KeywordModel.keywords_for_text` (and
-  ``keywords --text-file``) gives text by text (tests check it), without the per-text overhead.
+* new texts, label-free: the one path of new texts (:func:`~.newtexts.text_keywords`: tagged
+  with ``nlp.pipe`` in ``n_process`` worker processes, default ``DKW_N_PROCESS``, then the K
+  nearest words of *all distinct phrase vectors of a block of texts* in one batched search and
+  one posterior product), each text ranked per metric: its keyphrases at ``about`` below 1 or
+  by default (``keywords --texts`` without ``--about``: 0 for a text out of the corpus), the
+  paper's words at ``about`` 1 — the keywords ``keywords --text-file`` and
+  ``extract_keywords`` give the same text, each record made by the builder of their answer.
 
 One record per document: ``{"id", "split", "label", "protocol", "k", "top", "keywords":
 {metric: [words]}}`` (new texts: ``split`` and ``label`` empty, ``protocol`` label-free-top1 by
@@ -39,10 +39,8 @@ from pathlib import Path
 from .. import config
 from ..errors import InputError
 from ..longtext import check_size
-from ..metrics import get_metric
-from ..types import NEW_TEXT_PROTOCOL, POSTERIOR_PROTOCOLS, Progress, check_protocol, report
+from ..types import NEW_TEXT_PROTOCOL, Progress, check_protocol, report
 from ..validation import check_top
-from .newtexts import Ranking
 
 __all__ = ["FORMATS", "split_records", "text_records", "read_texts", "iter_texts", "read_jsonl", "JsonlText",
            "file_id", "write_records", "write_rows", "format_of"]
@@ -55,14 +53,20 @@ _FIELDS = ("id", "split", "label", "protocol", "k", "top")
 # --------------------------------------------------------------------------- a corpus split
 
 def split_records(model, split: str, *, metrics: Sequence[str], k: int, top: int, protocol: str,
-                  progress: Progress | None = None, start: int = 0, stop: int | None = None) -> list[dict]:
+                  progress: Progress | None = None, start: int = 0, stop: int | None = None,
+                  about: float = 1.0) -> list[dict]:
     """One record per document of ``split`` of the prepared ``model``'s corpus (or of its
-    documents ``[start, stop)``: a block of the split, as a cluster worker exports it)."""
+    documents ``[start, stop)``: a block of the split, as a cluster worker exports it): at
+    ``about`` 1 the paper's words, ranked a metric at a time for the whole block; below 1 the
+    documents' keyphrases, one document at a time (:meth:`~.model.KeywordModel.keywords`)."""
     top = check_top(top)
     model._check_k(k)
     ids = model.doc_ids(split)
     stop = len(ids) if stop is None else min(stop, len(ids))
     ids = ids[start:stop]
+    if about < 1.0:
+        return [_keyphrase_record(model, doc_id, metrics=metrics, k=k, top=top, protocol=protocol, about=about)
+                for doc_id in ids]
     words = {}
     for i, m in enumerate(metrics):
         report(progress, i / max(1, len(metrics)), f"ranking {split} documents by {m}")
@@ -83,68 +87,46 @@ def split_records(model, split: str, *, metrics: Sequence[str], k: int, top: int
     return records
 
 
+def _keyphrase_record(model, doc_id: str, *, metrics: Sequence[str], k: int, top: int, protocol: str,
+                      about: float) -> dict:
+    rec: dict = {"id": doc_id, "split": "", "label": "", "protocol": protocol, "k": k, "top": top, "about": about}
+    try:
+        doc = model.corpus.get(doc_id)
+        rec.update(split=doc.split, label=doc.label)
+        rec["keywords"] = {m: [kw.word for kw in model.keywords(doc_id, metric=m, k=k, top=top, protocol=protocol,
+                                                                 about=about)] for m in metrics}
+    except InputError as exc:
+        rec["keywords"] = {m: [] for m in metrics}
+        rec["problem"] = str(exc)
+    return rec
+
+
 # --------------------------------------------------------------------------- new texts
 
 def text_records(model, items: Iterable[tuple[str, str]], *, metrics: Sequence[str], k: int, top: int,
                  n_process: int | None = None, block: int = BLOCK, total: int | None = None,
                  progress: Progress | None = None, protocol: str = NEW_TEXT_PROTOCOL,
-                 ranking: Callable[[str], Ranking] | None = None, about: float | None = 1.0) -> Iterator[dict]:
+                 about: float | None = 1.0) -> Iterator[dict]:
     """Keywords of new texts ``(id, text)`` under a label-free ``protocol`` (default
-    label-free-top1), one record each, in input order: ``block`` texts at a time through the
-    batched stages of :mod:`.newtexts`, then each text ranked per metric (``ranking(metric)``,
-    else by ``about``): 1 (this function's default) the paper's words
-    (:func:`~.newtexts.discriminative`); below 1, or ``None`` (the default about, 0 for a text
-    out of the corpus: what ``keywords --texts`` passes when ``--about`` is not given), the
-    text's keyphrases (:func:`~.newtexts.keyphrases`), as ``keywords --text-file`` gives them
-    text by text; their records also say the ``about`` each text got and whether it is
-    ``out_of_corpus``."""
-    from .keyphrases import check_about
-    from .newtexts import discriminative, keyphrases, new_texts, text_fit
+    label-free-top1), one record each, in input order: the one path of new texts
+    (:func:`~.newtexts.text_keywords`, ``block`` texts at a time), each record made by the one
+    builder (:func:`~.request.text_answer`, :meth:`~.request.KeywordAnswer.record`). ``about``:
+    1 (this function's default) the paper's words; below 1, or ``None`` (the default about, 0
+    for a text out of the corpus: what ``keywords --texts`` passes when ``--about`` is not
+    given), the text's keyphrases, whose records also say the ``about`` each text got and
+    whether it is ``out_of_corpus``."""
+    from .newtexts import text_keywords
+    from .request import KeywordRequest, text_answer
 
-    k = model._check_k(k)
-    top = check_top(top)
     if check_protocol(protocol) == "label-aware":
         raise InputError("new texts have no gold category: use a label-free protocol")
-    for m in metrics:
-        get_metric(m)
-    phrases = ranking is None and (about is None or check_about(about) < 1.0)
-    rankers = {m: ranking(m) if ranking is not None else
-               keyphrases(metric=m, k=k, top=top, protocol=protocol, about=about, provenance=False) if phrases else
-               discriminative(metric=m, k=k, top=top, protocol=protocol, provenance=False) for m in metrics}
-    weighted = protocol in POSTERIOR_PROTOCOLS
-    done = 0
-    batch: list[tuple[str, str]] = []
-
-    def flush():
-        from .newtexts import text_about
-        from .posterior import weighting_of
-
-        for new in new_texts(model, batch, protocol=protocol, n_process=n_process, posterior=weighted or phrases):
-            rec = {"id": new.name, "split": "", "label": "", "protocol": protocol, "k": k, "top": top,
-                   "keywords": {m: [kw.word for kw in rank(model, new)] for m, rank in rankers.items()}}
-            if phrases:
-                fit = text_fit(model, new)  # None for a text without keywords
-                rec["about"] = new.extra.get("about", text_about(fit, about))
-                if fit is not None:
-                    rec["out_of_corpus"] = fit.out_of_corpus
-            if new.problem is not None:
-                rec["problem"] = new.problem
-            elif weighted and new.posterior is not None:
-                w = weighting_of(new.posterior, model.categories)
-                rec["weighted_as"], rec["p"] = w.category, round(w.probability, 4)
-            yield rec
-
-    for item in items:
-        batch.append(item)
-        if len(batch) >= block:
-            yield from flush()
-            done += len(batch)
-            batch = []
-            report(progress, done / total if total else 0.0, f"{done:,} texts")
-    if batch:
-        yield from flush()
-        done += len(batch)
-    report(progress, 1.0, f"{done:,} texts")
+    request = KeywordRequest(metrics=tuple(metrics), k=model._check_k(k), top=check_top(top), protocol=protocol,
+                             about=about)
+    metrics = request.metric_list
+    for found in text_keywords(model, items, metrics=metrics, k=request.k_value, top=request.top_value,
+                               protocol=protocol, about=about, provenance=False, n_process=n_process, block=block,
+                               total=total, progress=progress):
+        yield text_answer(request, model, found, protocol, name=found.name).record()
 
 
 def _decode(data: bytes, where: str) -> str:

@@ -198,20 +198,3 @@ def is_own_phrase(kw: Keyword) -> bool:
     return (len(kw.provenance) == 1 and kw.provenance[0].similarity == 1.0
             and " ".join(kw.provenance[0].phrase.lower().split()) == kw.word)
 
-
-def keyphrase_records(model, doc_ids, *, metrics, k: int, top: int, protocol: str, about: float):
-    """Batch records (the fields of :mod:`.batch`'s) of the keyphrases of corpus documents,
-    one document at a time through :meth:`~.model.KeywordModel.keywords` (``keywords --split``;
-    new texts go through the batched path, :func:`.batch.text_records`)."""
-    for doc_id in doc_ids:
-        rec: dict = {"id": doc_id, "split": "", "label": "", "protocol": protocol, "k": k, "top": top, "about": about}
-        try:
-            doc = model.corpus.get(doc_id)
-            rec.update(split=doc.split, label=doc.label)
-            rec["keywords"] = {m: [kw.word for kw in model.keywords(doc_id, metric=m, k=k, top=top,
-                                                                     protocol=protocol, about=about)]
-                               for m in metrics}
-        except InputError as exc:
-            rec["keywords"] = {m: [] for m in metrics}
-            rec["problem"] = str(exc)
-        yield rec

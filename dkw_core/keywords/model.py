@@ -24,7 +24,6 @@ from ..types import (
     DEFAULT_PROTOCOL,
     DEFAULT_TOP,
     NEW_TEXT_PROTOCOL,
-    POSTERIOR_PROTOCOLS,
     Progress,
     check_protocol,
     report,
@@ -328,51 +327,10 @@ class KeywordModel(TermModel):
                                                about=about)
         return self._keywords_from_units(self._doc_units(doc), metric=metric, k=k, top=top, label=label)
 
-    def keywords_for_text(self, text: str, *, metric: str, k: int | None = None, top: int = DEFAULT_TOP,
-                          label: str | None = None, name: str = "text",
-                          protocol: str = NEW_TEXT_PROTOCOL, progress: Progress | None = None,
-                          about: float | None = None) -> list[Keyword]:
-        """Keywords of a new text: weighted with a category ``label`` when one is given, else
-        under a label-free ``protocol``: ``label-free-top1`` (default: the category the tf-idf
-        classifier predicts, see :meth:`text_weighting`), ``label-free-posterior`` or
-        ``label-free`` (maximum over categories). Texts up to
-        ``DKW_MAX_TEXT_MB`` are tagged in pieces, in bounded memory (:mod:`dkw_core.longtext`);
-        asking again for the same text (another metric) reuses its tagging. ``about`` below 1
-        gives the text's own keyphrases (:mod:`.keyphrases`); ``None`` or 1 the paper's words."""
-        top, _ = check_top(top), self._check_k(k)  # before any tagging
-        if about is not None:
-            from .keyphrases import check_about
-
-            about = check_about(about)
-        lab = None
-        units = self._units_of_text(name, text, progress)
-        if label is None and check_protocol(protocol) in POSTERIOR_PROTOCOLS:
-            from .posterior import as_weights
-
-            lab = as_weights(protocol, self._text_posterior(text)[None, :])[0]
-        elif label is not None:
-            if label not in self.categories:
-                raise InputError(f"unknown category {label!r} for corpus {self.corpus.name}")
-            lab = self.categories.index(label)
-        if about is not None and about < 1.0:
-            return self._keyphrases_from_units(units, metric=metric, k=k, top=top, label=lab, about=about)
-        return self._keywords_from_units(units, metric=metric, k=k, top=top, label=lab)
-
     def text_posteriors(self, texts: Sequence[str]) -> np.ndarray:
         """(texts x categories) P(c | text) of new texts, from the classifier fitted on the
         training split (docs/method.md §3)."""
         return self.posterior_model().predict(list(texts))
-
-    def _text_posterior(self, text: str) -> np.ndarray:
-        """P(c | text) of one new text, kept for the next question about the same text (its
-        keywords under another metric or about, its fit, its weighting ask for it again)."""
-        key = (len(text), hash(text))
-        last = getattr(self, "_last_posterior", None)
-        if last is None or last[0] != key or (last[1] is not text and last[1] != text):
-            row = self.posterior_model().predict([text])[0]
-            row.setflags(write=False)
-            self._last_posterior = last = (key, text, row)
-        return last[2]
 
     def corpus_fit(self, units: DocUnits, posterior: np.ndarray, artefacts=None):
         """How well a text (its units and posterior row) fits the corpus (:mod:`.fit`);
@@ -387,26 +345,6 @@ class KeywordModel(TermModel):
         art = artefacts if artefacts is not None else self.text_artefacts(units)
         return corpus_fit(art.centroid, self._centroids, posterior, self.categories)
 
-    def text_fit(self, text: str, name: str = "text"):
-        """:meth:`corpus_fit` of a new text (tagged once, shared with its keywords)."""
-        return self.corpus_fit(self._units_of_text(name, text), self._text_posterior(text))
-
-    def _units_of_text(self, name: str, text: str, progress: Progress | None = None) -> DocUnits:
-        key = (name, len(text), hash(text))
-        last = getattr(self, "_last_text", None)
-        if last is None or last[0] != key or (last[1] is not text and last[1] != text):
-            # fails early on an unusable text; kept for the next metric of the same text
-            self._last_text = last = (key, text, self._text_units(name, text, progress))
-        return last[2]
-
-    def text_weighting(self, text: str):
-        """The category a new text is weighted with under ``label-free-top1`` and its
-        probability (:class:`~dkw_core.keywords.posterior.Weighting`; ``.unsure`` when the
-        posterior hesitates, docs/method.md §3)."""
-        from .posterior import weighting_of
-
-        return weighting_of(self._text_posterior(text), self.categories)
-
     def category_keywords(self, category: str, *, metric: str, k: int | None = None, top: int = DEFAULT_TOP,
                           phrases: int = 5) -> list:
         """The ``top`` most discriminative words of a category (:mod:`.categories`), from the
@@ -418,15 +356,16 @@ class KeywordModel(TermModel):
     def rank_texts(self, texts: Sequence[str], *, metric: str, k: int | None = None,
                    top: int = DEFAULT_TOP, protocol: str = NEW_TEXT_PROTOCOL) -> np.ndarray:
         """Keyword indices of new texts under a label-free ``protocol`` (default ``label-free-top1``),
-        through the batched path of :mod:`.newtexts` (rows padded with -1; a text without
-        keywords gives a row of -1)."""
+        the paper's words through the one path of new texts (:func:`~.newtexts.text_keywords`;
+        rows padded with -1; a text without keywords gives a row of -1)."""
         top, _ = check_top(top), self._check_k(k)  # before any tagging
         if check_protocol(protocol) == "label-aware":
             raise InputError("new texts have no gold category: use a label-free protocol")
-        from .newtexts import discriminative, rank_new_texts
+        from .newtexts import text_keywords
 
-        found = rank_new_texts(self, texts, discriminative(metric=metric, k=k, top=top, protocol=protocol,
-                                                           provenance=False), protocol=protocol, n_process=1)
+        found = [f.keywords[metric] for f in text_keywords(self, ((f"text {i}", t) for i, t in enumerate(texts)),
+                                                           metrics=[metric], k=k, top=top, protocol=protocol,
+                                                           about=1.0, provenance=False, n_process=1)]
         index = self.word_index if found else {}
         out = np.full((len(found), top), -1, dtype=np.int32)
         for r, kws in enumerate(found):

@@ -1,61 +1,67 @@
-"""New texts at speed: one vectorised path beneath every per-text ranking (docs/method.md steps 1-5).
+"""The keywords of new texts, in one place (docs/method.md steps 1-5 and §13): a text is a batch of one.
 
-``extract_keywords`` given a list, ``keywords --texts`` (:mod:`.batch`) and the estimator's
-``transform`` (``KeywordModel.rank_texts``) all run a batch of new texts through the same
-stages, each done once for the whole batch:
+Every door runs its texts through :func:`text_keywords`: ``extract_keywords`` given one text or
+a list and ``keywords --text-file`` (:func:`~.request.answer`), ``keywords --texts``, streams and
+the cluster's export (:func:`~.batch.text_records`), the app's text boxes, and the estimator's
+``transform`` (``KeywordModel.rank_texts``). One builder, :func:`~.request.text_answer`, makes
+the answer of a text (:class:`~.request.KeywordAnswer`) and its batch record
+(:meth:`~.request.KeywordAnswer.record`) from what it returns. The stages, each done once for
+a whole block of texts:
 
-1. **tagging**: every text cut into the pieces :func:`dkw_core.longtext.pieces` cuts it into
-   (the pieces one text at a time is tagged in), all pieces of the batch in one spaCy
-   ``nlp.pipe`` (only ``tok2vec`` and ``tagger``), in ``n_process`` worker processes when the
-   batch is large enough to pay for them (:data:`POOL_FROM` texts);
-2. **units**: each distinct phrase of the batch split into vector units once (Algorithm 1);
-3. **neighbours**: one exact K-nearest search over the batch's distinct units that are not
+1. **tagging**: every text cut into the pieces :func:`dkw_core.longtext.pieces` cuts it into,
+   all pieces of the block in one spaCy ``nlp.pipe`` (only ``tok2vec`` and ``tagger``), in
+   ``n_process`` worker processes when the block is large enough to pay for them
+   (:data:`POOL_FROM` texts, or a text above :data:`POOL_CHARS`);
+2. **units**: each distinct phrase of the block split into vector units once (Algorithm 1);
+3. **neighbours**: one exact K-nearest search over the block's distinct units that are not
    in the :class:`NeighbourCache` yet (news repeats its phrases; the cache is bounded);
-4. **posterior**: one sparse tf-idf transform and one posterior product for the batch (only
-   under a protocol that weights with it).
+4. **posterior**: one sparse tf-idf transform and one posterior product for the block (under a
+   protocol that weights with it, or when the corpus fit is read);
+5. **ranking**, per text (:class:`NewText`: its phrase counts, :class:`~.units.DocUnits`,
+   posterior row and, when it has no keywords, why): its weighting (:func:`text_label`), its
+   corpus fit (:func:`text_fit`, from the posterior row and the phrase vectors the keyphrases
+   read anyway) and so its ``about`` (:func:`text_about`: by default 0 for a text out of the
+   corpus), then per metric its latent words once and, below about 1, its keyphrases.
 
-What comes out is one :class:`NewText` per text: its phrase counts, its
-:class:`~.units.DocUnits` (phrases with a vector, their counts and nearest words), its
-category posterior and, when it has no keywords, why. The final per-text ranking is a plain
-function of a :class:`NewText` (:data:`Ranking`), at every ``about`` (docs/method.md §13):
-
-* :func:`keyphrases`, the default (``about`` below 1, and ``None``: the default about): the
-  text's own keyphrases, ranked by :meth:`~.model.KeywordModel._keyphrases_from_units` as one
-  text at a time is, under the same weighting (:func:`text_label`) and with the same latent
-  candidates; its corpus fit (:func:`text_fit`) comes from the batch's posterior row and the
-  phrase vectors the keyphrases read anyway (no re-tagging, no classifier call per text), and
-  with ``about=None`` a text out of the corpus gets about 0, as :func:`~.request.answer` gives it;
-* :func:`discriminative`, the paper's words (``about = 1``; the same
-  :func:`~.units.keywords_from_units` a text one at a time is ranked with).
-
-Any other method ranks the same artefacts. Each stage's output for a text depends on that text
-only (row-independent products, the same pieces), so the keywords equal those of
-:meth:`~.model.KeywordModel.keywords_for_text` and ``extract_keywords(text)`` text by text,
-scores, fit and about included (tests/keywords/test_newtexts.py).
+Each stage's output for a text depends on that text only (row-independent products, the same
+pieces), so a text's keywords are the same alone and in any batch, scores, fit and about
+included (tests/keywords/test_newtexts.py).
 """
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 
 import numpy as np
 
 from .. import config
 from ..errors import InputError
 from ..longtext import CHUNK_CHARS, check_size, pieces
-from ..types import DEFAULT_ABOUT, NEW_TEXT_PROTOCOL, POSTERIOR_PROTOCOLS, check_protocol
+from ..types import (
+    DEFAULT_ABOUT,
+    NEW_TEXT_PROTOCOL,
+    POSTERIOR_PROTOCOLS,
+    PROTOCOL_INFO,
+    Progress,
+    check_protocol,
+    report,
+)
+from ..validation import check_top
 from .ranking import Keyword
-from .units import CACHE_UNITS, DocUnits, NeighbourCache, keywords_from_units, neighbour_cache
+from .units import CACHE_UNITS, DocUnits, NeighbourCache, neighbour_cache
 
-__all__ = ["NewText", "NeighbourCache", "new_texts", "discriminative", "keyphrases", "Ranking", "rank_new_texts",
-           "ranked_new_texts", "text_fit", "text_about", "POOL_FROM", "CACHE_UNITS", "neighbour_cache"]
+__all__ = ["NewText", "NeighbourCache", "new_texts", "text_keywords", "TextKeywords", "text_fit", "text_about",
+           "about_asked", "POOL_FROM", "CACHE_UNITS", "neighbour_cache"]
 
 POOL_FROM = 400
 """Texts in a batch from which tagging runs in ``DKW_N_PROCESS`` worker processes (below it a
 pool's start-up and the pieces' round trips cost more than they save)."""
 PIPE_BATCH = 64
 """Pieces per ``nlp.pipe`` batch."""
+POOL_CHARS = 8 * CHUNK_CHARS
+"""A text longer than this is tagged in ``DKW_N_PROCESS`` worker processes, even alone."""
 
 
 @dataclass
@@ -71,10 +77,6 @@ class NewText:
     extra: dict = field(default_factory=dict)  # what a ranking leaves for its caller (keyphrases: fit, about, …)
 
 
-Ranking = Callable[[object, NewText], list[Keyword]]
-"""A per-text ranking: ``(model, new_text) -> keywords``."""
-
-
 def _unusable(text: str, n_phrases: int, vectors_name: str) -> str:
     if not text.strip():
         return "the document is empty"
@@ -83,9 +85,12 @@ def _unusable(text: str, n_phrases: int, vectors_name: str) -> str:
     return f"none of its {n_phrases} candidate phrases has a word known to {vectors_name}"
 
 
-def tag_counts(texts: Sequence[str], *, n_process: int | None = None, tagger=None) -> list[Counter]:
+def tag_counts(texts: Sequence[str], *, n_process: int | None = None, tagger=None,
+               progress: Progress | None = None) -> list[Counter]:
     """The candidate phrases of every text with their counts: each text cut into the pieces
-    one text at a time is tagged in (:func:`dkw_core.longtext.pieces`), all pieces in one stream."""
+    of :func:`dkw_core.longtext.pieces`, all pieces in one stream, in ``n_process`` worker
+    processes from :data:`POOL_FROM` texts or for a text longer than :data:`POOL_CHARS`;
+    ``progress`` reports the characters tagged."""
     from ..phrases import TaggedDoc, get_tagger
 
     tagger = tagger or get_tagger()
@@ -98,21 +103,27 @@ def tag_counts(texts: Sequence[str], *, n_process: int | None = None, tagger=Non
     counts: list[Counter] = [Counter() for _ in texts]
     if not parts:
         return counts
-    procs = (n_process or config.n_process()) if len(texts) >= POOL_FROM else 1
-    for i, (words, tags) in zip(owner, tagger.tag_pieces(parts, n_process=procs, batch_size=PIPE_BATCH)):
+    pooled = len(texts) >= POOL_FROM or max(map(len, texts)) > POOL_CHARS
+    procs = (n_process or config.n_process()) if pooled else 1
+    total, done = max(1, sum(map(len, parts))), 0
+    for r, (i, (words, tags)) in enumerate(zip(owner, tagger.tag_pieces(parts, n_process=procs,
+                                                                         batch_size=PIPE_BATCH))):
         counts[i].update(TaggedDoc(" ".join(words), "".join(tags)).phrases())
+        done += len(parts[r])
+        report(progress, min(1.0, done / total), f"tagged {done / 1e6:.1f} of {total / 1e6:.1f} MB")
     return counts
 
 
 def new_texts(model, items: Sequence[tuple[str, str]], *, protocol: str = NEW_TEXT_PROTOCOL,
-              n_process: int | None = None, posterior: bool | None = None) -> list[NewText]:
+              n_process: int | None = None, posterior: bool | None = None,
+              progress: Progress | None = None) -> list[NewText]:
     """The batched stages for ``(name, text)`` pairs (see the module): one :class:`NewText` each,
     in order. A text above ``DKW_MAX_TEXT_MB`` is refused before any work (one line naming it).
     ``posterior``: compute the category posterior (default: when ``protocol`` weights with it)."""
     for name, text in items:
         check_size(len(text.encode("utf-8", "surrogatepass")), name)
     texts = [t for _, t in items]
-    counts = tag_counts(texts, n_process=n_process)
+    counts = tag_counts(texts, n_process=n_process, progress=progress)
     cache = neighbour_cache(model)
     vectors = model.vectors
     per_text: list[tuple[list[str], list[tuple[int, ...]]]] = []
@@ -144,8 +155,8 @@ def new_texts(model, items: Sequence[tuple[str, str]], *, protocol: str = NEW_TE
 
 def text_label(model, text: NewText, protocol: str, label: str | None = None):
     """How a new text's words are weighted: a category index (``label`` given), its posterior
-    weights under a posterior protocol, or ``None`` (label-free: maximum over categories) —
-    as :meth:`~.model.KeywordModel.keywords_for_text` weights it."""
+    weights under a posterior protocol, or ``None`` (label-free: maximum over categories): the
+    one rule of a new text's weighting."""
     if label is not None:
         if label not in model.categories:
             raise InputError(f"unknown category {label!r} for corpus {model.corpus.name}")
@@ -157,22 +168,6 @@ def text_label(model, text: NewText, protocol: str, label: str | None = None):
             raise InputError("this batch was prepared without the category posterior")
         return as_weights(protocol, text.posterior[None, :])[0]
     return None
-
-
-def discriminative(*, metric: str, k: int | None = None, top: int, protocol: str = NEW_TEXT_PROTOCOL,
-                   label: str | None = None, provenance: bool = True) -> Ranking:
-    """The paper's ranking of a new text's nearest words by a metric (steps 4-5), weighted as
-    :func:`text_label` says; ``provenance=False`` skips the phrases behind each keyword."""
-    def rank(model, text: NewText) -> list[Keyword]:
-        if text.units is None:
-            return []
-        kk = model._check_k(k)
-        lab = text_label(model, text, protocol, label)
-        return keywords_from_units(text.units, k=kk, top=top, vocabulary=model.vocabulary,
-                                   score=lambda cols, tf: model._score_row(cols, tf, metric=metric, k=kk, label=lab),
-                                   provenance=provenance)
-
-    return rank
 
 
 def text_artefacts(model, text: NewText):
@@ -211,73 +206,104 @@ def text_about(fit, about: float | None) -> float:
     return 0.0 if fit is not None and fit.out_of_corpus else DEFAULT_ABOUT
 
 
-def keyphrases(*, metric: str, k: int | None = None, top: int, protocol: str = NEW_TEXT_PROTOCOL,
-               about: float | None = None, label: str | None = None, provenance: bool = True) -> Ranking:
-    """The text's own keyphrases between about the text (0) and about its category (1)
-    (docs/method.md §13), ranked as one text at a time is at that ``about``: weighted as
-    :func:`text_label` says, the same latent candidates, then
-    :meth:`~.model.KeywordModel._keyphrases_from_units`. ``about=None`` is the default about,
-    and 0 for a text out of the corpus (:func:`text_fit`, :func:`text_about`).
+def about_asked(value: float) -> float | None:
+    """What an ``about`` control standing at ``value`` asks for: ``None`` (the default rule of
+    :func:`text_about`: a text out of the corpus gets 0) at :data:`~dkw_core.types.DEFAULT_ABOUT`,
+    else ``value`` (kept whatever the fit says)."""
+    return None if value == DEFAULT_ABOUT else value
 
-    Each ranked text keeps in ``text.extra``: ``"fit"`` (its :class:`~.fit.CorpusFit`),
-    ``"about"`` (the about it was ranked at) and ``"category_words"`` (per metric, its
-    category's words: the paper's list, what ``about = 1`` gives). ``provenance=False`` leaves
-    the phrases out of those latent words (a batch export's words)."""
+
+@dataclass
+class TextKeywords:
+    """One new text's keywords per metric from :func:`text_keywords`, and how they were obtained."""
+
+    name: str
+    text: str
+    keywords: dict[str, list[Keyword]]      # per metric ([] for a text without keywords)
+    about: float                            # the about the text was ranked at
+    category_words: dict[str, list[Keyword]] = field(default_factory=dict)  # per metric, below about 1
+    fit: object | None = None               # its CorpusFit (when asked for, or needed by the default about)
+    posterior: np.ndarray | None = None     # P(c | text), when computed
+    by_category: dict[str, dict[str, list[Keyword]]] = field(default_factory=dict)  # an unsure text, alternatives
+    problem: str | None = None              # why the text has no keywords
+
+
+def text_keywords(model, items: Iterable[tuple[str, str]], *, metrics: Sequence[str], k: int | None = None,
+                  top: int, protocol: str = NEW_TEXT_PROTOCOL, about: float | None = None, fit: bool = False,
+                  alternatives: bool = False, provenance: bool = True, n_process: int | None = None,
+                  block: int = 1000, total: int | None = None, progress: Progress | None = None,
+                  tagging: Progress | None = None) -> Iterator[TextKeywords]:
+    """THE keywords of new texts ``(name, text)``: every door (``extract_keywords`` given one text
+    or a list, ``keywords --text-file`` and ``--texts``, the app's text boxes, the estimator's
+    ``transform``, streams and the cluster) ranks its texts here, ``block`` at a time through the
+    batched stages (:func:`new_texts`), in input order; one text is a batch of one.
+
+    Per text: the weighting (:func:`text_label`), its corpus fit when ``fit`` is asked for or the
+    default about needs it (``about=None``: :func:`text_about`), then per metric its latent
+    words, computed once (the paper's list at about 1; below it the candidates of its
+    keyphrases and, cut at ``top``, its category's words beside them) and, below about 1, its
+    keyphrases (:meth:`~.model.KeywordModel._keyphrases_from_units`). ``alternatives``: an
+    unsure text under a posterior protocol also gets the latent words of its two likeliest
+    categories. ``provenance=False`` leaves the phrases behind the latent words out (a batch
+    export). ``progress`` reports the texts done (of ``total``), ``tagging`` the tagging of a
+    block's pieces (one long text)."""
     from .keyphrases import LATENT_CANDIDATES, check_about
+    from .posterior import weighting_of
 
+    top = check_top(top)
+    kk = model._check_k(k)  # before any tagging
     asked = None if about is None else check_about(about)
-    scores: dict[object, np.ndarray] = {}  # word scores per one-category weighting (top1: one per category)
-    owner: list = [None]
+    want_fit = fit or asked is None or asked < 1.0
+    posterior = want_fit or check_protocol(protocol) in POSTERIOR_PROTOCOLS  # the fit reads P
+    scores: dict[tuple, np.ndarray] = {}  # word scores per (metric, one-category weighting)
 
-    def word_scores(model, kk: int, lab) -> np.ndarray | None:
-        if owner[0] is not model:
-            owner[0] = model
-            scores.clear()
+    def word_scores(metric: str, lab) -> np.ndarray | None:
         if isinstance(lab, np.ndarray):
             if np.count_nonzero(lab) > 1:  # a posterior mix: its own row, computed by the model
                 return None
-            key: object = lab.tobytes()
+            key: tuple = (metric, lab.tobytes())
         else:
-            key = lab
+            key = (metric, lab)
         if key not in scores:
             scores[key] = model.word_scores(metric, kk, lab)
         return scores[key]
 
-    def rank(model, text: NewText) -> list[Keyword]:
-        if text.units is None:
-            return []
-        kk = model._check_k(k)
-        lab = text_label(model, text, protocol, label)
-        latent = model._keywords_from_units(text.units, metric=metric, k=kk, top=max(top, LATENT_CANDIDATES),
-                                            label=lab, provenance=provenance)
-        a = text.extra["about"] = text_about(text_fit(model, text), asked)
-        text.extra.setdefault("category_words", {})[metric] = latent[:top]
-        if a >= 1.0:
-            return latent[:top]
-        return model._keyphrases_from_units(text.units, metric=metric, k=kk, top=top, label=lab, about=a,
-                                            latent=latent, artefacts=text_artefacts(model, text),
-                                            word_scores=word_scores(model, kk, lab))
+    def rank(new: NewText) -> TextKeywords:
+        if new.units is None:
+            return TextKeywords(new.name, new.text, {m: [] for m in metrics}, text_about(None, asked),
+                                posterior=new.posterior, problem=new.problem)
+        lab = text_label(model, new, protocol)
+        found = TextKeywords(new.name, new.text, {}, 1.0, posterior=new.posterior,
+                             fit=text_fit(model, new) if want_fit else None)
+        found.about = a = text_about(found.fit, asked)
+        for m in metrics:
+            if a >= 1.0:
+                found.keywords[m] = model._keywords_from_units(new.units, metric=m, k=kk, top=top, label=lab,
+                                                               provenance=provenance)
+                continue
+            latent = model._keywords_from_units(new.units, metric=m, k=kk, top=max(top, LATENT_CANDIDATES),
+                                                label=lab, provenance=provenance)
+            found.category_words[m] = latent[:top]
+            found.keywords[m] = model._keyphrases_from_units(new.units, metric=m, k=kk, top=top, label=lab,
+                                                             about=a, latent=latent,
+                                                             artefacts=text_artefacts(model, new),
+                                                             word_scores=word_scores(m, lab))
+        if alternatives and new.posterior is not None and PROTOCOL_INFO[protocol].posterior:
+            w = weighting_of(new.posterior, model.categories)
+            if w.unsure and w.runner_up is not None:
+                for cat in (w.category, w.runner_up):
+                    lab = text_label(model, new, protocol, cat)
+                    found.by_category[cat] = {m: model._keywords_from_units(new.units, metric=m, k=kk, top=top,
+                                                                            label=lab, provenance=provenance)
+                                              for m in metrics}
+        return found
 
-    return rank
-
-
-def ranked_new_texts(model, texts: Iterable[str], ranking: Ranking, *, protocol: str = NEW_TEXT_PROTOCOL,
-                     n_process: int | None = None, block: int = 1000,
-                     posterior: bool | None = None) -> Iterator[tuple[NewText, list[Keyword]]]:
-    """Each new text after the batched stages with its keywords under ``ranking``, in order,
-    ``block`` texts at a time (named ``text <i>``); ``posterior`` as :func:`new_texts` takes it."""
-    texts = list(texts)
-    for a in range(0, len(texts), block):
-        batch = new_texts(model, [(f"text {i}", t) for i, t in enumerate(texts[a:a + block], start=a)],
-                          protocol=protocol, n_process=n_process, posterior=posterior)
-        for t in batch:
-            yield t, ranking(model, t)
-
-
-def rank_new_texts(model, texts: Iterable[str], ranking: Ranking, *, protocol: str = NEW_TEXT_PROTOCOL,
-                   n_process: int | None = None, block: int = 1000,
-                   posterior: bool | None = None) -> list[list[Keyword]]:
-    """Keywords of many new texts, ``block`` at a time through the batched stages; a text
-    without keywords gets an empty list."""
-    return [kws for _, kws in ranked_new_texts(model, texts, ranking, protocol=protocol, n_process=n_process,
-                                               block=block, posterior=posterior)]
+    done = 0
+    items = iter(items)
+    while batch := list(islice(items, block)):
+        for new in new_texts(model, batch, protocol=protocol, n_process=n_process, posterior=posterior,
+                             progress=tagging):
+            yield rank(new)
+        done += len(batch)
+        report(progress, done / total if total else 0.0, f"{done:,} texts")
+    report(progress, 1.0, f"{done:,} texts")

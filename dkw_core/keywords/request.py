@@ -9,7 +9,9 @@ keywords, defaults and model source everywhere:
   preparation, seconds from a fresh clone), else the prepared corpus (prepared now, or loaded
   from the cache), or the bag-of-words baseline;
 * :func:`answer` gives one document's or one new text's keywords per metric, with the category
-  a new text is weighted with.
+  a new text is weighted with. A new text is a batch of one on the one path of new texts
+  (:func:`~.newtexts.text_keywords`), and :func:`text_answer` is the one builder of its answer
+  and of its batch record (:meth:`KeywordAnswer.record`, what ``keywords --texts`` writes).
 
 Defaults (metric, K, N, corpus, protocol) are the ones of :mod:`dkw_core.types`.
 """
@@ -184,6 +186,7 @@ class KeywordAnswer:
     about: float = 1.0                # the about-text … about-category blend the keywords were ranked with
     fit: object | None = None         # fit.CorpusFit of a new text: how well it fits the corpus
     category_words: dict[str, list[Keyword]] = field(default_factory=dict)  # the paper's words beside keyphrases
+    problem: str | None = None        # why a new text of a batch has no keywords
 
     @property
     def method(self) -> str:
@@ -213,6 +216,26 @@ class KeywordAnswer:
             out["category_words"] = {m: [kw.word for kw in kws] for m, kws in self.category_words.items()}
         return out
 
+    def record(self) -> dict:
+        """A new text's batch record (a line of ``keywords --texts``' JSONL, a row of its CSV,
+        :mod:`.batch`): its id, the settings, its words per metric; ``about`` and
+        ``out_of_corpus`` when its keyphrases were asked for (about below 1 or the default);
+        ``problem`` when it has no keywords, else ``weighted_as`` and ``p`` under a posterior
+        protocol."""
+        req = self.request
+        rec: dict = {"id": req.name, "split": "", "label": "", "protocol": self.protocol, "k": req.k_value,
+                     "top": req.top_value, "keywords": {m: [kw.word for kw in kws] for m, kws in self.keywords.items()}}
+        if req.about is None or req.about < 1.0:
+            rec["about"] = self.about
+            if self.fit is not None:
+                rec["out_of_corpus"] = self.fit.out_of_corpus  # type: ignore[attr-defined]
+        if self.problem is not None:
+            rec["problem"] = self.problem
+        elif self.weighting is not None:
+            rec["weighted_as"] = self.weighting.category  # type: ignore[attr-defined]
+            rec["p"] = round(self.weighting.probability, 4)  # type: ignore[attr-defined]
+        return rec
+
     def describe(self) -> str:
         """One line on how the words were weighted: the category (and how sure), whether the text
         fits the corpus, and where the list sits between the text and its category."""
@@ -239,46 +262,51 @@ def answer(request: KeywordRequest, *, model=None, progress: Progress | None = N
     metrics, k, top, about = request.metric_list, request.k_value, request.top_value, request.about_value
     if model is None:
         model = model_for(request, progress=progress)
-    result: dict[str, list[Keyword]] = {}
-    weighting = None
-    by_category: dict[str, dict[str, list[Keyword]]] = {}
-    category_words: dict[str, list[Keyword]] = {}
-    fit = None
     if request.text is not None:
-        if not hasattr(model, "keywords_for_text"):
+        from .baseline import BaselineModel
+        from .newtexts import text_keywords
+
+        if isinstance(model, BaselineModel):
             raise InputError("--baseline works on corpus documents (--doc), not new texts")
-        extra: dict = {"name": request.name} if request.name else {}
-        if tagging is not None:
-            extra["progress"] = tagging
-        first = model.keywords_for_text(request.text, metric=metrics[0], k=k, top=top, protocol=protocol,
-                                        about=1.0, **extra)  # tags the text once, kept for what follows
-        fit = model.text_fit(request.text, name=request.name or "text") if hasattr(model, "text_fit") else None
-        if fit is not None and fit.out_of_corpus and request.about is None:
-            about = 0.0  # by default a category's vocabulary would mislead: the text's own words
-        for m in metrics:
-            category_words[m] = first if m == metrics[0] else list(
-                model.keywords_for_text(request.text, metric=m, k=k, top=top, protocol=protocol, about=1.0, **extra))
-            result[m] = category_words[m] if about >= 1.0 else list(
-                model.keywords_for_text(request.text, metric=m, k=k, top=top, protocol=protocol, about=about, **extra))
-        if PROTOCOL_INFO[protocol].posterior:
-            weighting = model.text_weighting(request.text)
-            if request.alternatives and weighting.unsure and weighting.runner_up is not None:
-                for cat in (weighting.category, weighting.runner_up):
-                    by_category[cat] = {m: list(model.keywords_for_text(request.text, metric=m, k=k, top=top,
-                                                                        label=cat, **extra)) for m in metrics}
-    else:
-        for m in metrics:
-            if request.baseline:
-                result[m] = list(model.keywords(request.doc, metric=m, k=k, top=top, protocol=protocol))
-                continue
-            category_words[m] = list(model.keywords(request.doc, metric=m, k=k, top=top, protocol=protocol))
-            result[m] = category_words[m] if about >= 1.0 else list(
-                model.keywords(request.doc, metric=m, k=k, top=top, protocol=protocol, about=about))
+        found = next(text_keywords(model, [(request.name or "text", request.text)], metrics=metrics, k=k, top=top,
+                                   protocol=protocol, about=request.about, fit=True,
+                                   alternatives=request.alternatives, tagging=tagging))
+        if found.problem is not None:
+            raise InputError(f"{found.name}: {found.problem}")
+        return text_answer(request, model, found, protocol)
+    result: dict[str, list[Keyword]] = {}
+    category_words: dict[str, list[Keyword]] = {}
+    for m in metrics:
+        if request.baseline:
+            result[m] = list(model.keywords(request.doc, metric=m, k=k, top=top, protocol=protocol))
+            continue
+        category_words[m] = list(model.keywords(request.doc, metric=m, k=k, top=top, protocol=protocol))
+        result[m] = category_words[m] if about >= 1.0 else list(
+            model.keywords(request.doc, metric=m, k=k, top=top, protocol=protocol, about=about))
     vectors = getattr(model, "vectors", None)
     return KeywordAnswer(request, protocol, result, dataset=model.corpus.key, source=source_of(model),
                          vectors=None if vectors is None else vectors.name,
-                         neighbours=getattr(model, "neighbours", None), weighting=weighting, by_category=by_category,
-                         about=about, fit=fit, category_words={} if about >= 1.0 else category_words)
+                         neighbours=getattr(model, "neighbours", None), about=about,
+                         category_words={} if about >= 1.0 else category_words)
+
+
+def text_answer(request: KeywordRequest, model, found, protocol: str, name: str | None = None) -> KeywordAnswer:
+    """THE builder of a new text's answer from its :class:`~.newtexts.TextKeywords`: what
+    :func:`answer` and ``extract_keywords`` return, and (:meth:`KeywordAnswer.record`) the
+    batch record of ``keywords --texts``. ``name``: the text's id in a batch."""
+    from dataclasses import replace
+
+    from .posterior import weighting_of
+
+    weighted = PROTOCOL_INFO[protocol].posterior and found.posterior is not None and found.problem is None
+    vectors = getattr(model, "vectors", None)
+    return KeywordAnswer(replace(request, text=found.text, name=name or request.name), protocol, found.keywords,
+                         dataset=model.corpus.key, source=source_of(model),
+                         vectors=None if vectors is None else vectors.name,
+                         neighbours=getattr(model, "neighbours", None),
+                         weighting=weighting_of(found.posterior, model.categories) if weighted else None,
+                         by_category=found.by_category, about=found.about, fit=found.fit,
+                         category_words=found.category_words, problem=found.problem)
 
 
 class KeywordList(list):
@@ -347,46 +375,16 @@ def extract_keywords(text, *, corpus: str = DEFAULT_CORPUS, metric: str | None =
     request = KeywordRequest(dataset=corpus, metrics=(metric,) if metric else (), k=k, top=top, protocol=protocol,
                              about=about)
     request.about_value  # noqa: B018 - a bad about fails before any work
-    protocol = request.resolved_protocol
+    protocol, m = request.resolved_protocol, request.metric_list[0]
     model = model_for(request)
-    if request.about is None or request.about_value < 1.0:
-        return batch_answers(request, model, texts)
-    from .newtexts import discriminative, rank_new_texts
+    from .newtexts import text_keywords
 
-    ranking = discriminative(metric=request.metric_list[0], k=request.k_value, top=request.top_value,
-                             protocol=protocol)
-    return rank_new_texts(model, texts, ranking, protocol=protocol)
-
-
-def batch_answers(request: KeywordRequest, model, texts: Sequence[str], *,
-                  n_process: int | None = None) -> list[KeywordList | list]:
-    """``extract_keywords(text)`` for every text at once: the keyphrases of the batched path
-    (:func:`~.newtexts.keyphrases` at ``request.about``, ``None`` the default with its
-    out-of-corpus rule), each with the :class:`KeywordAnswer` :func:`answer` would give it
-    (fit, about, weighting, category words); a text without keywords gets ``[]``."""
-    from dataclasses import replace
-
-    from .newtexts import keyphrases, ranked_new_texts, text_fit
-    from .posterior import weighting_of
-
-    protocol, metric = request.resolved_protocol, request.metric_list[0]
-    ranking = keyphrases(metric=metric, k=request.k_value, top=request.top_value, protocol=protocol,
-                         about=request.about)
-    posterior = PROTOCOL_INFO[protocol].posterior
-    vectors = getattr(model, "vectors", None)
+    found = text_keywords(model, [(f"text {i}", t) for i, t in enumerate(texts)], metrics=[m], k=request.k_value,
+                          top=request.top_value, protocol=protocol, about=about)
+    if request.about is not None and request.about_value >= 1.0:  # the paper's words: a plain list each
+        return [f.keywords[m] for f in found]
     out: list[KeywordList | list] = []
-    for new, words in ranked_new_texts(model, texts, ranking, protocol=protocol, n_process=n_process,
-                                       posterior=True):  # the fit reads P under every protocol
-        if new.units is None:
-            out.append([])
-            continue
-        about = new.extra["about"]
-        result = KeywordAnswer(replace(request, text=new.text), protocol, {metric: words}, dataset=model.corpus.key,
-                               source=source_of(model), vectors=None if vectors is None else vectors.name,
-                               neighbours=getattr(model, "neighbours", None),
-                               weighting=weighting_of(new.posterior, model.categories)
-                               if posterior and new.posterior is not None else None,
-                               about=about, fit=text_fit(model, new),
-                               category_words={} if about >= 1.0 else dict(new.extra["category_words"]))
-        out.append(KeywordList(words, result, metric))
+    for f in found:
+        out.append([] if f.problem is not None else KeywordList(f.keywords[m], text_answer(request, model, f, protocol),
+                                                                m))
     return out

@@ -1,9 +1,9 @@
 """A JSONL collection of new texts larger than memory, streamed in chunks, resumable after a kill.
 
 ``keywords --texts big.jsonl --scheduler ... --out keywords.jsonl`` reads the input a chunk of
-texts at a time (:func:`read_stream`), has each chunk's keywords computed (by a *runner*: the
-cluster's workers, or this process) and appends them to the output in input order. After each
-chunk is written and flushed to disk, a small state file beside the output
+texts at a time, has each chunk's keywords computed (by a *runner*: the cluster's workers,
+:func:`~dkw_core.cluster.batch.text_chunks_on_cluster`) and appends them to the output in input
+order. After each chunk is written and flushed to disk, a small state file beside the output
 (``<out>.resume.json``) records where the next chunk starts in the input and how long the
 output is. A run killed at any moment, started again with the same command, cuts the output
 back to the last finished chunk and goes on from there: nothing already written is lost or
@@ -184,15 +184,3 @@ def _flush(fh, durable: bool) -> None:
     if durable:
         os.fsync(fh.fileno())
 
-
-def local_runner(model, *, metrics: Sequence[str], k: int, top: int, protocol: str,
-                 n_process: int | None = None, about: float | None = 1.0) -> Runner:
-    """Each chunk computed in this process (:func:`~.batch.text_records`, ``about`` as there)."""
-    from .batch import text_records
-
-    def run(chunks: Iterator[list[tuple[str, str]]]) -> Iterator[list[dict]]:
-        for items in chunks:
-            yield list(text_records(model, items, metrics=metrics, k=k, top=top, n_process=n_process,
-                                    block=len(items), protocol=protocol, about=about))
-
-    return run

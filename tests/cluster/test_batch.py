@@ -8,6 +8,16 @@ from tests.cluster.conftest import SLICE, data_dir, needs_20ng
 pytestmark = needs_20ng
 
 
+def _local_runner(model, **kw):
+    """Each chunk of a stream computed in this process by the one path of new texts (as a worker does)."""
+    from dkw_core.keywords.batch import text_records
+
+    def run(chunks):
+        for items in chunks:
+            yield list(text_records(model, items, n_process=1, block=len(items), **kw))
+    return run
+
+
 def _ref():
     from dkw_core.cluster import CorpusRef, ModelRef
 
@@ -54,7 +64,7 @@ def test_a_jsonl_stream_through_the_cluster_equals_the_stream_on_one_machine(cli
     import json
 
     from dkw_core.cluster.batch import text_chunks_on_cluster
-    from dkw_core.keywords.stream import local_runner, stream_keywords
+    from dkw_core.keywords.stream import stream_keywords
 
     docs = twin.single.corpus.documents[:11]
     lines = [json.dumps({"id": f"t{i}", "text": d.text}) for i, d in enumerate(docs)]
@@ -64,7 +74,7 @@ def test_a_jsonl_stream_through_the_cluster_equals_the_stream_on_one_machine(cli
     kw = dict(metrics=["tf-rf"], k=50, top=8, protocol="label-free-top1")
     settings = {"k": 50}
     local, warned = tmp_path / "local.jsonl", []
-    stream_keywords(src, local, local_runner(twin.single, n_process=1, **kw), fmt="jsonl", metrics=["tf-rf"],
+    stream_keywords(src, local, _local_runner(twin.single, **kw), fmt="jsonl", metrics=["tf-rf"],
                     settings=settings, chunk=3, warn=warned.append)
     with data_dir(twin.cluster_dir):
         remote = tmp_path / "cluster.jsonl"
@@ -111,9 +121,8 @@ def test_keyphrases_through_the_cluster_equal_those_of_one_machine(client, twin,
     import json
 
     from dkw_core.cluster.batch import split_records_on_cluster, text_chunks_on_cluster, text_records_on_cluster
-    from dkw_core.keywords.batch import text_records
-    from dkw_core.keywords.keyphrases import keyphrase_records
-    from dkw_core.keywords.stream import local_runner, stream_keywords
+    from dkw_core.keywords.batch import split_records, text_records
+    from dkw_core.keywords.stream import stream_keywords
 
     docs = twin.single.corpus.documents[:7]
     items = [(f"t{i}", d.text) for i, d in enumerate(docs)]
@@ -129,15 +138,14 @@ def test_keyphrases_through_the_cluster_equal_those_of_one_machine(client, twin,
     src = tmp_path / "in.jsonl"
     src.write_text("".join(json.dumps({"id": i, "text": t}) + "\n" for i, t in items), encoding="utf-8")
     local, remote = tmp_path / "local.jsonl", tmp_path / "cluster.jsonl"
-    stream_keywords(src, local, local_runner(twin.single, n_process=1, about=None, **kw), fmt="jsonl",
+    stream_keywords(src, local, _local_runner(twin.single, about=None, **kw), fmt="jsonl",
                     metrics=["tf-rf"], settings={}, chunk=3)
     with data_dir(twin.cluster_dir):
         stream_keywords(src, remote, text_chunks_on_cluster(client, _ref(), window=2, about=None, **kw), fmt="jsonl",
                         metrics=["tf-rf"], settings={}, chunk=3)
     assert remote.read_bytes() == local.read_bytes()
-    ids = twin.single.doc_ids("test")[:9]
-    expected = list(keyphrase_records(twin.single, ids, metrics=["tf-rf"], k=30, top=5, protocol="label-free",
-                                      about=0.4))
+    expected = split_records(twin.single, "test", metrics=["tf-rf"], k=30, top=5, protocol="label-free", stop=9,
+                             about=0.4)
     with data_dir(twin.cluster_dir):
         got = list(split_records_on_cluster(client, _ref(), "test", metrics=["tf-rf"], k=30, top=5,
                                             protocol="label-free", block=4, window=2, about=0.4))

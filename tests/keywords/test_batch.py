@@ -9,6 +9,7 @@ import json
 import os
 
 import pytest
+from conftest import one_text, one_text_keywords
 
 from dkw_core.cli import main
 from dkw_core.errors import InputError
@@ -39,13 +40,13 @@ def test_split_records_equal_single_documents(model, protocol):
 
 
 @pytest.mark.parametrize("block", [1, 2, 100])
-def test_text_records_equal_keywords_for_text(model, block):
+def test_text_records_equal_one_text_at_a_time(model, block):
     recs = list(text_records(model, NEW, metrics=["rf", "tf-rf"], k=3, top=3, n_process=1, block=block))
     assert [r["id"] for r in recs] == [i for i, _ in NEW]
     for (doc_id, text), r in zip(NEW, recs):
         for m in ("rf", "tf-rf"):
             try:
-                expected = [kw.word for kw in model.keywords_for_text(text, metric=m, k=3, top=3)]
+                expected = [kw.word for kw in one_text_keywords(model, text, metric=m, k=3, top=3)]
             except InputError:
                 expected = []
             assert r["keywords"][m] == expected, (doc_id, m)
@@ -58,17 +59,17 @@ def test_text_records_equal_keywords_for_text(model, block):
 
 
 @pytest.mark.parametrize("protocol", ["label-free", "label-free-posterior", "label-free-top1"])
-def test_text_records_follow_the_protocol_of_keywords_for_text(model, protocol):
+def test_text_records_follow_the_protocol_of_one_text(model, protocol):
     usable = [(i, t) for i, t in NEW if i in ("a", "e")]
     recs = list(text_records(model, usable, metrics=["rf"], k=3, top=3, n_process=1, protocol=protocol))
     for (_doc_id, text), r in zip(usable, recs):
         assert r["protocol"] == protocol
-        assert r["keywords"]["rf"] == [kw.word for kw in model.keywords_for_text(text, metric="rf", k=3, top=3,
-                                                                                  protocol=protocol)]
+        one = one_text(model, text, k=3, top=3, protocol=protocol)
+        assert r["keywords"]["rf"] == [kw.word for kw in one.keywords["rf"]]
         if protocol == "label-free":
             assert "weighted_as" not in r
         else:
-            w = model.text_weighting(text)
+            w = one.weighting
             assert (r["weighted_as"], r["p"]) == (w.category, round(w.probability, 4))
     with pytest.raises(InputError, match="no gold category"):
         list(text_records(model, usable, metrics=["rf"], k=3, top=3, n_process=1, protocol="label-aware"))

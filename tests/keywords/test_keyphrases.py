@@ -2,7 +2,7 @@
 and the method through the model, the registry and the request path on a tiny corpus."""
 import numpy as np
 import pytest
-from conftest import SPACE, SPORT
+from conftest import SPACE, SPORT, one_text
 
 from dkw_core.errors import InputError
 from dkw_core.keywords import KeywordModel, describe_methods, method_kind, parse_method
@@ -110,44 +110,28 @@ def test_the_registry_names_the_keyphrase_method(model):
 
 def test_a_new_text_gets_its_fit_and_keyphrases(model):
     text = "The rocket and the moon mission reached orbit."
-    fit = model.text_fit(text)
+    found = one_text(model, text, metric="lo-own", k=3, top=3, about=0.0)
+    fit = found.fit
     assert 0.0 <= fit.p <= 1.0 and fit.nearest in model.categories
-    kp = model.keywords_for_text(text, metric="lo-own", k=3, top=3, about=0.0)
+    kp = found.keywords["lo-own"]
     assert {kw.word for kw in kp} <= {"rocket", "moon mission", "orbit", "the rocket", "moon"} | set(SPACE), kp
 
 
-class _OutOfCorpusModel:
-    """A stub model whose every text fits the corpus poorly; keywords name the about they got."""
+def test_an_out_of_corpus_text_gets_keywords_about_itself_unless_about_is_asked_for(model, monkeypatch):
+    from dkw_core.keywords.fit import CorpusFit
 
-    categories = ["a", "b"]
-    vectors = None
-
-    class corpus:  # noqa: N801 - the attribute the request path reads
-        key = "stub"
-
-    def keywords_for_text(self, text, *, metric, k, top, protocol, about=None, **_):
-        return [Keyword(f"about{about:g}", 1.0, 1, ())]
-
-    def text_fit(self, text, name="text"):
-        from dkw_core.keywords.fit import CorpusFit
-
-        return CorpusFit(p=0.3, similarity=0.5, nearest="a", out_of_corpus=True)
-
-    def text_weighting(self, text):
-        from dkw_core.keywords.posterior import weighting_of
-
-        return weighting_of(np.array([0.3, 0.7]), self.categories)
-
-
-def test_an_out_of_corpus_text_gets_keywords_about_itself_unless_about_is_asked_for():
-    from dkw_core.keywords.request import KeywordRequest, answer
-
-    default = answer(KeywordRequest(dataset="stub", text="lava"), model=_OutOfCorpusModel())
-    assert [kw.word for kw in default.keywords["lo-own"]] == ["about0"] and default.about == 0.0
-    assert "does not fit" in default.describe() and "weighted as b, P = 0.70" in default.describe()
+    outside = CorpusFit(p=0.3, similarity=0.5, nearest=model.categories[0], out_of_corpus=True)
+    monkeypatch.setattr(type(model), "corpus_fit", lambda self, units, posterior, artefacts=None: outside)
+    text = "The rocket and the moon mission reached orbit."
+    default = one_text(model, text, metric="lo-own", k=3, top=3, about=None)
+    own = one_text(model, text, metric="lo-own", k=3, top=3, about=0.0)
+    assert default.about == 0.0 and [kw.word for kw in default.keywords["lo-own"]] == \
+        [kw.word for kw in own.keywords["lo-own"]]
+    assert "does not fit" in default.describe() and "weighted as" in default.describe()
     assert default.to_dict()["out_of_corpus"] is True
-    asked = answer(KeywordRequest(dataset="stub", text="lava", about=1.0), model=_OutOfCorpusModel())
-    assert [kw.word for kw in asked.keywords["lo-own"]] == ["about1"]
+    asked = one_text(model, text, metric="lo-own", k=3, top=3, about=1.0)
+    assert asked.about == 1.0 and [kw.word for kw in asked.keywords["lo-own"]] != \
+        [kw.word for kw in own.keywords["lo-own"]]
 
 
 def _naive_mmr(scores, vecs, top, diversity):

@@ -2,7 +2,7 @@
 paper's example document on a slice of the real 20 Newsgroups."""
 import numpy as np
 import pytest
-from conftest import SPACE, SPORT, needs_20ng
+from conftest import SPACE, SPORT, needs_20ng, one_text, one_text_keywords
 
 from dkw_core.corpora import Corpus, Document
 from dkw_core.errors import InputError
@@ -134,12 +134,10 @@ def test_document_vectors_are_normalised_sums(model):
 
 def test_new_text_is_weighted_with_its_predicted_category_by_default(model):
     text = "The rocket left the planet."
-    kws = model.keywords_for_text(text, metric="rf", k=2, top=2)
-    assert {kw.word for kw in kws} <= set(SPACE)
-    w = model.text_weighting(text)
-    assert w.category == model.categories[int(model.text_posteriors([text])[0].argmax())]
-    assert [kw.word for kw in kws] == [kw.word for kw in model.keywords_for_text(text, metric="rf", k=2, top=2,
-                                                                                  label=w.category)]
+    found = one_text(model, text, k=2, top=2)
+    assert {kw.word for kw in found.keywords["rf"]} <= set(SPACE)
+    assert found.protocol == "label-free-top1"
+    assert found.weighting.category == model.categories[int(model.text_posteriors([text])[0].argmax())]
 
 
 @pytest.mark.parametrize("text,message", [
@@ -150,7 +148,7 @@ def test_new_text_is_weighted_with_its_predicted_category_by_default(model):
 ])
 def test_unusable_texts_are_clear_errors(model, text, message):
     with pytest.raises(InputError, match=message):
-        model.keywords_for_text(text, metric="rf", k=2, top=2)
+        one_text(model, text, k=2, top=2)
 
 
 def test_unknown_protocol_and_metric(model):
@@ -281,7 +279,7 @@ def test_a_neighbours_spec_is_used_for_corpus_documents_and_new_texts_alike(topi
     # a new text with a corpus document's words gets the same keywords as the cached document
     doc = model.corpus.test[0]
     cached = model.keywords(doc, metric="rf", k=3, top=3, protocol="label-free")
-    fresh = model.keywords_for_text(doc.text, metric="rf", k=3, top=3, protocol="label-free")
+    fresh = one_text_keywords(model, doc.text, k=3, top=3, protocol="label-free")
     assert [kw.word for kw in cached] == [kw.word for kw in fresh]
 
 

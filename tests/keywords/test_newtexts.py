@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import archives_present
+from conftest import archives_present, one_text, one_text_keywords
 
 from dkw_core import extract_keywords
 from dkw_core.errors import InputError
 from dkw_core.keywords import KeywordModel
 from dkw_core.keywords.fit import CorpusFit
-from dkw_core.keywords.newtexts import discriminative, keyphrases, new_texts, rank_new_texts
+from dkw_core.keywords.newtexts import new_texts, text_keywords
 from dkw_core.keywords.units import NeighbourCache, neighbour_cache
 from dkw_core.types import DEFAULT_ABOUT
 
@@ -45,7 +45,7 @@ def _one_at_a_time(model, texts: list[str], metric: str, protocol: str) -> list[
     for t in texts:
         model.__dict__.pop("_neighbour_cache", None)  # today's path: each text searched on its own
         try:
-            out.append([kw.word for kw in model.keywords_for_text(t, metric=metric, k=90, top=10, protocol=protocol)])
+            out.append([kw.word for kw in one_text_keywords(model, t, metric=metric, k=90, top=10, protocol=protocol)])
         except InputError:
             out.append([])
     return out
@@ -69,10 +69,11 @@ def test_a_batch_gives_the_keywords_of_one_text_at_a_time_on_every_corpus(datase
         assert [[kw.word for kw in kws] for kws in got] == want, (dataset, protocol)
         assert got[-2] == [] and got[-1] == [] and all(got[:-2])
     # the scores too, and the same again from the cache (every unit now seen)
-    batch = rank_new_texts(model, texts, discriminative(metric="lo-own", k=90, top=10))
+    batch = [f.keywords["lo-own"] for f in text_keywords(model, [(str(i), t) for i, t in enumerate(texts)],
+                                                          metrics=["lo-own"], k=90, top=10, about=1.0)]
     for t, kws in zip(texts[:3], batch):
         model.__dict__.pop("_neighbour_cache", None)
-        one = model.keywords_for_text(t, metric="lo-own", k=90, top=10)
+        one = one_text_keywords(model, t, metric="lo-own", k=90, top=10)
         assert [(k.word, k.score, k.tf, k.provenance) for k in kws] == [(k.word, k.score, k.tf, k.provenance) for k in one]
 
 
@@ -149,27 +150,21 @@ def test_the_neighbour_cache_is_bounded(topic_vectors):
     assert set(cache._rows) == set(units[2:])  # the oldest went first
 
 
-def test_a_ranking_is_a_function_of_the_per_text_artefacts(model):
-    seen = []
-
-    def own_phrases(_model, text):
-        seen.append(text)
-        return [] if text.units is None else [type("K", (), {"word": p})() for p in text.units.phrases[:2]]
-
-    out = rank_new_texts(model, ["The rocket left the planet.", ""], own_phrases, protocol="label-free-posterior")
-    assert [[k.word for k in kws] for kws in out] == [["rocket", "planet"], []]
-    assert seen[0].posterior is not None and seen[0].posterior.shape == (len(model.categories),)
-    assert seen[1].problem == "the document is empty" and seen[0].phrases["rocket"] == 1
+def test_new_texts_hold_what_the_ranking_reads(model):
+    out = new_texts(model, [("a", "The rocket left the planet."), ("b", "")], protocol="label-free-posterior")
+    assert out[0].posterior is not None and out[0].posterior.shape == (len(model.categories),)
+    assert out[0].phrases["rocket"] == 1 and out[0].units is not None
+    assert out[1].problem == "the document is empty" and out[1].units is None
 
 
-def test_rank_texts_matches_keywords_for_text(model):
+def test_rank_texts_gives_the_keywords_of_one_text(model):
     texts = ["The rocket left the planet for the moon.", "", "The coach of the team watched the game."]
     idx = model.rank_texts(texts, metric="rf", k=3, top=3)
     assert (idx[1] == -1).all()
     for t, row in zip(texts, idx):
         if t:
             assert [model.vocabulary[i] for i in row if i >= 0] == \
-                [kw.word for kw in model.keywords_for_text(t, metric="rf", k=3, top=3)]
+                [kw.word for kw in one_text_keywords(model, t, metric="rf", k=3, top=3)]
 
 
 def test_extract_keywords_refuses_a_list_with_a_non_text():
@@ -180,52 +175,89 @@ def test_extract_keywords_refuses_a_list_with_a_non_text():
 TOPIC_TEXT = "The rocket left the planet for the moon while the coach of the team watched the game in the league."
 
 
-def _fresh(model, text: str = TOPIC_TEXT):
-    return new_texts(model, [("t", text)], protocol="label-free-top1", posterior=True)[0]
+def _in_a_batch(model, about, protocol="label-free-top1"):
+    """TOPIC_TEXT ranked second in a batch of three (its keywords, its TextKeywords)."""
+    items = [("x", "The moon and the planet."), ("t", TOPIC_TEXT), ("y", "The team won the game.")]
+    found = list(text_keywords(model, items, metrics=["rf"], k=3, top=4, protocol=protocol, about=about))[1]
+    return found.keywords["rf"], found
 
 
 def test_the_batched_keyphrases_follow_about(model):
-    """The keyphrases ranking of a NewText is ``keywords_for_text`` at every about it is given,
-    and those lists differ (a ranking that ignored about would fail here)."""
+    """A text's keyphrases in a batch are its keyphrases alone at every about it is given, and
+    those lists differ (a ranking that ignored about would fail here)."""
     lists = {}
     for about in (0.0, 0.5, 1.0):
-        text = _fresh(model)
-        got = keyphrases(metric="rf", k=3, top=4, about=about)(model, text)
-        want = model.keywords_for_text(TOPIC_TEXT, metric="rf", k=3, top=4, about=about)
+        got, found = _in_a_batch(model, about)
+        want = one_text_keywords(model, TOPIC_TEXT, k=3, top=4, about=about)
         assert [(k.word, k.tf) for k in got] == [(k.word, k.tf) for k in want], about
         assert np.allclose([k.score for k in got], [k.score for k in want])
-        assert text.extra["about"] == about and text.extra["fit"] is not None
-        assert [k.word for k in text.extra["category_words"]["rf"]] == \
-            [k.word for k in model.keywords_for_text(TOPIC_TEXT, metric="rf", k=3, top=4, about=1.0)]
+        assert found.about == about and (found.fit is not None) == (about < 1.0)  # the paper's words need no fit
+        if about < 1.0:
+            assert [k.word for k in found.category_words["rf"]] == \
+                [k.word for k in one_text_keywords(model, TOPIC_TEXT, k=3, top=4, about=1.0)]
         lists[about] = [k.word for k in got]
     assert lists[0.0] != lists[1.0] and lists[0.5] != lists[1.0]
     for protocol in ("label-free", "label-free-posterior"):  # the other weightings, as text_label gives them
-        text = new_texts(model, [("t", TOPIC_TEXT)], protocol=protocol, posterior=True)[0]
-        got = keyphrases(metric="rf", k=3, top=4, about=0.5, protocol=protocol)(model, text)
-        want = model.keywords_for_text(TOPIC_TEXT, metric="rf", k=3, top=4, about=0.5, protocol=protocol)
+        got, _ = _in_a_batch(model, 0.5, protocol)
+        want = one_text_keywords(model, TOPIC_TEXT, k=3, top=4, about=0.5, protocol=protocol)
         assert [(k.word, k.tf) for k in got] == [(k.word, k.tf) for k in want], protocol
         assert np.allclose([k.score for k in got], [k.score for k in want]), protocol
 
 
 def test_about_none_follows_the_fit_and_an_asked_about_wins(model, monkeypatch):
-    """``about=None``: the default about, 0 for a text its fit calls out of the corpus (as
-    ``answer`` resolves it); an about given is kept whatever the fit says."""
-    from dkw_core.keywords.request import KeywordRequest, answer
-
+    """``about=None``: the default about, 0 for a text its fit calls out of the corpus; an about
+    given is kept whatever the fit says."""
     def ranked(about):
-        text = _fresh(model)
-        words = [k.word for k in keyphrases(metric="rf", k=3, top=4, about=about)(model, text)]
-        return words, text.extra["about"]
+        got, found = _in_a_batch(model, about)
+        return [k.word for k in got], found.about
 
-    fits = model.text_fit(TOPIC_TEXT)
-    req = KeywordRequest(dataset="topics", text=TOPIC_TEXT, metrics=("rf",), k=3, top=4)
-    one = answer(req, model=model)
+    one = one_text(model, TOPIC_TEXT, k=3, top=4, about=None)
     assert ranked(None) == ([k.word for k in one.keywords["rf"]], one.about)
-    assert one.about == (0.0 if fits.out_of_corpus else DEFAULT_ABOUT)
+    assert one.about == (0.0 if one.fit.out_of_corpus else DEFAULT_ABOUT)
     outside = CorpusFit(p=0.3, similarity=0.1, nearest=model.categories[0], out_of_corpus=True)
     monkeypatch.setattr(type(model), "corpus_fit", lambda self, units, posterior, artefacts=None: outside)
     words, about = ranked(None)
-    assert about == 0.0 and words == [k.word for k in model.keywords_for_text(TOPIC_TEXT, metric="rf", k=3, top=4,
-                                                                            about=0.0)]
-    assert ranked(0.7)[1] == 0.7 and ranked(1.0) == ([k.word for k in model.keywords_for_text(
-        TOPIC_TEXT, metric="rf", k=3, top=4, about=1.0)], 1.0)
+    assert about == 0.0 and words == [k.word for k in one_text_keywords(model, TOPIC_TEXT, k=3, top=4, about=0.0)]
+    assert ranked(0.7)[1] == 0.7 and ranked(1.0) == ([k.word for k in one_text_keywords(
+        model, TOPIC_TEXT, k=3, top=4, about=1.0)], 1.0)
+
+
+DOORS = [OUT_OF_CORPUS["20ng"],
+         "The new graphics card renders polygons faster, but the driver crashes when the window is resized.",
+         "The goalie stopped the puck twice in overtime and the fans cheered the playoff win.", "", "and then, quickly."]
+
+
+@pytest.mark.parametrize("about", [None, 0.0, 1.0])
+def test_one_text_a_batch_and_the_cli_give_the_same_keywords(tmp_path, capsys, about):
+    """The doors of the one path of new texts agree, on the shipped statistics (nothing to
+    prepare): ``extract_keywords(text)``, ``extract_keywords(list)`` and ``keywords --texts``
+    (two metrics at once) give each text the same words and scores, about, fit and weighting;
+    a text without keywords is an error alone, ``[]`` in a list and a record with its problem."""
+    import json
+
+    from dkw_core.cli import main
+
+    src = tmp_path / "texts.jsonl"
+    src.write_text("".join(json.dumps({"id": f"t{i}", "text": t}) + "\n" for i, t in enumerate(DOORS)))
+    argv = ["keywords", "--texts", str(src), "--metric", "rf", "--metric", "lo-own"]
+    assert main(argv + ([] if about is None else ["--about", str(about)])) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["id"] for r in records] == [f"t{i}" for i in range(len(DOORS))]
+    for m in ("rf", "lo-own"):
+        batch = extract_keywords(DOORS, metric=m, about=about)
+        for text, rec, kws in zip(DOORS, records, batch):
+            try:
+                one = extract_keywords(text, metric=m, about=about)
+            except InputError as exc:
+                assert kws == [] and rec["keywords"][m] == [] and rec["problem"] in str(exc)
+                continue
+            assert [k.word for k in one] == [k.word for k in kws] == rec["keywords"][m], (m, text)
+            assert [k.score for k in one] == [k.score for k in kws], (m, text)
+            assert (rec["weighted_as"], rec["p"]) == (one.weighting.category, round(one.weighting.probability, 4))
+            if about != 1.0:
+                assert one.about == kws.about == rec["about"] and rec["out_of_corpus"] == one.fit.out_of_corpus
+                assert [k.word for k in one.category_words] == [k.word for k in kws.category_words]
+    if about is None:  # the volcano is out of 20ng: its own words by default, from every door
+        assert records[0]["about"] == 0.0 and records[0]["out_of_corpus"] and records[1]["about"] == DEFAULT_ABOUT
+    if about == 1.0:
+        assert "about" not in records[0]

@@ -3,7 +3,7 @@ fitted on training texts only, out-of-fold for training documents, never reading
 the documents being weighted."""
 import numpy as np
 import pytest
-from conftest import SPACE, SPORT
+from conftest import SPACE, SPORT, one_text_keywords
 
 from dkw_core.corpora import Corpus, Document
 from dkw_core.errors import InputError
@@ -108,7 +108,7 @@ def test_posterior_protocol_ignores_the_labels_it_weights(corpus, topic_vectors,
     assert dict(zip(other.doc_ids("test"), other.words(other_idx))) == words
     kws = model.keywords("p/test/space/0", metric="rf", k=2, top=3, protocol=protocol)
     assert {kw.word for kw in kws} <= set(SPACE)
-    new = model.keywords_for_text("The rocket and the moon.", metric="rf", k=2, top=2, protocol=protocol)
+    new = one_text_keywords(model, "The rocket and the moon.", k=2, top=2, protocol=protocol)
     assert {kw.word for kw in new} <= set(SPACE)
     with pytest.raises(InputError, match="gold category"):
         model.rank_texts(["The rocket."], metric="rf", k=2, top=2, protocol="label-aware")

@@ -11,7 +11,7 @@ import pytest
 
 from dkw_core.keywords import KeywordModel
 from dkw_core.keywords.batch import read_jsonl, read_texts, text_records
-from dkw_core.keywords.stream import local_runner, state_path, stream_keywords
+from dkw_core.keywords.stream import state_path, stream_keywords
 
 GOOD = ["The rocket left the planet for the moon.", "The coach of the team watched the game.",
         "The player kicked the ball past the goal.", "A mission to the star and the orbit of the earth.",
@@ -25,7 +25,11 @@ def model(topic_corpus, topic_vectors):
 
 
 def _runner(model):
-    return local_runner(model, metrics=["rf"], k=3, top=3, protocol="label-free-top1", n_process=1)
+    """Each chunk's records computed in this process, as a cluster worker computes them."""
+    def run(chunks):
+        for items in chunks:
+            yield list(text_records(model, items, metrics=["rf"], k=3, top=3, n_process=1, block=len(items)))
+    return run
 
 
 def _write(path, lines: list[bytes]) -> None:
