@@ -11,6 +11,7 @@ import streamlit as st
 from dkw_app import corpora_models, keyword_views, keywords_door, resources, study_ui, tables, widgets
 from dkw_app.untrusted import md
 from dkw_core.errors import DkwError
+from dkw_core.keywords.newtexts import about_asked
 from dkw_core.types import DEFAULT_ABOUT, DEFAULT_CORPUS, DEFAULT_K
 
 st.set_page_config(page_title="dkw — discriminative keywords", page_icon=":material/key:", layout="wide")
@@ -37,7 +38,7 @@ if asked:
             with st.spinner("Finding keywords…"):
                 # the slider at the default leaves the choice to the default rule: a text that fits the
                 # corpus poorly gets its own phrases (about 0, docs/method.md §13); any other value is kept
-                found = keywords_door.extract_keywords(text, about=None if about == DEFAULT_ABOUT else about)
+                found = keywords_door.extract_keywords(text, about=about_asked(about))
         except DkwError as exc:
             widgets.show_error(exc)
         else:

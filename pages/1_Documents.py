@@ -8,8 +8,9 @@ import streamlit as st
 from dkw_app import browse, corpora_models, keyword_views, keywords_door, resources, study_ui, tables, widgets
 from dkw_app.untrusted import isolate, md
 from dkw_core.errors import DkwError
+from dkw_core.keywords.newtexts import about_asked
 from dkw_core.neighbours import DEFAULT_NEIGHBOURS, NEIGHBOURS_CHOICES
-from dkw_core.types import DEFAULT_ABOUT, DEFAULT_K, DEFAULT_METRIC, DEFAULT_TOP, NEW_TEXT_PROTOCOL, NEW_TEXT_PROTOCOLS, PROTOCOLS
+from dkw_core.types import DEFAULT_K, DEFAULT_METRIC, DEFAULT_TOP, NEW_TEXT_PROTOCOL, NEW_TEXT_PROTOCOLS, PROTOCOLS
 
 st.set_page_config(page_title="dkw — documents", page_icon=":material/description:", layout="wide")
 study_ui.require_mode_access("documents")  # DKW_MODE=study: organisers only
@@ -139,7 +140,7 @@ if source == OWN_TEXT:
     keyword_views.own_text_keywords(model, text, corpus=name, metrics=metrics, k=int(k), top=int(top),
                                     protocol=protocol, vectors=resources.loaded_vectors_name(),
                                     neighbours=neighbours,  # the default: the default rule (out of corpus: 0)
-                                    about=None if about == DEFAULT_ABOUT else about)
+                                    about=about_asked(about))
     st.stop()
 corpus = widgets.guarded(lambda: resources.corpus(name, sample))
 if corpus is None:

@@ -7,11 +7,13 @@ import re
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
+import numpy as np
 import pandas as pd
 
 from dkw_app import corpora_models, keywords_door, stored_runs
 from dkw_core.corpora import Corpus, Document
 from dkw_core.evaluation import comparisons
+from dkw_core.keywords import newtexts
 
 UNTRUSTED = ("Hello <script>alert('x')</script> see [a link](http://evil.example) "
              "and ![an image](http://evil.example/i.png) **bold** <b>html</b>")
@@ -90,18 +92,13 @@ class FakeModel:
     categories = ["comp.graphics", "sci.space"]
     text_calls: list = []
 
-    def text_weighting(self, text):
-        from dkw_core.keywords.posterior import weighting_of
+    @staticmethod
+    def posterior(text):
+        return np.array([0.41, 0.38] if "unsure" in text else [0.93, 0.07])
 
-        return weighting_of([0.41, 0.38] if "unsure" in text else [0.93, 0.07], self.categories)
-
-    def keywords_for_text(self, text, *, metric, k, top, protocol="label-free-top1", label=None, about=None):
-        from dkw_core.errors import InputError
-
+    def text_words(self, text, *, metric, top, protocol="label-free-top1", label=None):
         FakeModel.text_calls.append({"protocol": protocol, "label": label})
-        if not text.strip():
-            raise InputError("text: the document is empty")
-        cat = label or (self.text_weighting(text).category if protocol == "label-free-top1" else None)
+        cat = label or (self.categories[int(self.posterior(text).argmax())] if protocol == "label-free-top1" else None)
         prefix = f"{cat.split('.')[-1]}-" if cat else ""
         words = self.expected(text, metric, top)
         return [FakeKeyword(prefix + w, float(len(words) - i), 1, [FakeProvenance(w, 0.9, 1)])
@@ -113,6 +110,31 @@ class FakeModel:
         docs = [d for d in self.corpus.documents if d.split == "train" and d.label == category]
         words = self.expected(" ".join(d.text for d in docs), metric, top)
         return [CategoryWord(w, float(len(words) - i), 1, 1.0, 0.0, ((f"{w} phrase", 1),)) for i, w in enumerate(words)]
+
+
+def fake_text_keywords(model, items, *, metrics, top, protocol="label-free-top1", about=None, alternatives=False,
+                       **_):
+    """The one path of new texts (``dkw_core.keywords.newtexts.text_keywords``) over a
+    :class:`FakeModel`: its words per metric, the category words beside them below about 1, and
+    an unsure text's words under its two likeliest categories."""
+    from dkw_core.keywords.newtexts import TextKeywords
+    from dkw_core.keywords.posterior import weighting_of
+    from dkw_core.types import DEFAULT_ABOUT, PROTOCOL_INFO
+
+    for name, text in items:
+        a = DEFAULT_ABOUT if about is None else about
+        if not text.strip():
+            yield TextKeywords(name, text, {m: [] for m in metrics}, a, problem="the document is empty")
+            continue
+        found = TextKeywords(name, text, {m: model.text_words(text, metric=m, top=top, protocol=protocol)
+                                          for m in metrics}, a, posterior=model.posterior(text))
+        if a < 1.0:
+            found.category_words = dict(found.keywords)
+        w = weighting_of(found.posterior, model.categories)
+        if alternatives and PROTOCOL_INFO[protocol].posterior and w.unsure and w.runner_up is not None:
+            found.by_category = {cat: {m: model.text_words(text, metric=m, top=top, protocol=protocol, label=cat)
+                                       for m in metrics} for cat in (w.category, w.runner_up)}
+        yield found
 
 
 #: The fake peers and their labels; a peer ranks the category's own words alphabetically backwards.
@@ -213,6 +235,7 @@ class FakeBackend:
             (keywords_door, "shipped_answers"): lambda name, **_: name in self.shipped,
             (keywords_door, "load_shipped"): lambda name, **_: self._shipped_model(name),
             (keywords_door, "extract_keywords"): self._instant_keywords,
+            (newtexts, "text_keywords"): fake_text_keywords,  # the one path of new texts, over a FakeModel
             (keywords_door, "instant_refusal"): lambda corpus="20ng": self.instant_refusal,
             (stored_runs, "disk_cached"): lambda kind, parts, compute: compute(),  # no disk: every test computes its own
             (corpora_models, "interrupted_tagging"): lambda name: self.interrupted.get(name, 0),

@@ -261,3 +261,12 @@ def test_one_text_a_batch_and_the_cli_give_the_same_keywords(tmp_path, capsys, a
         assert records[0]["about"] == 0.0 and records[0]["out_of_corpus"] and records[1]["about"] == DEFAULT_ABOUT
     if about == 1.0:
         assert "about" not in records[0]
+
+
+def test_an_about_control_at_the_default_asks_for_the_default_rule():
+    """Home's and Documents' slider: at the default it leaves the choice to the default rule (a
+    text out of the corpus gets 0), any other value is asked for as it is."""
+    from dkw_core.keywords.newtexts import about_asked
+
+    assert about_asked(DEFAULT_ABOUT) is None
+    assert about_asked(0.0) == 0.0 and about_asked(1.0) == 1.0 and about_asked(0.7) == 0.7
