@@ -26,6 +26,9 @@ class TermModel:
     vocabulary: list[str]
     categories: list[str]
     counts_own_words = False  # whether _all_own gives the words each document itself contains
+    statistics = None
+    """Where the training statistics come from: ``None``, this corpus's own counts; else a source
+    read instead (:class:`~.shipped.ShippedStatistics`: a model of new texts, no documents)."""
 
     def _init_docs(self, corpus) -> None:
         self.corpus = corpus
@@ -43,8 +46,29 @@ class TermModel:
         self._stats_cache: dict[int | None, CategoryStats] = {}
         self._posterior = None  # (all-document posteriors, fitted CategoryPosterior), on demand
 
+    def _init_statistics(self, statistics) -> None:
+        """No documents: the categories and the training statistics are read from ``statistics``
+        (``.corpus``, ``.categories``, ``.category_stats(k)``, ``.posterior_model()``,
+        ``.check_k(k)``, ``.documents_refusal()``)."""
+        self.statistics = statistics
+        self.corpus = statistics.corpus
+        self.categories = list(statistics.categories)
+        self._ids, self._row = [], {}
+        self._labels = np.zeros(0, dtype=np.int64)
+        self._split_rows = {}
+        self._scores_cache = {}
+        self._stats_cache = {}
+        self._posterior = None
+
+    def _need_documents(self) -> None:
+        """The one gate of everything that reads the corpus's documents: a model whose statistics
+        come from elsewhere has none, and says what to prepare instead."""
+        if self.statistics is not None:
+            raise InputError(self.statistics.documents_refusal())
+
     # -- documents -------------------------------------------------------------------------
     def rows(self, split: str) -> np.ndarray:
+        self._need_documents()
         if split not in self._split_rows:
             raise InputError(f"unknown split {split!r}; choose train, test or all")
         return self._split_rows[split]
@@ -61,6 +85,7 @@ class TermModel:
         return doc_id in self._row
 
     def _document(self, doc):
+        self._need_documents()
         return self.corpus.get(doc) if isinstance(doc, str) else doc
 
     def _weighting(self, doc, protocol: str) -> int | np.ndarray | None:
@@ -82,6 +107,7 @@ class TermModel:
 
     # -- category posteriors (label-free-posterior) ---------------------------------------------
     def _posteriors_all(self):
+        self._need_documents()
         if self._posterior is None:
             self._posterior = self._load_posteriors() or self._fit_posteriors()
         return self._posterior
@@ -116,6 +142,8 @@ class TermModel:
         """The category posterior fitted on the whole training split (for new texts). Fitted
         alone when the corpus's own posteriors are not needed yet: a new text never waits for
         the out-of-fold posteriors of every training document."""
+        if self.statistics is not None:
+            return self.statistics.posterior_model()
         if self._posterior is None:
             loaded = self._load_posteriors()
             if loaded is not None:
@@ -140,7 +168,8 @@ class TermModel:
 
     def term_counts(self, split: str, k: int | None = None) -> sp.csr_matrix:
         """tf(w, d) for the documents of ``split`` (rows in corpus order)."""
-        return self._all_counts(k)[self.rows(split)]
+        rows = self.rows(split)
+        return self._all_counts(k)[rows]
 
     def _all_own(self) -> sp.csr_matrix | None:
         """(documents x vocabulary) the words each document itself contains (any positive
@@ -163,6 +192,8 @@ class TermModel:
     def category_stats(self, k: int | None = None) -> CategoryStats:
         """ABCD statistics of the training split for this K (kept in memory and, for a cached
         model, on disk: a document's keywords then never need the whole corpus's counts)."""
+        if self.statistics is not None:
+            return self.statistics.category_stats(self._check_k(k))
         if k in self._stats_cache:
             return self._stats_cache[k]
         path = self._stats_path(k)

@@ -53,19 +53,44 @@ class KeywordModel(TermModel):
 
     counts_own_words = True
 
-    def __init__(self, corpus, vectors: Vectors, index: NeighbourIndex, problems: dict[str, str],
-                 neighbours: str | None = None):
-        self._init_docs(corpus)
+    def __init__(self, corpus, vectors: Vectors, index: NeighbourIndex | None, problems: dict[str, str],
+                 neighbours: str | None = None, *, statistics=None):
+        """``statistics``: a source of training statistics read instead of the corpus's own
+        counts (then no ``corpus`` and no ``index``: a model of new texts, :meth:`of_statistics`)."""
+        if statistics is None:
+            self._init_docs(corpus)
+        else:
+            self._init_statistics(statistics)
         self.vectors = vectors
         self.neighbours = neighbours_spec(neighbours)  # how step 3 scored "nearest"
         self.index = index
-        self.k_max = index.k_max
+        self.k_max = statistics.k if index is None else index.k_max
         self.vocabulary = vectors.cropped_words
         self.problems = problems  # doc id -> why it has no keywords
         self.cache_dir: Path | None = None  # set when the model lives in the disk cache
-        self.doc_uid = index.doc_uid()
+        self.doc_uid = None if index is None else index.doc_uid()
         self._counts_cache: dict[int, sp.csr_matrix] = {}
         self._own: sp.csr_matrix | None = None
+
+    @classmethod
+    def of_statistics(cls, statistics, vectors: Vectors) -> KeywordModel:
+        """A model of new texts whose training statistics are read from ``statistics`` (the
+        shipped statistics of a built-in corpus, :class:`~.shipped.ShippedStatistics`): a new
+        text is tagged, searched and ranked exactly as with the prepared corpus; anything that
+        reads the corpus's documents says what to prepare instead."""
+        return cls(None, vectors, None, {}, statistics.neighbours, statistics=statistics)
+
+    def _prepared(self) -> tuple[NeighbourIndex, sp.csr_matrix]:
+        """The prepared corpus's index and its documents x phrase units matrix (a model reading
+        its statistics from elsewhere has neither: the documents' gate says so)."""
+        self._need_documents()
+        assert self.index is not None and self.doc_uid is not None
+        return self.index, self.doc_uid
+
+    @property
+    def source(self) -> str:
+        """Where the statistics come from, for an answer's caption and JSON."""
+        return "prepared corpus" if self.statistics is None else self.statistics.source
 
     # index parts under their historical names
     phrases = property(lambda self: self.index.phrases)
@@ -191,6 +216,8 @@ class KeywordModel(TermModel):
 
     # -- bulk -----------------------------------------------------------------------------------
     def _check_k(self, k: int | None) -> int:
+        if self.statistics is not None:
+            return self.statistics.check_k(k)
         if k is None:
             return self.k_max
         if self.k_max >= len(self.vocabulary):  # every word is a neighbour: the vocabulary is the bound
@@ -202,7 +229,8 @@ class KeywordModel(TermModel):
         if k not in self._counts_cache:
             if len(self._counts_cache) >= 2:
                 self._counts_cache.pop(next(iter(self._counts_cache)))
-            counts = (self.doc_uid @ self.index.neighbour_matrix(k, len(self.vocabulary))).tocsr()
+            index, doc_uid = self._prepared()
+            counts = (doc_uid @ index.neighbour_matrix(k, len(self.vocabulary))).tocsr()
             counts.sort_indices()
             self._counts_cache[k] = counts
         return self._counts_cache[k]
@@ -211,6 +239,7 @@ class KeywordModel(TermModel):
         """(documents x cropped vocabulary) 1 where the word is itself a unit of one of the
         document's candidate phrases (``index.phrase_words``): its own words, for lo-own."""
         if self._own is None:
+            self._prepared()
             path = None if self.cache_dir is None else self.cache_dir / "own_words.npz"
             own = _read_own(path, self.doc_phrase.shape[0], len(self.vocabulary)) if path is not None else None
             if own is None:
@@ -229,7 +258,8 @@ class KeywordModel(TermModel):
         rows = self.rows(split)[np.asarray(positions, dtype=np.int64)]
         if k in self._counts_cache:
             return self._counts_cache[k][rows]
-        counts = (self.doc_uid[rows] @ self.index.neighbour_matrix(k, len(self.vocabulary))).tocsr()
+        index, doc_uid = self._prepared()
+        counts = (doc_uid[rows] @ index.neighbour_matrix(k, len(self.vocabulary))).tocsr()
         counts.sort_indices()
         return counts
 

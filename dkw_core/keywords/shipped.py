@@ -11,8 +11,9 @@ README), written by ``scripts/ship_stats.py`` from a prepared corpus:
   name, a hash of the cropped vocabulary, K, neighbours spec, dkw version);
 * ``<corpus>-posterior.npz``: the posterior as a :class:`~.compact.CompactPosterior`.
 
-:class:`ShippedModel` is a :class:`~.model.KeywordModel` without documents: a new text is
-tagged and searched exactly as there (same code), its words scored with the shipped
+:class:`ShippedStatistics` is a source of statistics that a :class:`~.model.KeywordModel`
+without documents reads (:meth:`~.model.KeywordModel.of_statistics`): a new text is tagged and
+searched exactly as with the prepared corpus (same code), its words scored with the shipped
 statistics. It is used only where it gives the prepared model's statistics: built-in corpus,
 K = the shipped K, plain cosine neighbours, the vectors the files were written with
 (:func:`shipped_available`). Corpus documents, other K, a slice or other vectors need the
@@ -129,44 +130,43 @@ class _CorpusName:
     key: str
 
 
-class ShippedModel(KeywordModel):
-    """A :class:`KeywordModel` of a built-in corpus's shipped statistics: new texts only."""
+class ShippedStatistics:
+    """A built-in corpus's shipped training statistics at one K: the source of statistics a
+    :class:`~.model.KeywordModel` of new texts reads (:meth:`~.model.KeywordModel.of_statistics`),
+    with the category names, the compact posterior and the neighbours spec they were counted
+    under. No documents: a corpus document, or another K, needs the prepared corpus."""
 
     source = "shipped statistics"
 
     def __init__(self, dataset: str, meta: dict, categories: list[str], stats: CategoryStats,
-                 posterior: CompactPosterior, vectors: Vectors) -> None:  # no documents: no super().__init__
+                 posterior: CompactPosterior) -> None:
         self.corpus = _CorpusName(dataset, str(meta["corpus_key"]))
         self.categories = list(categories)
-        self.vectors = vectors
-        self.vocabulary = vectors.cropped_words
-        self.neighbours = str(meta["neighbours"])
-        self.k_max = int(meta["k"])
         self.meta = meta
-        self.problems = {}
-        self.cache_dir = None
-        self._scores_cache = {}
-        self._stats_cache = {self.k_max: stats, None: stats}
-        self._posterior = None
-        self._shipped_posterior = posterior
+        self.k = int(meta["k"])
+        self.neighbours = str(meta["neighbours"])
+        self._stats = stats
+        self._posterior = posterior
 
-    def _check_k(self, k: int | None) -> int:
-        if k is not None and int(k) != self.k_max:
-            raise InputError(f"the shipped statistics of {self.corpus.name} are for K = {self.k_max}; another K "
-                             f"needs the prepared corpus (python -m dkw_core prepare --dataset {self.corpus.name})")
-        return self.k_max
+    def _prepare_instead(self) -> str:
+        return f"needs the prepared corpus (python -m dkw_core prepare --dataset {self.corpus.name})"
+
+    def check_k(self, k: int | None) -> int:
+        if k is not None and int(k) != self.k:
+            raise InputError(f"the shipped statistics of {self.corpus.name} are for K = {self.k}; another K "
+                             + self._prepare_instead())
+        return self.k
 
     def category_stats(self, k: int | None = None) -> CategoryStats:
-        return self._stats_cache[self._check_k(k)]
+        self.check_k(k)
+        return self._stats
 
-    def posterior_model(self):
-        return self._shipped_posterior
+    def posterior_model(self) -> CompactPosterior:
+        return self._posterior
 
-    def _corpus_only(self, *_args, **_kwargs):
-        raise InputError(f"the shipped statistics of {self.corpus.name} score new texts only; corpus documents "
-                         f"need the prepared corpus (python -m dkw_core prepare --dataset {self.corpus.name})")
-
-    keywords = rank = term_counts = posteriors = category_keywords = doc_ids = labels = _corpus_only
+    def documents_refusal(self) -> str:
+        return (f"the shipped statistics of {self.corpus.name} score new texts only; corpus documents "
+                + self._prepare_instead().replace("needs", "need", 1))
 
 
 def shipped_available(dataset: str, *, k: int = DEFAULT_K, neighbours: str = "cosine",
@@ -178,15 +178,15 @@ def shipped_available(dataset: str, *, k: int = DEFAULT_K, neighbours: str = "co
             and meta.get("vectors") == vectors_name(vectors) and meta.get("corpus_key") == dataset)
 
 
-_LOADED: cache.Memo[ShippedModel] = cache.Memo(maxsize=4)
+_LOADED: cache.Memo[KeywordModel] = cache.Memo(maxsize=4)
 
 
 def load_shipped(dataset: str, *, k: int = DEFAULT_K, vectors: str | None = None,
-                 folder: Path | None = None) -> ShippedModel:
-    """The :class:`ShippedModel` of a built-in corpus (loaded once per process) from ``folder``
-    (default ``dkw_core/shipped/``); an :class:`InputError` when the files are missing or were
-    written for other vectors."""
-    def build() -> ShippedModel:
+                 folder: Path | None = None) -> KeywordModel:
+    """The model of new texts of a built-in corpus that reads its :class:`ShippedStatistics`
+    (loaded once per process) from ``folder`` (default ``dkw_core/shipped/``); an
+    :class:`InputError` when the files are missing or were written for other vectors."""
+    def build() -> KeywordModel:
         path = stats_path(dataset, k, folder)
         if read_meta(path) is None or not posterior_path(dataset, folder).is_file():
             raise InputError(f"no shipped statistics for {dataset} at K = {k} in {folder or SHIPPED_DIR}")
@@ -195,7 +195,8 @@ def load_shipped(dataset: str, *, k: int = DEFAULT_K, vectors: str | None = None
         if meta["vectors"] != vecs.name or meta["vocabulary_hash"] != vocabulary_hash(vecs.cropped_words):
             raise InputError(f"the shipped statistics of {dataset} were written with the vectors {meta['vectors']}, "
                              f"not {vecs.name}; prepare the corpus for these vectors")
-        return ShippedModel(dataset, meta, categories, stats, read_posterior(posterior_path(dataset, folder)), vecs)
+        shipped = ShippedStatistics(dataset, meta, categories, stats, read_posterior(posterior_path(dataset, folder)))
+        return KeywordModel.of_statistics(shipped, vecs)
 
     return _LOADED.get((dataset, k, vectors_name(vectors), str(folder)), build)
 

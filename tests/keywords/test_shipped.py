@@ -120,3 +120,26 @@ def test_only_new_texts_at_the_shipped_settings_read_the_shipped_statistics():
     for other in ({"k": 50}, {"sample": 2}, {"neighbours": "csls-k10"}, {"doc": "20ng/test/comp.graphics/38758"},
                   {"split": "test"}, {"dataset": "webkb4"}):
         assert not uses_shipped(KeywordRequest(**{"text": "a new text", **other})), other
+
+
+def test_the_shipped_statistics_are_a_source_the_model_reads():
+    """The shipped statistics are not a model: a KeywordModel of new texts reads them
+    (composition). What needs the corpus's documents or another K says, in one line, to prepare
+    the corpus; the statistics and the posterior are the shipped ones."""
+    from dkw_core.errors import InputError
+    from dkw_core.keywords import KeywordModel
+    from dkw_core.keywords.shipped import ShippedStatistics
+
+    model = load_shipped("20ng")
+    assert type(model) is KeywordModel and isinstance(model.statistics, ShippedStatistics)
+    assert model.source == "shipped statistics" and model.k_max == DEFAULT_K and model.corpus.name == "20ng"
+    assert model.category_stats() is model.statistics.category_stats(DEFAULT_K)
+    assert model.posterior_model() is model.statistics.posterior_model()
+    corpus_only = [lambda: model.keywords("20ng/test/sci.space/1", metric="rf"), lambda: model.rank("test", metric="rf"),
+                   lambda: model.term_counts("test"), lambda: model.posteriors("test"), lambda: model.doc_ids(),
+                   lambda: model.labels(), lambda: model.category_keywords("sci.space", metric="rf")]
+    for call in corpus_only:
+        with pytest.raises(InputError, match="score new texts only; corpus documents need the prepared corpus"):
+            call()
+    with pytest.raises(InputError, match="are for K = 90; another K needs the prepared corpus"):
+        model.category_stats(50)
