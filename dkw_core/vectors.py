@@ -286,9 +286,6 @@ class Vectors:
             return None
         return self.compose([units])[0]
 
-    def word_vectors(self, cropped_ids: np.ndarray) -> np.ndarray:
-        """Unit-length vectors of cropped-vocabulary words."""
-        return self.cropped_matrix[cropped_ids]
 
 
 _MULTI = re.compile(r"^[A-Za-z]+_[A-Za-z]+$")

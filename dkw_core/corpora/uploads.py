@@ -41,7 +41,7 @@ from .model import name_text
 from .webkb import TEST_FRACTION, hash_split
 
 __all__ = ["UploadReport", "import_corpus", "user_corpora", "user_corpus_path", "user_corpus_meta",
-           "valid_name", "delete_corpus"]
+           "valid_name"]
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 _SPLITS = ("train", "test")
@@ -286,8 +286,3 @@ def import_corpus(name: str, data: bytes, filename: str, *, builtin: tuple[str, 
             if os.path.exists(tmp):
                 os.unlink(tmp)
     return report
-
-
-def delete_corpus(name: str) -> None:
-    for suffix in (".csv", ".json"):
-        (_folder() / f"{name}{suffix}").unlink(missing_ok=True)

@@ -178,20 +178,6 @@ def fit_predict(
     return model.predict(X_test)
 
 
-def evaluate_vectors(
-    X_train: np.ndarray,
-    y_train: np.ndarray,
-    X_test: np.ndarray,
-    y_test: np.ndarray,
-    categories: list[str],
-    *,
-    classifier: str = DEFAULT_CLASSIFIER,
-) -> Scores:
-    """Fit on train, predict test, score against ``y_test``."""
-    y_pred = fit_predict(X_train, y_train, X_test, classifier=classifier)
-    return score_predictions(y_test, y_pred, categories)
-
-
 def check_evaluable(categories, name: str = "the corpus") -> None:
     """Refuse to classify a corpus with fewer than two categories: every document would be
     "right" and F1 a meaningless 100. (Its keywords still work.)"""

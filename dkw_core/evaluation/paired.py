@@ -34,9 +34,6 @@ ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
 #: Bootstrap defaults: resamples and the recorded seed.
 DEFAULT_RESAMPLES = 2000
 DEFAULT_SEED = 0
-MCNEMAR_METHOD = "McNemar exact (two-sided binomial test on the discordant documents, scipy.stats.binomtest)"
-BOOTSTRAP_METHOD = "paired bootstrap over test documents, percentile interval"
-HOLM_METHOD = "Holm step-down"
 
 
 def encode_labels(values: Sequence[int]) -> str:

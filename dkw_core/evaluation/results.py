@@ -210,14 +210,3 @@ def current_runs(runs: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
         return runs, runs.iloc[0:0]
     stale = runs["stale"].fillna(True).astype(bool)
     return runs[~stale].reset_index(drop=True), runs[stale].reset_index(drop=True)
-
-
-def load_run(url: str | None, config_hash: str) -> RunResult | None:
-    """One stored run (with per-category scores and confusion matrix) by its config hash."""
-    store = ResultsStore(url)
-    with Session(store.engine) as session:
-        row = session.scalar(select(EvalRun).where(EvalRun.config_hash == config_hash))
-        if row is None:
-            return None
-        return RunResult(config=_config_of(row), scores=_scores_of(row), seconds=dict(row.seconds or {}),
-                         cached=True, details=dict(row.details or {}))

@@ -28,7 +28,6 @@ from ..errors import InputError
 from ..types import Progress
 from .search import Setup, score_round, subsample
 
-SELECTIONS: tuple[str, ...] = ("algorithm2", "cv")
 SELECTION_LABELS = {
     "algorithm2": "Algorithm 2 (the paper's)",
     "cv": "stratified k-fold CV on the training split",
@@ -57,7 +56,6 @@ def selection_name(selection: str, *, folds: int | None = None, max_per_category
 
 
 K_CHOICES: tuple[str, ...] = ("metric-n", "metric")
-K_CHOICE_LABELS = {"metric-n": "K chosen per (metric, N)", "metric": "K chosen once per metric (mean CV F1 over N)"}
 
 
 @dataclass

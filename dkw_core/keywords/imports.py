@@ -23,7 +23,6 @@ MAX_IMPORT_BYTES = 50 * 1024 * 1024
 MAX_KEYWORD_CHARS = 300
 #: Longest method name stored (likewise the study database's method-name columns).
 MAX_METHOD_NAME_CHARS = 200
-IMPORT_FORMATS = ("csv", "jsonl")
 #: Characters no keyword may hold: control characters (NUL, which PostgreSQL's text type
 #: refuses, tab, line breaks, ...) and the Unicode line and paragraph separators.
 _FORBIDDEN_CATEGORIES = ("Cc", "Zl", "Zp")

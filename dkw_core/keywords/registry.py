@@ -27,8 +27,6 @@ from ..errors import InputError
 from ..types import PROTOCOL_INFO, UNKNOWN_PROTOCOL
 from .extractors import extractor_for, is_extractor, registered_extractors
 
-#: The kinds of keyword method.
-METHOD_KINDS = ("dkw", "baseline", "extractor", "imported")
 #: What a method reads, in words, by :func:`reads_labels`'s answer.
 READS = {True: "reads the document's category", False: "reads no label", None: "unknown (computed elsewhere)"}
 

@@ -129,10 +129,6 @@ class AdminGate:
         """The server's current count of consecutive failures (every client's)."""
         return self._update("", lambda server, _client: server.failures)
 
-    def failures_of(self, client: str, session: str = "") -> int:
-        """The current count of consecutive failures of ``session`` at ``client``."""
-        return self._update(client, lambda _server, count: count.failures, session)
-
     def _update(self, client: str, change: Callable[[_Count, _Count], _T], session: str = "") -> _T:
         """``change(server count, client count)`` with both counts locked against every other
         thread and process, their changes stored. An unusable database (read-only, gone) falls

@@ -81,11 +81,6 @@ def keyword_union(lists: dict[str, list[str]]) -> list[tuple[str, dict[str, int]
     return list(merged.values())
 
 
-def _union(a: list[str], b: list[str]) -> list[tuple[str, dict[str, int]]]:
-    """The paper's two-method union (kept for older callers)."""
-    return keyword_union({"A": a, "B": b})
-
-
 #: The default study settings (frozen, so one shared instance is safe as a default argument).
 _DEFAULT_CONFIG = StudyConfig()
 

@@ -4,13 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..keywords.imports import (  # noqa: F401  (re-exported)
-    IMPORT_FORMATS,
-    MAX_IMPORT_BYTES,
-    MAX_KEYWORD_CHARS,
-    read_imported,
-    same_keyword,
-)
+from ..keywords.imports import read_imported, same_keyword  # noqa: F401  (re-exported)
 from .limits import check_imported
 from .settings import UNKNOWN_PROTOCOL, MethodSpec
 

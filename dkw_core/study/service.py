@@ -14,7 +14,6 @@ from __future__ import annotations
 from ..types import Progress
 from .assignment import ArticleState, Choice, choose, order_key
 from .creation import (
-    _union,
     create_study,
     draw_articles,
     keyword_union,
@@ -39,7 +38,6 @@ from .store import write_session
 from .submission import (
     DraftResult,
     SubmitResult,
-    draft_count,
     owner_revoked,
     save_draft,
     submit,
@@ -60,8 +58,8 @@ __all__ = [
     "JudgeProgress", "JudgeState", "JudgeTask", "KeywordProvider", "MethodSpec", "Progress", "StudyConfig",
     "StudyError", "SubmissionError", "SubmitResult", "acknowledge_instructions", "authenticate",
     "check_method_spec", "choose", "create_study", "describe_methods", "dismiss_notice", "display_keyword_ids",
-    "draft_count", "draw_articles", "imported_methods", "invite_judge", "judge_info", "judge_progress",
+    "draw_articles", "imported_methods", "invite_judge", "judge_info", "judge_progress",
     "keyword_union", "list_studies", "monitoring", "next_task", "order_key", "owner_revoked",
     "read_imported", "register_extractor", "reissue_code", "revoke_judge", "save_draft", "set_status",
-    "study_events", "study_settings", "submit", "write_session", "_union",
+    "study_events", "study_settings", "submit", "write_session",
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -172,9 +172,3 @@ def submit(engine: Engine, *, judge_id: int, judgement_id: int, answers: Mapping
     except IntegrityError as exc:
         raise SubmissionError("Not saved: duplicate submission refused", "duplicate") from exc
     return SubmitResult(saved=True, study_status=status, message="Saved." if status == "open" else PAUSED)
-
-
-def draft_count(engine: Engine, judgement_id: int) -> int:
-    """Draft answers held for a judgement (monitoring, tests)."""
-    with Session(engine) as session:
-        return len(session.scalars(select(Draft.id).where(Draft.judgement_id == judgement_id)).all())

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from dkw_core.errors import InputError
-from dkw_core.evaluation.classifiers import CLASSIFIERS, evaluate_vectors, fit_predict, make_classifier, score_predictions
+from dkw_core.evaluation.classifiers import CLASSIFIERS, fit_predict, make_classifier, score_predictions
 
 
 def _blobs(seed=0, n=30, C=3, dim=5, spread=0.3):
@@ -29,7 +29,7 @@ def test_scores_hand_computed():
 def test_every_classifier_separates_blobs(name):
     X, y = _blobs()
     Xt, yt = _blobs(seed=0)  # same centres, same points: training accuracy
-    s = evaluate_vectors(X, y, Xt, yt, ["a", "b", "c"], classifier=name)
+    s = score_predictions(yt, fit_predict(X, y, Xt, classifier=name), ["a", "b", "c"])
     assert s.micro_f1 > 0.9
 
 
@@ -44,7 +44,7 @@ def test_svm_ovr_is_one_vs_rest_and_ovo_wraps():
 def test_random_labels_score_low():
     X, y = _blobs(n=40)
     rng = np.random.default_rng(3)
-    s = evaluate_vectors(X, y, X, rng.permutation(y), ["a", "b", "c"])
+    s = score_predictions(rng.permutation(y), fit_predict(X, y, X), ["a", "b", "c"])
     assert s.micro_f1 < 0.6
 
 

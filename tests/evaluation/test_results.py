@@ -4,7 +4,7 @@ import pytest
 from dkw_core.errors import InputError, StoreError
 from dkw_core.evaluation.classifiers import score_predictions
 from dkw_core.evaluation.protocols import RunConfig, RunResult
-from dkw_core.evaluation.results import ResultsStore, load_run, load_runs
+from dkw_core.evaluation.results import ResultsStore, load_runs
 
 
 def _config(**kw):
@@ -40,7 +40,7 @@ def test_rerun_is_cache_hit(tmp_path):
     assert sorted(df["micro_f1"].round(2)) == [75.0, 100.0]  # percentages in the reader
     assert set(df["protocol"]) == {"label-free", "label-aware"}
     assert all("label-" in label for label in df["label"])
-    assert load_run(url, _config().config_hash()).scores.per_category()[1]["recall"] == pytest.approx(2 / 3)
+    assert ResultsStore(url).get(_config()).scores.per_category()[1]["recall"] == pytest.approx(2 / 3)
     assert load_runs(url, dataset="r52").empty
 
 
