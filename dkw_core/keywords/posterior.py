@@ -186,25 +186,6 @@ class CategoryPosterior:
         return out
 
 
-def out_of_fold(texts: Sequence[str], labels: np.ndarray, n_categories: int, *, folds: int = FOLDS,
-                seed: int = 0) -> np.ndarray:
-    """Posteriors of training texts, each from a classifier fitted without it."""
-    from sklearn.model_selection import StratifiedKFold
-
-    labels = np.asarray(labels, dtype=np.int64)
-    out = np.zeros((len(texts), n_categories))
-    n_splits = int(min(folds, np.bincount(labels).max(initial=0), len(labels)))
-    if n_splits < 2:
-        return CategoryPosterior(n_categories).fit(texts, labels).predict(texts)
-    splitter = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=seed)
-    with fit_warnings_expected():  # a class smaller than n_splits: fine, its rows still get a posterior
-        splits = list(splitter.split(np.zeros(len(labels)), labels))
-    for fit_rows, held_out in splits:
-        model = CategoryPosterior(n_categories).fit([texts[i] for i in fit_rows], labels[fit_rows])
-        out[held_out] = model.predict([texts[i] for i in held_out])
-    return out
-
-
 def corpus_posteriors(texts: Sequence[str], labels: np.ndarray, train_rows: np.ndarray, n_categories: int
                       ) -> tuple[np.ndarray, CategoryPosterior]:
     """Posteriors of every document: out-of-fold for ``train_rows``, and from a classifier
@@ -222,7 +203,8 @@ def corpus_posteriors(texts: Sequence[str], labels: np.ndarray, train_rows: np.n
 
 def out_of_fold_counts(counts: sp.csr_matrix, labels: np.ndarray, n_categories: int, *, folds: int = FOLDS,
                        seed: int = 0) -> np.ndarray:
-    """:func:`out_of_fold` on a :func:`count_features` matrix (the texts tokenised once)."""
+    """Posteriors of the rows of a :func:`count_features` matrix (the texts tokenised once), each
+    from a classifier fitted without it."""
     labels = np.asarray(labels, dtype=np.int64)
     out = np.zeros((counts.shape[0], n_categories))
     groups = _groups(labels, folds, seed)

@@ -14,7 +14,6 @@ from dkw_core.keywords.posterior import (
     corpus_posteriors,
     count_features,
     fold_posteriors,
-    out_of_fold,
     out_of_fold_counts,
 )
 
@@ -52,22 +51,25 @@ def test_out_of_fold_posteriors_never_see_their_own_document(monkeypatch):
 
     texts = SPORT_TEXTS + SPACE_TEXTS
     y = np.array([0] * 5 + [1] * 5)
+    counts = count_features(texts)
+    rows = [tuple(r) for r in counts.toarray()]
+    assert len(set(rows)) == len(texts)  # each document recognisable by its row
     seen = []
-    real_fit, real_predict = CategoryPosterior.fit, CategoryPosterior.predict
+    real_fit, real_predict = MatrixPosterior.fit, MatrixPosterior.predict
 
-    def fit(self, fit_texts, labels):
-        self.fitted_on = set(fit_texts)
-        return real_fit(self, fit_texts, labels)
+    def fit(self, fit_counts, labels):
+        self.fitted_on = {tuple(r) for r in fit_counts.toarray()}
+        return real_fit(self, fit_counts, labels)
 
-    def predict(self, pred_texts):
-        seen.append((self.fitted_on, list(pred_texts)))
-        return real_predict(self, pred_texts)
+    def predict(self, pred_counts):
+        seen.append((self.fitted_on, [tuple(r) for r in pred_counts.toarray()]))
+        return real_predict(self, pred_counts)
 
-    monkeypatch.setattr(posterior.CategoryPosterior, "fit", fit)
-    monkeypatch.setattr(posterior.CategoryPosterior, "predict", predict)
-    oof = out_of_fold(texts, y, 2)
+    monkeypatch.setattr(posterior.MatrixPosterior, "fit", fit)
+    monkeypatch.setattr(posterior.MatrixPosterior, "predict", predict)
+    oof = out_of_fold_counts(counts, y, 2)
     assert oof.shape == (10, 2) and np.allclose(oof.sum(axis=1), 1)
-    assert sorted(t for _, pred in seen for t in pred) == sorted(texts)  # every document once
+    assert sorted(r for _, pred in seen for r in pred) == sorted(rows)  # every document once
     assert all(not (fitted & set(pred)) for fitted, pred in seen)
 
 
