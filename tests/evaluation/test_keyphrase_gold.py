@@ -191,3 +191,16 @@ def test_real_zips_read_and_score(name):
     for d, keys in zip(docs, present):
         got = kg.score(keys, d)
         assert (got["present f1@10"] > 0 and got["f1@10"] > 0) == bool(keys)
+
+
+def test_summary_repeats_a_method_without_statistics_on_each_row():
+    def fig(x):
+        return {"f1@10": {"mean": x, "ci": [x - 1, x + 1]}}
+
+    methods = {"peer a": fig(10.0), "dkw-new about 0, no statistics": fig(20.0), "dkw x, 20ng statistics": fig(5.0),
+               "dkw x, cross-fitted statistics": fig(6.0)}
+    results = {"datasets": [{"title": "Toy", "summary": {"documents": 3, "methods": methods}}]}
+    rows = [line for line in kg.summary_table(results).splitlines() if line.startswith("| Toy")]
+    assert rows == ["| Toy (3) | 20ng statistics | 10.00 [9.00, 11.00] | 20.00 [19.00, 21.00] | 5.00 [4.00, 6.00] |",
+                    "| Toy (3) | cross-fitted statistics | 10.00 [9.00, 11.00] | 20.00 [19.00, 21.00] | 6.00 [5.00, 7.00] |"]
+    assert "| data set | dkw's statistics | peer a | dkw-new about 0 | dkw x |" in kg.summary_table(results)
