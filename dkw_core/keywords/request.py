@@ -23,7 +23,6 @@ from typing import overload
 
 from ..errors import InputError
 from ..types import (
-    DEFAULT_ABOUT,
     DEFAULT_CORPUS,
     DEFAULT_K,
     DEFAULT_METRIC,
@@ -88,12 +87,12 @@ class KeywordRequest:
 
     @property
     def about_value(self) -> float:
-        """``about``, else :data:`~dkw_core.types.DEFAULT_ABOUT` (the own-words baseline has none: 1)."""
-        from .keyphrases import check_about
+        """``about`` checked, else the default about (:func:`~.newtexts.text_about`, the one rule;
+        a new text out of the corpus then gets 0 once its fit is known); the own-words baseline
+        has none: 1."""
+        from .newtexts import text_about
 
-        if self.baseline:
-            return 1.0
-        return DEFAULT_ABOUT if self.about is None else check_about(self.about)
+        return 1.0 if self.baseline else text_about(None, self.about)
 
     @property
     def top_value(self) -> int:
