@@ -125,25 +125,6 @@ def keywords_line_chart(lines: pd.DataFrame, base: pd.DataFrame | None = None, *
     return fig
 
 
-def significance_heatmap(square: pd.DataFrame, *, dataset: str, protocol: str,
-                         alpha: float = 0.05) -> go.Figure:
-    """Pairwise metric comparison p-values (paper appendix D) as a heatmap."""
-    names = [str(c) for c in square.columns]
-    z = square.astype(float).values.tolist() if not square.empty else []
-    text = [["" if pd.isna(v) else f"{v:.3g}" for v in row] for row in z]
-    fig = go.Figure(go.Heatmap(
-        z=z, x=names, y=[str(i) for i in square.index], text=text, texttemplate="%{text}",
-        colorscale="RdBu", zmin=0, zmax=1, colorbar={"title": "p"}, name="p-value",
-        hovertemplate="%{y} vs %{x}: p=%{z:.4g}<extra></extra>",
-    ))
-    fig.update_layout(
-        title=(f"Pairwise metric significance: Wilcoxon p of micro-F1, Bonferroni-corrected"
-               f"<br><sup>p < {alpha} = significant · {plotly(dataset)} · protocol {protocol}</sup>"),
-        xaxis_title="metric", yaxis_title="metric", margin={"t": 60},
-    )
-    return fig
-
-
 K_CHOICE_TEXT = {"metric": "K chosen once per metric (best mean CV F1 over N) on the training split",
                  "metric-n": "K chosen per (metric, N) on the training split"}
 

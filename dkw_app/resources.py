@@ -20,6 +20,7 @@ import streamlit as st
 from dkw_core.cache import CacheWarning
 from dkw_core.errors import DkwError
 from dkw_core.evaluation import comparisons, wordlists
+from dkw_core.keywords import KeywordModel
 from dkw_core.neighbours import DEFAULT_NEIGHBOURS
 from dkw_core.study.schema import open_study_db
 from dkw_core.types import DEFAULT_K, Progress
@@ -68,8 +69,8 @@ def is_prepared(name: str, sample: int | None, k_max: int, neighbours: str = DEF
     could not save (a read-only data folder) counts as prepared too."""
     if (name, sample, k_max, neighbours) in _model_store().models:
         return True
-    return corpora_models.is_prepared(corpora_models.corpus_key(name, sample), corpora_models.vectors_name(), k_max=k_max,
-                               neighbours=neighbours)
+    return KeywordModel.is_prepared(corpora_models.corpus_key(name, sample), corpora_models.vectors_name(), k_max=k_max,
+                                    neighbours=neighbours)
 
 
 class _ModelStore:
@@ -104,8 +105,8 @@ def model(name: str, sample: int | None, k_max: int, *, progress: Progress | Non
                 tagger()  # tagging needed: load spaCy once, under the Streamlit cache
             with warnings.catch_warnings(record=True) as told:  # "nothing could be saved": shown on the page
                 warnings.simplefilter("always", CacheWarning)
-                store.models[key] = corpora_models.prepare(corpus(name, sample), vectors(), k_max=k_max, progress=progress,
-                                                    neighbours=neighbours)
+                store.models[key] = KeywordModel.prepare(corpus(name, sample), vectors(), k_max=k_max, progress=progress,
+                                                          neighbours=neighbours)
             store.notices[key] = [str(w.message) for w in told if issubclass(w.category, CacheWarning)]
         return store.models[key]
 
@@ -284,16 +285,6 @@ def _verdict(_runs: pd.DataFrame, key: str, dataset: str, protocol: str, selecti
 def reference_hubness() -> pd.DataFrame:
     """The hubness of step 3 of the shipped reference results."""
     return stored_runs.load_reference_hubness()
-
-
-def significance(method_runs: pd.DataFrame, dataset: str, protocol: str) -> pd.DataFrame:
-    """Pairwise metric p-values of the given method runs (recomputed only when they change)."""
-    return _significance(method_runs, runs_key(method_runs), dataset, protocol)
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _significance(_method_runs: pd.DataFrame, key: str, dataset: str, protocol: str) -> pd.DataFrame:
-    return stored_runs.significance_table(_method_runs, dataset=dataset, protocol=protocol)
 
 
 @st.cache_data(show_spinner="Ranking every document of the split…", max_entries=8)

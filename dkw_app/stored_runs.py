@@ -100,13 +100,6 @@ def verdict_dict(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: 
     return None if found is None else found.to_dict()
 
 
-def significance_table(runs: pd.DataFrame, *, dataset: str, protocol: str) -> pd.DataFrame:
-    """The paper's appendix-D comparison (``comparisons.appendix_d``) as a symmetric square
-    DataFrame of corrected Wilcoxon p-values."""
-    return comparisons.square(comparisons.appendix_d(runs, dataset=dataset, protocol=protocol),
-                              "p_wilcoxon_bonferroni")
-
-
 def classifier_label(name: str) -> str:
     """Human name of a classifier id (``svm-ovr`` → linear SVM one-vs-rest); an unknown id as it is."""
     return str(CLASSIFIER_LABELS.get(name, name))

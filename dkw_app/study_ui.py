@@ -32,8 +32,6 @@ from dkw_core.errors import DkwError
 from dkw_core.study import access
 
 ADMIN_ENV = "DKW_ADMIN_PASSWORD"
-TOKEN_ENV = "DKW_ADMIN_TOKEN"
-DB_ENV = "DKW_STUDY_DB"
 _log = logging.getLogger(__name__)
 
 _token_lock = threading.Lock()

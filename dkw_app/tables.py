@@ -145,18 +145,6 @@ def f1_grid_by_keywords(runs: pd.DataFrame, *, dataset: str, protocol: str,
     return frame
 
 
-def algorithm2_choices(runs: pd.DataFrame, *, dataset: str, classifier: str | None = None) -> pd.DataFrame:
-    """Algorithm 2 over all setups: the (K, metric, N) it chose per protocol and the test F1."""
-    frame = _method_runs(runs, "all", dataset=dataset, classifier=classifier)
-    columns = ["protocol", "metric", "k", "top", "micro_f1", "macro_f1", "classifier", "vectors", "chosen by"]
-    if frame.empty:
-        return pd.DataFrame(columns=columns)
-    frame = _latest(frame, ["protocol", "classifier"]).sort_values("protocol").copy()
-    frame["chosen by"] = ("K, metric and N chosen by Algorithm 2 over all setups on the training split "
-                          "(fold-local statistics; chi2 and tf-chi2 excluded as in the paper)")
-    return frame[columns].reset_index(drop=True)
-
-
 def baselines(runs: pd.DataFrame, *, dataset: str, protocol: str | None = None,
               classifier: str | None = None) -> pd.DataFrame:
     """Baseline runs (tf-idf / bag-of-words + classifier) of one corpus: the reference lines.

@@ -2,19 +2,16 @@
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
 from dkw_core.config import max_upload_mb
 from dkw_core.csvsafe import frame_to_csv
 from dkw_core.errors import DkwError
-from dkw_core.evaluation.comparisons import format_p
 from dkw_core.types import Progress, describe_time_left
 
 from . import corpora_models
@@ -45,30 +42,6 @@ def csv_download(frame: pd.DataFrame, *, label: str, file_name: str, key: str) -
     """A download button handing out ``frame`` as CSV (the data behind a chart or table)."""
     st.download_button(label, data=frame_to_csv(frame).encode("utf-8"), file_name=file_name,
                        mime="text/csv", key=key, disabled=frame.empty)
-
-
-def number_table(frame: pd.DataFrame, *, key: str) -> None:
-    """A results table with readable numbers: p-values (``p_…`` columns) shown in the one
-    p-value format (:func:`format_p`: ``1.2e-45``, ``< 1e-300`` where p underflowed),
-    other decimals with two places (an exact tie 0, never -0.00); CSV keeps full precision."""
-    config = {}
-    shown = frame.copy()
-    p_columns = []
-    for column in frame.columns:
-        values = frame[column].dropna()
-        if values.empty or not all(isinstance(v, numbers.Real) and not isinstance(v, bool | np.bool_) for v in values):
-            continue  # text, flags, or nothing to format
-        if str(column).startswith("p_"):
-            p_columns.append(column)  # numbers still (sorting), shown as text
-            continue
-        if all(float(v).is_integer() for v in values):
-            fmt = "%d"  # counts, K, N, folds: never "3.00"
-        else:
-            fmt = "%.2f"
-            shown[column] = pd.to_numeric(frame[column]) + 0.0  # -0.0 (an exact tie) shows as 0
-        config[column] = st.column_config.NumberColumn(format=fmt)
-    st.dataframe(shown.style.format(format_p, subset=p_columns), hide_index=True, key=key,
-                 column_config=config)
 
 
 def plain_table(frame: pd.DataFrame) -> None:

@@ -9,7 +9,6 @@ reference results, from runs as :func:`dkw_core.evaluation.results.load_runs` or
 * :func:`appendix_d` — the paper's appendix-D test (Wilcoxon signed-rank and sign test over
   paired configurations, Bonferroni-corrected; :mod:`.significance`), kept as the paper's,
   with its power stated by :func:`appendix_d_power`.
-* :func:`square` — a long table as a symmetric metric × metric matrix for a heatmap.
 """
 from __future__ import annotations
 
@@ -200,21 +199,6 @@ def format_difference(x: float, spec: str = "+.2f") -> str:
     """A difference as text (``spec``); an exact tie — also -0.0 or one rounding to zero — as ``0``."""
     text = f"{x:{spec}}"
     return "0" if float(text) == 0 else text
-
-
-def square(table: pd.DataFrame, value: str, *, antisymmetric: bool = False) -> pd.DataFrame:
-    """A long table (``metric_a``, ``metric_b``, ``value``) as a metric × metric matrix:
-    symmetric, or with ``antisymmetric`` the lower triangle negated (a difference A − B)."""
-    if table is None or table.empty:
-        return pd.DataFrame()
-    names = sorted(set(table["metric_a"]) | set(table["metric_b"]))
-    out = pd.DataFrame(np.nan, index=names, columns=names)
-    for _, r in table.iterrows():
-        v = float(r[value])
-        out.loc[r["metric_a"], r["metric_b"]] = v
-        out.loc[r["metric_b"], r["metric_a"]] = -v if antisymmetric else v
-    out.index.name = out.columns.name = "metric"
-    return out
 
 
 CURVE_COLUMNS = ["metric", "top", "k", "micro_f1", "macro_f1", "ci_low", "ci_high", "selection", "k_choice",

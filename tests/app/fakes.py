@@ -12,7 +12,7 @@ import pandas as pd
 
 from dkw_app import corpora_models, keywords_door, stored_runs
 from dkw_core.corpora import Corpus, Document
-from dkw_core.evaluation import comparisons
+from dkw_core.keywords import KeywordModel
 from dkw_core.keywords import newtexts
 
 UNTRUSTED = ("Hello <script>alert('x')</script> see [a link](http://evil.example) "
@@ -219,14 +219,13 @@ class FakeBackend:
             (corpora_models, "open_corpus"): self._open_corpus,
             (corpora_models, "load_vectors"): self._open_vectors,
             (corpora_models, "vectors_name"): lambda: "fake-vectors",
-            (corpora_models, "is_prepared"): self._is_prepared,
-            (corpora_models, "prepare"): self._prepare,
+            (KeywordModel, "is_prepared"): staticmethod(self._is_prepared),
+            (KeywordModel, "prepare"): staticmethod(self._prepare),
             (keywords_door, "metric_names"): lambda: ["rf", "tds", "ig", "lo-own", "tf-idf", "tf-rf"],
             (keywords_door, "paper_metric_names"): lambda: ["rf", "tds", "ig", "tf-idf", "tf-rf"],
             (corpora_models, "tagger_description"): lambda: "fake tagger",
             (corpora_models, "get_tagger"): lambda: "fake tagger object",
             (stored_runs, "load_runs"): lambda *, dataset=None: self.runs,
-            (stored_runs, "significance_table"): self._significance,
             (stored_runs, "reference_runs"): lambda: self.reference,
             (stored_runs, "load_reference_leakchecks"): lambda: self.leaks,
             (stored_runs, "load_reference_hubness"): lambda: self.reference_hub,
@@ -329,8 +328,3 @@ class FakeBackend:
         self.leak_calls.append({"dataset": dataset, "metric": metric, "k": k, "top": top})
         return {"dataset": dataset, "metric": metric, "k": k, "top": top, "follow_wrong_label_aware": 91.5,
                 "follow_wrong_label_free": 4.25, "chance": 5.0, "label": f"{dataset} <b>leak</b> check"}
-
-    def _significance(self, runs, *, dataset, protocol):
-        return comparisons.square(pd.DataFrame(
-            {"metric_a": ["rf", "rf", "tds"], "metric_b": ["tds", "ig", "ig"], "p_wilcoxon_bonferroni": [0.01, 0.5, 0.2]}),
-            "p_wilcoxon_bonferroni")

@@ -396,44 +396,6 @@ def test_overview_charts_the_seed_0_choice_and_tables_the_seed_stability(monkeyp
     assert "Download the seed stability (CSV)" in {b.label for b in at.get("download_button")}
 
 
-def _shown_text(styler, column: str) -> list[str]:
-    """The text a styled table shows in ``column`` (its rows, from the Styler's text rendering)."""
-    j = list(styler.data.columns).index(column)
-    return [line.split("|")[j + 1] for line in styler.to_string(delimiter="|").splitlines()[1:]]
-
-
-def test_number_tables_format_p_values_counts_and_decimals(monkeypatch):
-    from dkw_app import widgets
-
-    seen, shown = {}, []
-    monkeypatch.setattr(widgets.st, "dataframe", lambda frame, **kw: (seen.update(kw["column_config"]), shown.append(frame)))
-    frame = pd.DataFrame({"metric": ["rf", "ig"], "p_holm": [1e-160, 0.5], "diff": [1.234, -2.0],
-                          "folds": [3.0, None], "k": [90, 10], "mean": pd.Series([82.8279, None], dtype=object),
-                          "significant": [True, False]})
-    widgets.number_table(frame, key="t")
-    formats = {c: str(cfg) for c, cfg in seen.items()}  # each column's config, its format inside
-    assert _shown_text(shown[0], "p_holm") == ["1e-160", "0.5"]  # the one p-value format
-    assert "%.2f" in formats["diff"] and "%.2f" in formats["mean"]
-    assert "%d" in formats["folds"] and "%d" in formats["k"]
-    assert "metric" not in formats and "significant" not in formats
-
-
-def test_number_tables_show_an_underflowed_p_and_an_exact_tie(monkeypatch):
-    """A p that underflowed (0.0 in float) reads "< 1e-300", never 0.00e+0; a tied difference
-    (-0.0) reads as zero, never -0.00."""
-    import math
-
-    from dkw_app import widgets
-
-    shown = []
-    monkeypatch.setattr(widgets.st, "dataframe", lambda frame, **kw: shown.append(frame))
-    frame = pd.DataFrame({"metric_a": ["rf", "ig"], "p_mcnemar": [0.0, 0.031], "diff": [-0.0, 1.5]})
-    widgets.number_table(frame, key="t")
-    assert _shown_text(shown[0], "p_mcnemar") == ["< 1e-300", "0.031"]
-    assert shown[0].data["p_mcnemar"].tolist() == [0.0, 0.031]  # still numbers: the column sorts
-    assert math.copysign(1.0, shown[0].data["diff"].iloc[0]) == 1.0
-
-
 def test_significance_names_the_best_metric_and_plots_every_difference_against_it_and_the_baseline(monkeypatch):
     """A pairs table holding the tf-idf + LinearSVC classifier (``baseline-tfidf``, as h4's
     reference results will): a forest plot with one panel against the best metric and one against

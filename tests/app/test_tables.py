@@ -3,7 +3,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from dkw_app import browse, charts, corpora_models, keywords_door, stored_runs, tables
+from dkw_app import browse, charts, corpora_models, keywords_door, tables
 from dkw_core.errors import InputError
 from tests.app.fakes import FakeKeyword, FakeProvenance, make_corpus
 
@@ -52,22 +52,6 @@ def test_sample_env_is_validated(monkeypatch):
 def test_unknown_protocol_is_a_clear_error():
     with pytest.raises(InputError, match="protocol"):
         keywords_door.keywords(object(), "x", metric="rf", k=1, top=1, protocol="label-guess")
-
-
-def test_significance_square_from_the_library_table():
-    # three metrics scored on six paired configurations; rf always best
-    rows = []
-    for k in range(6):
-        for metric, shift in (("rf", 5.0), ("tds", 0.0), ("ig", -5.0)):
-            rows.append({"dataset": "d", "protocol": "label-aware", "kind": "method", "metric": metric,
-                         "k": k, "top": 10, "classifier": "svm-ovr", "split": "test", "vectors": "v",
-                         "sample": None, "micro_f1": 50.0 + shift + k, "macro_f1": 40.0})
-    square = stored_runs.significance_table(pd.DataFrame(rows), dataset="d", protocol="label-aware")
-    assert list(square.columns) == ["ig", "rf", "tds"] == list(square.index)
-    assert square.loc["rf", "tds"] == square.loc["tds", "rf"]
-    assert 0 < square.loc["rf", "ig"] <= 1
-    fig = charts.significance_heatmap(square, dataset="d", protocol="label-aware")
-    assert fig.data[0].type == "heatmap" and list(fig.data[0].x) == ["ig", "rf", "tds"]
 
 
 def test_lines_follow_algorithm2_per_metric_and_grid_lines_stay_a_grid():
