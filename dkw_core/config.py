@@ -165,11 +165,6 @@ def reference_dir() -> Path:
     return Path(raw).expanduser().resolve() if raw else PROJECT_ROOT / "docs" / "results"
 
 
-def require_archives() -> bool:
-    """``DKW_REQUIRE_ARCHIVES=1``: tests needing a missing corpus archive fail instead of skipping."""
-    return _flag("DKW_REQUIRE_ARCHIVES")
-
-
 #: Deployment modes of the app (``DKW_MODE``).
 MODES = ("explorer", "study")
 

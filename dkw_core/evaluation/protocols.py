@@ -25,15 +25,12 @@ import numpy as np
 from ..errors import InputError
 from ..types import (  # one definition of the protocols, re-exported here
     POSTERIOR_PROTOCOLS,
-    PROTOCOL_INFO,
     PROTOCOLS,
     check_protocol,
 )
 from .classifiers import CLASSIFIER_LABELS, CLASSIFIERS, DEFAULT_CLASSIFIER, Scores, fit_predict, score_predictions
 from .names import BASELINE_KINDS, METHOD_NAMES
 
-#: ``name (short: help)`` of every protocol, from the one protocol table (``dkw_core.types.PROTOCOL_INFO``).
-PROTOCOL_LABELS = {name: info.label for name, info in PROTOCOL_INFO.items()}
 KINDS: tuple[str, ...] = ("method", "baseline-tfidf", "baseline-bow", "search", "extractor")
 #: How a run kind is named to a reader where it stands beside keyword methods (one definition).
 KIND_LABELS: dict[str, str] = {kind: METHOD_NAMES[kind] for kind in BASELINE_KINDS}  # names.py: one definition
