@@ -1,7 +1,8 @@
 """Corpora, word vectors, the tagger and prepared models for the pages (no Streamlit).
 
 The loaders AppTests replace with fakes (``tests/app/fakes.py``) are named here as ``dkw_core``
-names them; the functions add what the app needs (a corpus slice that keeps the paper's
+names them (a model's preparation and its cheap check they fake on ``KeywordModel`` itself);
+the functions add what the app needs (a corpus slice that keeps the paper's
 example, a description without loading anything, an upload checked and decoded).
 """
 from __future__ import annotations
@@ -12,10 +13,8 @@ from importlib.util import find_spec
 from dkw_core.config import sample_per_category, vectors_path  # noqa: F401  (faked loaders)
 from dkw_core.corpora import Corpus, corpus_key, dataset_info, list_corpora, load_corpus  # noqa: F401
 from dkw_core.errors import InputError
-from dkw_core.keywords import KeywordModel
-from dkw_core.neighbours import DEFAULT_NEIGHBOURS
 from dkw_core.phrases import TAGGER_MODELS, get_tagger, interrupted_tagging  # noqa: F401  (faked loaders)
-from dkw_core.types import DEFAULT_K, Progress
+from dkw_core.types import Progress
 from dkw_core.vectors import describe_default, load_vectors, vectors_name  # noqa: F401  (faked loaders)
 
 #: The paper's worked example (Sajgalik et al. 2017, §4.3, Tables 3–6): the first
@@ -55,20 +54,6 @@ def tagger_description() -> str:
     """Which spaCy model the tagger will load — found without loading spaCy."""
     model = next((m for m in TAGGER_MODELS if find_spec(m) is not None), None)
     return f"spaCy {model}" if model else f"no spaCy English model installed ({' or '.join(TAGGER_MODELS)})"
-
-
-def is_prepared(corpus, vectors, *, k_max: int = DEFAULT_K, neighbours: str = DEFAULT_NEIGHBOURS) -> bool:
-    """Whether the corpus is tagged and its neighbours (under the ``neighbours`` spec) cached.
-    ``corpus`` and ``vectors`` may be the objects or their keys (``corpus_key``,
-    ``vectors_name``): the cheap check of Home. (Faked by the AppTests.)"""
-    return KeywordModel.is_prepared(corpus, vectors, k_max=k_max, neighbours=neighbours)
-
-
-def prepare(corpus, vectors, *, k_max: int = DEFAULT_K, progress: Progress | None = None,
-            neighbours: str = DEFAULT_NEIGHBOURS) -> KeywordModel:
-    """Prepare (or load from the disk cache) the corpus's ``KeywordModel`` under a neighbours
-    spec. (Faked by the AppTests: a fake preparation takes a moment.)"""
-    return KeywordModel.prepare(corpus, vectors, k_max=k_max, progress=progress, neighbours=neighbours)
 
 
 def hubness(model, *, k: int) -> dict:

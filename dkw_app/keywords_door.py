@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from dkw_core.corpora import corpus_key
 from dkw_core.errors import InputError
+from dkw_core.keywords import KeywordModel
 from dkw_core.keywords.category_methods import (  # noqa: F401  (faked loaders)
     PEERS,
     category_terms,
@@ -26,8 +27,6 @@ from dkw_core.metrics import METRICS, PAPER_METRICS
 from dkw_core.neighbours import DEFAULT_NEIGHBOURS
 from dkw_core.types import DEFAULT_CORPUS, DEFAULT_K, NEW_TEXT_PROTOCOLS, PROTOCOL_INFO, check_protocol
 from dkw_core.vectors import describe_default, vectors_name
-
-from . import corpora_models
 
 #: What each protocol means, from the one protocol table (``dkw_core.types.PROTOCOL_INFO``).
 PROTOCOL_HELP = {name: f"{info.short}: {info.help}" for name, info in PROTOCOL_INFO.items()}
@@ -129,7 +128,8 @@ def instant_refusal(corpus: str = DEFAULT_CORPUS) -> str | None:
     shipped statistics belong to the default vectors; with other vectors (``DKW_VECTORS``) the
     answer would first tag and prepare the whole corpus, minutes to hours, so the instant box
     refuses instead. Cheap: nothing is loaded."""
-    if shipped_answers(corpus) or corpora_models.is_prepared(corpus_key(corpus), vectors_name(), k_max=DEFAULT_K):
+    if shipped_answers(corpus) or KeywordModel.is_prepared(corpus_key(corpus), vectors_name(), k_max=DEFAULT_K,
+                                                           neighbours=DEFAULT_NEIGHBOURS):
         return None
     return (f"The keywords at once come from the statistics of {corpus} shipped with dkw, which belong to the default "
             f"vectors ({describe_default()['name']}), not to the vectors in use ({vectors_name()}): prepare {corpus} "

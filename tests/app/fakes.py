@@ -12,8 +12,7 @@ import pandas as pd
 
 from dkw_app import corpora_models, keywords_door, stored_runs
 from dkw_core.corpora import Corpus, Document
-from dkw_core.keywords import KeywordModel
-from dkw_core.keywords import newtexts
+from dkw_core.keywords import KeywordModel, newtexts
 
 UNTRUSTED = ("Hello <script>alert('x')</script> see [a link](http://evil.example) "
              "and ![an image](http://evil.example/i.png) **bold** <b>html</b>")

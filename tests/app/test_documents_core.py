@@ -7,6 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dkw_app import corpora_models
+from dkw_core.keywords import KeywordModel
 from dkw_core.types import DEFAULT_ABOUT, DEFAULT_K, DEFAULT_METRIC, DEFAULT_TOP
 from tests.app.conftest import finish_jobs, page
 
@@ -32,8 +33,8 @@ def test_prepare_then_keywords_of_the_paper_example(monkeypatch, slice_20ng, tmp
 
     corpus = corpora_models.open_corpus("20ng", sample=2)
     assert corpus.key == corpora_models.corpus_key("20ng", 2)  # Home's cheap check names this cache
-    assert corpora_models.is_prepared(corpora_models.corpus_key("20ng", 2), corpora_models.vectors_name(), k_max=DEFAULT_K)
-    model = corpora_models.prepare(corpus, corpora_models.load_vectors(), k_max=DEFAULT_K)  # disk cache hit
+    assert KeywordModel.is_prepared(corpora_models.corpus_key("20ng", 2), corpora_models.vectors_name(), k_max=DEFAULT_K)
+    model = KeywordModel.prepare(corpus, corpora_models.load_vectors(), k_max=DEFAULT_K)  # disk cache hit
     for metric in ("rf", "tf-idf"):  # the default: the document's keyphrases, its category's words beside them
         expected = [kw.word for kw in model.keywords(EXAMPLE, metric=metric, k=90, top=5, protocol="label-aware",
                                                      about=DEFAULT_ABOUT)]

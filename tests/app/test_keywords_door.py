@@ -3,6 +3,7 @@ instant box's refusal under other vectors."""
 from __future__ import annotations
 
 from dkw_app import corpora_models, keywords_door
+from dkw_core.keywords import KeywordModel
 
 
 def test_any_method_of_the_registry_is_a_column_with_provenance_where_it_applies(topic_corpus, monkeypatch, tmp_path):
@@ -35,5 +36,6 @@ def test_the_instant_box_refuses_other_vectors_in_one_line_and_answers_with_the_
     assert line is not None and "\n" not in line
     assert "belong to the default vectors" in line and corpora_models.vectors_name() in line and "prepare 20ng" in line
     name = corpora_models.vectors_name()
-    monkeypatch.setattr(corpora_models, "is_prepared", lambda corpus, vectors, **_: (corpus, vectors) == ("20ng", name))
+    monkeypatch.setattr(KeywordModel, "is_prepared",
+                        staticmethod(lambda corpus, vectors, **_: (corpus, vectors) == ("20ng", name)))
     assert keywords_door.instant_refusal("20ng") is None  # prepared for these vectors: answered from the prepared corpus
