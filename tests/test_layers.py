@@ -151,21 +151,3 @@ def test_the_app_calls_dkw_core_names_as_dkw_core_names_them():
                 found += [f"{module}:{node.lineno} {a.name} as {a.asname}" for a in node.names
                           if a.name.startswith("dkw_core") and a.asname]
     assert found == [], "\n".join(found)
-
-
-def test_the_app_calls_dkw_core_names_as_dkw_core_names_them():
-    """The app had one door that renamed on the way (``submit`` became ``submit_answers``, which
-    grep could not find) and reached into a private ``_limit_bytes``: every ``dkw_core`` name a page
-    or an app module imports keeps its own name, and none is private."""
-    found = []
-    for module, path in _modules().items():
-        if not module.startswith(("pages", "dkw_app")):
-            continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("dkw_core"):
-                found += [f"{module}:{node.lineno} {node.module}.{a.name}" + (f" as {a.asname}" if a.asname else "")
-                          for a in node.names if a.asname or (a.name.startswith("_") and not a.name.startswith("__"))]
-            elif isinstance(node, ast.Import):
-                found += [f"{module}:{node.lineno} {a.name} as {a.asname}" for a in node.names
-                          if a.name.startswith("dkw_core") and a.asname]
-    assert found == [], "\n".join(found)
