@@ -59,7 +59,6 @@ from .comparison import (  # noqa: F401  (re-exported: analysis is the study's s
     differences,
     holm,
     method_pairs,
-    paired_ratings,
     paired_tests,
     pairing,
     significance,

@@ -64,17 +64,10 @@ def holm(pvalues: list[float | None]) -> list[float | None]:
     return out
 
 
-def paired_ratings(frame: pd.DataFrame, question: str, keywords_per_method: int, x: str = "A",
-                   y: str = "B") -> tuple[list[int], list[int]]:
-    """Ratings of methods x and y paired by (article, judge, question, rank i), ranks
-    1..``keywords_per_method``; see :data:`PAIRING`."""
-    a_vals, b_vals, _left = pairing(frame, question, keywords_per_method, x, y)
-    return a_vals, b_vals
-
-
 def pairing(frame: pd.DataFrame, question: str, max_rank: int, x: str = "A",
             y: str = "B") -> tuple[list[int], list[int], dict[str, int]]:
-    """:func:`paired_ratings` plus the account of every answer to x's and y's keywords that is
+    """Ratings of methods x and y paired by (article, judge, question, rank i), ranks
+    1..``max_rank`` (see :data:`PAIRING`), plus the account of every answer to x's and y's keywords that is
     not in a pair (:data:`LEFT_OUT_NOTE`): ``answers`` (x's plus y's), ``paired`` (answers in
     pairs, twice the pairs), ``do_not_know``, ``partner_do_not_know``, ``no_partner_rank``."""
     sub = frame[frame["question"] == question]

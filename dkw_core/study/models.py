@@ -41,10 +41,6 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from ..keywords.imports import MAX_KEYWORD_CHARS, MAX_METHOD_NAME_CHARS
 
-#: Kept in ``study_meta`` for programs that predate the Alembic migrations (they refuse a
-#: database whose version is newer than theirs); the schema itself is versioned by Alembic.
-SCHEMA_VERSION = 7
-
 #: Ordinal answer scale (paper §4.6): 0 means "Do not know" and is left out of statistics.
 ANSWERS: dict[int, str] = {0: "Do not know", 1: "Irrelevant", 2: "Partially", 3: "Relevant"}
 #: The two questions asked for every keyword (paper §4.6).
@@ -74,7 +70,9 @@ class Base(DeclarativeBase):
 
 
 class Meta(Base):
-    """Key/value table holding the schema version (used by :func:`init_db`)."""
+    """Key/value table holding ``schema_version``, which each migration sets to its number for
+    programs that predate the Alembic migrations (they refuse a database newer than theirs);
+    the schema itself is versioned by Alembic (:func:`init_db`)."""
 
     __tablename__ = "study_meta"
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
