@@ -204,3 +204,18 @@ def test_row_exact_candidates_are_every_entry_within_the_margin_of_the_rows_kth(
         order = np.lexsort((c, r))
         np.testing.assert_array_equal(r[order], want[0])
         np.testing.assert_array_equal(c[order], want[1])
+
+
+def test_a_row_exact_search_runs_in_smaller_products_with_the_same_result():
+    from dkw_core.neighbours import ROW_EXACT_BATCH
+
+    rng = np.random.default_rng(2)
+    m = rng.standard_normal((3000, 20)).astype(np.float32)
+    m /= np.linalg.norm(m, axis=1, keepdims=True)
+    q = rng.standard_normal((600, 20)).astype(np.float32)
+    seen: list[float] = []
+    idx, sims = nearest(q, m, 25, row_exact=True, progress=lambda f, _m: seen.append(f))
+    assert len(seen) == -(-600 // ROW_EXACT_BATCH) == 3  # 256 queries per product, not 1,024
+    big_idx, big_sims = nearest(q, m, 25, row_exact=True, batch_size=1024)
+    np.testing.assert_array_equal(idx, big_idx)
+    np.testing.assert_array_equal(sims, big_sims)
