@@ -363,7 +363,7 @@ def summary_table(results: dict) -> str:
     for ds in results["datasets"]:
         methods = {m.removesuffix(NO_STATISTICS): figs for m, figs in ds["summary"]["methods"].items()}
         found = [m for m in ds["summary"]["methods"] if not m.startswith("dkw") or m.endswith(NO_STATISTICS)]
-        found = [m.removesuffix(NO_STATISTICS) for m in found]
+        found = sorted((m.removesuffix(NO_STATISTICS) for m in found), key=lambda m: m.startswith("dkw"))  # peers first
         peers += [m for m in found if m not in peers]
         by_stats: dict[str, dict] = {}
         for m, figs in methods.items():
@@ -388,11 +388,11 @@ def summary_table(results: dict) -> str:
 #: F1@5, F1@10 or None when not reported, how its evaluation differs from ours).
 PUBLISHED: dict[str, list[tuple[str, float, float | None, str]]] = {
     "inspec": [("PromptRank (Kong et al., ACL 2023)", 31.73, 37.88,
-                "Inspec's 500-document test split (ours: all 2,000 documents of the zip); the paper's own candidates, "
-                "stemming and gold handling; a T5 language model")],
+                "Inspec's 500-document test split (ours: the run's documents of the zip, which marks no split); the "
+                "paper's own candidates, stemming and gold handling; a T5 language model")],
     "semeval2017": [("PromptRank (Kong et al., ACL 2023)", 27.14, None,
-                     "the same 493 documents; the paper's own candidates, stemming and gold handling; a T5 language "
-                     "model")],
+                     "all 493 documents (ours: the run's documents); the paper's own candidates, stemming and gold "
+                     "handling; a T5 language model")],
 }
 
 

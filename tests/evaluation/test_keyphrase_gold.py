@@ -197,7 +197,7 @@ def test_summary_repeats_a_method_without_statistics_on_each_row():
     def fig(x):
         return {"f1@10": {"mean": x, "ci": [x - 1, x + 1]}}
 
-    methods = {"peer a": fig(10.0), "dkw-new about 0, no statistics": fig(20.0), "dkw x, 20ng statistics": fig(5.0),
+    methods = {"dkw-new about 0, no statistics": fig(20.0), "peer a": fig(10.0), "dkw x, 20ng statistics": fig(5.0),
                "dkw x, cross-fitted statistics": fig(6.0)}
     results = {"datasets": [{"title": "Toy", "summary": {"documents": 3, "methods": methods}}]}
     rows = [line for line in kg.summary_table(results).splitlines() if line.startswith("| Toy")]
