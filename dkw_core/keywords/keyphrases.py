@@ -196,5 +196,5 @@ def rank_keyphrases(art: TextArtefacts, word_scores: np.ndarray, latent: list[Ke
 def is_own_phrase(kw: Keyword) -> bool:
     """Whether a keyword is one of the text's own phrases (else a latent word that joined)."""
     return (len(kw.provenance) == 1 and kw.provenance[0].similarity == 1.0
-            and " ".join(kw.provenance[0].phrase.lower().split()) == kw.word)
+            and " ".join(kw.provenance[0].phrase.lower().split()) == " ".join(kw.word.lower().split()))
 

@@ -86,11 +86,12 @@ def _unusable(text: str, n_phrases: int, vectors_name: str) -> str:
 
 
 def tag_counts(texts: Sequence[str], *, n_process: int | None = None, tagger=None,
-               progress: Progress | None = None) -> list[Counter]:
+               progress: Progress | None = None, tagged: list | None = None) -> list[Counter]:
     """The candidate phrases of every text with their counts: each text cut into the pieces
     of :func:`dkw_core.longtext.pieces`, all pieces in one stream, in ``n_process`` worker
     processes from :data:`POOL_FROM` texts or for a text longer than :data:`POOL_CHARS`;
-    ``progress`` reports the characters tagged."""
+    ``progress`` reports the characters tagged. ``tagged``: a list that receives each text's
+    tokens and coarse tags (what its keyphrase candidates are made of, :mod:`.candidates`)."""
     from ..phrases import TaggedDoc, get_tagger
 
     tagger = tagger or get_tagger()
@@ -101,6 +102,10 @@ def tag_counts(texts: Sequence[str], *, n_process: int | None = None, tagger=Non
             owner.append(i)
             parts.append(piece)
     counts: list[Counter] = [Counter() for _ in texts]
+    words_of: list[list[str]] = [[] for _ in texts]
+    tags_of: list[list[str]] = [[] for _ in texts]
+    if tagged is not None:
+        tagged[:] = list(zip(words_of, tags_of))
     if not parts:
         return counts
     pooled = len(texts) >= POOL_FROM or max(map(len, texts)) > POOL_CHARS
@@ -109,6 +114,9 @@ def tag_counts(texts: Sequence[str], *, n_process: int | None = None, tagger=Non
     for r, (i, (words, tags)) in enumerate(zip(owner, tagger.tag_pieces(parts, n_process=procs,
                                                                          batch_size=PIPE_BATCH))):
         counts[i].update(TaggedDoc(" ".join(words), "".join(tags)).phrases())
+        if tagged is not None:
+            words_of[i].extend(words)
+            tags_of[i].extend(tags)
         done += len(parts[r])
         report(progress, min(1.0, done / total), f"tagged {done / 1e6:.1f} of {total / 1e6:.1f} MB")
     return counts
@@ -123,7 +131,8 @@ def new_texts(model, items: Sequence[tuple[str, str]], *, protocol: str = NEW_TE
     for name, text in items:
         check_size(len(text.encode("utf-8", "surrogatepass")), name)
     texts = [t for _, t in items]
-    counts = tag_counts(texts, n_process=n_process, progress=progress)
+    tagged: list = []
+    counts = tag_counts(texts, n_process=n_process, progress=progress, tagged=tagged)
     cache = neighbour_cache(model)
     vectors = model.vectors
     per_text: list[tuple[list[str], list[tuple[int, ...]]]] = []
@@ -149,7 +158,8 @@ def new_texts(model, items: Sequence[tuple[str, str]], *, protocol: str = NEW_TE
             sims = np.stack([rows[u][1] for u in units])
             doc_units = DocUnits(kept, np.array([c[p] for p in kept], dtype=np.float32), idx, sims)
         out.append(NewText(name, text, c, doc_units, None if post is None else post[r],
-                           None if doc_units is not None else _unusable(text, len(c), vectors.name)))
+                           None if doc_units is not None else _unusable(text, len(c), vectors.name),
+                           extra={"tagged": tagged[r]}))
     return out
 
 
@@ -242,13 +252,15 @@ def text_keywords(model, items: Iterable[tuple[str, str]], *, metrics: Sequence[
     default about needs it (``about=None``: :func:`text_about`), then per metric its latent
     words, computed once (the paper's list at about 1; below it the candidates of its
     keyphrases and, cut at ``top``, its category's words beside them) and, below about 1, its
-    keyphrases (:meth:`~.model.KeywordModel._keyphrases_from_units`). ``alternatives``: an
+    keyphrases (:func:`~.relevance.text_keyphrases`: whole noun phrases of the text ranked by
+    frequency, first position, specificity and length, D blended in at ``about``). ``alternatives``: an
     unsure text under a posterior protocol also gets the latent words of its two likeliest
     categories. ``provenance=False`` leaves the phrases behind the latent words out (a batch
     export). ``progress`` reports the texts done (of ``total``), ``tagging`` the tagging of a
     block's pieces (one long text)."""
     from .keyphrases import LATENT_CANDIDATES, check_about
     from .posterior import weighting_of
+    from .relevance import text_keyphrases
 
     top = check_top(top)
     kk = model._check_k(k)  # before any tagging
@@ -284,10 +296,12 @@ def text_keywords(model, items: Iterable[tuple[str, str]], *, metrics: Sequence[
             latent = model._keywords_from_units(new.units, metric=m, k=kk, top=max(top, LATENT_CANDIDATES),
                                                 label=lab, provenance=provenance)
             found.category_words[m] = latent[:top]
-            found.keywords[m] = model._keyphrases_from_units(new.units, metric=m, k=kk, top=top, label=lab,
-                                                             about=a, latent=latent,
-                                                             artefacts=text_artefacts(model, new),
-                                                             word_scores=word_scores(m, lab))
+            tokens, tags = new.extra["tagged"]
+            scores_m = word_scores(m, lab) if a > 0 else None
+            if a > 0 and scores_m is None:
+                scores_m = model.word_scores(m, kk, lab)
+            found.keywords[m] = text_keyphrases(new.text, tokens, "".join(tags), top=top, about=a,
+                                                word_scores=scores_m, word_index=model.word_index, latent=latent)
         if alternatives and new.posterior is not None and PROTOCOL_INFO[protocol].posterior:
             w = weighting_of(new.posterior, model.categories)
             if w.unsure and w.runner_up is not None:

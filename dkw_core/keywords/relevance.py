@@ -29,6 +29,7 @@ from functools import lru_cache
 import numpy as np
 
 from .candidates import Candidate, stemmed
+from .ranking import Keyword, Provenance
 
 ZIPF = 7.0
 """Zipf frequency at and above which a word is not specific at all (7 is "the", "of")."""
@@ -104,3 +105,30 @@ def discrimination(cands: Sequence[Candidate], word_scores: np.ndarray, word_ind
             raw[i] = float(np.mean(word_scores[ids]))
     top = float(raw.max(initial=0.0))
     return np.clip(raw / top, 0.0, 1.0) if top > 0 else raw
+
+
+def text_keyphrases(text: str, tokens: Sequence[str], tags: str, *, top: int, about: float,
+                    word_scores: np.ndarray | None, word_index: Mapping[str, int],
+                    latent: Sequence[Keyword] = ()) -> list[Keyword]:
+    """A new text's keyphrases, best first (docs/method.md §13): its candidates
+    (:func:`~.candidates.candidates` of its tokens and coarse tags; a news post's body tagged
+    anew, :func:`~.candidates.news_body`) by :func:`top_candidates` at ``about``, D from
+    ``word_scores`` (the weighting's row of dkw's metric). Each is listed in the text's casing,
+    with itself as its provenance (similarity 1, its count). ``latent``, the text's latent
+    words, fill a list its candidates cannot (never one with a listed phrase's stem)."""
+    from .candidates import candidates, news_body
+    from .keyphrases import is_keyphrase
+
+    body = news_body(text)
+    if body is not text:
+        from ..phrases import get_tagger
+
+        tagged = get_tagger().tag(body)
+        tokens, tags = tagged.tokens, tagged.tags
+    cands = candidates(body, tokens, tags)
+    disc = discrimination(cands, word_scores, word_index) if about > 0 and word_scores is not None else None
+    out = [Keyword(c.text, s, c.count, (Provenance(c.text, 1.0, c.count),))
+           for c, s in top_candidates(cands, top, discrimination=disc, about=about)]
+    taken = {stemmed(kw.word) for kw in out}
+    out += [kw for kw in latent if stemmed(kw.word) not in taken and is_keyphrase(kw.word)][:top - len(out)]
+    return out
