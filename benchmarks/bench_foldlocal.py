@@ -20,7 +20,8 @@ import repo_root  # noqa: F401  (puts the repository root first on sys.path)
 
 def main(argv: list[str] | None = None) -> int:
     from dkw_core.evaluation.experiments import load_experiment
-    from dkw_core.evaluation.search import ModelPredictor, Setup, cross_validate, rank_rows
+    from dkw_core.evaluation.foldstats import rank_rows
+    from dkw_core.evaluation.search import ModelPredictor, Setup, cross_validate
     from dkw_core.metrics import PAPER_METRICS
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

@@ -10,14 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .classifiers import CLASSIFIER_LABELS
-from .comparisons import (  # noqa: F401  (the significance tables are computed there; re-exported here)
-    SIGNIFICANCE_PAIR_ON,
-    format_difference,
-    format_p,
-    per_document,
-    significance_runs,
-    significance_table,
-)
+from .comparisons import format_difference, format_p, per_document, significance_table
 from .names import BOW_KEYWORDS, TFIDF_CLASSIFIER, method_name
 from .protocols import STANDARD, run_variant
 

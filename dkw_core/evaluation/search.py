@@ -43,10 +43,7 @@ from ..errors import InputError
 from ..expected_warnings import fit_warnings_expected
 from ..types import Progress
 from .classifiers import DEFAULT_CLASSIFIER
-
-# the keyword predictor and the fold statistics live in their own modules (re-exported here)
-from .foldstats import fold_scores, rank_rows, training_counts  # noqa: F401
-from .predictor import ModelPredictor, Setup, _predictor_on_worker  # noqa: F401
+from .predictor import ModelPredictor, Setup
 
 PAPER_SIZES: tuple[int, ...] = (5, 10, 20, 100, 1000)
 PAPER_RATIOS: tuple[int, ...] = (2, 3, 5)
