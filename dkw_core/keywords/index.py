@@ -137,8 +137,8 @@ def index_path(corpus_key: str, vectors: Vectors | str | None = None, k_max: int
     a corpus tagged by the fast tagger (``DKW_TAGGER=fast``) is kept apart from spaCy's."""
     vname = vectors.name if isinstance(vectors, Vectors) else (vectors or vectors_name())
     spec = neighbours_spec(neighbours)
-    if config.tagger() != config.DEFAULT_TAGGER:
-        spec = f"{spec}__{config.tagger()}-tagger"
+    if config.tagger() == "fast":  # whatever the default: spaCy-tagged caches keep the key they always had
+        spec = f"{spec}__fast-tagger"
     if spec == "cosine":  # the key it had before the spec existed
         return cache.path("models", cache.key(FORMAT, corpus_key, vname, k_max,
                                               readable=f"{corpus_key}__{vname}__k{k_max}"))
