@@ -21,11 +21,11 @@ from dkw_core.keywords.category_methods import (  # noqa: F401  (faked loaders)
     method_names,
     quality_texts,
 )
-from dkw_core.keywords.request import extract_keywords  # noqa: F401  (faked: Home's keywords at once)
+from dkw_core.keywords.request import KeywordRequest, keyword_list  # noqa: F401  (faked: Home's keywords at once)
 from dkw_core.keywords.shipped import load_shipped  # noqa: F401  (faked loader)
 from dkw_core.metrics import METRICS, PAPER_METRICS
 from dkw_core.neighbours import DEFAULT_NEIGHBOURS
-from dkw_core.types import DEFAULT_CORPUS, DEFAULT_K, NEW_TEXT_PROTOCOLS, PROTOCOL_INFO, check_protocol
+from dkw_core.types import DEFAULT_K, NEW_TEXT_PROTOCOLS, PROTOCOL_INFO, check_protocol
 from dkw_core.vectors import describe_default, vectors_name
 
 #: What each protocol means, from the one protocol table (``dkw_core.types.PROTOCOL_INFO``).
@@ -117,19 +117,19 @@ def method_label(method: str) -> str:
 def shipped_answers(corpus: str, *, sample: int | None = None, k: int = DEFAULT_K,
                     neighbours: str = DEFAULT_NEIGHBOURS) -> bool:
     """Whether a new text of ``corpus`` is answered from shipped statistics (no preparation)."""
-    from dkw_core.keywords.request import KeywordRequest, uses_shipped
-
-    return uses_shipped(KeywordRequest(dataset=corpus, text="", k=k, sample=sample, neighbours=neighbours))
+    return KeywordRequest(dataset=corpus, text="", k=k, sample=sample, neighbours=neighbours).shipped
 
 
-def instant_refusal(corpus: str = DEFAULT_CORPUS) -> str | None:
-    """Why a new text of ``corpus`` cannot be answered at once (one line), or ``None`` when it can:
-    its shipped statistics answer it, or the corpus is prepared for the vectors in use. The
-    shipped statistics belong to the default vectors; with other vectors (``DKW_VECTORS``) the
-    answer would first tag and prepare the whole corpus, minutes to hours, so the instant box
-    refuses instead. Cheap: nothing is loaded."""
-    if shipped_answers(corpus) or KeywordModel.is_prepared(corpus_key(corpus), vectors_name(), k_max=DEFAULT_K,
-                                                           neighbours=DEFAULT_NEIGHBOURS):
+def instant_refusal(request: KeywordRequest) -> str | None:
+    """Why the new text of ``request`` cannot be answered at once (one line), or ``None`` when it
+    can: its shipped statistics answer it (``request.shipped``, decided once: ``keyword_list``
+    then reads the same decision), or the corpus is prepared for the vectors in use. The shipped
+    statistics belong to the default vectors; with other vectors (``DKW_VECTORS``) the answer
+    would first tag and prepare the whole corpus, minutes to hours, so the instant box refuses
+    instead. Cheap: nothing is loaded."""
+    corpus = request.corpus
+    if request.shipped or KeywordModel.is_prepared(corpus_key(corpus), vectors_name(), k_max=DEFAULT_K,
+                                                   neighbours=DEFAULT_NEIGHBOURS):
         return None
     return (f"The keywords at once come from the statistics of {corpus} shipped with dkw, which belong to the default "
             f"vectors ({describe_default()['name']}), not to the vectors in use ({vectors_name()}): prepare {corpus} "
@@ -143,7 +143,7 @@ def new_text_keywords(model, text: str, *, corpus: str, metrics: Sequence[str], 
     ``model`` (prepared or shipped). ``weighting`` says which category its words are weighted
     with and how sure the posterior is (posterior protocols only); when it is unsure,
     ``by_category`` holds the keywords under each of the two most probable categories."""
-    from dkw_core.keywords.request import KeywordRequest, answer
+    from dkw_core.keywords.request import answer
 
     if check_protocol(protocol) not in NEW_TEXT_PROTOCOLS:
         raise InputError("a new text has no gold category: choose a label-free protocol")

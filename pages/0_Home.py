@@ -12,6 +12,7 @@ from dkw_app import corpora_models, keyword_views, keywords_door, resources, stu
 from dkw_app.untrusted import md
 from dkw_core.errors import DkwError
 from dkw_core.keywords.newtexts import about_asked
+from dkw_core.keywords.request import KeywordRequest
 from dkw_core.types import DEFAULT_ABOUT, DEFAULT_CORPUS, DEFAULT_K
 
 st.set_page_config(page_title="dkw — discriminative keywords", page_icon=":material/key:", layout="wide")
@@ -29,16 +30,17 @@ with st.form("instant_form", border=False):
     asked = st.form_submit_button("Get keywords", type="primary", icon=":material/key:")
 if asked:
     st.session_state.pop("instant_result", None)
+    # the slider at the default leaves the choice to the default rule: a text that fits the corpus
+    # poorly gets its own phrases (about 0, docs/method.md §13); any other value is kept
+    request = KeywordRequest(text=text, about=about_asked(about))
     if not text.strip():
         st.error("Paste a text first.")
-    elif refusal := widgets.guarded(keywords_door.instant_refusal, default=None):
+    elif refusal := widgets.guarded(lambda: keywords_door.instant_refusal(request), default=None):
         st.error(md(refusal))  # other vectors: the shipped statistics do not apply; never prepare here
     else:
         try:
             with st.spinner("Finding keywords…"):
-                # the slider at the default leaves the choice to the default rule: a text that fits the
-                # corpus poorly gets its own phrases (about 0, docs/method.md §13); any other value is kept
-                found = keywords_door.extract_keywords(text, about=about_asked(about))
+                found = keywords_door.keyword_list(request)  # the source the refusal read, decided once
         except DkwError as exc:
             widgets.show_error(exc)
         else:

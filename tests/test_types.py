@@ -73,7 +73,7 @@ def test_every_interface_takes_the_one_default_metric_k_and_n():
     from dkw_core import extract_keywords
     from dkw_core.cli import build_parser
     from dkw_core.evaluation.estimator import DiscriminativeKeywordVectorizer
-    from dkw_core.keywords.request import KeywordRequest
+    from dkw_core.keywords.request import KeywordRequest, keyword_list
     from dkw_core.types import DEFAULT_CORPUS, DEFAULT_K, DEFAULT_METRIC, DEFAULT_TOP
 
     assert (DEFAULT_METRIC, DEFAULT_K, DEFAULT_TOP, DEFAULT_CORPUS) == ("lo-own", 90, 10, "20ng")
@@ -86,7 +86,7 @@ def test_every_interface_takes_the_one_default_metric_k_and_n():
     assert (request.metric_list, request.k_value, request.top_value, request.corpus) == (["lo-own"], 90, 10, "20ng")
     assert [_default(extract_keywords, n) for n in ("corpus", "metric", "k", "top", "protocol")] == [
         "20ng", None, None, None, None]
-    assert [_default(keywords_door.extract_keywords, n) for n in ("corpus", "metric", "k", "top")] == ["20ng", None, None, None]
+    assert keywords_door.keyword_list is keyword_list  # Home's box: a KeywordRequest(text=…), the defaults above
 
 
 def test_the_default_metric_is_the_one_the_shipped_quality_table_shows_better():
@@ -116,7 +116,7 @@ def test_every_interface_takes_the_one_default_about():
     from dkw_app import keywords_door
     from dkw_core import extract_keywords
     from dkw_core.cli import build_parser
-    from dkw_core.keywords.request import KeywordRequest
+    from dkw_core.keywords.request import KeywordRequest, keyword_list
     from dkw_core.types import DEFAULT_ABOUT
 
     assert 0 < DEFAULT_ABOUT < 1
@@ -125,7 +125,7 @@ def test_every_interface_takes_the_one_default_about():
     assert KeywordRequest(text="a new text", about=args.about).about_value == DEFAULT_ABOUT
     assert KeywordRequest(doc="20ng/test/comp.graphics/38758").about_value == DEFAULT_ABOUT
     assert KeywordRequest(doc="20ng/test/comp.graphics/38758", baseline=True).about_value == 1.0
-    assert _default(extract_keywords, "about") is None and _default(keywords_door.extract_keywords, "about") is None
+    assert _default(extract_keywords, "about") is None and keywords_door.keyword_list is keyword_list
 
 
 def test_the_default_about_is_the_one_its_measures_chose_on_the_training_split():

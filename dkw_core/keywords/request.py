@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import overload
 
 from ..errors import InputError
@@ -59,6 +60,13 @@ class KeywordRequest:
     neighbours: str | None = None           # step 3's spec, default plain cosine
     alternatives: bool = False              # an unsure new text: also its keywords under its two likeliest categories
     about: float | None = None              # 0 = about this text … 1 = about its category (the paper's words)
+
+    @cached_property
+    def shipped(self) -> bool:
+        """Whether the shipped statistics answer this request (:func:`uses_shipped`), decided once
+        per request: what the app's text box checks before answering is what :func:`model_for`
+        then reads."""
+        return uses_shipped(self)
 
     @property
     def new_text(self) -> bool:
@@ -142,7 +150,7 @@ def model_for(request: KeywordRequest, *, progress: Progress | None = None):
     """Where the request's statistics come from, resolved once: a :class:`~.shipped.ShippedModel`
     (new texts at the shipped settings), a :class:`~.baseline.BaselineModel` (``baseline``) or
     the prepared :class:`~.model.KeywordModel` (prepared now when it is not cached)."""
-    if uses_shipped(request):
+    if request.shipped:
         from .shipped import load_shipped
 
         return load_shipped(request.corpus, k=request.k_value, vectors=request.vectors)
@@ -329,6 +337,16 @@ class KeywordList(list):
         return self.answer.describe()
 
 
+def keyword_list(request: KeywordRequest) -> KeywordList:
+    """One new text's keywords as ``extract_keywords(text)`` returns them, from a request already
+    built: the app's text box reads the request's source (:attr:`KeywordRequest.shipped`) before
+    answering it, and the answer reads the same decision."""
+    request.about_value  # noqa: B018 - a bad about fails before any work
+    result = answer(request)
+    m = request.metric_list[0]
+    return KeywordList(result.keywords[m], result, m)
+
+
 @overload
 def extract_keywords(text: str, *, corpus: str = ..., metric: str | None = ..., k: int | None = ...,
                      top: int | None = ..., protocol: str | None = ..., about: float | None = ...) -> KeywordList: ...
@@ -361,12 +379,8 @@ def extract_keywords(text, *, corpus: str = DEFAULT_CORPUS, metric: str | None =
     a plain list per text. A text without keywords (empty, no noun phrase) gets an empty list
     instead of an error."""
     if isinstance(text, str):
-        request = KeywordRequest(dataset=corpus, text=text, metrics=(metric,) if metric else (), k=k, top=top,
-                                 protocol=protocol, about=about)
-        request.about_value  # noqa: B018 - a bad about fails before any work
-        result = answer(request)
-        m = request.metric_list[0]
-        return KeywordList(result.keywords[m], result, m)
+        return keyword_list(KeywordRequest(dataset=corpus, text=text, metrics=(metric,) if metric else (), k=k,
+                                           top=top, protocol=protocol, about=about))
     texts = list(text)
     for i, t in enumerate(texts):
         if not isinstance(t, str):

@@ -26,7 +26,7 @@ class FakeProvenance:
 
 
 class FakeKeywordList(list):
-    """What ``extract_keywords`` returns: the keywords and how they were obtained."""
+    """What ``keyword_list`` (``extract_keywords``) returns: the keywords and how they were obtained."""
 
     weighting = None
     fit = None
@@ -232,9 +232,9 @@ class FakeBackend:
             (corpora_models, "hubness"): self._hubness,
             (keywords_door, "shipped_answers"): lambda name, **_: name in self.shipped,
             (keywords_door, "load_shipped"): lambda name, **_: self._shipped_model(name),
-            (keywords_door, "extract_keywords"): self._instant_keywords,
+            (keywords_door, "keyword_list"): self._instant_keywords,
             (newtexts, "text_keywords"): fake_text_keywords,  # the one path of new texts, over a FakeModel
-            (keywords_door, "instant_refusal"): lambda corpus="20ng": self.instant_refusal,
+            (keywords_door, "instant_refusal"): lambda request: self.instant_refusal,
             (stored_runs, "disk_cached"): lambda kind, parts, compute: compute(),  # no disk: every test computes its own
             (corpora_models, "interrupted_tagging"): lambda name: self.interrupted.get(name, 0),
             (keywords_door, "method_names"): lambda: ["rf", "tds", "ig", "lo-own", "tf-idf", "tf-rf", *PEERS],
@@ -305,8 +305,9 @@ class FakeBackend:
         self.prepared = True
         return FakeModel(corpus, neighbours)
 
-    def _instant_keywords(self, text, *, corpus="20ng", about=None):
-        """The text's distinct words, longest first (no corpus, no preparation)."""
+    def _instant_keywords(self, request):
+        """The request's text's distinct words, longest first (no corpus, no preparation)."""
+        text, about = request.text, request.about
         self.instant_texts.append(text)
         self.instant_abouts.append(about)
         words = sorted(set(re.findall(r"[a-z<>/]+", text.lower())), key=lambda w: (-len(w), w))[:10]

@@ -240,7 +240,7 @@ def test_an_override_in_a_keyword_or_category_reverses_no_word_of_the_answer(mon
     rlo = "\u202e"
     FakeBackend(monkeypatch, prepared=False)
 
-    def answer(text, *, corpus="20ng", about=None):
+    def answer(request):
         found = FakeKeywordList([FakeKeyword(f"evil{rlo}", 2.0, 1), FakeKeyword("orbit", 1.0, 1)])
         found.weighting = weighting_of([0.93, 0.07], [f"sci{rlo}", "comp"])
         found.category_words = [FakeKeyword(f"moon{rlo}", 1.0, 1), FakeKeyword("launch", 0.5, 1)]
@@ -248,7 +248,7 @@ def test_an_override_in_a_keyword_or_category_reverses_no_word_of_the_answer(mon
         found.about = 0.0
         return found
 
-    monkeypatch.setattr(keywords_door, "extract_keywords", answer)
+    monkeypatch.setattr(keywords_door, "keyword_list", answer)
     at = run_home()
     at.text_area(key="instant_text").input("the volcano erupted")
     at.button[0].click().run()
@@ -280,3 +280,26 @@ def test_an_override_in_a_zip_entry_name_reverses_no_word_of_the_upload_report(m
     assert imported == "Imported : 12 documents (8 train / 4 test), 2 categories; split as given."
     (left_out,) = [shown(base_text(w.value)) for w in at.warning if "Left out" in w.value]
     assert left_out == "Left out 2 zip entries whose path leads outside the folder: , ../other.txt"
+
+
+def test_one_pasted_text_decides_once_whether_the_shipped_statistics_answer_it(monkeypatch):
+    """The box's refusal (other vectors) and the answer read one decision of the text's request:
+    "shipped statistics?" was decided twice per pasted text (``instant_refusal``, then
+    ``model_for`` inside ``extract_keywords``), two ``shipped_available`` calls; now one."""
+    from dkw_app import keywords_door
+    from dkw_core.keywords import shipped
+
+    refusal, keyword_list = keywords_door.instant_refusal, keywords_door.keyword_list
+    fake = FakeBackend(monkeypatch, prepared=False)
+    monkeypatch.setattr(keywords_door, "instant_refusal", refusal)  # the real door, over the fake model path
+    monkeypatch.setattr(keywords_door, "keyword_list", keyword_list)
+    decisions: list[str] = []
+    monkeypatch.setattr(shipped, "shipped_available", lambda corpus, **_: decisions.append(corpus) or True)
+    monkeypatch.setattr(shipped, "load_shipped", lambda corpus, **_: fake._shipped_model(corpus))
+    at = run_home()
+    at.text_area(key="instant_text").input("orbit shuttle launch space station")
+    at.button[0].click().run()
+    assert not at.exception and not at.error
+    assert fake.shipped_loads == ["20ng"] and fake.prepare_calls == 0
+    assert any(t.value.startswith("Keywords: ") for t in at.text)
+    assert decisions == ["20ng"]  # one decision per pasted text
