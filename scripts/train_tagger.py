@@ -15,14 +15,12 @@ more). Deterministic for a given spaCy model and corpora (fixed seed).
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import repo_root  # noqa: F401  (puts the repository root first on sys.path)
 
 
 def tagged(texts: list[str], chars: int):
