@@ -12,6 +12,7 @@ import streamlit as st
 from dkw_app import category_view, keywords_door, resources, study_ui, widgets
 from dkw_app.untrusted import isolate, md
 from dkw_core.errors import DkwError
+from dkw_core.keywords.categories import compare_categories
 from dkw_core.types import DEFAULT_K, DEFAULT_METRIC, DEFAULT_TOP
 
 st.set_page_config(page_title="dkw — categories", page_icon="🏷️", layout="wide")
@@ -132,15 +133,15 @@ with t_why:
 frames = [frame for _t, frame, _s in lists]
 first, second = frames[0], frames[1] if len(frames) > 1 else None
 if second is not None:
-    shared = [w for w in first["word"] if w in set(second["word"])]
+    compared = compare_categories(list(first["word"]), list(second["word"]))
     st.subheader("Shared and distinct words")
     a, b, c = st.columns(3)
     a.markdown(f"**Only {md(category)}**")
-    a.text("\n".join(w for w in first["word"] if w not in set(shared)) or "—")
+    a.text("\n".join(compared["only_first"]) or "—")
     b.markdown("**Shared**")
-    b.text("\n".join(shared) or "—")
+    b.text("\n".join(compared["shared"]) or "—")
     c.markdown(f"**Only {md(other)}**")
-    c.text("\n".join(w for w in second["word"] if w not in set(shared)) or "—")
+    c.text("\n".join(compared["only_second"]) or "—")
 
 st.subheader("Words and their counts")
 st.caption("in_category / elsewhere: " + (

@@ -15,6 +15,7 @@ word (the lower vocabulary index), as for a document's keywords.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -111,9 +112,11 @@ def _phrase_provenance(model, c: int, words: np.ndarray, k: int | None, limit: i
     return out
 
 
-def compare_categories(first: list[CategoryWord], second: list[CategoryWord]) -> dict[str, list[str]]:
-    """Words of two categories' lists: ``shared``, ``only_first``, ``only_second`` (each in list order)."""
-    a, b = [w.word for w in first], [w.word for w in second]
+def compare_categories(first: Sequence[str | CategoryWord], second: Sequence[str | CategoryWord]) -> dict[str, list[str]]:
+    """Words of two categories' lists (words or :class:`CategoryWord`): ``shared``, ``only_first``,
+    ``only_second`` (each in list order)."""
+    a = [w if isinstance(w, str) else w.word for w in first]
+    b = [w if isinstance(w, str) else w.word for w in second]
     sb, sa = set(b), set(a)
     return {"shared": [w for w in a if w in sb], "only_first": [w for w in a if w not in sb],
             "only_second": [w for w in b if w not in sa]}

@@ -14,7 +14,6 @@ import numpy as np
 from ..errors import InputError
 from ..longtext import check_size, count_phrases
 from ..neighbours import searcher
-from ..phrases import TaggedDoc
 from ..vectors import Vectors
 from .ranking import Keyword, Provenance, order_scores
 
@@ -85,11 +84,6 @@ def text_units(vectors: Vectors, name: str, text: str, k_max: int, progress=None
         raise InputError(f"{name}: the document is empty")
     check_size(len(text.encode("utf-8", "surrogatepass")), name)
     return counted_units(vectors, name, text, count_phrases(text, progress=progress), k_max, neighbours, cache)
-
-
-def tagged_units(vectors: Vectors, name: str, text: str, tagged: TaggedDoc, k_max: int,
-                 neighbours: str | None = None) -> DocUnits:
-    return counted_units(vectors, name, text, Counter(tagged.phrases()), k_max, neighbours)
 
 
 def counted_units(vectors: Vectors, name: str, text: str, counts: Counter, k_max: int,

@@ -88,3 +88,8 @@ def test_compare_categories_splits_shared_and_distinct_words(model):
     assert cmp["shared"] == [w.word for w in a[:2]]
     assert cmp["only_first"] == [w.word for w in a[2:]]
     assert cmp["only_second"] == [w.word for w in b[:2] if w.word not in {x.word for x in a}]
+
+
+def test_compare_categories_takes_plain_words_as_the_categories_page_has_them():
+    cmp = compare_categories(["goal", "match", "team"], ["orbit", "team"])
+    assert cmp == {"shared": ["team"], "only_first": ["goal", "match"], "only_second": ["orbit"]}
