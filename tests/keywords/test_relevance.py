@@ -68,3 +68,36 @@ def test_one_stem_is_listed_once():
     cands = [_c("system", (0, 5)), _c("systems", (1,)), _c("web-based systems", (2,)), _c("Web based system", (3,))]
     listed = [c.key for c, _s in top_candidates(cands, 10)]
     assert sorted(listed) == ["system", "web-based systems"]  # "systems" and "web based system" share a stem with them
+
+
+def test_text_keyphrases_keep_casing_and_fill_with_latent_words():
+    from dkw_core.keywords.keyphrases import is_own_phrase
+    from dkw_core.keywords.ranking import Keyword
+    from dkw_core.keywords.relevance import text_keyphrases
+
+    text = "QuickTime plays the movie. QuickTime drops frames."
+    tokens = ["QuickTime", "plays", "the", "movie", ".", "QuickTime", "drops", "frames", "."]
+    latent = [Keyword("movies", 0.9, 1), Keyword("video", 0.8, 1), Keyword("=", 0.7, 1)]
+    got = text_keyphrases(text, tokens, "NOONONONO", top=5, about=0.0, word_scores=None, word_index={}, latent=latent)
+    words = [kw.word for kw in got]
+    assert words[0] == "QuickTime" and set(words[1:3]) == {"movie", "frames"}
+    assert words[3:] == ["video"]  # the latent fill: "movies" has the stem of "movie", "=" is no keyphrase
+    assert got[0].tf == 2 and all(is_own_phrase(kw) for kw in got[:3]) and not is_own_phrase(got[3])
+    d = text_keyphrases(text, tokens, "NOONONONO", top=3, about=1.0, word_scores=np.array([0.0, 5.0]),
+                        word_index={"quicktime": 0, "frames": 1})
+    assert d[0].word == "frames"  # about 1 of own phrases: D alone
+
+
+def test_a_new_texts_keyphrases_are_whole_phrases_of_its_body():
+    from dkw_core import extract_keywords
+
+    post = ("From: someone@waikato.ac.nz (Lawrence D'Oliveiro)\nSubject: Re: QuickTime playback\n"
+            "Organization: University of Waikato\n\n"
+            "In article <1@cs.edu> another writes:\n> Does the separate-account industry use QuickTime?\n\n"
+            "QuickTime movies play at the original speed on a Centris. The QuickTime playback rate drops\n"
+            "when the Compact Video compressor is used. Web-based movies are slower.\n\n"
+            "--\nLawrence D'Oliveiro, Computer Services Dept\n")
+    words = [kw.word for kw in extract_keywords(post, corpus="20ng", top=10, about=0)]
+    assert "QuickTime movies" in words and "Compact Video compressor" in words and "Web-based movies" in words
+    for gone in ("waikato", "oliveiro", "computer services dept", "separate-account industry", "organization"):
+        assert not any(gone in w.lower() for w in words), words
