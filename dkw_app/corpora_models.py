@@ -64,28 +64,7 @@ def hubness(model, *, k: int) -> dict:
     return model_hubness(model, k).to_dict()
 
 
-def own_words_model(corpus):
-    """The corpus's own words (the bag-of-words ``BaselineModel``: tagging read from the cache)."""
-    from dkw_core.keywords import BaselineModel
-
-    return BaselineModel.prepare(corpus)
-
-
 # --------------------------------------------------------------------------- archives and uploads
-
-def archives_folder() -> str:
-    """The absolute folder searched for corpus archives (``DKW_ARCHIVES``, default data/archives)."""
-    from dkw_core.config import archives_dir
-
-    return str(archives_dir())
-
-
-def downloadable(name: str) -> bool:
-    """Whether built-in corpus ``name`` has an archive dkw can download."""
-    from dkw_core.corpora.download import DOWNLOADABLE
-
-    return name in DOWNLOADABLE
-
 
 def download_archive(name: str, *, progress: Progress | None = None) -> str:
     """Download (and validate) the archive of built-in corpus ``name``; its path."""

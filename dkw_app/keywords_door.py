@@ -23,7 +23,7 @@ from dkw_core.keywords.category_methods import (  # noqa: F401  (faked loaders)
 )
 from dkw_core.keywords.request import KeywordRequest, keyword_list  # noqa: F401  (faked: Home's keywords at once)
 from dkw_core.keywords.shipped import load_shipped  # noqa: F401  (faked loader)
-from dkw_core.metrics import METRICS, PAPER_METRICS
+from dkw_core.metrics import METRICS
 from dkw_core.neighbours import DEFAULT_NEIGHBOURS
 from dkw_core.types import DEFAULT_K, NEW_TEXT_PROTOCOLS, PROTOCOL_INFO, check_protocol
 from dkw_core.vectors import describe_default, vectors_name
@@ -33,16 +33,6 @@ PROTOCOL_HELP = {name: f"{info.short}: {info.help}" for name, info in PROTOCOL_I
 #: How the Documents page names an own-words baseline's column (``tf-rf (own words)``), apart
 #: from dkw's metric of the same name.
 OWN_WORDS = " (own words)"
-
-
-def metric_names() -> list[str]:
-    """Every metric of the registry (paper Table 2 and its tf- variants; faked by the AppTests)."""
-    return list(METRICS)
-
-
-def paper_metric_names() -> list[str]:
-    """The 13 metrics the paper reports, in the registry's order (faked by the AppTests)."""
-    return list(PAPER_METRICS)
 
 
 def keywords(model, doc_id: str, *, metric: str, k: int, top: int, protocol: str, about: float | None = None) -> list:
@@ -74,7 +64,7 @@ def keyword_methods() -> list[str]:
     then every metric over the document's own words (``tf-rf (own words)``)."""
     from dkw_core.keywords.registry import extractor_specs
 
-    return extractor_specs() + [m + OWN_WORDS for m in metric_names()]
+    return extractor_specs() + [m + OWN_WORDS for m in METRICS]
 
 
 def method_help(spec: str) -> str:

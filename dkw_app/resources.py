@@ -20,7 +20,7 @@ import streamlit as st
 from dkw_core.cache import CacheWarning
 from dkw_core.errors import DkwError
 from dkw_core.evaluation import comparisons, wordlists
-from dkw_core.keywords import KeywordModel
+from dkw_core.keywords import BaselineModel, KeywordModel
 from dkw_core.neighbours import DEFAULT_NEIGHBOURS
 from dkw_core.study.schema import open_study_db
 from dkw_core.types import DEFAULT_K, Progress
@@ -154,7 +154,7 @@ def shipped_model(name: str, k: int) -> Any:
 def own_words_model(name: str, sample: int | None) -> Any:
     """The corpus's own words (bag-of-words model; what the peers score and NPMI reads)."""
     tagger()  # its tagging is read from the cache through the tagger: load spaCy once, under the Streamlit cache
-    return corpora_models.own_words_model(corpus(name, sample))
+    return BaselineModel.prepare(corpus(name, sample))
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

@@ -9,7 +9,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from dkw_core import config
 from dkw_core.config import max_upload_mb
+from dkw_core.corpora.download import DOWNLOADABLE
 from dkw_core.csvsafe import frame_to_csv
 from dkw_core.errors import DkwError
 from dkw_core.types import Progress, describe_time_left
@@ -91,19 +93,19 @@ def sample_note() -> int | None:
 
 def archives_note() -> None:
     """Names the folder searched for corpus archives."""
-    folder = guarded(corpora_models.archives_folder, default=None)
+    folder = guarded(config.archives_dir, default=None)
     if folder:
         st.caption("Corpus archives are read from this folder (DKW_ARCHIVES):")
-        st.code(folder, language=None)
+        st.code(str(folder), language=None)
 
 
 def missing_corpus(info: dict[str, Any], box: Any = None) -> None:
     """A missing archive: the folder searched, and a Download button with a progress bar."""
     box = box or st.container()
     name, archive = str(info.get("name")), str(info.get("archive"))
-    folder = guarded(corpora_models.archives_folder, default="DKW_ARCHIVES") or "DKW_ARCHIVES"
+    folder = guarded(config.archives_dir, default="DKW_ARCHIVES") or "DKW_ARCHIVES"
     box.warning(f"{md(name)}: archive {md(archive)} not found in {md(folder)} (DKW\\_ARCHIVES).")
-    if not guarded(lambda: corpora_models.downloadable(name), default=False):
+    if name not in DOWNLOADABLE:
         box.caption(f"{md(name)} is not downloadable: put {md(archive)} into {md(folder)}.")
         return
     if box.button(f"Download {md(name)}", key=f"download_{name}",
@@ -210,13 +212,13 @@ def not_distributed(infos: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The corpora of ``infos`` without their archive that cannot be downloaded either (not
     distributed, such as 7 Sectors): never counted among the corpora "not downloaded yet"."""
     return [i for i in infos if not i.get("available")
-            and not guarded(lambda i=i: corpora_models.downloadable(str(i.get("name"))), default=False)]
+            and str(i.get("name")) not in DOWNLOADABLE]
 
 
 def not_distributed_note(infos: Sequence[dict[str, Any]], box: Any = None) -> None:
     """One caption naming each corpus that is not distributed and where its archive goes."""
     if infos:
-        folder = guarded(corpora_models.archives_folder, default="DKW_ARCHIVES") or "DKW_ARCHIVES"
+        folder = guarded(config.archives_dir, default="DKW_ARCHIVES") or "DKW_ARCHIVES"
         (box or st).caption("Not distributed, so not downloadable: " + ", ".join(
             f"{md(i.get('name'))} (put {md(i.get('archive'))} into {md(folder)})" for i in infos) + ".")
 

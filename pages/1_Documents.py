@@ -9,6 +9,7 @@ from dkw_app import browse, corpora_models, keyword_views, keywords_door, resour
 from dkw_app.untrusted import isolate, md
 from dkw_core.errors import DkwError
 from dkw_core.keywords.newtexts import about_asked
+from dkw_core.metrics import METRICS
 from dkw_core.neighbours import DEFAULT_NEIGHBOURS, NEIGHBOURS_CHOICES
 from dkw_core.types import DEFAULT_K, DEFAULT_METRIC, DEFAULT_TOP, NEW_TEXT_PROTOCOL, NEW_TEXT_PROTOCOLS, PROTOCOLS
 
@@ -70,7 +71,7 @@ source = st.radio("Keywords of", sources, key="doc_source", horizontal=True,
 # ------------------------------------------------------------------ keyword options
 with st.sidebar:
     st.header("Keywords")
-    all_metrics = widgets.guarded(keywords_door.metric_names, default=[]) or []
+    all_metrics = list(METRICS)
     metrics = st.multiselect("Metrics (columns)", all_metrics,
                              default=[DEFAULT_METRIC] if DEFAULT_METRIC in all_metrics else all_metrics[:1],
                              key="kw_metrics", help="Paper Table 2 (add rf, tds, tf-idf… to compare them side by side, "

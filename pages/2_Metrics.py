@@ -18,6 +18,7 @@ from dkw_core.evaluation.keyword_methods import information_note
 from dkw_core.evaluation.names import TFIDF_CLASSIFIER, method_name
 from dkw_core.evaluation.protocols import STANDARD, dkw_version
 from dkw_core.evaluation.results import current_runs
+from dkw_core.metrics import PAPER_METRICS
 from dkw_core.neighbours import DEFAULT_NEIGHBOURS, NEIGHBOURS_CHOICES
 from dkw_core.types import DEFAULT_K, DEFAULT_METRIC, DEFAULT_TOP, PROTOCOLS
 
@@ -292,7 +293,7 @@ with t_leak:
                                      file_name=f"leakcheck-{dataset}.csv", key="csv_leaks")
         available = dataset in known
         with st.form("leak_form"):
-            names = widgets.guarded(keywords_door.paper_metric_names, default=[]) or []
+            names = list(PAPER_METRICS)
             l_metric = st.selectbox("Metric", names,
                                     index=names.index(DEFAULT_METRIC) if DEFAULT_METRIC in names else 0,
                                     key="m_leak_metric")
@@ -374,7 +375,7 @@ with t_yours:
                    "choice; the parameter choices run from the command line (`scripts/bench_eval.py --cv`).")
         available = dataset in known
         with st.form("run_eval"):
-            names = widgets.guarded(keywords_door.paper_metric_names, default=[]) or []
+            names = list(PAPER_METRICS)
             metrics = st.multiselect("Metrics", names, default=[m for m in ("rf", "tds", "ig") if m in names],
                                      key="m_run_metrics")
             k = st.number_input("K — nearest words per phrase", 1, DEFAULT_K, DEFAULT_K,

@@ -49,8 +49,8 @@ def rules_inputs(prefix: str, current, *, disabled: bool):
                             key=f"{prefix}_rule_articles", disabled=disabled, placeholder="off",
                             help="A judge who submitted fewer articles is excluded (empty: off).")
     return settings.ExclusionRules(max_failed_checks=None if fails is None else int(fails),
-                                  min_seconds_per_article=floor, max_same_answer_share=same,
-                                  min_articles=None if least is None else int(least))
+                                   min_seconds_per_article=floor, max_same_answer_share=same,
+                                   min_articles=None if least is None else int(least))
 
 
 def create_tab() -> None:
@@ -179,7 +179,7 @@ def create_tab() -> None:
         title = f"Study {isolate(repr(name))} on {isolate(corpus)}"  # shown inside sentences: each value isolated
         jobs.start(CREATE_JOB, title + (f" (slice of {slice_} per category)" if slice_ else ""),
                    lambda progress: study_setup.create_study(engine_, corpus=corpus, config=config,
-                                                         progress=progress, cancel=jobs.stopping))
+                                                             progress=progress, cancel=jobs.stopping))
         st.rerun()
     if len(methods) < 2:
         st.caption("Choose at least two methods to create a study.")
@@ -304,8 +304,8 @@ with tab_judges:
                                 help="Shown instead of the completion code to a participant whom the rule 'failed "
                                      "attention checks' excludes when she finishes (Prolific takes several codes).")
     wanted = participants.PlatformSettings(param.strip() or None, completion_code.strip() or None,
-                                      completion_url.strip() or None, None if per is None else int(per),
-                                      failed_code.strip() or None)
+                                           completion_url.strip() or None, None if per is None else int(per),
+                                           failed_code.strip() or None)
     if st.button("Save platform settings", key="plat_go", disabled=wanted == plat):
         try:
             participants.set_platform(engine, study_id, wanted)
@@ -345,7 +345,7 @@ with tab_monitor:
             bar = st.progress(0.0)
             try:
                 out = simulate.simulate(engine, study_id, judges=int(n_sim), mode=mode,
-                                              progress=progress_callback(bar))
+                                        progress=progress_callback(bar))
             except DkwError as exc:
                 show_error(exc)
             else:

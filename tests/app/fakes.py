@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
 
 from dkw_app import corpora_models, keywords_door, stored_runs
+from dkw_core import config
 from dkw_core.corpora import Corpus, Document
-from dkw_core.keywords import KeywordModel, newtexts
+from dkw_core.keywords import BaselineModel, KeywordModel, newtexts
 
 UNTRUSTED = ("Hello <script>alert('x')</script> see [a link](http://evil.example) "
              "and ![an image](http://evil.example/i.png) **bold** <b>html</b>")
@@ -210,8 +212,7 @@ class FakeBackend:
             (corpora_models, "dataset_info"): lambda name: {"name": name, "train": 2, "test": 3, "categories": 2,
                                                             "available": name in self.available,
                                                             "archive": f"{name}.tar.gz"},
-            (corpora_models, "archives_folder"): lambda: "/fake/archives",
-            (corpora_models, "downloadable"): lambda name: name != "7sectors",
+            (config, "archives_dir"): lambda: Path("/fake/archives"),
             (corpora_models, "download_archive"): self._download_archive,
             (keywords_door, "split_keywords"): self._split_keywords,
             (corpora_models, "corpus_key"): lambda name, sample=None: f"{name}-head{sample}" if sample else name,
@@ -220,8 +221,6 @@ class FakeBackend:
             (corpora_models, "vectors_name"): lambda: "fake-vectors",
             (KeywordModel, "is_prepared"): staticmethod(self._is_prepared),
             (KeywordModel, "prepare"): staticmethod(self._prepare),
-            (keywords_door, "metric_names"): lambda: ["rf", "tds", "ig", "lo-own", "tf-idf", "tf-rf"],
-            (keywords_door, "paper_metric_names"): lambda: ["rf", "tds", "ig", "tf-idf", "tf-rf"],
             (corpora_models, "tagger_description"): lambda: "fake tagger",
             (corpora_models, "get_tagger"): lambda: "fake tagger object",
             (stored_runs, "load_runs"): lambda *, dataset=None: self.runs,
@@ -240,7 +239,7 @@ class FakeBackend:
             (keywords_door, "method_names"): lambda: ["rf", "tds", "ig", "lo-own", "tf-idf", "tf-rf", *PEERS],
             (keywords_door, "method_label"): lambda method: PEERS.get(method, method),
             (keywords_door, "is_peer"): lambda method: method in PEERS,
-            (corpora_models, "own_words_model"): lambda corpus: FakeModel(corpus, "own words"),
+            (BaselineModel, "prepare"): staticmethod(lambda corpus, **_: FakeModel(corpus, "own words")),
             (keywords_door, "category_terms"): fake_category_terms,
             (keywords_door, "quality_texts"): lambda own: own.corpus,
             (keywords_door, "list_quality_of"): fake_category_quality,
