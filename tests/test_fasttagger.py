@@ -60,3 +60,15 @@ def test_the_fast_taggers_candidates_agree_with_spacys_on_r8_as_measured():
     found = agreement(list(get_tagger("spacy").tag_many(texts)), list(get_tagger("fast").tag_many(texts)))
     assert found["phrase_f1"] >= 0.9 * MEASURED_PHRASE_F1_R8
     assert found["token_tag_agreement"] >= 0.9 * 0.9757
+
+
+def test_an_evaluation_run_under_the_fast_tagger_is_stored_apart(monkeypatch):
+    from dkw_core.evaluation.protocols import RunConfig
+
+    run = RunConfig(dataset="r8", corpus_key="key", vectors="glove", protocol="label-free-top1", metric="lo-own",
+                    k=90, top=10)
+    spacy_hash = run.settings_hash()
+    monkeypatch.setenv("DKW_TAGGER", "spacy")
+    assert run.settings_hash() == spacy_hash
+    monkeypatch.setenv("DKW_TAGGER", "fast")
+    assert run.settings_hash() != spacy_hash  # never a cache hit on a spaCy-tagged run's results

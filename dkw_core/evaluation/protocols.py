@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import config
 from ..errors import InputError
 from ..types import (  # one definition of the protocols, re-exported here
     POSTERIOR_PROTOCOLS,
@@ -86,6 +87,8 @@ class RunConfig:
         the method (:data:`METHOD_SETTINGS`; under label-free-posterior also the posterior
         classifier's, ``keywords/posterior.py``). Independent of the dkw version."""
         method = dict(METHOD_SETTINGS)
+        if config.tagger() == "fast":  # a corpus tagged by the fast tagger (spaCy-tagged runs keep their hash)
+            method["tagger"] = "fast"
         if self.protocol in POSTERIOR_PROTOCOLS:  # the posterior classifier's settings and fold scheme
             from ..keywords.posterior import FOLD_SCHEME, SETTINGS
 
