@@ -11,7 +11,7 @@ Writes ``docs/results/keyphrases/<corpus>.json`` (docs/method.md §13). For ever
 * **exclusivity**: of each test document's keywords (label-free-top1, as a reader gets them)
   for its gold category, over the training documents' content words (a phrase by its words).
 
-The ``about`` and ``diversity`` of the keyphrase method are chosen on the training split only
+The ``about`` of the keyphrase method is chosen on the training split only
 (``--choose``: topic MRR on training documents, 3 folds of the training split for the F1).
 
     DKW_DATA_DIR=/work/data python scripts/keyphrase_measures.py --corpus r8
@@ -71,19 +71,10 @@ def excl(lists: dict[str, list[str]], gold: dict[str, str], train_tokens, train_
     return float(value)
 
 
-def dkw_lists(model, ids, *, metric, k, protocol, about, diversity=None, top=10):
-    out = {}
-    for d in ids:
-        doc = model._document(d)
-        label = model._weighting(doc, protocol)
-        units = model._doc_units(doc)
-        if about is None or about >= 1:
-            kws = model._keywords_from_units(units, metric=metric, k=k, top=top, label=label)
-        else:
-            kws = model._keyphrases_from_units(units, metric=metric, k=k, top=top, label=label, about=about,
-                                               diversity=diversity)
-        out[d] = [kw.word for kw in kws]
-    return out
+def dkw_lists(model, ids, *, metric, k, protocol, about, top=10):
+    return {d: [kw.word for kw in model.keywords(d, metric=metric, k=k, top=top, protocol=protocol,
+                                                 about=None if about is None or about >= 1 else about)]
+            for d in ids}
 
 
 def choose(corpus, model, *, metric: str, k: int, grid: list[float], per: int) -> dict:
@@ -135,7 +126,6 @@ def main(argv=None) -> int:
     ap.add_argument("--metric", default="lo-own")
     ap.add_argument("--k", type=int, default=90)
     ap.add_argument("--about", default="0,0.25,0.5,0.75,1")
-    ap.add_argument("--diversity", type=float, default=None)
     ap.add_argument("--extractors", default="yake,textrank")
     ap.add_argument("--own-words", default="fw", help="metrics over the documents' own words (Fightin' Words: fw)")
     ap.add_argument("--sample", type=int, default=0,
@@ -185,10 +175,8 @@ def main(argv=None) -> int:
 
     for a in [float(x) for x in args.about.split(",") if x]:
         name = f"keyphrases a={a:g}" if a < 1 else f"{args.metric} (latent words)"
-        top1 = dkw_lists(model, test_ids, metric=args.metric, k=args.k, protocol="label-free-top1", about=a,
-                         diversity=args.diversity)
-        free = dkw_lists(model, train_ids + test_ids, metric=args.metric, k=args.k, protocol="label-free", about=a,
-                         diversity=args.diversity)
+        top1 = dkw_lists(model, test_ids, metric=args.metric, k=args.k, protocol="label-free-top1", about=a)
+        free = dkw_lists(model, train_ids + test_ids, metric=args.metric, k=args.k, protocol="label-free", about=a)
         measure(name, top1, free)
     for peer in [s for s in args.own_words.split(",") if s]:  # a metric over the document's own words
         from dkw_core.keywords.methods import keywords_by_method

@@ -18,7 +18,7 @@ import scipy.sparse as sp
 
 from ..errors import InputError
 from ..neighbours import check_prepare, neighbours_spec
-from ..phrases import tag_corpus
+from ..phrases import TaggedDoc, tag_corpus
 from ..types import (
     DEFAULT_K,
     DEFAULT_PROTOCOL,
@@ -306,28 +306,43 @@ class KeywordModel(TermModel):
             return (label @ scores).astype(np.float64)
         return scores[label].astype(np.float64)
 
-    def _keyphrases_from_units(self, units: DocUnits, *, metric: str, k: int | None, top: int,
-                               label: int | np.ndarray | None, about: float, diversity: float | None = None,
-                               latent: list[Keyword] | None = None, artefacts=None,
-                               word_scores: np.ndarray | None = None) -> list[Keyword]:
-        """The text's own keyphrases blended with its category's words (:mod:`.keyphrases`).
+    def _keyphrases_from_units(self, units: DocUnits, doc, *, metric: str, k: int | None, top: int,
+                               label: int | np.ndarray | None, about: float) -> list[Keyword]:
+        """A corpus document's keyphrases (docs/method.md §13) by the one ranking of a text's own
+        noun phrases, :func:`~.relevance.text_keyphrases`, as a new text gets them: its text and
+        its tagging (:meth:`_doc_tagging`), D from :meth:`word_scores` of the weighting at
+        ``about``, its latent words (of ``units``) filling a short list; ``about`` 1 is the
+        paper's list."""
+        from .keyphrases import LATENT_CANDIDATES, check_about
+        from .relevance import text_keyphrases
 
-        What a caller already holds may be handed in (the batched path of :mod:`.newtexts`
-        does): ``latent``, the text's latent words at ``max(top, LATENT_CANDIDATES)`` under the
-        same weighting; ``artefacts``, its :class:`~.keyphrases.TextArtefacts` (shared with its
-        :meth:`corpus_fit`); ``word_scores``, :meth:`word_scores` of this weighting."""
-        from .keyphrases import DEFAULT_DIVERSITY, LATENT_CANDIDATES, rank_keyphrases
-
-        k = self._check_k(k)
-        if latent is None:
-            latent = self._keywords_from_units(units, metric=metric, k=k, top=max(top, LATENT_CANDIDATES),
-                                               label=label)
+        k, about = self._check_k(k), check_about(about)
+        latent = self._keywords_from_units(units, metric=metric, k=k, top=max(top, LATENT_CANDIDATES), label=label)
         if about >= 1.0:
             return latent[:top]
-        art = artefacts if artefacts is not None else self.text_artefacts(units)
-        scores = word_scores if word_scores is not None else self.word_scores(metric, k, label)
-        return rank_keyphrases(art, scores, latent, self.vocabulary, top=top, word_index=self.word_index,
-                               about=about, diversity=DEFAULT_DIVERSITY if diversity is None else diversity)
+        tokens, tags = self._doc_tagging(doc)
+        scores = self.word_scores(metric, k, label) if about > 0 else None
+        return text_keyphrases(doc.text, tokens, tags, top=top, about=about, word_scores=scores,
+                               word_index=self.word_index, latent=latent)
+
+    def _doc_tagging(self, doc) -> tuple[list[str], str]:
+        """A document's tokens and coarse tags as the corpus's preparation cached them
+        (:func:`~dkw_core.phrases.tag_corpus`'s cache, read once per model), the corpus is never
+        tagged again; a text the cache does not hold (a model prepared without the cache, an
+        edited text) is tagged alone. A news post's are not read: its keyphrases come from its
+        body, tagged anew (:func:`~.candidates.news_body`)."""
+        from .. import cache as disk_cache
+        from ..phrases import get_tagger, load_tag_cache, tag_cache_file
+        from .candidates import is_news_post
+
+        if is_news_post(doc.text):
+            return [], ""
+        tagged = self.__dict__.get("_tagged")
+        if tagged is None and self.corpus is not None:
+            tagged = self.__dict__["_tagged"] = load_tag_cache(tag_cache_file(self.corpus.name))
+        entry = (tagged or {}).get(disk_cache.text_hash(doc.text))
+        found = TaggedDoc(*entry) if entry is not None else get_tagger().tag(doc.text)
+        return found.tokens, found.tags
 
     @property
     def word_index(self) -> dict[str, int]:
@@ -338,7 +353,7 @@ class KeywordModel(TermModel):
         return cached[1]
 
     def text_artefacts(self, units: DocUnits):
-        """What the keyphrases and the corpus fit of a text read (:class:`~.keyphrases.TextArtefacts`):
+        """What the corpus fit of a text reads (:class:`~.keyphrases.TextArtefacts`):
         its units, each phrase's vector by Algorithm 1, the unit-length vocabulary."""
         from .keyphrases import TextArtefacts, phrase_vectors
 
@@ -347,13 +362,13 @@ class KeywordModel(TermModel):
     def keywords(self, doc, *, metric: str, k: int | None = None, top: int = DEFAULT_TOP,
                  protocol: str = DEFAULT_PROTOCOL, about: float | None = None) -> list[Keyword]:
         """Top-``top`` keywords of a corpus document (id or :class:`Document`) with provenance.
-        ``about`` below 1 gives the document's own keyphrases (:mod:`.keyphrases`); ``None``
+        ``about`` below 1 gives the document's own keyphrases (:meth:`_keyphrases_from_units`); ``None``
         or 1 the paper's category words."""
         top, _ = check_top(top), self._check_k(k)
         doc = self._document(doc)
         label = self._weighting(doc, protocol)
         if about is not None and about < 1.0:
-            return self._keyphrases_from_units(self._doc_units(doc), metric=metric, k=k, top=top, label=label,
+            return self._keyphrases_from_units(self._doc_units(doc), doc, metric=metric, k=k, top=top, label=label,
                                                about=about)
         return self._keywords_from_units(self._doc_units(doc), metric=metric, k=k, top=top, label=label)
 

@@ -182,7 +182,7 @@ def text_label(model, text: NewText, protocol: str, label: str | None = None):
 
 def text_artefacts(model, text: NewText):
     """The text's :class:`~.keyphrases.TextArtefacts` (its phrase vectors), made once and kept
-    in ``text.extra``: its keyphrases and its corpus fit read the same."""
+    in ``text.extra``: what its corpus fit reads."""
     art = text.extra.get("artefacts")
     if art is None:
         art = text.extra["artefacts"] = model.text_artefacts(text.units)

@@ -115,9 +115,11 @@ def text_keyphrases(text: str, tokens: Sequence[str], tags: str, *, top: int, ab
     anew, :func:`~.candidates.news_body`) by :func:`top_candidates` at ``about``, D from
     ``word_scores`` (the weighting's row of dkw's metric). Each is listed in the text's casing,
     with itself as its provenance (similarity 1, its count). ``latent``, the text's latent
-    words, fill a list its candidates cannot (never one with a listed phrase's stem)."""
+    words, fill a list its candidates cannot (never one with a listed phrase's stem). A candidate
+    longer than :data:`~.keyphrases.MAX_KEYPHRASE_CHARS` characters (an unsegmented run of CJK
+    characters is one "word") is never listed."""
     from .candidates import candidates, news_body
-    from .keyphrases import is_keyphrase
+    from .keyphrases import MAX_KEYPHRASE_CHARS, is_keyphrase
 
     body = news_body(text)
     if body is not text:
@@ -125,7 +127,7 @@ def text_keyphrases(text: str, tokens: Sequence[str], tags: str, *, top: int, ab
 
         tagged = get_tagger().tag(body)
         tokens, tags = tagged.tokens, tagged.tags
-    cands = candidates(body, tokens, tags)
+    cands = [c for c in candidates(body, tokens, tags) if len(c.text) <= MAX_KEYPHRASE_CHARS]
     disc = discrimination(cands, word_scores, word_index) if about > 0 and word_scores is not None else None
     out = [Keyword(c.text, s, c.count, (Provenance(c.text, 1.0, c.count),))
            for c, s in top_candidates(cands, top, discrimination=disc, about=about)]

@@ -1,5 +1,6 @@
-"""The keyphrase method (docs/method.md §13) on hand-computed artefacts, the out-of-corpus rule,
-and the method through the model, the registry and the request path on a tiny corpus."""
+"""The keyphrase method (docs/method.md §13): ``about``, which phrases may be listed, the
+out-of-corpus rule, and the method through the model (a corpus document ranked as a new text),
+the registry and the request path on a tiny corpus."""
 import numpy as np
 import pytest
 from conftest import SPACE, SPORT, one_text
@@ -7,66 +8,11 @@ from conftest import SPACE, SPORT, one_text
 from dkw_core.errors import InputError
 from dkw_core.keywords import KeywordModel, describe_methods, method_kind, parse_method
 from dkw_core.keywords.fit import category_centroids, corpus_fit
-from dkw_core.keywords.keyphrases import TextArtefacts, check_about, is_own_phrase, mmr, rank_keyphrases
-from dkw_core.keywords.ranking import Keyword, Provenance
+from dkw_core.keywords.keyphrases import check_about, is_own_phrase
+from dkw_core.keywords.ranking import Keyword
 from dkw_core.keywords.registry import keyphrases_spec
-from dkw_core.keywords.units import DocUnits
 
-VOCAB = ["alpha", "beta", "gamma"]
 WORDS = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])
-
-
-def _artefacts(vectors, counts, scores_idx=None):
-    """Three phrases 'a x', 'b y', 'c z' with 2-d vectors; each phrase's one nearest word is
-    ``scores_idx[i]`` (similarity 1)."""
-    n = len(vectors)
-    idx = np.array(scores_idx if scores_idx is not None else [0] * n, dtype=np.int64).reshape(n, 1)
-    units = DocUnits([f"p{i}" for i in range(n)], np.array(counts, dtype=np.float32), idx,
-                     np.ones((n, 1), dtype=np.float32))
-    pv = np.array(vectors, dtype=np.float64)
-    pv /= np.linalg.norm(pv, axis=1, keepdims=True)
-    return TextArtefacts(units, pv, WORDS)
-
-
-LATENT = [Keyword("gamma", 3.0, 2, (Provenance("p0", 0.9, 3),)), Keyword("beta", 1.0, 1, (Provenance("p1", 0.8, 1),))]
-
-
-def test_about_zero_ranks_by_cosine_to_the_documents_vector():
-    # centroid ∝ 3·(1,0) + (0.8,0.6) + (0,1) = (3.8, 1.6): cosines p1 0.970, p0 0.922, p2 0.388
-    art = _artefacts([[1, 0], [0.8, 0.6], [0, 1]], [3, 1, 1])
-    got = rank_keyphrases(art, np.zeros(3), LATENT, VOCAB, top=3, about=0.0, diversity=0.0)
-    assert [kw.word for kw in got] == ["p1", "p0", "p2"]
-    assert [round(kw.score, 3) for kw in got] == [0.970, 0.922, 0.388]
-    assert all(is_own_phrase(kw) for kw in got)
-
-
-def test_about_one_is_the_papers_list_exactly():
-    art = _artefacts([[1, 0], [0.8, 0.6], [0, 1]], [3, 1, 1])
-    assert rank_keyphrases(art, np.array([5.0, 0.0, 0.0]), LATENT, VOCAB, top=2, about=1.0) == LATENT
-
-
-def test_about_near_one_ranks_by_the_discrimination_of_the_neighbourhood():
-    # p2's nearest word (gamma) scores 4, p0's (alpha) 0, p1's (beta) 2: D ranks p2, p1, p0 although
-    # p2 is the farthest from the text
-    art = _artefacts([[1, 0], [0.8, 0.6], [0, 1]], [3, 1, 1], scores_idx=[0, 1, 2])
-    got = rank_keyphrases(art, np.array([0.0, 2.0, 4.0]), LATENT, VOCAB, top=3, about=0.99, diversity=0.0)
-    assert [kw.word for kw in got] == ["p2", "p1", "p0"]
-
-
-def test_mmr_removes_a_near_duplicate():
-    scores = np.array([1.0, 0.99, 0.5])
-    vecs = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
-    assert mmr(scores, vecs, 2, 0.0) == [0, 1]      # no diversity: the duplicate comes second
-    assert mmr(scores, vecs, 2, 0.5) == [0, 2]      # KeyBERT's MMR: the distinct phrase instead
-
-
-def test_phrases_differing_in_case_are_one_keyphrase_and_latent_words_fill_a_short_list():
-    units = DocUnits(["Steel", "steel", "plant"], np.array([1, 2, 1], dtype=np.float32),
-                     np.zeros((3, 1), dtype=np.int64), np.ones((3, 1), dtype=np.float32))
-    pv = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
-    got = rank_keyphrases(TextArtefacts(units, pv, WORDS), np.zeros(3), LATENT, VOCAB, top=4, about=0.0)
-    assert [kw.word for kw in got] == ["steel", "plant", "gamma", "beta"]
-    assert got[0].tf == 3 and not is_own_phrase(got[2])
 
 
 @pytest.mark.parametrize("bad", [-0.1, 1.5, "x", float("nan")])
@@ -90,14 +36,76 @@ def model(topic_corpus, topic_vectors):
     return KeywordModel.prepare(topic_corpus, topic_vectors, k_max=4, cache=False)
 
 
+def _noun_phrases(text: str) -> set[str]:
+    """The whole noun phrases of a text's body (:mod:`~dkw_core.keywords.candidates`), lower-cased."""
+    from dkw_core.keywords.candidates import candidates, news_body
+    from dkw_core.phrases import get_tagger
+
+    body = news_body(text)
+    tagged = get_tagger().tag(body)
+    return {c.key for c in candidates(body, tagged.tokens, tagged.tags)}
+
+
 def test_keyphrases_are_the_documents_own_phrases_and_about_one_the_papers_words(model):
     for doc in model.corpus.test:
-        own = {p.lower() for p in model._doc_units(doc).phrases}
         kp = model.keywords(doc, metric="lo-own", k=3, top=3, about=0.5)
-        assert kp and all(kw.word in own for kw in kp if is_own_phrase(kw)), kp
+        assert kp and all(kw.word.lower() in _noun_phrases(doc.text) for kw in kp if is_own_phrase(kw)), kp
         paper = model.keywords(doc, metric="lo-own", k=3, top=3)
         assert model.keywords(doc, metric="lo-own", k=3, top=3, about=1.0) == paper
         assert {kw.word for kw in paper} <= set(SPORT if doc.label == "sport" else SPACE)
+
+
+POST = ("From: ldo@waikato.ac.nz (Lawrence D'Oliveiro)\nSubject: Re: rocket launch\n"
+        "Organization: University of Waikato\n\n"
+        "In article <1@cs.edu> someone writes:\n> Did the team coach see the launch?\n\n"
+        "The moon mission put a big rocket into orbit. The rocket stage circled the planet\n"
+        "and the mission team watched the star tracker.\n\n"
+        "--\nLawrence D'Oliveiro, Computer Services Dept, University of Waikato\n")
+
+
+@pytest.fixture(scope="module")
+def news_model(topic_corpus, topic_vectors):
+    """The tiny corpus with a news post and a plain text among its test documents, prepared
+    with the cache (the corpus's tagging is kept as a preparation keeps it)."""
+    from dkw_core.corpora import Corpus, Document
+
+    docs = [*topic_corpus.documents, Document(id="topics/test/space/post", text=POST, label="space", split="test"),
+            Document(id="topics/test/space/plain", text="The mission team launched a rocket toward the moon "
+                     "and the rocket stage reached orbit.", label="space", split="test")]
+    return KeywordModel.prepare(Corpus("topics-news", docs), topic_vectors, k_max=4)
+
+
+@pytest.mark.parametrize("doc_id", ["topics/test/space/post", "topics/test/space/plain"])
+def test_a_corpus_documents_keyphrases_are_whole_phrases_of_its_body_as_a_new_text_gets_them(news_model, doc_id):
+    # issue 44: a corpus document's keyphrases were the automaton spans of the whole post (header
+    # and signature too) ranked by centroid cosine and MMR; a new text's, whole noun phrases of
+    # its body (relevance.text_keyphrases). Now both go through that one ranking.
+    doc = news_model.corpus.get(doc_id)
+    got = news_model.keywords(doc, metric="lo-own", k=3, top=5, protocol="label-free", about=0.4)
+    own = [kw for kw in got if is_own_phrase(kw)]
+    assert len(own) >= 3 and all(kw.word.lower() in _noun_phrases(doc.text) for kw in own), got
+    assert any(len(kw.word.split()) > 1 for kw in own), got  # whole phrases, not their words
+    assert not any(w in kw.word.lower() for kw in got for w in ("waikato", "oliveiro", "coach", "services"))
+    new = one_text(news_model, doc.text, metric="lo-own", k=3, top=5, protocol="label-free", about=0.4)
+    assert [(kw.word, round(kw.score, 9)) for kw in got] == \
+        [(kw.word, round(kw.score, 9)) for kw in new.keywords["lo-own"]]
+    assert news_model.keywords(doc, metric="lo-own", k=3, top=5, about=1.0) == \
+        news_model.keywords(doc, metric="lo-own", k=3, top=5)  # about 1: the paper's words, unchanged
+
+
+def test_a_corpus_documents_tagging_is_read_from_the_preparation_not_tagged_again(news_model, monkeypatch):
+    doc = news_model.corpus.get("topics/test/space/plain")
+    expected = news_model.keywords(doc, metric="lo-own", k=3, top=5, about=0.4)
+
+    def no_tagging(*args, **kwargs):
+        raise AssertionError("the corpus was tagged again")
+
+    from dkw_core.phrases import get_tagger
+
+    for method in ("tag", "tag_many", "tag_pieces"):
+        monkeypatch.setattr(type(get_tagger()), method, no_tagging)
+    news_model.__dict__.pop("_tagged", None)
+    assert news_model.keywords(doc, metric="lo-own", k=3, top=5, about=0.4) == expected
 
 
 def test_the_registry_names_the_keyphrase_method(model):
@@ -134,78 +142,29 @@ def test_an_out_of_corpus_text_gets_keywords_about_itself_unless_about_is_asked_
         [kw.word for kw in own.keywords["lo-own"]]
 
 
-def _naive_mmr(scores, vecs, top, diversity):
-    """KeyBERT's ``_mmr`` as written there: the candidates left re-scored against every chosen one."""
-    chosen, left = [int(np.argmax(scores))], [i for i in range(len(scores)) if i != int(np.argmax(scores))]
-    sim = vecs @ vecs.T
-    while left and len(chosen) < top:
-        value = [(1 - diversity) * scores[i] - diversity * max(sim[i, j] for j in chosen) for i in left]
-        best = left[int(np.argmax(value))]
-        chosen.append(best)
-        left.remove(best)
-    return chosen
-
-
-def test_mmr_keeps_the_choices_of_the_plain_algorithm():
-    rng = np.random.default_rng(0)
-    for n, top, diversity in [(1, 5, 0.5), (7, 3, 0.0), (30, 10, 0.5), (30, 40, 0.9), (12, 12, 1.0)]:
-        vecs = rng.normal(size=(n, 4))
-        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-        scores = np.round(rng.random(n), 1)  # ties on purpose: the lower index wins in both
-        assert mmr(scores, vecs, top, diversity) == _naive_mmr(scores, vecs, top, diversity), (n, top, diversity)
-
-
-def test_mmr_chooses_among_the_best_candidates_by_score_only():
-    rng = np.random.default_rng(1)
-    vecs = rng.normal(size=(50, 4))
-    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-    scores = np.round(rng.random(50), 1)  # ties at the cut: the lower index is kept
-    pool = np.sort(np.argsort(-scores, kind="stable")[:12])
-    expected = [int(pool[i]) for i in _naive_mmr(scores[pool], vecs[pool], 5, 0.5)]
-    assert mmr(scores, vecs, 5, 0.5, candidates=12) == expected
-    assert mmr(scores, vecs, 5, 0.5, candidates=50) == _naive_mmr(scores, vecs, 5, 0.5)
-
-
-def _long_text_units(vectors, n_words):
-    """A long text's units: every phrase of one to three of the fixture's words (4,368 distinct
-    phrases from 16 words), found by the real nearest-word search."""
-    from collections import Counter
-    from itertools import product
-
-    from dkw_core.keywords.units import counted_units
-
-    words = (SPORT + SPACE)[:n_words]
-    phrases = [" ".join(c) for r in (1, 2, 3) for c in product(words, repeat=r)]
-    counts = Counter({p: 1 + i % 3 for i, p in enumerate(phrases)})
-    return counted_units(vectors, "long", " ".join(phrases), counts, 4)
-
-
-def test_a_long_texts_keyphrases_come_back_in_memory_linear_in_its_phrases(topic_vectors, monkeypatch):
-    # MMR once built the phrases x phrases cosine matrix, 115 GiB for a 5 MB text's 124,337
-    # phrases. Here 4,368 phrases: that matrix alone would be 153 MB; the whole ranking must stay
-    # within a few KB per phrase, and MMR must not multiply the candidates by all the candidates.
+def test_a_long_texts_keyphrases_come_back_in_memory_linear_in_its_phrases():
+    # The old ranking's MMR once built the phrases x phrases cosine matrix, 115 GiB for a 5 MB
+    # text's 124,337 phrases. text_keyphrases scores each candidate alone: here 6,000 distinct
+    # phrases (that matrix alone would be 288 MB) within a few KB per phrase.
     import tracemalloc
 
-    from dkw_core.keywords import keyphrases
+    from dkw_core.keywords.relevance import specificity, text_keyphrases
 
-    units = _long_text_units(topic_vectors, 16)
-    n = len(units.phrases)
-    assert n == 16 + 16**2 + 16**3
-    art = TextArtefacts(units, keyphrases.phrase_vectors(topic_vectors, units.phrases), topic_vectors.cropped_matrix)
-    vocab = list(topic_vectors.cropped_words)
-    scores = np.linspace(0.0, 1.0, len(vocab))
-    latent = [Keyword(vocab[0], 1.0, 1, ())]
-    monkeypatch.setattr(keyphrases, "MMR_CANDIDATES", n)  # every phrase takes part in MMR here
+    n = 6000
+    words = [f"zq{i}x" for i in range(2 * n)]
+    tokens = [t for i in range(n) for t in (words[2 * i], words[2 * i + 1], ".")]
+    text = " ".join(tokens)
+    index = {w: i for i, w in enumerate(words)}
+    scores = np.linspace(0.0, 1.0, len(words))
+    specificity("the")  # wordfreq's table is loaded once per process, not by this ranking
     tracemalloc.start()
     try:
-        got = keyphrases.rank_keyphrases(art, scores, latent, vocab, top=10, about=0.4,
-                                         diversity=keyphrases.DEFAULT_DIVERSITY)
+        got = text_keyphrases(text, tokens, "NNO" * n, top=10, about=0.4, word_scores=scores, word_index=index)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert len(got) == 10 and all(is_own_phrase(kw) for kw in got)
-    assert len({kw.word for kw in got}) == 10
-    assert peak < 2_000 * n, f"peak {peak / 1e6:.1f} MB for {n} phrases (n x n float64: {8 * n * n / 1e6:.0f} MB)"
+    assert len(got) == 10 and all(is_own_phrase(kw) for kw in got) and len({kw.word for kw in got}) == 10
+    assert peak < 5_000 * n, f"peak {peak / 1e6:.1f} MB for {n} phrases (n x n float64: {8 * n * n / 1e6:.0f} MB)"
 
 
 CJK_RUN = "中文字符串" * 164 + "文"  # 821 characters, one unsegmented token
@@ -224,11 +183,14 @@ def test_a_keyphrase_holds_a_letter_or_digit_and_is_bounded(phrase, ok):
 
 def test_symbols_and_an_unsegmented_cjk_run_are_never_listed_as_keyphrases():
     # docs/method.md §13: "=", "。" and an 821-character Chinese string came out as keyphrases
-    phrases = ["=", "。", CJK_RUN, "steel", "plant"]
-    units = DocUnits(phrases, np.array([9, 9, 9, 1, 1], dtype=np.float32), np.zeros((5, 1), dtype=np.int64),
-                     np.ones((5, 1), dtype=np.float32))
-    pv = np.array([[1.0, 0.0], [1.0, 0.0], [1.0, 0.0], [0.8, 0.6], [0.0, 1.0]])
+    from dkw_core.keywords.relevance import text_keyphrases
+
+    text = f"The steel plant . = 。 {CJK_RUN} . the river plant . {CJK_RUN}"
+    tokens = text.split(" ")
+    tags = "ONNONNNOONNON"
     latent = [Keyword("gamma", 3.0, 2, ()), Keyword("=", 1.0, 1, ()), Keyword("beta", 0.5, 1, ())]
     for about in (0.0, 0.4):
-        got = rank_keyphrases(TextArtefacts(units, pv, WORDS), np.zeros(3), latent, VOCAB, top=5, about=about)
-        assert [kw.word for kw in got] == ["steel", "plant", "gamma", "beta"], about
+        got = text_keyphrases(text, tokens, tags, top=5, about=about, word_scores=np.zeros(1),
+                              word_index={"steel": 0}, latent=latent)
+        assert sorted(kw.word for kw in got[:2]) == ["river plant", "steel plant"], about
+        assert [kw.word for kw in got[2:]] == ["gamma", "beta"], about
