@@ -11,7 +11,7 @@ from dkw_core.fasttagger import MODEL_FILE, CoarseModel, agreement
 from dkw_core.phrases import TaggedDoc, get_tagger
 
 #: Candidate-phrase F1 of the fast tagger against spaCy's on the first 500 R8 test texts, as
-#: measured (BENCHMARKS.md "Fast tagger"); the test holds it to 0.9 of that on a slice.
+#: measured (docs/measurements.md "The fast tagger"); the test holds it to 0.9 of that on a slice.
 MEASURED_PHRASE_F1_R8 = 0.9627
 
 
