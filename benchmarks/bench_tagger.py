@@ -130,7 +130,7 @@ def quality(datasets: list[str], gold: list[str], limit: int | None) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--datasets", nargs="+", default=["r8"])
+    ap.add_argument("--datasets", nargs="*", default=["r8"])
     ap.add_argument("--docs", type=int, default=500)
     ap.add_argument("--lexicon-docs", type=int, default=1000)
     ap.add_argument("--out", type=Path)
