@@ -12,7 +12,9 @@ tokens and coarse tags (J adjective, N noun, I preposition, O anything else):
   ("separate-account", "Web-based", "3-Day") are one word, a noun when their last part is a noun,
   else an adjective;
 * **the text's own casing**: each phrase is shown in its most frequent surface form (ties: the
-  first seen); phrases are the same when their lower-cased words are;
+  first not in capitals, else the first seen); phrases are the same when their lower-cased words are;
+* **a headline is its own line**: a line in capitals and the next line that is not are never one
+  phrase; a single word only ever followed by a colon ("Results:") is a label, not a candidate;
 * **no extraction noise**: a phrase with a word without a letter, a phrase of words of at most
   two characters ("x", "p0", "x p0"; a two-capital acronym such as "UK" is a word) and a phrase
   longer than :data:`MAX_WORDS` words is not a candidate;
@@ -140,6 +142,24 @@ first are not one phrase (a wrapped line's single LF does not cut)."""
 _EDGE = re.compile(r"^[^\w]+|[^\w]+$")
 
 
+def _capitals(text: str, at: int) -> bool:
+    """Whether the line of ``text`` holding offset ``at`` is written in capitals (a headline:
+    letters, every one upper-case)."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    letters = [c for c in text[start:end if end >= 0 else len(text)] if c.isalpha()]
+    return len(letters) > 1 and all(c.isupper() for c in letters)
+
+
+def _cut(text: str, end: int, start: int) -> bool:
+    """Whether a phrase ends between a word ending at ``end`` and the next starting at ``start``: a
+    paragraph break (:data:`_BREAK`), or a line end between a headline in capitals and a line that
+    is not (a Reuters story's title and its first line are not one phrase; a wrapped line is)."""
+    if _BREAK.search(text, end, start):
+        return True
+    return "\n" in text[end:start] and _capitals(text, end - 1) != _capitals(text, start)
+
+
 def chunks(text: str, tokens: Sequence[str], tags: str) -> list[tuple[list[str], int, int, int]]:
     """The text's noun phrases in order: (surface words, word position, start, end offsets).
     Maximal runs of J/N words, cut before an adjective that follows a noun and at a paragraph
@@ -159,7 +179,7 @@ def chunks(text: str, tokens: Sequence[str], tags: str) -> list[tuple[list[str],
         run.clear()
 
     for j, (_w, tag, start, _e) in enumerate(words):
-        if run and _BREAK.search(text, words[run[-1]][3], start):
+        if run and _cut(text, words[run[-1]][3], start):
             close()
         if tag == "N" or tag == "J":
             if tag == "J" and run and words[run[-1]][1] == "N":
@@ -172,19 +192,27 @@ def chunks(text: str, tokens: Sequence[str], tags: str) -> list[tuple[list[str],
 
 
 def candidates(text: str, tokens: Sequence[str], tags: str) -> list[Candidate]:
-    """The text's candidate keyphrases (see the module), in order of first occurrence."""
+    """The text's candidate keyphrases (see the module), in order of first occurrence. A single
+    word that is only ever a label (followed by a colon: "Results:", "Methods:") is none."""
     n_words = max(1, len(tokens))
     seen: dict[str, list] = {}
     for surface, pos, start, end in chunks(text, tokens, tags):
         if is_noise(surface):
             continue
         key = " ".join(w.lower() for w in surface)
-        entry = seen.setdefault(key, [Counter(), [], []])
+        entry = seen.setdefault(key, [Counter(), [], [], True])
         entry[0][" ".join(surface)] += 1
         entry[1].append(pos)
         entry[2].append((start, end))
-    return [Candidate(key, forms.most_common(1)[0][0], tuple(pos), tuple(offs), n_words)
-            for key, (forms, pos, offs) in seen.items()]
+        entry[3] = entry[3] and len(surface) == 1 and text[end:end + 1] == ":"
+    return [Candidate(key, _form(forms), tuple(pos), tuple(offs), n_words)
+            for key, (forms, pos, offs, label) in seen.items() if not label]
+
+
+def _form(forms: Counter) -> str:
+    """The most frequent surface form; between equally frequent ones the first that is not all
+    capitals (a headline's "NIPPON STEEL" yields to the story's "Nippon Steel")."""
+    return max(forms.items(), key=lambda kv: (kv[1], not kv[0].isupper()))[0]
 
 
 # --------------------------------------------------------------------------- news posts

@@ -135,3 +135,32 @@ def test_a_paragraph_break_ends_a_phrase():
     assert found == ["Coral bleaching field report", "Divers", "reefs", "Corals", "cool water"]
     wrapped = "radiosity\nsolver"  # a wrapped line (one LF) does not cut
     assert [c.text for c in _cands(wrapped, ["radiosity", "solver"], "NN")] == ["radiosity solver"]
+
+
+def test_a_headline_in_capitals_and_the_next_line_are_not_one_phrase():
+    # a Reuters story: its title line in capitals, then the story; a wrapped line still joins
+    text = "NIPPON STEEL DENIES CHINA SEEKING JAPANESE PLANTS\nNippon Steel Corp denied local newspaper\nreports."
+    tokens = ["NIPPON", "STEEL", "DENIES", "CHINA", "SEEKING", "JAPANESE", "PLANTS", "Nippon", "Steel", "Corp",
+              "denied", "local", "newspaper", "reports", "."]
+    tags = "NNONOJNNNNOJNNO"
+    keys = [c.key for c in _cands(text, tokens, tags)]
+    assert "japanese plants" in keys and "nippon steel corp" in keys
+    assert "japanese plants nippon steel corp" not in keys
+    assert "local newspaper reports" in keys  # a wrapped line is not a headline
+
+
+def test_equally_frequent_forms_prefer_the_one_not_in_capitals():
+    text = "NIPPON STEEL SAYS\nThe output of Nippon Steel fell."
+    tokens = ["NIPPON", "STEEL", "SAYS", "The", "output", "of", "Nippon", "Steel", "fell", "."]
+    found = {c.key: c.text for c in _cands(text, tokens, "NNOONONNOO")}
+    assert found["nippon steel"] == "Nippon Steel"
+
+
+def test_a_section_label_is_no_candidate_but_the_same_word_in_a_sentence_is():
+    text = "Results: the drug worked. Methods: a trial. The results held."
+    tokens = ["Results", ":", "the", "drug", "worked", ".", "Methods", ":", "a", "trial", ".", "The", "results",
+              "held", "."]
+    keys = [c.key for c in _cands(text, tokens, "NOONOONOONOONOO")]
+    assert "methods" not in keys  # only ever a label
+    assert "results" in keys  # also used as a word
+    assert "drug" in keys and "trial" in keys
