@@ -77,7 +77,7 @@ def news_model(topic_corpus, topic_vectors):
 
 @pytest.mark.parametrize("doc_id", ["topics/test/space/post", "topics/test/space/plain"])
 def test_a_corpus_documents_keyphrases_are_whole_phrases_of_its_body_as_a_new_text_gets_them(news_model, doc_id):
-    # issue 44: a corpus document's keyphrases were the automaton spans of the whole post (header
+    # Before: a corpus document's keyphrases were the automaton spans of the whole post (header
     # and signature too) ranked by centroid cosine and MMR; a new text's, whole noun phrases of
     # its body (relevance.text_keyphrases). Now both go through that one ranking.
     doc = news_model.corpus.get(doc_id)
