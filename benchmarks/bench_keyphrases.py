@@ -1,7 +1,7 @@
 """Keyphrases against people's gold keyphrases: Inspec, SemEval2017 and 500N-KPCrowd, every method in one
 run with one scorer (docs/keyphrases.md).
 
-    nice .venv/bin/python benchmarks/bench_keyphrases.py --update-docs
+    nice .venv/bin/python benchmarks/bench_keyphrases.py --test --update-docs          # the table in the docs
     .venv/bin/python benchmarks/bench_keyphrases.py --limit 50 --datasets inspec 500n   # a quick look
     .venv/bin/python benchmarks/bench_keyphrases.py --dev                               # the development part
 
