@@ -29,6 +29,7 @@ the post itself is shown whole.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -191,14 +192,22 @@ def chunks(text: str, tokens: Sequence[str], tags: str) -> list[tuple[list[str],
     return [c for c in out if all(c[0])]
 
 
-def candidates(text: str, tokens: Sequence[str], tags: str) -> list[Candidate]:
+def candidates(text: str, tokens: Sequence[str], tags: str, *,
+               within: Sequence[tuple[int, int]] | None = None) -> list[Candidate]:
     """The text's candidate keyphrases (see the module), in order of first occurrence. A single
-    word that is only ever a label (followed by a colon: "Results:", "Methods:") is none."""
+    word that is only ever a label (followed by a colon: "Results:", "Methods:") is none.
+    ``within``: sorted ``(start, end)`` character spans; only a phrase inside one of them is a
+    candidate (a news post's body, :func:`body_spans`)."""
     n_words = max(1, len(tokens))
     seen: dict[str, list] = {}
+    starts = [a for a, _ in within] if within is not None else []
     for surface, pos, start, end in chunks(text, tokens, tags):
         if is_noise(surface):
             continue
+        if within is not None:
+            i = bisect_right(starts, start) - 1
+            if i < 0 or end > within[i][1]:
+                continue
         key = " ".join(w.lower() for w in surface)
         entry = seen.setdefault(key, [Counter(), [], [], True])
         entry[0][" ".join(surface)] += 1
@@ -248,3 +257,24 @@ def news_body(text: str) -> str:
     from sklearn.datasets._twenty_newsgroups import strip_newsgroup_footer, strip_newsgroup_header, strip_newsgroup_quoting
 
     return strip_newsgroup_footer(strip_newsgroup_quoting(strip_newsgroup_header(text.lstrip("\n"))))
+
+
+def body_spans(text: str) -> list[tuple[int, int]] | None:
+    """The ``(start, end)`` character spans of ``text``'s lines that :func:`news_body` keeps, in
+    order; ``None`` for a text that is not a news post. The body's lines are a subsequence of the
+    post's (the header's lines, quoted lines and the signature's are left out), so they are found
+    in one pass; keyphrases then come from the post's own tagging, never from a second one."""
+    body = news_body(text)
+    if body is text:
+        return None
+    wanted = [line.strip() for line in body.split("\n")]
+    spans: list[tuple[int, int]] = []
+    j, pos = 0, text.find("\n\n") + 2  # the header ends at the first blank line
+    while j < len(wanted) and pos <= len(text):
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        if text[pos:end].strip() == wanted[j]:
+            spans.append((pos, end))
+            j += 1
+        pos = end + 1
+    return spans

@@ -329,14 +329,11 @@ class KeywordModel(TermModel):
         """A document's tokens and coarse tags as the corpus's preparation cached them
         (:func:`~dkw_core.phrases.tag_corpus`'s cache, read once per model), the corpus is never
         tagged again; a text the cache does not hold (a model prepared without the cache, an
-        edited text) is tagged alone. A news post's are not read: its keyphrases come from its
-        body, tagged anew (:func:`~.candidates.news_body`)."""
+        edited text) is tagged alone. A news post's keyphrases come from the part of this tagging
+        in its body (:func:`~.candidates.body_spans`)."""
         from .. import cache as disk_cache
         from ..phrases import get_tagger, load_tag_cache, tag_cache_file
-        from .candidates import is_news_post
 
-        if is_news_post(doc.text):
-            return [], ""
         tagged = self.__dict__.get("_tagged")
         if tagged is None and self.corpus is not None:
             tagged = self.__dict__["_tagged"] = load_tag_cache(tag_cache_file(self.corpus.name))

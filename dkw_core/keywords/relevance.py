@@ -111,23 +111,18 @@ def text_keyphrases(text: str, tokens: Sequence[str], tags: str, *, top: int, ab
                     word_scores: np.ndarray | None, word_index: Mapping[str, int],
                     latent: Sequence[Keyword] = ()) -> list[Keyword]:
     """A new text's keyphrases, best first (docs/method.md §13): its candidates
-    (:func:`~.candidates.candidates` of its tokens and coarse tags; a news post's body tagged
-    anew, :func:`~.candidates.news_body`) by :func:`top_candidates` at ``about``, D from
+    (:func:`~.candidates.candidates` of its tokens and coarse tags; of a news post, only those
+    in its body, :func:`~.candidates.body_spans`) by :func:`top_candidates` at ``about``, D from
     ``word_scores`` (the weighting's row of dkw's metric). Each is listed in the text's casing,
     with itself as its provenance (similarity 1, its count). ``latent``, the text's latent
     words, fill a list its candidates cannot (never one with a listed phrase's stem). A candidate
     longer than :data:`~.keyphrases.MAX_KEYPHRASE_CHARS` characters (an unsegmented run of CJK
     characters is one "word") is never listed."""
-    from .candidates import candidates, news_body
+    from .candidates import body_spans, candidates
     from .keyphrases import MAX_KEYPHRASE_CHARS, is_keyphrase
 
-    body = news_body(text)
-    if body is not text:
-        from ..phrases import get_tagger
-
-        tagged = get_tagger().tag(body)
-        tokens, tags = tagged.tokens, tagged.tags
-    cands = [c for c in candidates(body, tokens, tags) if len(c.text) <= MAX_KEYPHRASE_CHARS]
+    cands = [c for c in candidates(text, tokens, tags, within=body_spans(text))
+             if len(c.text) <= MAX_KEYPHRASE_CHARS]
     disc = discrimination(cands, word_scores, word_index) if about > 0 and word_scores is not None else None
     out = [Keyword(c.text, s, c.count, (Provenance(c.text, 1.0, c.count),))
            for c, s in top_candidates(cands, top, discrimination=disc, about=about)]

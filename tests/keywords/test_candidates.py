@@ -164,3 +164,20 @@ def test_a_section_label_is_no_candidate_but_the_same_word_in_a_sentence_is():
     assert "methods" not in keys  # only ever a label
     assert "results" in keys  # also used as a word
     assert "drug" in keys and "trial" in keys
+
+
+def test_body_spans_are_the_lines_news_body_keeps_found_in_the_post_itself():
+    from dkw_core.keywords.candidates import body_spans
+
+    spans = body_spans(POST)
+    assert spans is not None
+    kept = "\n".join(POST[a:b] for a, b in spans)
+    assert kept.strip() == news_body(POST).strip()
+    assert body_spans("An essay.\n\nWith two paragraphs.") is None
+
+
+def test_within_keeps_only_the_phrases_inside_the_spans():
+    text = "old lighthouse keeper\nnew storm warning"
+    tokens = text.split()
+    tags = "JNNJNN"
+    assert [c.key for c in candidates(text, tokens, tags, within=[(22, len(text))])] == ["new storm warning"]

@@ -98,6 +98,7 @@ def test_a_new_texts_keyphrases_are_whole_phrases_of_its_body():
             "when the Compact Video compressor is used. Web-based movies are slower.\n\n"
             "--\nLawrence D'Oliveiro, Computer Services Dept\n")
     words = [kw.word for kw in extract_keywords(post, corpus="20ng", top=10, about=0)]
-    assert "QuickTime movies" in words and "Compact Video compressor" in words and "Web-based movies" in words
+    # the post is tagged once, whole (its units need it); the body's phrases come from that tagging
+    assert {"QuickTime playback rate", "Compact Video compressor", "Web-based movies"} <= set(words)
     for gone in ("waikato", "oliveiro", "computer services dept", "separate-account industry", "organization"):
         assert not any(gone in w.lower() for w in words), words
