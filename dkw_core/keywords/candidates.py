@@ -105,13 +105,14 @@ def _scrap(word: str) -> bool:
 
 
 def is_noise(words: Sequence[str]) -> bool:
-    """Whether a phrase is extraction noise, never a keyphrase: a word without a letter, only
+    """Whether a phrase is extraction noise, never a keyphrase: a word without a letter or with
+    an ``@`` (an e-mail address, a user name), only
     words of at most two characters (``x``, ``p0``, ``x p0``; an acronym like ``UK`` is a word),
     or more than :data:`MAX_WORDS` words."""
     if not words or len(words) > MAX_WORDS:
         return True
-    if any(not any(c.isalpha() for c in w) for w in words):
-        return True
+    if any(not any(c.isalpha() for c in w) or "@" in w for w in words):
+        return True  # a word without a letter, or an e-mail address
     return all(_scrap(w) for w in words)
 
 

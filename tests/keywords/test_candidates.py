@@ -181,3 +181,9 @@ def test_within_keeps_only_the_phrases_inside_the_spans():
     tokens = text.split()
     tags = "JNNJNN"
     assert [c.key for c in candidates(text, tokens, tags, within=[(22, len(text))])] == ["new storm warning"]
+
+
+def test_an_email_address_is_never_a_candidate():
+    # a 5 MB text of news posts listed 'keith@cco.caltech.edu' and 'kmr4@po.CWRU.edu' as keyphrases
+    assert is_noise(["keith@cco.caltech.edu"]) and is_noise(["Bob", "bobbe@vice"])
+    assert not is_noise(["Keith", "Allan"])
