@@ -59,7 +59,18 @@ POOL_FROM = 400
 """Texts in a batch from which tagging runs in ``DKW_N_PROCESS`` worker processes (below it a
 pool's start-up and the pieces' round trips cost more than they save)."""
 PIPE_BATCH = 64
-"""Pieces per ``nlp.pipe`` batch."""
+"""Pieces per ``nlp.pipe`` batch, at most (short texts: a piece each)."""
+PIPE_BATCH_CHARS = 48_000
+"""Characters per ``nlp.pipe`` batch, about: spaCy's memory grows with a batch's characters, and
+64 pieces of a long text (5,000 characters each) took a 1 MB text's tagging to 1.2 GB, 8 to
+0.2 GB; 64 short texts (R8's, some 700 characters) stay one batch."""
+
+
+def pipe_batch(parts: Sequence[str]) -> int:
+    """Pieces per ``nlp.pipe`` batch for ``parts``: :data:`PIPE_BATCH_CHARS` over their mean
+    length, between 1 and :data:`PIPE_BATCH`."""
+    mean = sum(map(len, parts)) / max(1, len(parts))
+    return max(1, min(PIPE_BATCH, int(PIPE_BATCH_CHARS // max(1.0, mean))))
 POOL_CHARS = 8 * CHUNK_CHARS
 """A text longer than this is tagged in ``DKW_N_PROCESS`` worker processes, even alone."""
 
@@ -112,7 +123,7 @@ def tag_counts(texts: Sequence[str], *, n_process: int | None = None, tagger=Non
     procs = (n_process or config.n_process()) if pooled else 1
     total, done = max(1, sum(map(len, parts))), 0
     for r, (i, (words, tags)) in enumerate(zip(owner, tagger.tag_pieces(parts, n_process=procs,
-                                                                         batch_size=PIPE_BATCH))):
+                                                                         batch_size=pipe_batch(parts)))):
         counts[i].update(TaggedDoc(" ".join(words), "".join(tags)).phrases())
         if tagged is not None:
             words_of[i].extend(words)

@@ -270,3 +270,23 @@ def test_an_about_control_at_the_default_asks_for_the_default_rule():
 
     assert about_asked(DEFAULT_ABOUT) is None
     assert about_asked(0.0) == 0.0 and about_asked(1.0) == 1.0 and about_asked(0.7) == 0.7
+
+
+def test_a_long_texts_pieces_are_tagged_in_small_batches_and_short_texts_in_large_ones():
+    # spaCy's memory grows with a batch's characters: 64 pieces of 5,000 characters took a 1 MB
+    # text's tagging to 1.2 GB (8 pieces: 0.2 GB)
+    from dkw_core.keywords.newtexts import PIPE_BATCH, pipe_batch, tag_counts
+    from dkw_core.longtext import CHUNK_CHARS
+
+    assert pipe_batch(["x" * CHUNK_CHARS] * 100) <= 10
+    assert pipe_batch(["a short news story of some seven hundred characters " * 14] * 100) == PIPE_BATCH
+
+    seen = []
+
+    class Spy:
+        def tag_pieces(self, parts, *, n_process=1, batch_size=32):
+            seen.append(batch_size)
+            return iter([(["word"], ["N"]) for _ in parts])
+
+    tag_counts(["word. " * 200_000], n_process=1, tagger=Spy())
+    assert seen and seen[0] <= 10
