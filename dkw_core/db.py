@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import parse_qsl, quote, quote_plus, unquote, urlencode
@@ -179,6 +180,24 @@ def classify(exc: BaseException) -> str:
     return "cannot be used"
 
 
+def _wal(cur, timeout: float) -> None:  # noqa: ANN001 - a DB-API cursor
+    """Switch a SQLite file to WAL journaling. The switch needs the file to itself, and SQLite
+    answers "locked" at once (its busy timeout does not wait here) while another connection is
+    opening the same new file: retry until ``timeout``. A read-only file stays as it is."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if str(cur.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+                cur.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "readonly" in str(exc):
+                return
+            if not ("locked" in str(exc) or "busy" in str(exc)) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
 def make_engine(url: str | None, *, default_file: str, timeout: float | None = None) -> Engine:
     """Engine for ``url`` (or ``sqlite:///<DKW_DATA_DIR>/<default_file>``), checked to open.
 
@@ -208,11 +227,7 @@ def make_engine(url: str | None, *, default_file: str, timeout: float | None = N
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
             if ":memory:" not in url:
-                try:
-                    cur.execute("PRAGMA journal_mode=WAL")
-                except sqlite3.OperationalError as exc:  # a read-only file is still readable as it is
-                    if "readonly" not in str(exc):
-                        raise
+                _wal(cur, timeout)
             cur.close()
 
     try:

@@ -200,7 +200,12 @@ def test_a_hostile_corpus_plants_no_link_image_script_or_math_on_any_page(tmp_pa
             for d in corpus.documents if d.split == "test"), encoding="utf-8")
         page.locator("[data-testid='stFileUploader'] input[type='file']").last.set_input_files(str(imported))
         wait_idle(page)
-        captions = _shown(page.inner_text("[data-testid='stMain']"))
+        # the upload's rerun can start after wait_idle saw the page idle (under load): read until it is drawn
+        for _ in range(60):
+            captions = _shown(page.inner_text("[data-testid='stMain']"))
+            if f"{hostile.METHOD}: 6 documents" in captions:
+                break
+            page.wait_for_timeout(500)
         assert f"{hostile.METHOD}: 6 documents" in captions
         _no_payload_markup(page, "Study admin, Create")
         for tab in ("Judges", "Monitor", "Life cycle"):
