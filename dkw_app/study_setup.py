@@ -1,10 +1,10 @@
 """What the study pages add to ``dkw_core.study`` (no Streamlit): a study drawn from a corpus the
-app loads (its slice, its keyword provider), the corpora a study can be drawn from, a corpus's
-title for the judge. Everything else the study pages call from ``dkw_core.study`` directly
-(``service`` for the study's API)."""
+app loads (its slice, its keyword provider), a corpus's title for the judge. Everything else the
+study pages call from ``dkw_core.study`` directly (``service`` for the study's API,
+``providers.corpus_choices`` for the corpora a study can be drawn from, as the CLI offers them)."""
 from __future__ import annotations
 
-from dkw_core.corpora import dataset_info, list_corpora
+from dkw_core.corpora import dataset_info
 from dkw_core.types import Progress
 
 
@@ -29,19 +29,3 @@ def corpus_title(name: str) -> str:
         return name
     return str(info.get("title") or info.get("description") or name) if isinstance(info, dict) else name
 
-
-def study_corpora() -> list[str]:
-    """Corpora a study can be drawn from: the demo corpus (with the fake switch), built-in
-    corpora whose archive is present, then the corpora uploaded on Home. (A folder or CSV path
-    is typed on the admin page.)"""
-    from dkw_core.study.demo import DEMO_CORPUS, fake_enabled
-
-    names = [DEMO_CORPUS] if fake_enabled() else []
-    for name in list_corpora():
-        try:
-            available = bool(dataset_info(name).get("available", True))
-        except Exception:  # noqa: BLE001 - an unreadable entry is simply not offered
-            available = False
-        if available:
-            names.append(name)
-    return names

@@ -8,11 +8,12 @@ import pandas as pd
 import streamlit as st
 
 from dkw_app import corpora_models, jobs, study_setup, widgets
-from dkw_app.study_ui import base_url, flash, progress_callback, require_admin, show_error, show_flash, study_engine
+from dkw_app.study_ui import base_url, flash, require_admin, show_flash, study_engine
 from dkw_app.untrusted import isolate, md
+from dkw_app.widgets import progress_callback, show_error
 from dkw_core.config import max_upload_mb
 from dkw_core.errors import DkwError
-from dkw_core.study import demo, exclusion, models, participants, planner, service, settings, simulate
+from dkw_core.study import demo, exclusion, models, participants, planner, providers, service, settings, simulate
 from dkw_core.study.export import export
 from dkw_core.study.methods import method_kind
 from dkw_core.study.tidy import tidy_export
@@ -65,7 +66,7 @@ def create_tab() -> None:
     st.caption("The paper's study (§4.6) is the default: 20ng, A = tf-rf over the article's own words, "
                "B = latent-5word-knn90-rf (K = 90, rf), both label-aware, 5 keywords per method, 5 articles "
                "per category from the test split, 5 categories per batch, 3 judges per article.")
-    if demo.DEMO_CORPUS in study_setup.study_corpora():
+    if demo.fake_enabled():
         st.warning(f"{demo.FAKE_ENV} is set: corpus {demo.DEMO_CORPUS!r} uses fake keywords "
                    f"(tests and demos only).", icon=":material/science:")
     name = st.text_input("Study name", key="new_name", placeholder="<corpus> keyword study")
@@ -74,14 +75,15 @@ def create_tab() -> None:
     where = c1.radio("Where the corpus is", ["A corpus dkw knows", "A folder or CSV file on the server"], horizontal=True,
                      key="new_where", label_visibility="collapsed")
     if where == "A corpus dkw knows":
-        choices = study_setup.study_corpora()
+        choices = providers.corpus_choices()
         if not choices:
             st.error("No corpus is available: put an archive into the archives folder, upload a corpus on "
                      "Home, or give a folder or CSV path.")
             return
         corpus = c1.selectbox("Corpus", choices, key="new_corpus",
                               index=choices.index(DEFAULTS["corpus"]) if DEFAULTS["corpus"] in choices else 0,
-                              help="Built-in corpora whose archive is present, then corpora uploaded on Home.")
+                              help="Built-in corpora whose archive is present or can be downloaded, then corpora "
+                                   "uploaded on Home.")
     else:
         corpus = c1.text_input("Folder (<split>/<category>/<file>) or .csv (text,label[,split]) on the server",
                                key="new_path", placeholder="/data/my-corpus.csv").strip()
