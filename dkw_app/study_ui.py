@@ -1,5 +1,5 @@
 """Streamlit-side helpers of the study pages (admin, judge, results): the study database,
-the admin gate, the study mode, plain-text rendering. The pages call ``dkw_core.study``
+the admin gate, the study mode, flashes and a judge's error line. The pages call ``dkw_core.study``
 directly (``service`` for the study's API); errors are shown with
 :func:`dkw_app.widgets.show_error`.
 
@@ -191,11 +191,6 @@ def require_mode_access(key: str) -> None:
         require_admin(key)
 
 
-# Shared with the explorer pages: one plain-text renderer, one progress adapter.
-progress_callback = widgets.progress_callback
-show_error = widgets.show_error
-
-
 def sentence(message: object) -> str:
     """A message as the judge page shows it: the library's one-line message (``"this study link
     has no participant id …"``) with a capital first letter and a full stop."""
@@ -209,11 +204,6 @@ def judge_error(message: object) -> None:
     """Every error of the judge page: :func:`sentence`, shown as text (it may quote a link's
     participant id)."""
     st.error(md(sentence(message)), icon=":material/error:")
-
-
-def show_plain(text: str, *, height: int | None = None) -> None:
-    """Untrusted document text verbatim: never markdown, never HTML."""
-    widgets.show_document(text, height=height)
 
 
 def base_url() -> str:

@@ -13,8 +13,9 @@ from __future__ import annotations
 import streamlit as st
 
 from dkw_app import study_setup
-from dkw_app.study_ui import focus_style, judge_error, scroll_to_top, show_plain, study_engine
+from dkw_app.study_ui import focus_style, judge_error, scroll_to_top, study_engine
 from dkw_app.untrusted import isolate, md
+from dkw_app.widgets import show_document
 from dkw_core.errors import DkwError
 from dkw_core.study import participants, service
 
@@ -241,7 +242,7 @@ task = state.task
 left, right = st.columns([3, 2])
 with left:
     st.subheader("Article")
-    show_plain(task.text, height=520 if task.text.count("\n") > 25 or len(task.text) > 2500 else None)
+    show_document(task.text, height=520 if task.text.count("\n") > 25 or len(task.text) > 2500 else None)
 with right:
     st.subheader("Categories")
     for cat in task.categories:  # plain text: a category name is never markdown

@@ -11,8 +11,9 @@ import pandas as pd
 import streamlit as st
 
 from dkw_app import study_charts
-from dkw_app.study_ui import require_admin, show_error, study_engine
+from dkw_app.study_ui import require_admin, study_engine
 from dkw_app.untrusted import isolate
+from dkw_app.widgets import show_error
 from dkw_core.errors import DkwError
 from dkw_core.study import analysis, service
 from dkw_core.study.verdict import Verdict
