@@ -64,10 +64,10 @@ from .comparison import (  # noqa: F401  (re-exported: analysis is the study's s
     significance,
 )
 from .creation import keywords_shown
-from .errors import StudyError
 from .exclusion import apply_rules as exclude
-from .models import ANSWERS, QUESTIONS, Judge, Judgement, Study
+from .models import ANSWERS, QUESTIONS, Judge, Judgement
 from .settings import ExclusionRules
+from .store import get_study
 from .verdict import Verdict, rule_reason, verdict
 
 stats = lazy_module("scipy.stats")  # imported on first use: the study pages open without it
@@ -156,9 +156,7 @@ def analyze(engine: Engine, study_id: int, *, include_simulated: bool = False,
     ``exclusions`` each judge's figures against the rules and what each rule removed. Planted
     intruder keywords (attention checks) are in no distribution, agreement or test."""
     with Session(engine) as session:
-        study = session.get(Study, study_id)
-        if study is None:
-            raise StudyError(f"no study with id {study_id}")
+        study = get_study(session, study_id)
         methods = [{"label": m.label, "name": m.name, "protocol": m.protocol, "kind": m.kind, "top": m.top,
                     "source": m.source} for m in study.methods]
         info: dict[str, Any] = {"id": study.id, "name": study.name, "corpus": study.corpus, "split": study.split,

@@ -11,8 +11,8 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, selectinload
 
-from .errors import StudyError
-from .models import ANSWERS, Answer, Article, Judge, Judgement, Participant, Study, StudyKeyword
+from .models import ANSWERS, Answer, Article, Judge, Judgement, Participant, StudyKeyword
+from .store import get_study
 
 BASE_COLUMNS = ["judgement_id", "judge_id", "judge", "simulated", "slot", "article_id", "doc_id", "category",
                 "batch", "keyword_id", "keyword", "intruder", "question", "value", "answer"]
@@ -27,10 +27,7 @@ def method_columns(labels: list[str]) -> list[str]:
 
 def study_labels(engine: Engine, study_id: int) -> list[str]:
     with Session(engine) as session:
-        study = session.get(Study, study_id)
-        if study is None:
-            raise StudyError(f"no study with id {study_id}")
-        return [m.label for m in study.methods] or ["A", "B"]
+        return [m.label for m in get_study(session, study_id).methods] or ["A", "B"]
 
 
 def answers_frame(engine: Engine, study_id: int, *, include_simulated: bool = False,
