@@ -232,53 +232,39 @@ def runs_key(frame: pd.DataFrame) -> str:
     return digest.hexdigest()
 
 
+#: How the cached tables below hash a runs table: by :func:`runs_key` (recomputed only when the runs change).
+BY_RUNS_KEY = {pd.DataFrame: runs_key}
+
+
+@st.cache_data(show_spinner="Bootstrapping the F1 intervals…", max_entries=32, hash_funcs=BY_RUNS_KEY)
 def curves(proto_runs: pd.DataFrame, dataset: str, protocol: str, selection: str, classifier: str | None
            ) -> pd.DataFrame:
-    """F1 against N with bootstrap intervals (recomputed only when the runs change)."""
-    return _curves(proto_runs, runs_key(proto_runs), dataset, protocol, selection, classifier)
+    """F1 against N with bootstrap intervals."""
+    return comparisons.curve_table(proto_runs, dataset=dataset, protocol=protocol, selection=selection,
+                                   classifier=classifier)
 
 
-@st.cache_data(show_spinner="Bootstrapping the F1 intervals…", max_entries=32)
-def _curves(_proto_runs: pd.DataFrame, key: str, dataset: str, protocol: str, selection: str,
-            classifier: str | None) -> pd.DataFrame:
-    return comparisons.curve_table(_proto_runs, dataset=dataset, protocol=protocol, selection=selection,
-                               classifier=classifier)
-
-
+@st.cache_data(show_spinner="Bootstrapping the chosen setups' intervals…", max_entries=32, hash_funcs=BY_RUNS_KEY)
 def overview(runs: pd.DataFrame, dataset: str, classifier: str | None) -> pd.DataFrame:
     """The Overview's chosen setups with their bootstrap CIs (bootstrapped once per runs table)."""
-    return _overview(runs, runs_key(runs), dataset, classifier)
+    return stored_runs.disk_cached("overview", (runs_key(runs), dataset, classifier),
+                                   lambda: comparisons.overview(runs, dataset=dataset, classifier=classifier))
 
 
-@st.cache_data(show_spinner="Bootstrapping the chosen setups' intervals…", max_entries=32)
-def _overview(_runs: pd.DataFrame, key: str, dataset: str, classifier: str | None) -> pd.DataFrame:
-    return stored_runs.disk_cached("overview", (key, dataset, classifier),
-                               lambda: comparisons.overview(_runs, dataset=dataset, classifier=classifier))
-
-
+@st.cache_data(show_spinner="Comparing every pair of metrics per document…", max_entries=32, hash_funcs=BY_RUNS_KEY)
 def per_document(proto_runs: pd.DataFrame, dataset: str, protocol: str, top: int, selection: str) -> pd.DataFrame:
-    """Every metric pair at one N compared per test document (recomputed only when the runs change)."""
-    return _per_document(proto_runs, runs_key(proto_runs), dataset, protocol, top, selection)
+    """Every metric pair at one N compared per test document."""
+    return stored_runs.per_document(proto_runs, dataset=dataset, protocol=protocol, top=top, selection=selection)
 
 
-@st.cache_data(show_spinner="Comparing every pair of metrics per document…", max_entries=32)
-def _per_document(_proto_runs: pd.DataFrame, key: str, dataset: str, protocol: str, top: int, selection: str
-                  ) -> pd.DataFrame:
-    return stored_runs.per_document(_proto_runs, dataset=dataset, protocol=protocol, top=top, selection=selection)
-
-
+@st.cache_data(show_spinner="Comparing the chosen setup with the runner-up and the baseline…", max_entries=32,
+               hash_funcs=BY_RUNS_KEY)
 def verdict(runs: pd.DataFrame, dataset: str, protocol: str, selection: str | None, classifier: str | None
             ) -> dict | None:
-    """The verdict of one corpus and protocol (recomputed only when the runs change)."""
-    return _verdict(runs, runs_key(runs), dataset, protocol, selection, classifier)
-
-
-@st.cache_data(show_spinner="Comparing the chosen setup with the runner-up and the baseline…", max_entries=32)
-def _verdict(_runs: pd.DataFrame, key: str, dataset: str, protocol: str, selection: str | None,
-             classifier: str | None) -> dict | None:
-    return stored_runs.disk_cached("verdict", (key, dataset, protocol, selection, classifier),
-                               lambda: stored_runs.verdict_dict(_runs, dataset=dataset, protocol=protocol, selection=selection,
-                                                       classifier=classifier))
+    """The verdict of one corpus and protocol."""
+    return stored_runs.disk_cached("verdict", (runs_key(runs), dataset, protocol, selection, classifier),
+                                   lambda: stored_runs.verdict_dict(runs, dataset=dataset, protocol=protocol,
+                                                                    selection=selection, classifier=classifier))
 
 
 @st.cache_data(show_spinner=False)
