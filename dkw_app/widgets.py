@@ -372,13 +372,21 @@ def hubness_reference(dataset: str) -> bool:
         return False
     r = hubs[hubs["dataset"] == dataset].iloc[0]
     st.markdown("**Reference results**")
+    hubness_figures(r, lead=f"{md(r['source'])} · {md(dataset)}", key=f"hubs_reference_{dataset}")
+    return True
+
+
+def hubness_figures(r: Any, *, lead: str, key: str | None = None) -> pd.DataFrame:
+    """The hubness of step 3 (``dkw_core.hubness``, measured here or stored in the reference
+    results): three figures, the setup after ``lead`` (markdown), the biggest hubs; returns the
+    hubs' table (for its CSV download)."""
     m1, m2, m3 = st.columns(3)
     m1.metric("k-occurrence skewness", f"{r['skewness']:.2f}")
     m2.metric("Neighbour slots held by the top 1 % of words", f"{100 * r['top1_share']:.1f} %")
     m3.metric("Words nobody's neighbour", f"{100 * r['never_share']:.1f} %")
-    st.caption(f"{md(r['source'])} · {md(dataset)} · " + md(f"vectors {r['vectors']} · nearest words by {r['neighbours']} · "
-                  f"K={int(r['k'])} · {int(r['queries']):,} unique phrase vectors · {int(r['vocabulary']):,} words"))
-    top = pd.DataFrame([{"word": h["word"], "k-occurrence": h["k_occurrence"],
-                         "share of phrase vectors (%)": round(100 * h["query_share"], 1)} for h in r["hubs"] or []])
-    st.dataframe(top, hide_index=True, key=f"hubs_reference_{dataset}")
-    return True
+    st.caption(f"{lead} · vectors {md(r['vectors'])} · nearest words by {isolate(r['neighbours'])} · "
+               f"K={int(r['k'])} · {int(r['queries']):,} unique phrase vectors · {int(r['vocabulary']):,} words")
+    hubs = pd.DataFrame([{"word": h["word"], "k-occurrence": h["k_occurrence"],
+                          "share of phrase vectors (%)": round(100 * h["query_share"], 1)} for h in r["hubs"] or []])
+    st.dataframe(hubs, hide_index=True, key=key)
+    return hubs

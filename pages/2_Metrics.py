@@ -355,16 +355,7 @@ with t_hub:
                 widgets.show_error(exc)
         report = st.session_state.get("m_hub_report")
         if prepared and report and report.get("neighbours") == h_neighbours and report.get("k") == int(h_k):
-            m1, m2, m3 = st.columns(3)
-            m1.metric("k-occurrence skewness", f"{report['skewness']:.2f}")
-            m2.metric("Neighbour slots held by the top 1 % of words", f"{100 * report['top1_share']:.1f} %")
-            m3.metric("Words nobody's neighbour", f"{100 * report['never_share']:.1f} %")
-            st.caption(f"{md(report['dataset'])} · vectors {md(report['vectors'])} · nearest words by {report['neighbours']} · "
-                       f"K={report['k']} · {report['queries']:,} unique phrase vectors · {report['vocabulary']:,} words")
-            hubs = pd.DataFrame([{"word": h["word"], "k-occurrence": h["k_occurrence"],
-                                  "share of phrase vectors (%)": round(100 * h["query_share"], 1)}
-                                 for h in report["hubs"]])
-            st.dataframe(hubs, hide_index=True)
+            hubs = widgets.hubness_figures(report, lead=md(report["dataset"]))
             widgets.csv_download(hubs, label="Download the hubs (CSV)", file_name=f"hubs-{dataset}.csv", key="csv_hubs")
 
 # ------------------------------------------------------------------ run a missing evaluation
