@@ -1,9 +1,10 @@
-"""The keywords the pages show (no Streamlit): of a corpus document, of a new text, of a whole
-split, of a category, and the methods offered beside dkw's metrics.
+"""The keywords the pages show (no Streamlit): of a new text, of a whole split, of a category,
+and the methods offered beside dkw's metrics (a corpus document's: ``KeywordModel.keywords``,
+called by the page).
 
 The loaders AppTests replace with fakes (``tests/app/fakes.py``) are named here as ``dkw_core``
-names them; the functions add what the app needs (the about dispatch, a checked label-free
-protocol, the answer as the page's dict, a file's bytes, the own-words columns).
+names them; the functions add what the app needs (the answer as the page's dict, a file's
+bytes, the own-words columns).
 """
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import io
 from collections.abc import Sequence
 
 from dkw_core.corpora import corpus_key
-from dkw_core.errors import InputError
 from dkw_core.keywords import KeywordModel
 from dkw_core.keywords.category_methods import (  # noqa: F401  (faked loaders)
     PEERS,
@@ -25,7 +25,7 @@ from dkw_core.keywords.request import KeywordRequest, keyword_list  # noqa: F401
 from dkw_core.keywords.shipped import load_shipped  # noqa: F401  (faked loader)
 from dkw_core.metrics import METRICS
 from dkw_core.neighbours import DEFAULT_NEIGHBOURS
-from dkw_core.types import DEFAULT_K, NEW_TEXT_PROTOCOLS, PROTOCOL_INFO, check_protocol
+from dkw_core.types import DEFAULT_K, PROTOCOL_INFO
 from dkw_core.vectors import describe_default, vectors_name
 
 #: What each protocol means, from the one protocol table (``dkw_core.types.PROTOCOL_INFO``).
@@ -33,17 +33,6 @@ PROTOCOL_HELP = {name: f"{info.short}: {info.help}" for name, info in PROTOCOL_I
 #: How the Documents page names an own-words baseline's column (``tf-rf (own words)``), apart
 #: from dkw's metric of the same name.
 OWN_WORDS = " (own words)"
-
-
-def keywords(model, doc_id: str, *, metric: str, k: int, top: int, protocol: str, about: float | None = None) -> list:
-    """Top-``top`` keywords of one document (``KeywordModel.keywords``), the protocol checked:
-    the paper's words, or with ``about`` below 1 the document's own keyphrases (docs/method.md §13)."""
-    from dkw_core.keywords.keyphrases import check_about
-
-    check_protocol(protocol)
-    if about is None or about >= 1.0:
-        return list(model.keywords(doc_id, metric=metric, k=k, top=top, protocol=protocol))
-    return list(model.keywords(doc_id, metric=metric, k=k, top=top, protocol=protocol, about=check_about(about)))
 
 
 def own_phrase_spellings(kws: Sequence) -> list[str]:
@@ -89,7 +78,6 @@ def method_keywords(spec: str, doc, *, corpus, top: int, protocol: str) -> list:
         from dkw_core.keywords.methods import model_for
 
         metric = spec[:-len(OWN_WORDS)]
-        check_protocol(protocol)
         return list(model_for(corpus, metric).keywords(doc, metric=metric, top=top, protocol=protocol))
     from dkw_core.keywords.extractors import keywords_of_text
 
@@ -135,8 +123,6 @@ def new_text_keywords(model, text: str, *, corpus: str, metrics: Sequence[str], 
     ``by_category`` holds the keywords under each of the two most probable categories."""
     from dkw_core.keywords.request import answer
 
-    if check_protocol(protocol) not in NEW_TEXT_PROTOCOLS:
-        raise InputError("a new text has no gold category: choose a label-free protocol")
     result = answer(KeywordRequest(dataset=corpus, text=text, metrics=tuple(metrics), k=k, top=top,
                                    protocol=protocol, alternatives=True, about=about), model=model)
     return {"weighting": result.weighting, "keywords": result.keywords, "by_category": result.by_category,

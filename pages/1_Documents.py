@@ -192,10 +192,10 @@ with right:
     st.subheader("Top keywords per metric")
     model = ready_model()
     try:
-        by_metric = {m: keywords_door.keywords(model, doc.id, metric=m, k=int(k), top=int(top), protocol=protocol,
-                                         about=about) for m in metrics}
+        by_metric = {m: model.keywords(doc.id, metric=m, k=int(k), top=int(top), protocol=protocol, about=about)
+                     for m in metrics}
         category_words = {} if about >= 1.0 else {
-            m: keywords_door.keywords(model, doc.id, metric=m, k=int(k), top=int(top), protocol=protocol) for m in metrics}
+            m: model.keywords(doc.id, metric=m, k=int(k), top=int(top), protocol=protocol) for m in metrics}
     except DkwError as exc:
         widgets.show_error(exc)
         st.stop()

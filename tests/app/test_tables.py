@@ -3,7 +3,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from dkw_app import browse, charts, corpora_models, keywords_door, tables
+from dkw_app import browse, charts, corpora_models, tables
 from dkw_core.errors import InputError
 from tests.app.fakes import FakeKeyword, FakeProvenance, make_corpus
 
@@ -47,11 +47,6 @@ def test_sample_env_is_validated(monkeypatch):
         corpora_models.sample_per_category()
     monkeypatch.setenv("DKW_SAMPLE_PER_CATEGORY", "3")
     assert corpora_models.sample_per_category() == 3
-
-
-def test_unknown_protocol_is_a_clear_error():
-    with pytest.raises(InputError, match="protocol"):
-        keywords_door.keywords(object(), "x", metric="rf", k=1, top=1, protocol="label-guess")
 
 
 def test_lines_follow_algorithm2_per_metric_and_grid_lines_stay_a_grid():
