@@ -9,7 +9,7 @@ a corpus, so all of it may be hostile.
 Every page shows such text in one of four ways:
 
 * as a **text element** (``st.text``, ``st.code``, a dataframe cell, a selectbox option):
-  never markdown, never HTML — the preferred way, :func:`text`; a value set inline among the
+  never markdown, never HTML — the preferred way; a value set inline among the
   page's own words of a line (``f"category {isolate(doc.label)} · split …"``) through
   :func:`isolate`, so that no bidi control or right-to-left letter of it reorders them;
 * inside **markdown** (headers, captions, expander labels, alerts, table cells) only through
@@ -155,10 +155,3 @@ def plotly_hover(value: Any, line: int = HOVER_LINE) -> str:
     characters joined by ``<br>`` (the only markup in it, added after escaping)."""
     text = str(value)
     return "<br>".join(plotly(text[i:i + line]) for i in range(0, max(len(text), 1), line))
-
-
-def text(value: Any, box: Any = None) -> None:
-    """``value`` as a plain-text element (in ``box`` when given): never markdown, never HTML."""
-    import streamlit as st
-
-    (box or st).text(str(value))
