@@ -176,21 +176,6 @@ def bootstrap_diffs(differences: Sequence[np.ndarray], *, resamples: int = DEFAU
     return out
 
 
-def compare(gold: np.ndarray, pred_a: np.ndarray, pred_b: np.ndarray, *, a: str = "A", b: str = "B",
-            resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, confidence: float = 0.95) -> Comparison:
-    """McNemar's exact test and the paired bootstrap CI of two runs' predictions on one test split."""
-    gold, pred_a, pred_b = (np.asarray(x) for x in (gold, pred_a, pred_b))
-    if not (gold.shape == pred_a.shape == pred_b.shape):
-        raise InputError("the two runs' predictions do not cover the same test documents")
-    ca, cb = pred_a == gold, pred_b == gold
-    only_a, only_b, p = mcnemar_exact(ca, cb)
-    low, high = bootstrap_diff(ca, cb, resamples=resamples, seed=seed, confidence=confidence)
-    f1_a, f1_b = 100 * float(ca.mean()), 100 * float(cb.mean())
-    return Comparison(a=a, b=b, documents=int(gold.size), f1_a=f1_a, f1_b=f1_b, diff=f1_a - f1_b, ci_low=low,
-                      ci_high=high, only_a_right=only_a, only_b_right=only_b, p_mcnemar=p, resamples=resamples,
-                      seed=seed, confidence=confidence)
-
-
 def holm(pvalues: Sequence[float]) -> np.ndarray:
     """Holm's step-down adjusted p-values (family-wise error), in the input order, capped at 1."""
     p = np.asarray(pvalues, dtype=np.float64)
@@ -250,7 +235,7 @@ def compare_all(gold: np.ndarray, predictions: dict[str, np.ndarray], *, resampl
     correct = {name: np.asarray(predictions[name]) == gold for name in names}
     intervals = bootstrap_pairs(correct, pairs, resamples=resamples, seed=seed) if pairs else []
     rows = []
-    for (x, y), (low, high) in zip(pairs, intervals):  # compare() of every pair, the resamples drawn once
+    for (x, y), (low, high) in zip(pairs, intervals):  # the resamples drawn once for every pair
         only_a, only_b, p = mcnemar_exact(correct[x], correct[y])
         f1_a, f1_b = 100 * float(correct[x].mean()), 100 * float(correct[y].mean())
         rows.append(Comparison(a=x, b=y, documents=int(gold.size), f1_a=f1_a, f1_b=f1_b, diff=f1_a - f1_b,

@@ -202,7 +202,7 @@ def verdict(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: str |
     for name, other_k, p in candidates:
         if name not in chosen and isinstance(p, dict) and p.get("pred") and p.get("split") == split:
             chosen[name] = (other_k, decode_labels(p["pred"]) == gold)
-    # compare() of the choice with each, and its own F1 interval, on one set of resamples (same seed)
+    # the choice against each (McNemar, paired bootstrap), and its own F1 interval, on one set of resamples (same seed)
     intervals = bootstrap_diffs([correct.astype(np.float64) - right for _, right in chosen.values()]
                                 + [correct.astype(np.float64)], resamples=resamples, seed=seed)
     low, high = intervals.pop()

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from dkw_app import stored_runs
 from dkw_core.evaluation.comparisons import format_p
-from dkw_core.evaluation.paired import bootstrap_f1, compare, decode_labels, holm
+from dkw_core.evaluation.paired import bootstrap_f1, compare_all, decode_labels, holm
 from dkw_core.evaluation.reference import reference_files, unpack_predictions
 from tests.app.conftest import page
 from tests.app.fakes import FakeBackend
@@ -57,14 +57,14 @@ def direct(data: dict, protocol: str) -> str:
         if r["kind"] == "baseline-tfidf" or r["kind"] == "baseline-bow" and r["protocol"] == protocol \
                 and r["top"] == best["top"]:
             others[r["kind"]] = r
-    tests = {m: compare(gold, mine, pred(r)) for m, r in others.items()}
-    p_holm = dict(zip(tests, holm([t.p_mcnemar for t in tests.values()])))
-    runner = max((m for m in tests if not m.startswith("baseline-")), key=lambda m: tests[m].f1_b)
+    tests = {m: compare_all(gold, {"best": mine, m: pred(r)}).iloc[0] for m, r in others.items()}
+    p_holm = dict(zip(tests, holm([t["p_mcnemar"] for t in tests.values()])))
+    runner = max((m for m in tests if not m.startswith("baseline-")), key=lambda m: tests[m]["f1_b"])
 
     def versus(m):
         t = tests[m]
         sig = "significant" if p_holm[m] < 0.05 else "not significant"
-        return (f"{signed(t.diff)} [{signed(t.ci_low)}, {signed(t.ci_high)}], {sig} after Holm "
+        return (f"{signed(t['diff'])} [{signed(t['ci_low'])}, {signed(t['ci_high'])}], {sig} after Holm "
                 f"(p_holm {format_p(p_holm[m])})")
 
     name = {"tf-idf": "tf-idf (keyword metric)"}.get(runner, runner)

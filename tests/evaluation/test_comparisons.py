@@ -71,7 +71,7 @@ def test_format_p_underflow_old_rounding_and_ties():
 
 def test_the_baselines_are_compared_per_document_like_the_metrics():
     from dkw_core.evaluation.comparisons import per_document
-    from dkw_core.evaluation.paired import compare, decode_labels, holm
+    from dkw_core.evaluation.paired import compare_all, decode_labels, holm
 
     from .runs import GOLD, make_runs
 
@@ -83,9 +83,9 @@ def test_the_baselines_are_compared_per_document_like_the_metrics():
     row = table[(table["metric_a"] == "ig") & (table["metric_b"] == "baseline-tfidf")].iloc[0]
     pred = {r["metric"] if r["kind"] == "search" else r["kind"]: decode_labels(r["predictions"]["pred"])
             for _, r in runs.iterrows() if r["top"] in (0, 10) and r["protocol"] in ("label-free-top1", "none")}
-    direct = compare(GOLD, pred["ig"], pred["baseline-tfidf"])
+    direct = compare_all(GOLD, {"ig": pred["ig"], "baseline-tfidf": pred["baseline-tfidf"]}).iloc[0]
     assert (row["diff"], row["ci_low"], row["ci_high"], row["p_mcnemar"]) == \
-        (direct.diff, direct.ci_low, direct.ci_high, direct.p_mcnemar)
+        (direct["diff"], direct["ci_low"], direct["ci_high"], direct["p_mcnemar"])
     assert list(table["p_holm"]) == list(holm(table["p_mcnemar"].tolist()))  # Holm over all 15 pairs
     assert row["k_b"] != row["k_b"]  # no K for the classifier (NaN)
     at_5 = per_document(runs, dataset="toy", protocol="label-free-top1", top=5)

@@ -7,7 +7,6 @@ import pytest
 from dkw_core.errors import InputError
 from dkw_core.evaluation.paired import (
     bootstrap_diff,
-    compare,
     compare_all,
     decode_labels,
     encode_labels,
@@ -59,12 +58,12 @@ def test_compare_reports_micro_f1_difference_and_direction():
     b = np.array([0, 0, 0, 0, 1, 2, 1, 1])  # 5/8
     from sklearn.metrics import f1_score
 
-    out = compare(gold, a, b, a="rf", b="tf-idf", resamples=500)
-    assert out.f1_a == pytest.approx(100 * f1_score(gold, a, average="micro"))
-    assert out.diff == pytest.approx(25.0)
-    assert out.higher == "rf" and (out.only_a_right, out.only_b_right) == (3, 1)
+    out = compare_all(gold, {"rf": a, "tf-idf": b}, resamples=500).iloc[0]
+    assert out["f1_a"] == pytest.approx(100 * f1_score(gold, a, average="micro"))
+    assert out["diff"] == pytest.approx(25.0)
+    assert out["higher"] == "rf" and (out["only_a_right"], out["only_b_right"]) == (3, 1)
     with pytest.raises(InputError):
-        compare(gold, a, b[:-1])
+        compare_all(gold, {"rf": a, "tf-idf": b[:-1]})
 
 
 def test_holm_by_hand_and_compare_all_corrects_over_every_pair():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dkw_core.evaluation.paired import bootstrap_f1, compare, decode_labels, holm
+from dkw_core.evaluation.paired import bootstrap_f1, compare_all, decode_labels, holm
 from dkw_core.evaluation.verdict import verdict
 
 from .runs import GOLD, make_runs
@@ -27,14 +27,14 @@ def test_verdict_equals_a_direct_computation_from_the_predictions():
     for kind in ("baseline-tfidf", "baseline-bow"):
         row = runs[(runs["kind"] == kind) & runs["protocol"].isin(["none", "label-free-top1"])].iloc[0]
         others[kind] = decode_labels(row["predictions"]["pred"])
-    direct = {m: compare(GOLD, best, p, a="ig", b=m) for m, p in others.items()}
-    p_holm = dict(zip(direct, holm([c.p_mcnemar for c in direct.values()])))
+    direct = {m: compare_all(GOLD, {"ig": best, m: p}).iloc[0] for m, p in others.items()}
+    p_holm = dict(zip(direct, holm([c["p_mcnemar"] for c in direct.values()])))
     assert {r.method for r in v.versus} == set(others) and v.comparisons == 5
-    strongest = max(("rf", "tds", "tf-idf"), key=lambda m: direct[m].f1_b)
+    strongest = max(("rf", "tds", "tf-idf"), key=lambda m: direct[m]["f1_b"])
     for row, name in ((v.runner_up, strongest), (v.baseline, "baseline-tfidf")):
         c = direct[name]
         assert row.method == name
-        assert (row.diff, row.ci_low, row.ci_high, row.p_mcnemar) == (c.diff, c.ci_low, c.ci_high, c.p_mcnemar)
+        assert (row.diff, row.ci_low, row.ci_high, row.p_mcnemar) == (c["diff"], c["ci_low"], c["ci_high"], c["p_mcnemar"])
         assert row.p_holm == pytest.approx(p_holm[name])
     text = v.text()
     assert text.startswith(f"label-free-top1, toy: ig {v.f1:.2f} [{v.ci_low:.2f}, {v.ci_high:.2f}]; vs runner-up ")
