@@ -19,7 +19,7 @@ import pandas as pd
 
 from ..types import PROTOCOL_INFO, PROTOCOLS
 from .names import BASELINE_KINDS, TFIDF_CLASSIFIER, is_baseline
-from .paired import DEFAULT_RESAMPLES, DEFAULT_SEED, bootstrap_diff, bootstrap_f1, compare_all, decode_labels
+from .paired import bootstrap_diff, bootstrap_f1, compare_all, decode_labels
 from .protocols import standard
 from .significance import compare_metrics
 
@@ -106,8 +106,7 @@ def baseline_runs(runs: pd.DataFrame, *, dataset: str, protocol: str, top: int,
 
 
 def per_document(runs: pd.DataFrame, *, dataset: str, protocol: str, top: int, selection: str = "cv",
-                 metrics: list[str] | None = None, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-                 alpha: float = 0.05, baselines: bool = True) -> pd.DataFrame:
+                 baselines: bool = True) -> pd.DataFrame:
     """Every pair of metrics at N = ``top`` compared per document (McNemar exact, paired
     bootstrap CI of the micro-F1 difference in points, Holm over the pairs). Only runs with
     stored predictions on one and the same test split take part. With ``baselines`` the
@@ -118,8 +117,6 @@ def per_document(runs: pd.DataFrame, *, dataset: str, protocol: str, top: int, s
     if here.empty or "predictions" not in here.columns:
         return pd.DataFrame(columns=PER_DOCUMENT_COLUMNS)
     here = here[here["top"].astype(int) == int(top)]
-    if metrics is not None:
-        here = here[here["metric"].isin(metrics)]
     rows: list[tuple[str, int | None, Any]] = [(str(row["metric"]), int(row["k"]), row.get("predictions"))
                                                for _, row in here.iterrows()]
     if baselines and not here.empty:
@@ -138,7 +135,7 @@ def per_document(runs: pd.DataFrame, *, dataset: str, protocol: str, top: int, s
         ks[name] = k
     if len(preds) < 2 or gold is None:
         return pd.DataFrame(columns=PER_DOCUMENT_COLUMNS)
-    table = compare_all(gold, preds, resamples=resamples, seed=seed, alpha=alpha)
+    table = compare_all(gold, preds)
     table = table.rename(columns={"a": "metric_a", "b": "metric_b"})
     table["k_a"] = table["metric_a"].map(ks)
     table["k_b"] = table["metric_b"].map(ks)
@@ -206,13 +203,11 @@ CURVE_COLUMNS = ["metric", "top", "k", "micro_f1", "macro_f1", "ci_low", "ci_hig
 
 
 def curve_table(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: str = "cv",
-                classifier: str | None = None, resamples: int = 1000, seed: int = DEFAULT_SEED) -> pd.DataFrame:
+                classifier: str | None = None) -> pd.DataFrame:
     """F1 against N: one row per (metric, N) with K chosen on the training split by
     ``selection``, and the 95 % percentile bootstrap interval of its micro-F1 over the test
     documents (``ci_low``, ``ci_high``; empty when the run has no stored predictions).
     ``k_choice`` says whether K was chosen per (metric, N) or once per metric."""
-    from .paired import bootstrap_f1
-
     here = curve_runs(runs, dataset=dataset, protocol=protocol, selection=selection)
     if classifier is not None and not here.empty:
         here = here[here["classifier"] == classifier]
@@ -227,7 +222,7 @@ def curve_table(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: s
         p = r.get("predictions") if "predictions" in here.columns else None
         if isinstance(p, dict) and p.get("pred"):
             correct = decode_labels(p["pred"]) == decode_labels(p["gold"])
-            low, high = bootstrap_f1(correct, resamples=resamples, seed=seed)
+            low, high = bootstrap_f1(correct)
         opts = _options(r)
         rows.append({"metric": r["metric"], "top": int(r["top"]), "k": int(r["k"]),
                      "micro_f1": float(r["micro_f1"]), "macro_f1": float(r["macro_f1"]), "ci_low": low,
@@ -346,8 +341,7 @@ OVERVIEW_COLUMNS = ["protocol", "reads_labels", "selection", "metric", "k", "top
                     "max_per_category", "classifier", "vectors"]
 
 
-def overview(runs: pd.DataFrame, *, dataset: str, classifier: str | None = None, resamples: int = 1000,
-             seed: int = DEFAULT_SEED) -> pd.DataFrame:
+def overview(runs: pd.DataFrame, *, dataset: str, classifier: str | None = None) -> pd.DataFrame:
     """The headline of the Metrics page: per (protocol, selection) the setup chosen on the
     training split (:func:`main_choices`), its test micro-F1 with the 95 % percentile bootstrap
     interval over the test documents (``ci_low``, ``ci_high``), whether the protocol reads the
@@ -367,10 +361,10 @@ def overview(runs: pd.DataFrame, *, dataset: str, classifier: str | None = None,
         low = high = diff_low = diff_high = float("nan")
         paired = False
         if mine is not None:
-            low, high = bootstrap_f1(mine[1], resamples=resamples, seed=seed)
+            low, high = bootstrap_f1(mine[1])
         if base is not None:
             if mine is not None and base_correct is not None and base_correct[0] == mine[0]:
-                diff_low, diff_high = bootstrap_diff(mine[1], base_correct[1], resamples=resamples, seed=seed)
+                diff_low, diff_high = bootstrap_diff(mine[1], base_correct[1], resamples=1000)  # as bootstrap_f1
                 paired = True
             else:
                 diff_low, diff_high = low - base_f1, high - base_f1

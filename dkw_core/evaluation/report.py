@@ -53,7 +53,7 @@ def _variant(row) -> str:
     return "" if variant == STANDARD else variant
 
 
-def metric_table(runs: pd.DataFrame, *, top: int | None = None) -> pd.DataFrame:
+def metric_table(runs: pd.DataFrame) -> pd.DataFrame:
     """One row per (metric, N, classifier): K, micro and macro F1 per protocol.
 
     Uses per-metric search runs (K chosen by Algorithm 2) when present, else direct method runs."""
@@ -61,8 +61,6 @@ def metric_table(runs: pd.DataFrame, *, top: int | None = None) -> pd.DataFrame:
     direct = runs[runs["kind"] == "method"]
     rows = []
     for source, frame in (("Algorithm 2 (K)", per_metric), ("fixed K", direct)):
-        if top is not None:
-            frame = frame[frame["top"] == top]
         if frame.empty:
             continue
         frame = frame.copy()

@@ -161,13 +161,11 @@ class ResultsStore:
             if row is not None:
                 session.delete(row)
 
-    def frame(self, *, dataset: str | None = None, kind: str | None = None) -> pd.DataFrame:
+    def frame(self, *, dataset: str | None = None) -> pd.DataFrame:
         """All stored runs as a DataFrame, F1 as percentages (``micro_f1``, ``macro_f1``)."""
         stmt = select(EvalRun).order_by(EvalRun.id)
         if dataset:
             stmt = stmt.where(EvalRun.dataset == dataset)
-        if kind:
-            stmt = stmt.where(EvalRun.kind == kind)
         current = dkw_version()
         with Session(self.engine) as session:
             rows = session.scalars(stmt).all()
@@ -192,13 +190,12 @@ class ResultsStore:
         return pd.DataFrame.from_records(records, columns=columns)
 
 
-def load_runs(url: str | None = None, dataset: str | None = None, *, kind: str | None = None,
-              include_stale: bool = True) -> pd.DataFrame:
-    """Reader API for the app: stored runs (F1 in percent), optionally of one dataset / kind.
+def load_runs(url: str | None = None, dataset: str | None = None, *, include_stale: bool = True) -> pd.DataFrame:
+    """Reader API for the app: stored runs (F1 in percent), optionally of one dataset.
 
     Column ``stale`` is True for runs stored by another dkw version (or before versions were
     recorded); ``include_stale=False`` leaves them out."""
-    frame = ResultsStore(url).frame(dataset=dataset, kind=kind)
+    frame = ResultsStore(url).frame(dataset=dataset)
     if not include_stale:
         frame = frame[~frame["stale"].astype(bool)].reset_index(drop=True)
     return frame

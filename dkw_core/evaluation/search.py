@@ -200,8 +200,6 @@ def parameter_search(
     predict: Predict,
     *,
     sizes: Sequence[int] = PAPER_SIZES,
-    ratios: Sequence[int] = PAPER_RATIOS,
-    later_ratio: int = 5,
     seed: int = 0,
     progress: Progress | None = None,
 ) -> SearchResult:
@@ -220,7 +218,7 @@ def parameter_search(
         raise InputError("no training documents to search parameters on")
     n_categories = int(np.unique(labels).size)
     order = np.random.default_rng(seed).permutation(labels.size)
-    rounds = [(m, r) for i, m in enumerate(sizes) for r in (ratios if i == 0 else (later_ratio,))]
+    rounds = [(m, r) for i, m in enumerate(sizes) for r in (PAPER_RATIOS if i == 0 else (5,))]  # then 5
     stages: list[Stage] = []
     previous = None
     total_work = len(rounds)

@@ -162,8 +162,7 @@ def _choice_run(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: s
 
 
 def verdict(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: str | None = None,
-            classifier: str | None = None, resamples: int = DEFAULT_RESAMPLES,
-            seed: int = DEFAULT_SEED) -> Verdict | None:
+            classifier: str | None = None) -> Verdict | None:
     """The verdict of ``dataset`` under ``protocol`` from stored runs (``load_runs`` or
     ``load_reference`` shape; see the module docstring), or None when no run chose over all
     setups with stored predictions. ``selection``: ``"cv"``, ``"algorithm2"`` or None (the CV
@@ -204,7 +203,7 @@ def verdict(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: str |
             chosen[name] = (other_k, decode_labels(p["pred"]) == gold)
     # the choice against each (McNemar, paired bootstrap), and its own F1 interval, on one set of resamples (same seed)
     intervals = bootstrap_diffs([correct.astype(np.float64) - right for _, right in chosen.values()]
-                                + [correct.astype(np.float64)], resamples=resamples, seed=seed)
+                                + [correct.astype(np.float64)], resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED)
     low, high = intervals.pop()
     rows: list[VersusRow] = []
     for (name, (other_k, right)), (d_low, d_high) in zip(chosen.items(), intervals):
@@ -221,4 +220,4 @@ def verdict(runs: pd.DataFrame, *, dataset: str, protocol: str, selection: str |
     return Verdict(dataset=dataset, protocol=protocol, reads_labels=PROTOCOL_INFO[protocol].reads_labels,
                    selection=used, chosen_by=_how(_options(best), used), metric=metric, k=k, top=top,
                    f1=100 * float(correct.mean()), ci_low=low, ci_high=high, documents=int(gold.size),
-                   resamples=resamples, seed=seed, runner_up=runner_up, baseline=baseline, versus=rows)
+                   resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, runner_up=runner_up, baseline=baseline, versus=rows)
