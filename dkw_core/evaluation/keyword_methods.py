@@ -272,13 +272,11 @@ def extractor_payload(exp: Experiment, *, methods: Sequence[str] = REFERENCE_MET
     reads), dkw's default (``metric`` at K = ``k`` under ``protocol``; defaults: DEFAULT_METRIC, 90,
     label-free-top1, the deployable protocol) and the tf-idf + LinearSVC baseline at the same
     N, and their per-document comparison at every N (McNemar exact, paired bootstrap CI, Holm)."""
-    from datetime import UTC, datetime
-
     from ..types import DEFAULT_K, DEFAULT_METRIC, NEW_TEXT_PROTOCOL
     from .experiments import method_config, test_predictions
     from .paired import decode_labels
-    from .protocols import KIND_LABELS, dkw_version, evaluate_tops
-    from .reference import FORMAT, P_VALUES_KEY, _clean, machine, portable
+    from .protocols import KIND_LABELS, evaluate_tops
+    from .reference import _clean, payload_head
 
     metric, k, protocol = metric or DEFAULT_METRIC, int(k or DEFAULT_K), protocol or NEW_TEXT_PROTOCOL
     tops = sorted({int(n) for n in tops})
@@ -316,14 +314,7 @@ def extractor_payload(exp: Experiment, *, methods: Sequence[str] = REFERENCE_MET
         table = compare_predictions(decode_labels(gold), {**predictions[n], tfidf: decode_labels(base["pred"])})
         comparisons[str(n)] = [_clean(r) for r in table.to_dict(orient="records")]
     return {
-        "format": FORMAT,
-        P_VALUES_KEY: "unrounded",
-        "dkw_version": dkw_version(),
-        "dataset": exp.dataset,
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": machine(),
-        "command": portable(command),
-        "units": "F1 in percent on the test split",
+        **payload_head(exp.dataset, command),
         "documents": {"train": len(exp.model.doc_ids("train")), "test": len(exp.model.doc_ids("test"))},
         "vectors": exp.vectors_name,
         "runs": runs,

@@ -139,6 +139,14 @@ def portable(text: str) -> str:
     return text
 
 
+def payload_head(dataset: str, command: str, **first) -> dict:
+    """The fields every reference document opens with (the runs' and the extractors'), ``first``
+    right after the p-value note."""
+    return {"format": FORMAT, P_VALUES_KEY: "unrounded", **first, "dkw_version": dkw_version(), "dataset": dataset,
+            "date": datetime.now(UTC).isoformat(timespec="seconds"), "machine": machine(),
+            "command": portable(command), "units": "F1 in percent on the test split"}
+
+
 def reference_payload(runs: pd.DataFrame, *, dataset: str, command: str, extra: dict | None = None) -> dict:
     """The reference document of one corpus from its runs (current version only)."""
     runs = runs[~runs["stale"].astype(bool)] if "stale" in runs.columns else runs
@@ -155,15 +163,7 @@ def reference_payload(runs: pd.DataFrame, *, dataset: str, command: str, extra: 
     significance, comparisons = comparison_tables(runs, dataset=dataset)
     stability = seed_stability(records)
     return {
-        "format": FORMAT,
-        P_VALUES_KEY: "unrounded",
-        **({"stability": stability} if stability else {}),
-        "dkw_version": dkw_version(),
-        "dataset": dataset,
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": machine(),
-        "command": portable(command),
-        "units": "F1 in percent on the test split",
+        **payload_head(dataset, command, **({"stability": stability} if stability else {})),
         "runs": records,
         "test_labels": test_labels,
         "significance": significance,
