@@ -219,3 +219,40 @@ def test_a_row_exact_search_runs_in_smaller_products_with_the_same_result():
     big_idx, big_sims = nearest(q, m, 25, row_exact=True, batch_size=1024)
     np.testing.assert_array_equal(idx, big_idx)
     np.testing.assert_array_equal(sims, big_sims)
+
+
+def test_the_packed_sort_orders_as_lexsort_with_ties_negative_zero_and_negative_scores():
+    """A row_exact search orders its candidates by one np.sort of packed keys, unpacked again (not
+    a three-key lexsort): the same order and the same values, ties by column, -0.0 tied with 0.0."""
+    from dkw_core.neighbours import _sorted_by_row_value_column
+
+    rng = np.random.default_rng(5)
+    n, v = 300, 5000
+    r, c = np.divmod(rng.choice(n * v, 20_000, replace=False), v)
+    vals = rng.standard_normal(len(r)).astype(np.float32)
+    vals[::7] = vals[3]  # ties within and across rows
+    vals[1::11] = np.float32(-0.0)
+    vals[2::11] = np.float32(0.0)
+    order = np.lexsort((c, -vals, r))
+    got_r, got_vals, got_c = _sorted_by_row_value_column(r, vals, c)
+    np.testing.assert_array_equal(got_r, r[order])
+    np.testing.assert_array_equal(got_c, c[order])
+    np.testing.assert_array_equal(got_vals, vals[order])  # -0.0 == 0.0
+
+
+def test_a_row_exact_search_with_its_float64_vocabulary_kept_gives_the_same_bits():
+    """NeighbourSearch keeps its vocabulary in float64 for the rescoring: the same neighbours and
+    scores, bit for bit, as converting it in the call (plain cosine and CSLS)."""
+    from dkw_core.neighbours import NeighbourSearch
+
+    rng = np.random.default_rng(6)
+    m = rng.standard_normal((2500, 24)).astype(np.float32)
+    m /= np.linalg.norm(m, axis=1, keepdims=True)
+    q = rng.standard_normal((300, 24)).astype(np.float32)
+    for spec in ("cosine", "csls-k5"):
+        search = NeighbourSearch(m, spec)
+        kept = search.nearest(q, 40, row_exact=True)
+        extra = {} if search.bias is None else {"bias": search.bias, "scale": 2.0}
+        plain = nearest(search.queries(q), search.matrix, 40, row_exact=True, **extra)
+        np.testing.assert_array_equal(kept[0], plain[0])
+        assert kept[1].tobytes() == plain[1].tobytes()
