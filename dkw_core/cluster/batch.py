@@ -57,10 +57,9 @@ def _fit_posterior_once(client, ref: ModelRef | ShippedRef, protocol: str, about
         client.submit(run, worker_env(), _fit_posterior, ref, pure=False).result()
 
 
-def _in_order(client, calls: Iterable[tuple], window: int, total: int | None,
-              progress: Progress | None, unit: str) -> Iterator[dict]:
-    for records in _blocks_in_order(client, calls, window, total, progress, unit):
-        yield from records
+def _window(client, window: int | None) -> int:
+    """Blocks in flight: ``window``, or two per worker."""
+    return window or 2 * max(1, len(client.scheduler_info()["workers"]))
 
 
 def _blocks_in_order(client, calls: Iterable[tuple], window: int, total: int | None,
@@ -92,10 +91,10 @@ def split_records_on_cluster(client, ref: ModelRef, split: str, *, metrics: Sequ
     (``about`` as there: below 1 the documents' keyphrases)."""
     env = worker_env()
     n = client.submit(run, env, _split_size, ref, split, protocol, pure=False).result()
-    window = window or 2 * max(1, len(client.scheduler_info()["workers"]))
     calls = ((_split_block, ref, split, a, min(n, a + block), list(metrics), k, top, protocol, about)
              for a in range(0, n, block))
-    return _in_order(client, calls, window, n, progress, "documents")
+    return itertools.chain.from_iterable(_blocks_in_order(client, calls, _window(client, window), n, progress,
+                                                          "documents"))
 
 
 def text_records_on_cluster(client, ref: ModelRef | ShippedRef, items: Iterable[tuple[str, str]], *,
@@ -105,7 +104,6 @@ def text_records_on_cluster(client, ref: ModelRef | ShippedRef, items: Iterable[
     """:func:`dkw_core.keywords.batch.text_records` of a stream of new texts, ``block`` at a time
     (``about`` as there: 1 the paper's words, below 1 or ``None`` the texts' keyphrases); ``ref``
     a prepared model, or the shipped statistics (:class:`~.refs.ShippedRef`: nothing prepared)."""
-    window = window or 2 * max(1, len(client.scheduler_info()["workers"]))
     items = iter(items)
     _fit_posterior_once(client, ref, protocol, about)
 
@@ -113,14 +111,15 @@ def text_records_on_cluster(client, ref: ModelRef | ShippedRef, items: Iterable[
         while chunk := list(itertools.islice(items, block)):
             yield (_text_block, ref, chunk, list(metrics), k, top, protocol, about)
 
-    return _in_order(client, calls(), window, total, progress, "texts")
+    return itertools.chain.from_iterable(_blocks_in_order(client, calls(), _window(client, window), total, progress,
+                                                          "texts"))
 
 
 def text_chunks_on_cluster(client, ref: ModelRef | ShippedRef, *, metrics: Sequence[str], k: int, top: int,
                            protocol: str = NEW_TEXT_PROTOCOL, window: int | None = None, about: float | None = 1.0):
     """A runner for :func:`dkw_core.keywords.stream.stream_keywords`: each chunk of ``(id, text)``
     computed by a worker, the chunks' records returned in order, ``window`` chunks in flight."""
-    window = window or 2 * max(1, len(client.scheduler_info()["workers"]))
+    window = _window(client, window)
     _fit_posterior_once(client, ref, protocol, about)
 
     def runner(chunks: Iterator[list[tuple[str, str]]]) -> Iterator[list[dict]]:

@@ -51,9 +51,6 @@ QUESTIONS: dict[str, str] = {
 #: Method labels in order; a study uses the first 2..26 (the real names are in ``study_method``).
 from ..types import METHOD_SLOTS  # noqa: E402,F401  (one definition, re-exported)
 
-#: Kinds of method: dkw (latent), the own-words baseline, a third-party extractor, imported
-#: keywords, or ``other`` (a spec only the study's keyword provider understands).
-METHOD_KINDS = ("dkw", "baseline", "extractor", "imported", "other")
 #: Life cycle of a study: judges get articles only while it is open.
 STATUSES = ("open", "paused", "closed")
 #: Keyword protocols of a method (docs/method.md): the paper's label-aware one (each article
