@@ -134,11 +134,14 @@ def tag_counts(texts: Sequence[str], *, n_process: int | None = None, tagger=Non
 
 
 def new_texts(model, items: Sequence[tuple[str, str]], *, protocol: str = NEW_TEXT_PROTOCOL,
-              n_process: int | None = None, posterior: bool | None = None,
+              n_process: int | None = None, posterior: bool | None = None, phrase_vectors: bool = False,
               progress: Progress | None = None) -> list[NewText]:
     """The batched stages for ``(name, text)`` pairs (see the module): one :class:`NewText` each,
     in order. A text above ``DKW_MAX_TEXT_MB`` is refused before any work (one line naming it).
-    ``posterior``: compute the category posterior (default: when ``protocol`` weights with it)."""
+    ``posterior``: compute the category posterior (default: when ``protocol`` weights with it).
+    ``phrase_vectors``: compose the block's distinct units once, so each text's corpus fit
+    (:func:`text_artefacts`) reads its phrase vectors from them (Algorithm 1 is row by row: the
+    same vectors as composed one text at a time)."""
     for name, text in items:
         check_size(len(text.encode("utf-8", "surrogatepass")), name)
     texts = [t for _, t in items]
@@ -158,6 +161,8 @@ def new_texts(model, items: Sequence[tuple[str, str]], *, protocol: str = NEW_TE
         per_text.append((kept, units))
         wanted.extend(units)
     rows = cache.lookup(wanted) if wanted else {}
+    where = {u: i for i, u in enumerate(dict.fromkeys(wanted))} if phrase_vectors else {}
+    composed = vectors.compose(list(where)) if where else None
     if posterior is None:
         posterior = check_protocol(protocol) in POSTERIOR_PROTOCOLS
     post = model.text_posteriors(texts) if posterior and texts else None
@@ -168,9 +173,12 @@ def new_texts(model, items: Sequence[tuple[str, str]], *, protocol: str = NEW_TE
             idx = np.stack([rows[u][0] for u in units]).astype(np.int64)
             sims = np.stack([rows[u][1] for u in units])
             doc_units = DocUnits(kept, np.array([c[p] for p in kept], dtype=np.float32), idx, sims)
+        extra: dict = {"tagged": tagged[r]}
+        if composed is not None and kept:
+            extra["phrase_vectors"] = composed[[where[u] for u in units]]
         out.append(NewText(name, text, c, doc_units, None if post is None else post[r],
                            None if doc_units is not None else _unusable(text, len(c), vectors.name),
-                           extra={"tagged": tagged[r]}))
+                           extra=extra))
     return out
 
 
@@ -193,10 +201,18 @@ def text_label(model, text: NewText, protocol: str, label: str | None = None):
 
 def text_artefacts(model, text: NewText):
     """The text's :class:`~.keyphrases.TextArtefacts` (its phrase vectors), made once and kept
-    in ``text.extra``: what its corpus fit reads."""
+    in ``text.extra``: what its corpus fit reads; from the phrase vectors its batch composed
+    (``new_texts(phrase_vectors=True)``) when it holds them."""
     art = text.extra.get("artefacts")
     if art is None:
-        art = text.extra["artefacts"] = model.text_artefacts(text.units)
+        vecs = text.extra.pop("phrase_vectors", None)
+        if vecs is None:
+            art = model.text_artefacts(text.units)
+        else:
+            from .keyphrases import TextArtefacts
+
+            art = TextArtefacts(text.units, vecs, model.vectors.cropped_matrix)
+        text.extra["artefacts"] = art
     return art
 
 
@@ -327,7 +343,7 @@ def text_keywords(model, items: Iterable[tuple[str, str]], *, metrics: Sequence[
     items = iter(items)
     while batch := list(islice(items, block)):
         for new in new_texts(model, batch, protocol=protocol, n_process=n_process, posterior=posterior,
-                             progress=tagging):
+                             phrase_vectors=want_fit and hasattr(model, "text_artefacts"), progress=tagging):
             yield rank(new)
         done += len(batch)
         report(progress, done / total if total else 0.0, f"{done:,} texts")

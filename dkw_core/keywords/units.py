@@ -115,16 +115,26 @@ def keywords_from_units(units: DocUnits, *, k: int, top: int, vocabulary: list[s
     cols, inv = np.unique(idx.ravel(), return_inverse=True)
     tf = np.bincount(inv, weights=np.repeat(units.counts, k))
     s = score(cols, tf)
-    out = []
-    for j in order_scores(cols, s, top):
-        w = cols[j]
-        if not provenance:
-            out.append(Keyword(vocabulary[w], float(s[j]), int(tf[j])))
-            continue
-        rows, pos = np.nonzero(idx == w)
-        prov = sorted((Provenance(units.phrases[r], float(sims[r, p]), int(units.counts[r])) for r, p in zip(rows, pos)),
+    best = order_scores(cols, s, top)
+    if not provenance:
+        return [Keyword(vocabulary[w], float(x), int(t)) for w, x, t in zip(cols[best].tolist(), s[best].tolist(),
+                                                                             tf[best].tolist())]
+    # every listed word's (phrase, neighbour rank) entries at once, grouped by word in row-major order
+    rank = np.full(len(cols), len(best), dtype=np.intp)
+    rank[best] = np.arange(len(best))
+    entry_rank = rank[inv.ravel()]  # per entry of idx (row-major): its word's place in the list
+    hits = np.flatnonzero(entry_rank < len(best))
+    hits = hits[np.argsort(entry_rank[hits], kind="stable")]
+    ends = np.cumsum(np.bincount(entry_rank[hits], minlength=len(best))).tolist()
+    rows, pos = np.divmod(hits, k)
+    hit_sims = sims[rows, pos].tolist()
+    phrases, counts, rows = units.phrases, units.counts.tolist(), rows.tolist()
+    out, start = [], 0
+    for w, x, t, end in zip(cols[best].tolist(), s[best].tolist(), tf[best].tolist(), ends):
+        prov = sorted((Provenance(phrases[r], sim, int(counts[r])) for r, sim in zip(rows[start:end], hit_sims[start:end])),
                       key=lambda pr: (-pr.similarity, pr.phrase))
-        out.append(Keyword(vocabulary[w], float(s[j]), int(tf[j]), tuple(prov)))
+        out.append(Keyword(vocabulary[w], x, int(t), tuple(prov)))
+        start = end
     return out
 
 

@@ -290,3 +290,19 @@ def test_a_long_texts_pieces_are_tagged_in_small_batches_and_short_texts_in_larg
 
     tag_counts(["word. " * 200_000], n_process=1, tagger=Spy())
     assert seen and seen[0] <= 10
+
+
+def test_a_batchs_phrase_vectors_are_those_of_one_text_at_a_time(model):
+    """A batch composes its distinct units once for every text's corpus fit: each text's phrase
+    vectors equal what the model composes for that text alone, bit for bit."""
+    from dkw_core.keywords.newtexts import text_artefacts
+
+    texts = [("a", "The rocket left the planet for the moon."), ("b", "The coach of the team watched the game."),
+             ("c", "The rocket and the team."), ("d", "")]
+    for new in new_texts(model, texts, protocol="label-free-posterior", phrase_vectors=True):
+        if new.units is None:
+            continue
+        assert "phrase_vectors" in new.extra
+        got = text_artefacts(model, new).phrase_vectors
+        want = model.text_artefacts(new.units).phrase_vectors
+        assert got.tobytes() == want.tobytes() and got.shape == want.shape
