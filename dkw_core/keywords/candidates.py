@@ -111,7 +111,7 @@ def is_noise(words: Sequence[str]) -> bool:
     or more than :data:`MAX_WORDS` words."""
     if not words or len(words) > MAX_WORDS:
         return True
-    if any(not any(c.isalpha() for c in w) or "@" in w for w in words):
+    if any("@" in w or not (w.isalpha() or any(c.isalpha() for c in w)) for w in words):
         return True  # a word without a letter, or an e-mail address
     return all(_scrap(w) for w in words)
 

@@ -50,12 +50,18 @@ def specificity(word: str) -> float:
     return max(0.0, (ZIPF - zipf_frequency(word, "en")) / ZIPF)
 
 
+def _mean(values: list[float]) -> float:
+    """``float(np.mean(values))`` bit for bit, without numpy's per-call cost on a phrase's few
+    words: numpy sums fewer than 8 values one after the other (its pairwise sum starts at 8)."""
+    return sum(values) / len(values) if len(values) < 8 else float(np.mean(values))
+
+
 def relevance(cands: Sequence[Candidate], *, position: float = POSITION, length: float = LENGTH,
               spread: float = SPREAD) -> np.ndarray:
     """R of each candidate (see the module), in the candidates' order; non-negative."""
     out = np.empty(len(cands), dtype=np.float64)
     for i, c in enumerate(cands):
-        spec = float(np.mean([specificity(w) for w in c.words]))
+        spec = _mean([specificity(w) for w in c.words])
         first = c.positions[0] / c.n_words
         extent = (c.positions[-1] - c.positions[0]) / c.n_words
         out[i] = ((1.0 + math.log(c.count)) * spec / (1.0 + position * first)
@@ -99,10 +105,13 @@ def discrimination(cands: Sequence[Candidate], word_scores: np.ndarray, word_ind
     (``word_scores``: one per vocabulary word, the category's row of dkw's metric), divided by
     the text's best; 0 for a candidate none of whose words has a vector (it stays eligible by R)."""
     raw = np.zeros(len(cands), dtype=np.float64)
-    for i, c in enumerate(cands):
-        ids = [word_index[w] for w in c.words if w in word_index]
-        if ids:
-            raw[i] = float(np.mean(word_scores[ids]))
+    ids = [[word_index[w] for w in c.words if w in word_index] for c in cands]
+    found = word_scores[[j for row in ids for j in row]].tolist()  # one gather for the text
+    start = 0
+    for i, row in enumerate(ids):
+        if row:
+            raw[i] = _mean(found[start:start + len(row)])
+            start += len(row)
     top = float(raw.max(initial=0.0))
     return np.clip(raw / top, 0.0, 1.0) if top > 0 else raw
 
