@@ -33,15 +33,19 @@ def _common(p: argparse.ArgumentParser, *, dataset: bool = True) -> None:
     options.add_json(p)
 
 
-def _print_result(summary: dict, as_json: bool) -> None:
-    from .options import print_json
-
-    if as_json:
-        print_json(summary)
-        return
+def _print_result(summary: dict) -> None:
     hit = " (cached result)" if summary.get("cached") else ""
     print(f"{escape(summary['label'])}{hit}")
     print(f"  micro-F1 {summary['micro_f1']:.2f}  macro-F1 {summary['macro_f1']:.2f}")
+
+
+def _print_all(results: list[dict], as_json: bool, show=_print_result) -> None:
+    """``--json``: the one result, or the list of several; else ``show`` each."""
+    if as_json:
+        options.print_json(results[0] if len(results) == 1 else results)
+    else:
+        for result in results:
+            show(result)
 
 
 def _experiment(args, *, prepare: bool = True):
@@ -63,21 +67,10 @@ def _experiment(args, *, prepare: bool = True):
             bar.close()
 
 
-def _check_early(args, *, metrics=()) -> None:
-    """Reject bad metrics before the (slow) model preparation."""
-    from ..metrics import get_metric
-
-    for m in metrics:
-        get_metric(m)
-    # the numbers (K against --k-max, N, --ks, --tops, folds, seeds) are checked by
-    # cli.options (argparse types and check_args) before any handler runs
-
-
 def cmd_evaluate(args) -> int:
     from ..cluster import session
 
-    metrics = options.metrics_of(args)
-    _check_early(args, metrics=metrics)
+    metrics = options.metrics_of(args)  # checked before the (slow) model preparation
     with session(args.scheduler):
         return _evaluate(args, metrics)
 
@@ -109,14 +102,7 @@ def _evaluate(args, metrics: list[str]) -> int:
     protocols = BOTH if args.protocol == "both" else (args.protocol,)
     runs = [dict(metric=m, k=args.k, top=args.top, protocol=p) for m in metrics for p in protocols]
     results = run_methods(exp, runs, classifier=args.classifier, store=args.db, force=args.force)
-    summaries = [r.summary() for r in results]
-    if args.json:
-        from .options import print_json
-
-        print_json(summaries[0] if len(summaries) == 1 else summaries)
-    else:
-        for s in summaries:
-            _print_result(s, False)
+    _print_all([r.summary() for r in results], args.json)
     return 0
 
 
@@ -162,9 +148,7 @@ def _evaluate_methods(args, metrics: list[str]) -> int:
                                     classifier=args.classifier)
                 for p in protocols}
     if args.json:
-        from .options import print_json
-
-        print_json({"runs": summaries, "comparisons": {p: t.to_dict(orient="records") for p, t in compared.items()}})
+        options.print_json({"runs": summaries, "comparisons": {p: t.to_dict(orient="records") for p, t in compared.items()}})
         return 0
     print(f"{escape(exp.dataset)}: micro / macro F1 (%) on the test split; classifier "
           f"{args.classifier}; dkw metrics at K={args.k}")
@@ -188,8 +172,7 @@ def _evaluate_methods(args, metrics: list[str]) -> int:
 def cmd_search(args) -> int:
     from ..cluster import session
 
-    metrics = options.metrics_of(args) or None
-    _check_early(args, metrics=metrics or ())
+    metrics = options.metrics_of(args) or None  # checked before the (slow) model preparation
     with session(args.scheduler):
         return _search(args, metrics)
 
@@ -218,27 +201,24 @@ def _search(args, metrics: list[str] | None) -> int:
         finally:
             progress.close()
         summaries.append(search_summary(result))
-    if args.json:
-        from .options import print_json
-
-        print_json(summaries[0] if len(summaries) == 1 else summaries)
-    else:
-        for s in summaries:
-            _print_result(s, False)
-            for r in s.get("search_rounds", []):
-                print(f"    max_doc_count={r['max_doc_count']:>4} {r['ratio']}-fold on {r['docs']} docs: "
-                      f"best CV micro-F1 {r['best_cv_micro_f1']:.2f}, {r['kept']} setups kept")
+    _print_all(summaries, args.json, show=_print_search)
     return 0
+
+
+def _print_search(summary: dict) -> None:
+    _print_result(summary)
+    for r in summary.get("search_rounds", []):
+        print(f"    max_doc_count={r['max_doc_count']:>4} {r['ratio']}-fold on {r['docs']} docs: "
+              f"best CV micro-F1 {r['best_cv_micro_f1']:.2f}, {r['kept']} setups kept")
 
 
 def cmd_baseline(args) -> int:
     from ..evaluation.experiments import run_bow, run_tfidf
 
+    exp = _experiment(args, prepare=False)
     if args.kind == "tfidf":
-        exp = _experiment(args, prepare=False)
         result = run_tfidf(exp, classifier=args.classifier, store=args.db, force=args.force)
     else:
-        exp = _experiment(args, prepare=False)
         progress = _progress_bar(f"tag {args.dataset}")
         try:
             result = run_bow(exp, metric=options.metrics_of(args)[0], top=args.top, protocol=args.protocol,
@@ -246,7 +226,7 @@ def cmd_baseline(args) -> int:
                              store=args.db, force=args.force, progress=progress)
         finally:
             progress.close()
-    _print_result(result.summary(), args.json)
+    _print_all([result.summary()], args.json)
     return 0
 
 
@@ -263,23 +243,20 @@ def cmd_report(args) -> int:
 def cmd_leakcheck(args) -> int:
     from ..evaluation.leakcheck import leak_check
 
-    metrics = options.metrics_of(args)
-    _check_early(args, metrics=metrics)
+    metrics = options.metrics_of(args)  # checked before the (slow) model preparation
     exp = _experiment(args)
     results = [leak_check(exp.model, metric=m, k=args.k, top=args.top, classifier=args.classifier,
                           seed=args.seed, dataset=exp.dataset, sample=args.sample,
                           protocol=args.deployable).to_dict() for m in metrics]
-    if args.json:
-        from .options import print_json
-
-        print_json(results[0] if len(results) == 1 else results)
-    else:
-        for result in results:
-            print(escape(result["label"]))
-            print(f"  predictions following the wrong label: label-aware {result['follow_wrong_label_aware']:.2f} %, "
-                  f"{result['protocol']} {result['follow_wrong_label_free']:.2f} %, chance {result['chance']:.2f} %")
-            print(f"  {escape(result['verdict'])}")
+    _print_all(results, args.json, show=_print_leakcheck)
     return 0
+
+
+def _print_leakcheck(result: dict) -> None:
+    print(escape(result["label"]))
+    print(f"  predictions following the wrong label: label-aware {result['follow_wrong_label_aware']:.2f} %, "
+          f"{result['protocol']} {result['follow_wrong_label_free']:.2f} %, chance {result['chance']:.2f} %")
+    print(f"  {escape(result['verdict'])}")
 
 
 def register(subparsers) -> None:
