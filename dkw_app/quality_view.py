@@ -221,10 +221,8 @@ def show_documents(dataset: str, rows: pd.DataFrame) -> None:
                "broken at random, in expectation). Category: micro-F1 of LinearSVC on the keywords alone (dkw's "
                "metrics and the own-words methods under plain label-free, no classifier's category inside any "
                "vector; the extractors read the text alone). docs/method.md §12.")
-    st.plotly_chart(topic_category_chart(rows, corpus=dataset, default=default_document_method(rows["id"])),
-                    key="chart_topic_category",
-                    config={"toImageButtonOptions": {"format": "png", "filename": f"topic-category-{dataset}",
-                                                     "scale": 2}, "displaylogo": False})
+    widgets.chart(topic_category_chart(rows, corpus=dataset, default=default_document_method(rows["id"])),
+                  key="chart_topic_category", file_name=f"topic-category-{dataset}")
     table = documents_table(rows)
     fmt = {c: st.column_config.NumberColumn(format="%.2f" if c.endswith("(%)") else "%.3f") for c in DOC_SHOWN}
     shown = table.drop(columns=["words"])  # the kind of words is in the chart's legend; the CSV keeps it
@@ -261,10 +259,9 @@ def show_words(dataset: str) -> None:
     summary = quality_summary(results, dataset, default=DEFAULT_METRIC)
     st.markdown(f"**{md(summary.answer)}**")
     st.caption(md(summary.how))
-    st.plotly_chart(words_chart(rows, corpus=dataset, default=DEFAULT_METRIC, k=results.k, top=results.top,
-                                window=results.window, protocol=results.protocol), key="chart_words",
-                    config={"toImageButtonOptions": {"format": "png", "filename": f"words-{dataset}", "scale": 2},
-                            "displaylogo": False})
+    widgets.chart(words_chart(rows, corpus=dataset, default=DEFAULT_METRIC, k=results.k, top=results.top,
+                              window=results.window, protocol=results.protocol), key="chart_words",
+                  file_name=f"words-{dataset}")
     missing = rows[rows[NPMI].isna() & rows["words"].map(method_kind_of).isin(CATEGORY_LIST_KINDS)]
     if not missing.empty:
         st.caption("Not drawn (no word of their lists in the test split, no NPMI): "

@@ -46,6 +46,12 @@ def csv_download(frame: pd.DataFrame, *, label: str, file_name: str, key: str) -
                        mime="text/csv", key=key, disabled=frame.empty)
 
 
+def chart(fig: Any, *, key: str, file_name: str) -> None:
+    """A Plotly chart with its PNG download in the mode bar (the CSV button sits under it)."""
+    st.plotly_chart(fig, key=key, config={"toImageButtonOptions": {"format": "png", "filename": file_name,
+                                                                   "scale": 2}, "displaylogo": False})
+
+
 def plain_table(frame: pd.DataFrame) -> None:
     """A small table for reading (plain column names, values already text): a static table whose
     cells wrap, so nothing is cut off at any width."""
@@ -72,6 +78,15 @@ def guarded(fn: Callable[[], Any], *, default: Any = None) -> Any:
     except DkwError as exc:
         show_error(exc)
         return default
+
+
+def or_stop(fn: Callable[[], Any]) -> Any:
+    """Run ``fn``; a ``DkwError`` is shown as a message and stops the page."""
+    try:
+        return fn()
+    except DkwError as exc:
+        show_error(exc)
+        st.stop()
 
 
 def select(label: str, options: Sequence[Any], *, key: str, default: Any = None, **kwargs: Any) -> Any:

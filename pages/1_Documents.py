@@ -107,11 +107,7 @@ def ready_model():
     if not metrics:
         st.info("Choose at least one metric in the sidebar.")
         st.stop()
-    try:
-        return resources.model(name, sample, k_max, neighbours=neighbours)
-    except DkwError as exc:
-        widgets.show_error(exc)
-        st.stop()
+    return widgets.or_stop(lambda: resources.model(name, sample, k_max, neighbours=neighbours))
 
 
 if source == OWN_TEXT:
@@ -128,9 +124,7 @@ if source == OWN_TEXT:
         if not metrics:  # the shipped statistics answer at once: no preparation
             st.info("Choose at least one metric in the sidebar.")
             st.stop()
-        model = widgets.guarded(lambda: resources.shipped_model(name, int(k)))
-        if model is None:
-            st.stop()
+        model = widgets.or_stop(lambda: resources.shipped_model(name, int(k)))
     elif name not in names:  # only its shipped statistics are here, and they do not answer these settings
         st.info(f"{md(name)}'s shipped statistics answer at K = {DEFAULT_K} with {DEFAULT_NEIGHBOURS} "
                 "nearest words; other settings need the prepared corpus, so its archive (Corpora not downloaded "
@@ -143,9 +137,7 @@ if source == OWN_TEXT:
                                     neighbours=neighbours,  # the default: the default rule (out of corpus: 0)
                                     about=about_asked(about))
     st.stop()
-corpus = widgets.guarded(lambda: resources.corpus(name, sample))
-if corpus is None:
-    st.stop()
+corpus = widgets.or_stop(lambda: resources.corpus(name, sample))
 example = None
 try:
     example = corpus.get(corpora_models.EXAMPLE_DOC)

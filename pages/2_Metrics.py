@@ -111,12 +111,6 @@ PNG = "PNG: the camera button at the chart's top right."
 widgets.verdict_block(here, dataset=dataset, protocol=protocol, selection=selection, classifier=classifier)
 
 
-def chart(fig, *, key: str, file_name: str) -> None:
-    """A chart with its PNG download in the mode bar (the CSV button sits under it)."""
-    st.plotly_chart(fig, key=key, config={"toImageButtonOptions": {"format": "png", "filename": file_name,
-                                                                   "scale": 2}, "displaylogo": False})
-
-
 # Lazy tabs: every tab but the Overview computes and draws only while it is open. The bootstrap
 # intervals and the per-document tests (which decode every run's stored predictions) run only
 # when asked for, and the browser draws one tab's elements, not eight (a hidden tab's chart and
@@ -171,9 +165,9 @@ with t_metric:
                 st.caption(f"No run with K chosen on the training split at N={top}: the chart shows the {tables.GRID}.")
             bar_how = (f"K chosen per metric on the training split by {tables.SELECTION_LABELS[selection]}; metric and "
                        "N fixed" if selection == "cv" else None)
-            chart(charts.metric_bar_chart(bars, base, dataset=dataset, protocol=protocol, top=top, grid=grid,
-                                          how=bar_how),
-                  key="chart_bars", file_name=f"f1-per-metric-{dataset}-{protocol}-N{top}")
+            widgets.chart(charts.metric_bar_chart(bars, base, dataset=dataset, protocol=protocol, top=top, grid=grid,
+                                                  how=bar_how),
+                          key="chart_bars", file_name=f"f1-per-metric-{dataset}-{protocol}-N{top}")
             widgets.csv_download(pd.concat([bars, base], ignore_index=True), label="Download this chart's data (CSV)",
                                  file_name=f"f1-per-metric-{dataset}-{protocol}-N{top}.csv", key="csv_bars")
             st.caption(PNG)
@@ -198,9 +192,9 @@ with t_n:
             if shown.empty:
                 st.info("Every metric has a single N here: no line to draw (" + ", ".join(lone) + ").")
             else:
-                chart(charts.curve_chart(shown, base, dataset=dataset, protocol=protocol, how=how,
-                                         highlight=None if highlight == "none" else highlight), key="chart_lines",
-                      file_name=f"f1-vs-N-{dataset}-{protocol}")
+                widgets.chart(charts.curve_chart(shown, base, dataset=dataset, protocol=protocol, how=how,
+                                                 highlight=None if highlight == "none" else highlight), key="chart_lines",
+                              file_name=f"f1-vs-N-{dataset}-{protocol}")
                 widgets.csv_download(shown, label="Download this chart's data (CSV)",
                                      file_name=f"f1-vs-N-{dataset}-{protocol}.csv", key="csv_lines")
                 st.caption(PNG + (f" Left out (a single N, no line): {', '.join(lone)}." if lone else ""))
@@ -210,8 +204,8 @@ with t_n:
                 st.info(f"No metric of {md(dataset)} ({chosen}) has runs at two N or more under the {protocol} protocol.")
             else:
                 st.caption(f"No F1-against-N runs with K chosen on the training split: the {tables.GRID}.")
-                chart(charts.keywords_line_chart(lines, base, dataset=dataset, protocol=protocol, grid=True),
-                      key="chart_lines", file_name=f"f1-vs-N-{dataset}-{protocol}")
+                widgets.chart(charts.keywords_line_chart(lines, base, dataset=dataset, protocol=protocol, grid=True),
+                              key="chart_lines", file_name=f"f1-vs-N-{dataset}-{protocol}")
                 widgets.csv_download(pd.concat([lines, base], ignore_index=True), label="Download this chart's data (CSV)",
                                      file_name=f"f1-vs-N-{dataset}-{protocol}.csv", key="csv_lines")
                 st.caption(PNG)
@@ -250,13 +244,13 @@ with t_sig:
                                    if tied else "")
                                 + ". A description of the test split, not a choice: the setup chosen on the training "
                                   "split is the verdict's, above.")
-                chart(charts.forest_chart(panels, dataset=dataset, protocol=protocol, top=int(s_top)),
-                      key="chart_forest", file_name=f"differences-{dataset}-{protocol}-N{s_top}")
+                widgets.chart(charts.forest_chart(panels, dataset=dataset, protocol=protocol, top=int(s_top)),
+                              key="chart_forest", file_name=f"differences-{dataset}-{protocol}-N{s_top}")
                 for title, table in panels:
                     st.markdown(f"**{md(title)}**")
                     widgets.plain_table(tables.against_table(table))
-                chart(charts.difference_heatmap(pairs, dataset=dataset, protocol=protocol, top=int(s_top)),
-                      key="chart_significance", file_name=f"significance-{dataset}-{protocol}-N{s_top}")
+                widgets.chart(charts.difference_heatmap(pairs, dataset=dataset, protocol=protocol, top=int(s_top)),
+                              key="chart_significance", file_name=f"significance-{dataset}-{protocol}-N{s_top}")
                 with st.expander(f"Every pair ({len(pairs)}): difference, CI, discordant documents, p"):
                     widgets.plain_table(tables.pairs_table(pairs))  # wraps: long method names never cut
                 widgets.csv_download(pairs, label="Download the tests (CSV)",

@@ -55,6 +55,15 @@ def ask_code() -> None:
     st.stop()
 
 
+def or_stop(call):
+    """``call()``; its refusal is the judge's one error line, and the page stops."""
+    try:
+        return call()
+    except DkwError as exc:
+        judge_error(exc)
+        st.stop()
+
+
 def participant_judge() -> int:
     """A study link from a crowd platform (``?study=<id>&<param>=<participant id>``): the
     participant's one judge identity, made on her first visit; a bad link stops with one line."""
@@ -63,12 +72,8 @@ def participant_judge() -> int:
     except ValueError:
         judge_error("This study link is not valid: its study number is missing or not a number.")
         st.stop()
-    try:
-        param = participants.platform(engine, sid).participant_param
-        return participants.join(engine, sid, st.query_params.get(param) if param else None)
-    except DkwError as exc:
-        judge_error(exc)
-        st.stop()
+    param = or_stop(lambda: participants.platform(engine, sid).participant_param)
+    return or_stop(lambda: participants.join(engine, sid, st.query_params.get(param) if param else None))
 
 
 def code_judge() -> int:
@@ -93,11 +98,7 @@ def code_judge() -> int:
 from_platform = "study" in st.query_params and "code" not in st.query_params
 judge_id = participant_judge() if from_platform else code_judge()
 
-try:
-    info = service.judge_info(engine, judge_id)
-except DkwError as exc:
-    judge_error(exc)
-    st.stop()
+info = or_stop(lambda: service.judge_info(engine, judge_id))
 st.text(f"Judge: {info['name']}")
 
 
@@ -159,11 +160,7 @@ if not info["instructions_seen"]:
     st.text(corpus_line)
     st.markdown(INSTRUCTIONS)
     if st.button("I have read the instructions — start", type="primary", key="judge_start"):
-        try:
-            service.acknowledge_instructions(engine, judge_id)
-        except DkwError as exc:
-            judge_error(exc)
-            st.stop()
+        or_stop(lambda: service.acknowledge_instructions(engine, judge_id))
         st.rerun()
     st.stop()
 
@@ -184,11 +181,7 @@ flash = st.session_state.pop("judge_flash", None)
 if st.session_state.pop("judge_scroll_top", False):
     scroll_to_top()
 
-try:
-    state = service.next_task(engine, judge_id)
-except DkwError as exc:
-    judge_error(exc)
-    st.stop()
+state = or_stop(lambda: service.next_task(engine, judge_id))
 
 error = st.session_state.pop("judge_error", None)  # a refusal of the last run's callback
 if error and state.status != "task":

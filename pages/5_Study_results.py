@@ -13,8 +13,7 @@ import streamlit as st
 from dkw_app import study_charts
 from dkw_app.study_ui import require_admin, study_engine
 from dkw_app.untrusted import isolate
-from dkw_app.widgets import show_error
-from dkw_core.errors import DkwError
+from dkw_app.widgets import or_stop
 from dkw_core.study import analysis, service
 from dkw_core.study.verdict import Verdict
 
@@ -36,11 +35,7 @@ study_id = st.selectbox("Study", list(by_id), index=len(by_id) - 1, key="results
 with_sim = st.toggle("Include simulated judgements", value=False, key="results_simulated",
                      help="Simulated judges (study simulate) are not human data; they are left out by default.")
 
-try:
-    result = analysis.analyze(engine, study_id, include_simulated=with_sim)
-except DkwError as exc:
-    show_error(exc)
-    st.stop()
+result = or_stop(lambda: analysis.analyze(engine, study_id, include_simulated=with_sim))
 
 if result["includes_simulated"]:
     st.warning(f"These figures include {result['simulated_judgements']} SIMULATED judgement(s) "
@@ -49,9 +44,7 @@ elif result["simulated_judgements"]:
     st.caption(f"{result['simulated_judgements']} simulated judgement(s) left out (switch above to include them).")
 
 s, c = result["study"], result["counts"]
-methods = s.get("methods") or [{"label": "A", "name": s["method_a"], "protocol": s["protocol_a"]},
-                               {"label": "B", "name": s["method_b"], "protocol": s["protocol_b"]}]
-method_line = ", ".join(f"{m['label']} = {isolate(m['name'])} ({m['protocol']} protocol)" for m in methods)
+method_line = ", ".join(f"{m['label']} = {isolate(m['name'])} ({m['protocol']} protocol)" for m in s["methods"])
 st.text(f"Study {isolate(s['name'])} ({s['status']}): corpus {isolate(s['corpus'])} ({s['split']} split, seed {s['seed']}), "
         f"{s['keywords_shown']}, {s['judges_per_article']} judges per article. "
         f"{c['judgements']} submitted judgements by {c['judges']} judges, {c['answers']} answers "

@@ -52,11 +52,7 @@ with c4:
 
 if not widgets.prepare_panel(name, sample, k_max, key="cat_prepare"):
     st.stop()
-try:
-    model = resources.model(name, sample, k_max)
-except DkwError as exc:
-    widgets.show_error(exc)
-    st.stop()
+model = widgets.or_stop(lambda: resources.model(name, sample, k_max))
 categories = list(model.categories)
 NONE = "— none —"
 c1, c2 = st.columns(2)
@@ -85,12 +81,8 @@ def list_of(cat: str) -> tuple:
     return terms, category_view.words_frame(terms, phrases=phrases, k=None if peer else int(k)), seconds
 
 
-try:
-    with st.spinner("Ranking the category's words…"):
-        lists = [list_of(category)] + ([list_of(other)] if other != NONE else [])
-except DkwError as exc:
-    widgets.show_error(exc)
-    st.stop()
+with st.spinner("Ranking the category's words…"):
+    lists = widgets.or_stop(lambda: [list_of(category)] + ([list_of(other)] if other != NONE else []))
 vectors_name = resources.loaded_vectors_name()
 setup = (f"{md(name)} · {md(label)} · own words of the training split" if peer else
          f"{md(name)} · metric {md(metric)} · K={k} · vectors {md(vectors_name)} · statistics from the training split")
