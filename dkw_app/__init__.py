@@ -3,7 +3,7 @@
 ``dkw_app.corpora_models`` corpora, vectors, tagger, prepared models, archives, uploads (no Streamlit);
 ``dkw_app.keywords_door``  the keywords of a document, a new text, a split, a category (no Streamlit);
 ``dkw_app.stored_runs``    the evaluation runs and reference results as the Metrics page's tables;
-``dkw_app.study_setup``    a study drawn from a corpus the app loads, the corpora a study can use;
+``dkw_app.study_setup``    a study drawn from a corpus the app loads, a corpus's title for the judge;
 ``dkw_app.browse``    pure document filtering/search over a corpus;
 ``dkw_app.tables``    pure DataFrame builders (keyword tables, chart data);
 ``dkw_app.charts``    pure plotly figure builders taking DataFrames;

@@ -8,15 +8,13 @@ from dkw_core.corpora import dataset_info
 from dkw_core.types import Progress
 
 
-def create_study(engine, *, corpus: str, config, sample: int | None = None, progress: Progress | None = None,
-                 cancel=None) -> int:
-    """Load ``corpus`` (its first ``sample`` documents per category and split when given, as
-    everywhere in the app) and its keyword provider, then draw and store a study; returns its
-    id. ``cancel()`` true stops it at the next progress report (``Cancelled``, nothing stored)."""
+def create_study(engine, config, *, progress: Progress | None = None, cancel=None) -> int:
+    """Load ``config.corpus`` (its first ``config.sample`` documents per category and split when
+    set, as everywhere in the app) and its keyword provider, then draw and store a study; returns
+    its id. ``cancel()`` true stops it at the next progress report (``Cancelled``, nothing stored)."""
     from dkw_core.study import providers, service
 
-    docs, cats, provider = providers.source(corpus, progress=progress, cancel=cancel,
-                                            sample=sample or getattr(config, "sample", None))
+    docs, cats, provider = providers.source(config.corpus, progress=progress, cancel=cancel, sample=config.sample)
     return service.create_study(engine, documents=docs, categories=cats, provider=provider, config=config,
                                 progress=progress, cancel=cancel)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from dkw_app import corpora_models, jobs, study_setup, widgets
+from dkw_app import corpora_models, jobs, keywords_door, study_setup, widgets
 from dkw_app.study_ui import base_url, flash, require_admin, show_flash, study_engine
 from dkw_app.untrusted import isolate, md
 from dkw_app.widgets import progress_callback, show_error
@@ -29,6 +29,18 @@ if engine is None:
 
 CREATE_JOB = "create-study"
 DEFAULTS = service.StudyConfig.defaults()
+
+
+def act(call, done) -> None:
+    """An organiser's action: ``call()``'s refusal shown as an error, else ``done(result)``
+    confirmed at the top of the page's next run (:func:`flash`) and the page run again."""
+    try:
+        result = call()
+    except DkwError as exc:
+        show_error(exc)
+    else:
+        flash(done(result))
+        st.rerun()
 
 
 def rules_inputs(prefix: str, current, *, disabled: bool):
@@ -113,7 +125,7 @@ def create_tab() -> None:
         if kind in ("dkw", "baseline"):
             protocol = cols[1].selectbox(f"Protocol of {md(spec)}", protocols, key=f"new_protocol_{spec}",
                                          index=protocols.index(DEFAULT_PROTOCOL),
-                                         help="\n".join(f"- {p}: {PROTOCOL_HELP.get(p, '')}" for p in protocols))
+                                         help="\n".join(f"- {p}: {keywords_door.PROTOCOL_HELP[p]}" for p in protocols))
         else:
             protocol = "label-free"
             cols[1].caption("label-free: reads the article's text only")
@@ -180,8 +192,7 @@ def create_tab() -> None:
         slice_ = int(sample) or None
         title = f"Study {isolate(repr(name))} on {isolate(corpus)}"  # shown inside sentences: each value isolated
         jobs.start(CREATE_JOB, title + (f" (slice of {slice_} per category)" if slice_ else ""),
-                   lambda progress: study_setup.create_study(engine_, corpus=corpus, config=config,
-                                                             progress=progress, cancel=jobs.stopping))
+                   lambda progress: study_setup.create_study(engine_, config, progress=progress, cancel=jobs.stopping))
         st.rerun()
     if len(methods) < 2:
         st.caption("Choose at least two methods to create a study.")
@@ -212,10 +223,6 @@ with st.container():  # always there, so that the tabs below keep their place (a
     show_flash()
 tab_create, tab_judges, tab_monitor, tab_quality, tab_export, tab_life = st.tabs(
     ["Create", "Judges", "Monitor", "Rules & quality", "Export", "Life cycle"], key="admin_tab", on_change="rerun")
-PROTOCOL_HELP = {"label-aware": "the paper's: each article weighted with its own gold category",
-                 "label-free": "deployable: no gold label read, score = max over categories",
-                 "label-free-posterior": "deployable: no gold label read, words weighted by the category posterior",
-                 "label-free-top1": "deployable: no gold label read, words weighted with the most probable category"}
 
 with tab_create:
     create_tab()
@@ -235,11 +242,8 @@ study_id = st.sidebar.selectbox(  # option labels are plain text, never markdown
     format_func=lambda i: f"{i}: {isolate(by_id[i]['name'])} ({isolate(by_id[i]['corpus'])}, {by_id[i]['articles']} articles, "
                           f"{by_id[i]['status']})")
 current = by_id[study_id]
-methods = service.study_settings(engine, study_id).get("methods") or [
-    {"label": "A", "name": current["method_a"], "protocol": current["protocol_a"]},
-    {"label": "B", "name": current["method_b"], "protocol": current["protocol_b"]}]
 st.sidebar.text(f"Status: {current['status']}\n" + "\n".join(  # plain text: stored names as stored
-    f"{m['label']} = {isolate(m['name'])} ({m['protocol']})" for m in methods))
+    f"{m['label']} = {isolate(m['name'])} ({m['protocol']})" for m in current["methods"]))
 
 
 def invite() -> None:
@@ -272,25 +276,17 @@ with tab_judges:
         pick = st.selectbox("Judge", list(labels), format_func=labels.get, key="access_judge")
         c1, c2 = st.columns(2)
         if c1.button("Revoke access (answers are kept)", key="revoke_go"):
-            try:
-                released = service.revoke_judge(engine, study_id, pick)
-            except DkwError as exc:
-                show_error(exc)
-            else:
-                flash(f"Judge {pick}'s code is revoked; {released} open reservation(s) released (the judge is "
-                      "told that her article was given back).")
-                st.rerun()
+            act(lambda: service.revoke_judge(engine, study_id, pick),
+                lambda released: f"Judge {pick}'s code is revoked; {released} open reservation(s) released (the "
+                                 "judge is told that her article was given back).")
         if c2.button("Issue a new code", key="reissue_go", disabled=current["status"] == "closed"):
-            try:
-                code = service.reissue_code(engine, study_id, pick)
-            except DkwError as exc:
-                show_error(exc)
-            else:
+            def reissued(code: str) -> str:
                 st.session_state.setdefault("invited", []).append(
                     {"judge_id": pick, "name": next(j["name"] for j in judges if j["judge_id"] == pick),
                      "code": code, "link": f"{base_url()}/Judge?code={code}"})
-                flash(f"Judge {pick} has a new code: send her the link below (the old one no longer works).")
-                st.rerun()
+                return f"Judge {pick} has a new code: send her the link below (the old one no longer works)."
+
+            act(lambda: service.reissue_code(engine, study_id, pick), reissued)
     st.subheader("Participants from a platform (Prolific, MTurk, a university pool)")
     plat = participants.platform(engine, study_id)
     p1, p2, p3, p4 = st.columns(4)
@@ -309,13 +305,7 @@ with tab_judges:
                                            completion_url.strip() or None, None if per is None else int(per),
                                            failed_code.strip() or None)
     if st.button("Save platform settings", key="plat_go", disabled=wanted == plat):
-        try:
-            participants.set_platform(engine, study_id, wanted)
-        except DkwError as exc:
-            show_error(exc)
-        else:
-            flash("Platform settings saved.")
-            st.rerun()
+        act(lambda: participants.set_platform(engine, study_id, wanted), lambda _: "Platform settings saved.")
     if plat.participant_param:
         st.text("Study link for the platform (it fills in the participant id):")
         st.code(f"{base_url() or '<app address>'}/Judge?study={study_id}&{plat.participant_param}="
@@ -367,13 +357,8 @@ with tab_quality:
             st.caption("The rules may change until the first judgement arrives; then they are locked.")
             changed = rules_inputs("edit", stored, disabled=False)
             if st.button("Save the rules", key="rules_go", disabled=changed == stored):
-                try:
-                    exclusion.set_rules(engine, study_id, changed)
-                except DkwError as exc:
-                    show_error(exc)
-                else:
-                    flash("Exclusion rules saved: " + ("; ".join(changed.describe()) or "every rule off") + ".")
-                    st.rerun()
+                act(lambda: exclusion.set_rules(engine, study_id, changed),
+                    lambda _: "Exclusion rules saved: " + ("; ".join(changed.describe()) or "every rule off") + ".")
     st.subheader("Each judge against the rules")
     quality = exclusion.judge_quality(engine, study_id)
     if quality:
@@ -427,24 +412,19 @@ with tab_export:
     with_sim = st.toggle("Include simulated judges' answers", value=False, key="export_simulated")
     if with_sim:
         st.warning("The export includes SIMULATED judgements (marked in its 'simulated' column): not human data.")
-    try:
-        csv_text = export(engine, study_id, "csv", include_simulated=with_sim)
-        json_text = export(engine, study_id, "json", include_simulated=with_sim)
-    except DkwError as exc:
-        show_error(exc)
-    else:
+    exported = widgets.guarded(lambda: [export(engine, study_id, f, include_simulated=with_sim) for f in ("csv", "json")])
+    if exported:
+        csv_text, json_text = exported
         st.download_button("Download CSV", csv_text.encode("utf-8"), file_name=f"study-{study_id}.csv",
                            mime="text/csv", key="dl_csv")
         st.download_button("Download JSON", json_text.encode("utf-8"), file_name=f"study-{study_id}.json",
                            mime="application/json", key="dl_json")
     st.caption("Tidy: one row per answer and method, with the intruder and exclusion flags, typed as the codebook "
                "in docs/study.md says (Parquet keeps every type).")
-    try:
-        tidy_csv = tidy_export(engine, study_id, "csv", include_simulated=with_sim)
-        tidy_parquet = tidy_export(engine, study_id, "parquet", include_simulated=with_sim)
-    except DkwError as exc:
-        show_error(exc)
-    else:
+    tidy = widgets.guarded(lambda: [tidy_export(engine, study_id, f, include_simulated=with_sim)
+                                    for f in ("csv", "parquet")])
+    if tidy:
+        tidy_csv, tidy_parquet = tidy
         st.download_button("Download tidy CSV", tidy_csv, file_name=f"study-{study_id}-tidy.csv", mime="text/csv",
                            key="dl_tidy_csv")
         st.download_button("Download Parquet", tidy_parquet, file_name=f"study-{study_id}.parquet",
@@ -452,11 +432,8 @@ with tab_export:
     st.caption("Participants from a platform: one row per platform id with her judge, articles, whether she "
                "finished, each exclusion rule's flag and the completion code she was shown — the list to approve "
                "or reject on the platform.")
-    try:
-        participants_csv = participants.participants_csv(engine, study_id)
-    except DkwError as exc:
-        show_error(exc)
-    else:
+    participants_csv = widgets.guarded(lambda: participants.participants_csv(engine, study_id))
+    if participants_csv is not None:
         st.download_button("Download participants (CSV)", participants_csv.encode("utf-8"),
                            file_name=f"study-{study_id}-participants.csv", mime="text/csv", key="dl_participants")
 
@@ -467,13 +444,8 @@ with tab_life:
     new_status = st.selectbox("New status", list(models.STATUSES), key="new_status",
                               index=list(models.STATUSES).index(current["status"]))
     if st.button("Apply", key="status_go", disabled=new_status == current["status"]):
-        try:
-            before = service.set_status(engine, study_id, new_status)
-        except DkwError as exc:
-            show_error(exc)
-        else:
-            flash(f"Study {study_id}: {before} → {new_status}.")
-            st.rerun()
+        act(lambda: service.set_status(engine, study_id, new_status),
+            lambda before: f"Study {study_id}: {before} → {new_status}.")
     st.subheader("Change log (UTC)")
     st.dataframe(pd.DataFrame(service.study_events(engine, study_id), columns=["at", "action", "detail"]),
                  hide_index=True, key="event_log")
