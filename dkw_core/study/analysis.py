@@ -63,7 +63,7 @@ from .comparison import (  # noqa: F401  (re-exported: analysis is the study's s
     pairing,
     significance,
 )
-from .creation import keywords_shown
+from .creation import keywords_shown, method_rows
 from .exclusion import apply_rules as exclude
 from .models import ANSWERS, QUESTIONS, Judge, Judgement
 from .settings import ExclusionRules
@@ -157,8 +157,7 @@ def analyze(engine: Engine, study_id: int, *, include_simulated: bool = False,
     intruder keywords (attention checks) are in no distribution, agreement or test."""
     with Session(engine) as session:
         study = get_study(session, study_id)
-        methods = [{"label": m.label, "name": m.name, "protocol": m.protocol, "kind": m.kind, "top": m.top,
-                    "source": m.source} for m in study.methods]
+        methods = method_rows(study)
         info: dict[str, Any] = {"id": study.id, "name": study.name, "corpus": study.corpus, "split": study.split,
                                "method_a": study.method_a, "method_b": study.method_b,
                                "protocol_a": study.protocol_a, "protocol_b": study.protocol_b, "methods": methods,
@@ -174,8 +173,7 @@ def analyze(engine: Engine, study_id: int, *, include_simulated: bool = False,
     every = answers_frame(engine, study_id, include_simulated=include_simulated)
     kept, figures, removed = exclude(every, rules)
     frame = kept if apply_rules else every
-    names = {m["label"]: m["name"] for m in info["methods"]} or {"A": info["method_a"], "B": info["method_b"]}
-    methods = info["methods"] or [{"label": k, "name": v, "top": info["keywords_per_method"]} for k, v in names.items()]
+    names = {m["label"]: m["name"] for m in methods}
     pairs = method_pairs(list(names))
     agree = agreement(frame, names, info["judges_per_article"])
     excluded = {} if include_simulated else {"simulated (study simulate)": int(simulated)}

@@ -27,7 +27,7 @@ def method_columns(labels: list[str]) -> list[str]:
 
 def study_labels(engine: Engine, study_id: int) -> list[str]:
     with Session(engine) as session:
-        return [m.label for m in get_study(session, study_id).methods] or ["A", "B"]
+        return [m.label for m in get_study(session, study_id).methods]
 
 
 def answers_frame(engine: Engine, study_id: int, *, include_simulated: bool = False,

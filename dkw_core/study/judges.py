@@ -15,7 +15,7 @@ from ..validation import check_name
 from .errors import AccessError, StudyError
 from .limits import check
 from .models import Judge, Notice, init_db, utcnow
-from .store import get_study, log_event, require_status, write_session
+from .store import get_judge, get_study, log_event, require_status, write_session
 
 REVOKED = "this access code was revoked; ask the study's organiser for a new one"
 
@@ -121,9 +121,7 @@ def authenticate(engine: Engine, code: str) -> int:
 def judge_info(engine: Engine, judge_id: int) -> dict[str, Any]:
     """Name, study name and whether the instructions were acknowledged (no method names)."""
     with Session(engine) as session:
-        judge = session.get(Judge, judge_id)
-        if judge is None:
-            raise AccessError("unknown judge")
+        judge = get_judge(session, judge_id)
         return {"id": judge.id, "name": judge.name, "study_id": judge.study_id,
                 "study_name": judge.study.name, "corpus": judge.study.corpus, "status": judge.study.status,
                 "instructions_seen": judge.instructions_seen_at is not None}
@@ -131,8 +129,6 @@ def judge_info(engine: Engine, judge_id: int) -> dict[str, Any]:
 
 def acknowledge_instructions(engine: Engine, judge_id: int) -> None:
     with write_session(engine) as session:
-        judge = session.get(Judge, judge_id)
-        if judge is None:
-            raise AccessError("unknown judge")
+        judge = get_judge(session, judge_id)
         if judge.instructions_seen_at is None:
             judge.instructions_seen_at = utcnow()

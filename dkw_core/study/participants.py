@@ -40,7 +40,7 @@ from sqlalchemy.orm import Session
 from ..errors import InputError
 from .errors import StudyError
 from .judges import hash_code
-from .models import Article, Judge, Judgement, Participant, Study, init_db, utcnow
+from .models import Article, Judge, Judgement, Participant, init_db, utcnow
 from .settings import RULE_NAMES
 from .store import get_study, log_event, require_status, write_session
 
@@ -212,8 +212,7 @@ def completion(engine: Engine, judge_id: int) -> dict[str, Any] | None:
     failed = shown is None and failed_code is not None and fails_attention_rule(engine, study_id, judge_id)
     with write_session(engine) as session:
         row = session.scalars(select(Participant).where(Participant.judge_id == judge_id)).one()
-        study = session.get(Study, row.study_id)
-        assert study is not None
+        study = get_study(session, row.study_id)
         done = session.scalar(select(func.count(Judgement.id)).join(Article).where(
             Judgement.judge_id == judge_id, Judgement.submitted_at.is_not(None))) or 0
         if not done:

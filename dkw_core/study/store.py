@@ -30,8 +30,8 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from ..errors import StoreError
-from .errors import StudyError
-from .models import Study, StudyEvent, utcnow
+from .errors import AccessError, StudyError
+from .models import Judge, Study, StudyEvent, utcnow
 
 #: Seconds SQLite's own busy handler waits per ``BEGIN IMMEDIATE`` attempt before dkw backs off.
 BUSY_SLICE = 0.25
@@ -170,6 +170,13 @@ def get_study(session: Session, study_id: int) -> Study:
     if study is None:
         raise StudyError(f"no study with id {study_id}")
     return study
+
+
+def get_judge(session: Session, judge_id: int) -> Judge:
+    judge = session.get(Judge, judge_id)
+    if judge is None:
+        raise AccessError("unknown judge")
+    return judge
 
 
 def log_event(session: Session, study_id: int, action: str, detail: str = "") -> None:

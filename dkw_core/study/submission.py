@@ -11,10 +11,10 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from .errors import AccessError, SubmissionError
+from .errors import SubmissionError
 from .judges import REVOKED
 from .models import ANSWERS, QUESTIONS, Answer, Draft, Judge, Judgement, utcnow
-from .store import get_study, write_session
+from .store import get_judge, get_study, write_session
 from .tasks import display_order, widget_token
 
 NOT_RESERVED = ("Not saved: this article is not reserved for you any more (the reservation expired or was "
@@ -51,10 +51,7 @@ def owner_revoked(session: Session, judge_id: int) -> bool:
 
 def _study_of(engine: Engine, judge_id: int) -> int:
     with Session(engine) as probe:
-        owner = probe.get(Judge, judge_id)
-        if owner is None:
-            raise AccessError("unknown judge")
-        return owner.study_id
+        return get_judge(probe, judge_id).study_id
 
 
 def _held(session: Session, judge_id: int, judgement_id: int, study_id: int, *, doing: str,

@@ -19,7 +19,7 @@ from .errors import AccessError, StudyError
 from .judges import REVOKED, notify, unsent_note
 from .models import ANSWERS, QUESTIONS, Article, Judge, Judgement, Notice, Study, StudyKeyword, init_db, utcnow
 from .participants import quota_reached
-from .store import write_session
+from .store import get_judge, write_session
 
 
 @dataclass(frozen=True)
@@ -168,10 +168,7 @@ def next_task(engine: Engine, judge_id: int) -> JudgeState:
     see :mod:`.assignment` for the rule."""
     init_db(engine)
     with Session(engine) as probe:
-        judge = probe.get(Judge, judge_id)
-        if judge is None:
-            raise AccessError("unknown judge")
-        study_id = judge.study_id
+        study_id = get_judge(probe, judge_id).study_id
     for attempt in range(3):
         try:
             with write_session(engine, study_id) as session:
@@ -183,9 +180,7 @@ def next_task(engine: Engine, judge_id: int) -> JudgeState:
     # What the page shows is read after the write lock is released (short write transactions:
     # other judges' writes need not wait for her article, keywords, drafts and progress).
     with Session(engine) as session:
-        judge = session.get(Judge, judge_id)
-        if judge is None:
-            raise AccessError("unknown judge")
+        judge = get_judge(session, judge_id)
         judgement = session.get(Judgement, judgement_id) if judgement_id is not None else None
         if judgement is None or judgement.judge_id != judge_id or judgement.submitted_at is not None:
             return JudgeState(status if judgement_id is None else "wait", progress_of(session, judge, None),
@@ -213,9 +208,7 @@ def _article_states(session: Session, study: Study, judge: Judge) -> list[Articl
 def _reserve_locked(session: Session, judge_id: int) -> tuple[str, int | None]:
     """Under the write lock, only what must be atomic: resume or reserve. Returns the state and
     the judgement to show (None unless ``"task"``)."""
-    judge = session.get(Judge, judge_id)
-    if judge is None:  # removed since next_task looked it up
-        raise AccessError("unknown judge")
+    judge = get_judge(session, judge_id)  # AccessError when removed since next_task looked it up
     study = judge.study
     if judge.revoked_at is not None:
         raise AccessError(REVOKED)
@@ -245,10 +238,7 @@ def _reserve_locked(session: Session, judge_id: int) -> tuple[str, int | None]:
 
 def judge_progress(engine: Engine, judge_id: int) -> JudgeProgress:
     with Session(engine) as session:
-        judge = session.get(Judge, judge_id)
-        if judge is None:
-            raise AccessError("unknown judge")
-        return progress_of(session, judge, None)
+        return progress_of(session, get_judge(session, judge_id), None)
 
 
 def dismiss_notice(engine: Engine, *, judge_id: int, notice_id: int) -> None:
