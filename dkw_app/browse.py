@@ -7,16 +7,6 @@ from typing import Any
 SPLITS: tuple[str, ...] = ("train", "test")
 
 
-def documents_of(corpus: Any) -> list[Any]:
-    """All ``Document`` objects of a corpus (``corpus.documents``)."""
-    return list(getattr(corpus, "documents", []))
-
-
-def categories_in(docs: Iterable[Any], *, split: str | None = None) -> list[str]:
-    """Sorted categories that have at least one document (in ``split`` when given)."""
-    return sorted({d.label for d in docs if split is None or d.split == split})
-
-
 def find_documents(docs: Iterable[Any], *, split: str | None = None, category: str | None = None,
                    query: str = "", limit: int | None = None) -> list[str]:
     """Ids of the documents of ``split`` and ``category`` matching ``query``.

@@ -58,20 +58,18 @@ def show_keyphrases(text: str, kws: Sequence[Any], box: Any) -> None:
 def keyphrase_answer(text: str, found: Any, *, corpus: str, key: str) -> None:
     """Home's answer: the text with its keyphrases marked, the keywords and the category's
     words beside them, which category weighted them and how well the text fits the corpus."""
-    fit_notice(getattr(found, "weighting", None), getattr(found, "fit", None), corpus, getattr(found, "about", None))
+    fit_notice(found.weighting, found.fit, corpus, found.about)
     left, right = st.columns([3, 2])
     show_keyphrases(text, list(found), left.empty())
     with right:
-        about = getattr(found, "about", 1.0)
         # each word isolated: a right-to-left override in one cannot reverse the rest of the line
         st.text("Keywords: " + (", ".join(isolate(kw.word) for kw in found) if found else
                                 "none found (too few known words)"))
-        category = list(getattr(found, "category_words", []) or [])
-        if category:
-            weighting = getattr(found, "weighting", None)
-            where = f" of {isolate(weighting.category)}" if weighting is not None else ""
-            st.text(f"The category's discriminative words{where}: " + ", ".join(isolate(kw.word) for kw in category))
-        st.caption(f"about = {about:g}: 0 is about this text (its own phrases), 1 about its category "
+        if found.category_words:
+            where = f" of {isolate(found.weighting.category)}" if found.weighting is not None else ""
+            st.text(f"The category's discriminative words{where}: "
+                    + ", ".join(isolate(kw.word) for kw in found.category_words))
+        st.caption(f"about = {found.about:g}: 0 is about this text (its own phrases), 1 about its category "
                    "(the paper's words). The marked phrases in the text are its own keyphrases.")
 
 

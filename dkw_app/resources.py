@@ -187,13 +187,13 @@ def quality() -> Any:
 @st.cache_data(show_spinner=False, max_entries=64)
 def search(name: str, sample: int | None, split: str, category: str, query: str) -> list[str]:
     """Ids of the documents of a split and category whose id or text contains ``query``."""
-    return browse.find_documents(browse.documents_of(corpus(name, sample)), split=split,
-                                 category=category, query=query)
+    return browse.find_documents(corpus(name, sample).documents, split=split, category=category, query=query)
 
 
 @st.cache_data(show_spinner=False)
 def categories(name: str, sample: int | None, split: str) -> list[str]:
-    return browse.categories_in(browse.documents_of(corpus(name, sample)), split=split)
+    """Sorted categories that have at least one document in ``split``."""
+    return sorted({d.label for d in corpus(name, sample).split(split)})
 
 
 @st.cache_data(show_spinner=False, ttl=60)

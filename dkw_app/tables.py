@@ -24,8 +24,7 @@ def keyword_table(by_metric: Mapping[str, Sequence[Any]], *, top: int | None = N
     rows = longest if top is None else top
     data = {metric: [kws[i].word if i < len(kws) else "" for i in range(rows)]
             for metric, kws in by_metric.items()}
-    frame = pd.DataFrame(data, index=pd.RangeIndex(1, rows + 1, name="rank"))
-    return frame
+    return pd.DataFrame(data, index=pd.RangeIndex(1, rows + 1, name="rank"))
 
 
 def provenance_table(keyword: Any) -> pd.DataFrame:
@@ -83,13 +82,11 @@ def _method_runs(runs: pd.DataFrame, scope: str, **equal: Any) -> pd.DataFrame:
     frame = _filtered(runs, **equal)
     if frame.empty:
         return frame
-    frame = frame[search_scope(frame) == scope].dropna(subset=["micro_f1"])
-    return frame
+    return frame[search_scope(frame) == scope].dropna(subset=["micro_f1"])
 
 
 def _latest(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    order = "id" if "id" in frame.columns else None
-    frame = frame.sort_values(order) if order else frame
+    frame = frame.sort_values("id") if "id" in frame.columns else frame
     return frame.drop_duplicates(keys, keep="last")
 
 

@@ -26,12 +26,11 @@ def test_provenance_table_columns():
 
 
 def test_find_documents_by_id_and_text_case_insensitive():
-    docs = browse.documents_of(make_corpus())
+    docs = make_corpus().documents
     assert browse.find_documents(docs, split="test", category="comp.graphics", query="VIDEO") == [
         "20ng/test/comp.graphics/38758"]
     assert browse.find_documents(docs, split="train", query="sci.space/2") == ["20ng/train/sci.space/2"]
     assert browse.find_documents(docs, split="test", category="sci.space", query="nothing-like-this") == []
-    assert browse.categories_in(docs, split="train") == ["comp.graphics", "sci.space"]
 
 
 def test_sample_label_and_filter_keep_slices_apart():
