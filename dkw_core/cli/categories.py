@@ -12,7 +12,8 @@ from .options import ProgressBar, print_json
 
 def cmd_categories(args) -> int:
     from ..keywords import KeywordModel
-    from .corpus import _vectors, corpus_for
+    from ..vectors import load_vectors
+    from .corpus import corpus_for
 
     metrics = options.metrics_of(args)  # a one-line error before any heavy work
     if len(metrics) != 1:
@@ -34,7 +35,7 @@ def cmd_categories(args) -> int:
         vectors, neighbours, labels, categories = "none (own words)", None, own.labels("train"), own.categories
     else:
         with ProgressBar(f"preparing {corpus.key}") as progress:
-            model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=max(args.k, DEFAULT_K),
+            model = KeywordModel.prepare(corpus, load_vectors(args.vectors), k_max=max(args.k, DEFAULT_K),
                                          progress=progress, neighbours=args.neighbours)
         words = {c: model.category_keywords(c, metric=args.metric, k=args.k, top=args.top, phrases=args.phrases)
                  for c in cats}

@@ -15,21 +15,15 @@ from . import options
 from .options import ProgressBar, print_json
 
 
-def corpus_for(dataset: str, *, sample: int | None = None, include: list[str] | None = None):
+def corpus_for(dataset: str, *, sample: int | None = None):
     """Load a corpus, optionally as its first ``sample`` documents per category and split."""
     from ..corpora import load_corpus
 
     with ProgressBar(f"loading {dataset}") as progress:
         corpus = load_corpus(dataset, progress=progress)
     if sample:
-        corpus = corpus.head(sample, include=include or ())
+        corpus = corpus.head(sample)
     return corpus
-
-
-def _vectors(path: str | None):
-    from ..vectors import load_vectors
-
-    return load_vectors(path)
 
 
 # -- datasets ------------------------------------------------------------------------------
@@ -60,12 +54,13 @@ def cmd_datasets(args) -> int:
 # -- prepare -------------------------------------------------------------------------------
 def cmd_prepare(args) -> int:
     from ..keywords import KeywordModel
+    from ..vectors import load_vectors
 
     if args.scheduler is not None:
         return _prepare_on_cluster(args)
     corpus = corpus_for(args.dataset, sample=args.sample)
     with ProgressBar(f"preparing {corpus.key}") as progress:
-        model = KeywordModel.prepare(corpus, _vectors(args.vectors), k_max=args.k_max, n_process=args.n_process,
+        model = KeywordModel.prepare(corpus, load_vectors(args.vectors), k_max=args.k_max, n_process=args.n_process,
                                      progress=progress, neighbours=args.neighbours)
     print(f"prepared {escape(corpus.key)} (neighbours {model.neighbours}): {len(corpus.documents):,} documents, "
           f"{len(model.phrases):,} unique phrases, "

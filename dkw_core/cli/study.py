@@ -24,11 +24,6 @@ from .study_db import engine_for
 DEFAULTS = StudyConfig.defaults()
 
 
-def _tqdm_progress(desc: str):
-    bar = options.ProgressBar(desc)
-    return bar, bar
-
-
 def _method_arg(text: str):
     """``SPEC`` or ``SPEC@PROTOCOL`` of ``--method``."""
     from ..study.settings import MethodSpec
@@ -67,8 +62,7 @@ def _create(args) -> int:
         check_name("the study's name", args.name)  # before the corpus is loaded
     methods = _builtin_methods(args)
     engine = engine_for(args.db)
-    bar, progress = _tqdm_progress("create study")
-    try:
+    with options.ProgressBar("create study") as progress:
         sample = args.sample if args.sample is not None else config.sample_per_category()
         docs, cats, provider = source(args.dataset, progress=progress, sample=sample)
         known = {d.id for d in docs}
@@ -83,8 +77,6 @@ def _create(args) -> int:
                           judges_per_article=args.judges, seed=args.seed, split=args.split, sample=sample)
         study_id = create_study(engine, documents=docs, categories=cats, provider=provider, config=cfg,
                                 progress=progress)
-    finally:
-        bar.close()
     from ..study.creation import keywords_shown
     from ..study.exclusion import checks_and_rules
     from ..study.service import study_settings
@@ -129,11 +121,8 @@ def _simulate(args) -> int:
     from ..study.simulate import simulate
 
     engine = engine_for(args.db)
-    bar, progress = _tqdm_progress("simulate")
-    try:
+    with options.ProgressBar("simulate") as progress:
         out = simulate(engine, args.study, judges=args.judges, mode=args.mode, seed=args.seed, progress=progress)
-    finally:
-        bar.close()
     print(f"{out['judgements']} judgements by {out['judges']} simulated judges ({args.mode})")
     return 0
 
