@@ -143,3 +143,26 @@ def test_the_shipped_statistics_are_a_source_the_model_reads():
             call()
     with pytest.raises(InputError, match="are for K = 90; another K needs the prepared corpus"):
         model.category_stats(50)
+
+
+def test_the_meta_of_a_shipped_file_is_read_once_and_again_when_the_file_changes(tmp_path, monkeypatch):
+    """Every new text asks whether shipped statistics answer it: the file's meta is read once per
+    version of the file (a rewritten file is read again), and a caller's copy can be changed."""
+    import json
+    import os
+
+    import dkw_core.keywords.shipped as shipped
+
+    path = tmp_path / "stats.npz"
+    np.savez(path, meta=json.dumps({"format": shipped.FORMAT, "corpus_key": "one"}))
+    opened = []
+    real_load = np.load
+    monkeypatch.setattr(shipped.np, "load", lambda p, *a, **kw: (opened.append(p), real_load(p, *a, **kw))[1])
+    first = read_meta(path)
+    assert first == {"format": shipped.FORMAT, "corpus_key": "one"}
+    first["corpus_key"] = "changed by a caller"
+    assert read_meta(path)["corpus_key"] == "one" and len(opened) == 1
+    np.savez(path, meta=json.dumps({"format": shipped.FORMAT, "corpus_key": "two, longer"}))
+    os.utime(path, ns=(1, 1))  # another version even within the clock's resolution
+    assert read_meta(path)["corpus_key"] == "two, longer" and len(opened) == 2
+    assert read_meta(tmp_path / "missing.npz") is None
