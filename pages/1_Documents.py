@@ -138,20 +138,13 @@ if source == OWN_TEXT:
                                     about=about_asked(about))
     st.stop()
 corpus = widgets.or_stop(lambda: resources.corpus(name, sample))
-example = None
-try:
-    example = corpus.get(corpora_models.EXAMPLE_DOC)
-except (DkwError, KeyError):
-    pass
+example = corpus.get(corpora_models.EXAMPLE_DOC) if corpora_models.EXAMPLE_DOC in corpus else None
 # A search for an exact document id selects that document's split and category.
 typed = str(st.session_state.get("doc_query") or "").strip()
 if typed and st.session_state.get("_doc_jumped") != typed:
     st.session_state["_doc_jumped"] = typed
-    try:
+    if typed in corpus:
         hit = corpus.get(typed)
-    except (DkwError, KeyError):
-        hit = None
-    if hit is not None:
         st.session_state["doc_split"], st.session_state["doc_category"] = hit.split, hit.label
         st.session_state["doc_id"] = hit.id
 with c2:
