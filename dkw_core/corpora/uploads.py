@@ -38,6 +38,7 @@ from pathlib import Path
 from .. import config
 from ..errors import CorpusError, DkwError
 from .model import name_text
+from .user import decode_text
 from .webkb import TEST_FRACTION, hash_split
 
 __all__ = ["UploadReport", "import_corpus", "user_corpora", "user_corpus_path", "user_corpus_meta",
@@ -97,12 +98,6 @@ def valid_name(name: str, builtin: tuple[str, ...] = ()) -> str:
     return name
 
 
-def _decode(data: bytes, where: str) -> str:
-    from .user import decode_text
-
-    return decode_text(data, where, error=CorpusError)
-
-
 def _limit_bytes() -> float:
     try:
         return config.max_upload_mb() * 1e6
@@ -120,7 +115,7 @@ def _check_size(n: int, what: str) -> None:
 def _rows_from_csv(data: bytes, source: str) -> tuple[list[dict], bool]:
     from ..csvsafe import allow_long_fields, field_error
 
-    text = _decode(data, source)
+    text = decode_text(data, source)
     try:
         allow_long_fields()
     except DkwError as exc:  # a malformed DKW_MAX_TEXT_MB
@@ -186,7 +181,7 @@ def _rows_from_zip(data: bytes, source: str, skipped: list[str] | None = None) -
                 raw = zf.read(m)
             except (zipfile.BadZipFile, OSError, RuntimeError) as exc:
                 raise CorpusError(f"{source}: cannot read {m.filename} ({exc})") from None
-            rows.append({"where": m.filename, "id": rel, "text": _decode(raw, f"{source}: {m.filename}"),
+            rows.append({"where": m.filename, "id": rel, "text": decode_text(raw, f"{source}: {m.filename}"),
                          "label": label, "split": split})
     return rows, with_split
 

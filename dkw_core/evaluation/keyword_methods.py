@@ -193,14 +193,6 @@ def method_summary(result: RunResult) -> dict:
     return summary
 
 
-def compare_predictions(gold: np.ndarray, predictions: Mapping[str, np.ndarray], *, alpha: float = 0.05):
-    """Every pair of the named predictions on one test split, per document (McNemar exact,
-    paired bootstrap CI of the micro-F1 difference, Holm over the pairs; :func:`.paired.compare_all`)."""
-    from .paired import compare_all
-
-    return compare_all(np.asarray(gold), {k: np.asarray(v) for k, v in predictions.items()}, alpha=alpha)
-
-
 def run_name(result: RunResult) -> str:
     """How a run is named in a comparison: ``dkw ig K90`` for dkw's metrics, the method's own
     name for an extractor or imported keywords."""
@@ -224,22 +216,21 @@ def tfidf_record(exp: Experiment, *, classifier: str = DEFAULT_CLASSIFIER) -> tu
                                      np.asarray(y_pred).tolist())
 
 
-def comparison_table(exp: Experiment, results: Sequence[RunResult], *, top: int, classifier: str = DEFAULT_CLASSIFIER,
-                     baseline: dict | None = None):
+def comparison_table(exp: Experiment, results: Sequence[RunResult], *, top: int, classifier: str = DEFAULT_CLASSIFIER):
     """Every pair of the runs at N = ``top`` and the tf-idf + LinearSVC baseline, compared per
     test document (McNemar exact, paired bootstrap CI, Holm over the pairs). Runs on another
     test split (another corpus version) are left out."""
-    from .paired import decode_labels
+    from .paired import compare_all, decode_labels
     from .protocols import KIND_LABELS
 
-    record = baseline if baseline is not None else tfidf_record(exp, classifier=classifier)[1]
+    record = tfidf_record(exp, classifier=classifier)[1]
     preds = {KIND_LABELS["baseline-tfidf"]: decode_labels(record["pred"])}
     for r in results:
         p = r.details.get("predictions") if isinstance(r.details, dict) else None
         if r.config.top == top and isinstance(p, dict) and p.get("split") == record["split"]:
             preds.setdefault(run_name(r), decode_labels(p["pred"]))
     names = [n for n in preds if n != KIND_LABELS["baseline-tfidf"]] + [KIND_LABELS["baseline-tfidf"]]
-    return compare_predictions(decode_labels(record["gold"]), {n: preds[n] for n in names})
+    return compare_all(decode_labels(record["gold"]), {n: preds[n] for n in names})
 
 
 #: The methods of the shipped extractor reference results, and dkw's default they are compared with.
@@ -274,7 +265,7 @@ def extractor_payload(exp: Experiment, *, methods: Sequence[str] = REFERENCE_MET
     N, and their per-document comparison at every N (McNemar exact, paired bootstrap CI, Holm)."""
     from ..types import DEFAULT_K, DEFAULT_METRIC, NEW_TEXT_PROTOCOL
     from .experiments import method_config, test_predictions
-    from .paired import decode_labels
+    from .paired import compare_all, decode_labels
     from .protocols import KIND_LABELS, evaluate_tops
     from .reference import _clean, payload_head
 
@@ -311,7 +302,7 @@ def extractor_payload(exp: Experiment, *, methods: Sequence[str] = REFERENCE_MET
     tfidf = KIND_LABELS["baseline-tfidf"]
     comparisons = {}
     for n in tops:
-        table = compare_predictions(decode_labels(gold), {**predictions[n], tfidf: decode_labels(base["pred"])})
+        table = compare_all(decode_labels(gold), {**predictions[n], tfidf: decode_labels(base["pred"])})
         comparisons[str(n)] = [_clean(r) for r in table.to_dict(orient="records")]
     return {
         **payload_head(exp.dataset, command),

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..config import reference_dir
 from ..errors import InputError
 from .protocols import dkw_version, standard
 
@@ -48,13 +49,6 @@ def unpack_predictions(text):
         return zlib.decompress(base64.b64decode(text[len(PACKED):], validate=True)).decode("ascii")
     except (ValueError, zlib.error) as exc:
         raise InputError(f"stored predictions are not valid packed predictions ({exc})") from None
-
-
-def default_folder() -> Path:
-    """``DKW_REFERENCE_DIR`` or the repository's ``docs/results``."""
-    from ..config import reference_dir
-
-    return reference_dir()
 
 
 def chosen_by(row) -> str:
@@ -290,7 +284,7 @@ def write_reference(path: str | Path, *, dataset: str, sample: int | None = None
 
 
 def reference_files(folder: str | Path | None = None) -> list[Path]:
-    folder = Path(folder) if folder else default_folder()
+    folder = Path(folder) if folder else reference_dir()
     return sorted(folder.glob("*.json")) if folder.is_dir() else []
 
 
@@ -301,7 +295,7 @@ EXTRACTORS = "extractors"
 
 def extractor_files(folder: str | Path | None = None) -> list[Path]:
     """The extractors' reference files (:data:`EXTRACTORS` under the reference folder)."""
-    return reference_files((Path(folder) if folder else default_folder()) / EXTRACTORS)
+    return reference_files((Path(folder) if folder else reference_dir()) / EXTRACTORS)
 
 
 def every_protocol(frame: pd.DataFrame) -> pd.DataFrame:
