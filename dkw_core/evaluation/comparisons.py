@@ -157,7 +157,7 @@ def appendix_d(runs: pd.DataFrame, *, dataset: str, protocol: str) -> pd.DataFra
     method = here[here["kind"] == "method"]
     if method["metric"].nunique() < 2:
         return pd.DataFrame()
-    return compare_metrics(method, score="micro_f1")
+    return compare_metrics(method)
 
 
 def appendix_d_power(table: pd.DataFrame) -> str:

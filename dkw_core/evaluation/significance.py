@@ -78,8 +78,8 @@ def _differences(a: Sequence[float], b: Sequence[float]) -> np.ndarray:
     return np.asarray(np.round(x - y, RESOLUTION))
 
 
-def correct_documents(runs: pd.DataFrame, score: str = "micro_f1") -> pd.Series:
-    """Correct test documents per run, ``round(score / 100 × test documents)`` (micro-F1 in percent
+def correct_documents(runs: pd.DataFrame) -> pd.Series:
+    """Correct test documents per run, ``round(micro_f1 / 100 × test documents)`` (micro-F1 in percent
     is the share of test documents classified right), NaN where the test size is unknown.
 
     The test size is the ``test_documents`` column, else the length of the run's stored gold
@@ -97,7 +97,7 @@ def correct_documents(runs: pd.DataFrame, score: str = "micro_f1") -> pd.Series:
     if keys and size.isna().any() and size.notna().any():
         group = pd.Series(["|".join(str(row[k]) for k in keys) for _, row in runs[keys].iterrows()], index=runs.index)
         size = size.fillna(size.groupby(group).transform("max"))
-    return np.round(pd.to_numeric(runs[score], errors="coerce") * size / 100)
+    return np.round(pd.to_numeric(runs["micro_f1"], errors="coerce") * size / 100)
 
 
 def wilcoxon_method(d: np.ndarray) -> str:
@@ -159,27 +159,21 @@ def paired_table(runs: pd.DataFrame, *, score: str = "micro_f1", pair_on: Sequen
     return frame.pivot_table(index=keys, columns="metric", values=score, aggfunc="mean")
 
 
-def compare_metrics(
-    runs: pd.DataFrame,
-    *,
-    score: str = "micro_f1",
-    metrics: Sequence[str] | None = None,
-    pair_on: Sequence[str] = DEFAULT_PAIR_ON,
-    alpha: float = 0.05,
-) -> pd.DataFrame:
-    """Wilcoxon and sign tests for every pair of metrics, Bonferroni-corrected.
+def compare_metrics(runs: pd.DataFrame, *, pair_on: Sequence[str] = DEFAULT_PAIR_ON) -> pd.DataFrame:
+    """Wilcoxon and sign tests of the micro-F1 for every pair of metrics, Bonferroni-corrected
+    (significant below 0.05).
 
     ``runs`` is a DataFrame like :func:`dkw_core.evaluation.results.load_runs` returns (one
     row per run with a ``metric`` column and the ``pair_on`` columns). A pair is tested on the
     configurations where both metrics have a score. The tests run on correct-document counts
-    (:func:`correct_documents`) where the test size is known; ``mean_diff`` is in ``score`` units.
+    (:func:`correct_documents`) where the test size is known; ``mean_diff`` is in F1 points.
     """
-    counts = correct_documents(runs, score) if score == "micro_f1" else None
-    table = paired_table(runs, score=score, pair_on=pair_on)
+    table = paired_table(runs, pair_on=pair_on)
     tested = table
-    if counts is not None and counts.notna().any():  # the tests on integer counts where the test size is known
-        tested = paired_table(runs.assign(_correct=counts.fillna(runs[score])), score="_correct", pair_on=pair_on)
-    names = [m for m in (metrics or list(dict.fromkeys(runs["metric"]))) if m in table.columns]  # first-seen order
+    counts = correct_documents(runs)
+    if counts.notna().any():  # the tests on integer counts where the test size is known
+        tested = paired_table(runs.assign(_correct=counts.fillna(runs["micro_f1"])), score="_correct", pair_on=pair_on)
+    names = [m for m in dict.fromkeys(runs["metric"]) if m in table.columns]  # first-seen order
     pairs = list(itertools.combinations(names, 2))
     rows = []
     for a, b in pairs:
@@ -202,5 +196,5 @@ def compare_metrics(
     out["p_wilcoxon_bonferroni"] = np.minimum(out["p_wilcoxon"] * m, 1.0)
     out["p_sign_bonferroni"] = np.minimum(out["p_sign"] * m, 1.0)
     out["p_sign_two_sided_bonferroni"] = np.minimum(out["p_sign_two_sided"] * m, 1.0)
-    out["significant"] = out["p_wilcoxon_bonferroni"] < alpha
+    out["significant"] = out["p_wilcoxon_bonferroni"] < 0.05
     return out[COLUMNS]
