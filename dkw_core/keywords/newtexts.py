@@ -206,7 +206,7 @@ def text_artefacts(model, text: NewText):
     art = text.extra.get("artefacts")
     if art is None:
         vecs = text.extra.pop("phrase_vectors", None)
-        if vecs is None:
+        if vecs is None or text.units is None:
             art = model.text_artefacts(text.units)
         else:
             from .keyphrases import TextArtefacts
