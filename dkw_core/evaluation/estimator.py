@@ -118,7 +118,6 @@ class DiscriminativeKeywordVectorizer(TransformerMixin, BaseEstimator):
         self.model_ = _MODELS.get(key, lambda: KeywordModel.from_texts(texts, labels, vectors=vectors, k_max=k_max,
                                                                       name="estimator", neighbours=spec))
         self.classes_ = np.array(self.model_.categories)
-        self._fit_key = key
         return self
 
     def fit_transform(self, X, y=None, **fit_params):
