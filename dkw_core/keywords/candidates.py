@@ -17,7 +17,9 @@ tokens and coarse tags (J adjective, N noun, I preposition, O anything else):
   phrase; a single word only ever followed by a colon ("Results:") is a label, not a candidate;
 * **no extraction noise**: a phrase with a word without a letter, a phrase of words of at most
   two characters ("x", "p0", "x p0"; a two-capital acronym such as "UK" is a word) and a phrase
-  longer than :data:`MAX_WORDS` words is not a candidate;
+  longer than :data:`MAX_WORDS` words is not a candidate; nor is a phrase of a garbled passage
+  (:func:`garbled`: a PDF's text in a font without its character map, "olhqwv lq" for
+  "clients in");
 * each phrase knows where it occurs (token positions and character offsets in the text), so
   frequency, first position and spread can be read (:mod:`.relevance`), and a page can mark it.
 
@@ -116,6 +118,40 @@ def is_noise(words: Sequence[str]) -> bool:
     return all(_scrap(w) for w in words)
 
 
+GARBLED_ZIPF = 1.5
+"""Zipf frequency below which a lower-case word is unknown to general English (``wordfreq``: "the"
+is 7.7, "polaron" 1.6, a shifted "wkh" 1.2, "olhqwv" 0)."""
+GARBLED_CHARS = 120
+"""Characters on either side of a phrase that :func:`garbled` reads."""
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+@lru_cache(maxsize=200_000)
+def zipf(word: str) -> float:
+    """A word's general-English frequency on the Zipf scale (``wordfreq.zipf_frequency``; 0 for a
+    word it does not know)."""
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "en")
+
+
+def _unknown(word: str) -> bool:
+    return word.isalpha() and word.islower() and zipf(word) < GARBLED_ZIPF
+
+
+def garbled(text: str, start: int, end: int, words: Sequence[str]) -> bool:
+    """Whether a phrase of ``words`` at ``text[start:end]`` is garbled text, never a keyphrase: one
+    of its words is lower-case and unknown to general English (:data:`GARBLED_ZIPF`), and so are
+    at least half of the lower-case words (of two letters or more) within :data:`GARBLED_CHARS`
+    characters around it. A rare word among ordinary ones ("polaron", "simonkolleite") is not
+    garbled; a passage whose every word is shifted ("wkh dqg olhqwv lq") is."""
+    if not any(_unknown(w) for w in words):
+        return False
+    around = [w for w in _LETTERS.findall(text, max(0, start - GARBLED_CHARS), end + GARBLED_CHARS)
+              if len(w) > 1 and w.islower()]
+    return len(around) >= 4 and 2 * sum(map(_unknown, around)) >= len(around)
+
+
 @lru_cache(maxsize=1)
 def _stemmer():
     from nltk.stem import PorterStemmer
@@ -203,7 +239,7 @@ def candidates(text: str, tokens: Sequence[str], tags: str, *,
     seen: dict[str, list] = {}
     starts = [a for a, _ in within] if within is not None else []
     for surface, pos, start, end in chunks(text, tokens, tags):
-        if is_noise(surface):
+        if is_noise(surface) or garbled(text, start, end, surface):
             continue
         if within is not None:
             i = bisect_right(starts, start) - 1

@@ -28,7 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .candidates import Candidate, stemmed
+from .candidates import Candidate, stemmed, zipf
 from .ranking import Keyword, Provenance
 
 ZIPF = 7.0
@@ -45,9 +45,7 @@ SPREAD = 0.0
 def specificity(word: str) -> float:
     """How specific a (lower-cased) word is to any one text: 0 for the commonest English words,
     1 for a word ``wordfreq`` does not know."""
-    from wordfreq import zipf_frequency
-
-    return max(0.0, (ZIPF - zipf_frequency(word, "en")) / ZIPF)
+    return max(0.0, (ZIPF - zipf(word)) / ZIPF)
 
 
 def _mean(values: list[float]) -> float:

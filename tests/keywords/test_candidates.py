@@ -187,3 +187,26 @@ def test_an_email_address_is_never_a_candidate():
     # a 5 MB text of news posts listed 'keith@cco.caltech.edu' and 'kmr4@po.CWRU.edu' as keyphrases
     assert is_noise(["keith@cco.caltech.edu"]) and is_noise(["Bob", "bobbe@vice"])
     assert not is_noise(["Keith", "Allan"])
+
+
+def _shifted(text: str, by: int = 3) -> str:
+    """``text`` as a PDF without its font's character map extracts it: every letter moved on."""
+    return "".join(chr((ord(c) - 97 + by) % 26 + 97) if "a" <= c <= "z" else c for c in text)
+
+
+def test_a_garbled_passage_gives_no_candidates_but_a_rare_word_among_ordinary_ones_does():
+    from dkw_core.keywords.candidates import garbled
+    from dkw_core.phrases import get_tagger
+
+    plain = "the clients in the network send the sensor readings to the server and the base station"
+    text = f"Sensor networks in Belfast. {_shifted(plain)}."
+    tagged = get_tagger().tag(text)
+    keys = {c.key for c in candidates(text, tagged.tokens, tagged.tags)}
+    assert not keys & set(_shifted(plain).split())  # "olhqwv", "vhqvru", ...: none is a candidate
+    assert {"sensor networks", "belfast"} <= keys
+    at = text.index("olhqwv")
+    assert garbled(text, at, at + 6, ["olhqwv"])
+    ordinary = "Zinc corrosion in sea water gives simonkolleite, a layered hydroxide chloride, on the surface."
+    at = ordinary.index("simonkolleite")
+    assert not garbled(ordinary, at, at + 13, ["simonkolleite"])  # unknown, but among ordinary words
+    assert not garbled("Sensor networks", 0, 15, ["Sensor", "networks"])  # known words: not even looked around
