@@ -22,33 +22,22 @@ Sub-modules:
 * :mod:`.keyphrase_gold` keyphrases against people's own (Inspec, SemEval2017, 500N-KPCrowd): reader,
   F1@5 / F1@10 scorer, cross-fitting (docs/keyphrases.md)
 
-The command line is :mod:`dkw_core.cli.evaluation`. The names below are importable from
-``dkw_core.evaluation``; the ones of :mod:`.experiments` and :mod:`.results` are loaded on first
-use (they pull in SQLAlchemy), and so is :mod:`.estimator` (it pulls in scikit-learn). Nothing here imports streamlit.
+The command line is :mod:`dkw_core.cli.evaluation`; every other name is imported from its
+sub-module. The package's one name, the estimator, is loaded on first use (it pulls in
+scikit-learn). Nothing here imports streamlit.
 """
 from __future__ import annotations
 
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from .protocols import RunConfig, RunResult, evaluate_model
-
 if TYPE_CHECKING:
     from .estimator import DiscriminativeKeywordVectorizer
-    from .experiments import load_experiment, run_bow, run_method, run_search, run_tfidf
-    from .results import ResultsStore, load_runs
 
-__all__ = [
-    "DiscriminativeKeywordVectorizer", "RunConfig", "RunResult", "evaluate_model",
-    "load_experiment", "run_method", "run_search", "run_tfidf", "run_bow", "ResultsStore", "load_runs",
-]
-
-_LAZY = {"DiscriminativeKeywordVectorizer": ".estimator",
-         "load_experiment": ".experiments", "run_method": ".experiments", "run_search": ".experiments",
-         "run_tfidf": ".experiments", "run_bow": ".experiments", "ResultsStore": ".results", "load_runs": ".results"}
+__all__ = ["DiscriminativeKeywordVectorizer"]
 
 
 def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(import_module(_LAZY[name], __name__), name)
+    if name == "DiscriminativeKeywordVectorizer":
+        return import_module(".estimator", __name__).DiscriminativeKeywordVectorizer
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
