@@ -111,6 +111,13 @@ PNG = "PNG: the camera button at the chart's top right."
 widgets.verdict_block(here, dataset=dataset, protocol=protocol, selection=selection, classifier=classifier)
 
 
+def evaluable_model(bar):
+    """The prepared model of the chosen corpus (progress in ``bar``), refused first, before any
+    preparation, when its categories cannot be evaluated."""
+    check_evaluable(resources.corpus(dataset, sample).categories, dataset)
+    return resources.model(dataset, sample, DEFAULT_K, progress=widgets.progress_callback(bar))
+
+
 # Lazy tabs: every tab but the Overview computes and draws only while it is open. The bootstrap
 # intervals and the per-document tests (which decode every run's stored predictions) run only
 # when asked for, and the browser draws one tab's elements, not eight (a hidden tab's chart and
@@ -300,8 +307,7 @@ with t_leak:
         elif leak_submitted:
             bar = st.progress(0.0, text="Preparing the corpus…")
             try:
-                check_evaluable(resources.corpus(dataset, sample).categories, dataset)  # before any preparation
-                model = resources.model(dataset, sample, DEFAULT_K, progress=widgets.progress_callback(bar))
+                model = evaluable_model(bar)
                 bar.progress(0.9, text="Classifying with wrong labels…")
                 result = stored_runs.leak_check(model, dataset=dataset, sample=sample, metric=l_metric, k=int(l_k),
                                             top=int(l_n))
@@ -378,11 +384,8 @@ with t_yours:
         elif submitted:
             bar = st.progress(0.0, text="Preparing the corpus…")
             try:
-                check_evaluable(resources.corpus(dataset, sample).categories, dataset)  # before any preparation
-                model = resources.model(dataset, sample, DEFAULT_K,
-                                        progress=widgets.progress_callback(bar))
-                stored_runs.run_evaluation(model, dataset=dataset, sample=sample, protocol=protocol, metrics=metrics,
-                                       k=int(k), top=int(n), progress=widgets.progress_callback(bar))
+                stored_runs.run_evaluation(evaluable_model(bar), dataset=dataset, sample=sample, protocol=protocol,
+                                           metrics=metrics, k=int(k), top=int(n), progress=widgets.progress_callback(bar))
             except DkwError as exc:
                 widgets.show_error(exc)
             else:
