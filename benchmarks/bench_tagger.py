@@ -2,6 +2,10 @@
 
     nice .venv/bin/python benchmarks/bench_tagger.py --datasets r8 20ng --docs 500 [--out tagger.json]
     nice .venv/bin/python benchmarks/bench_tagger.py --quality --datasets r8 20ng   # both taggers' quality
+    # the same, one tagger per CPU at once:
+    DKW_TAGGER=spacy nice .venv/bin/python benchmarks/bench_tagger.py --child spacy.json --datasets r8 20ng &
+    DKW_TAGGER=fast nice .venv/bin/python benchmarks/bench_tagger.py --child fast.json --datasets r8 20ng; wait
+    nice .venv/bin/python benchmarks/bench_tagger.py --quality --results spacy.json fast.json
 
 The phrase grammar (docs/method.md step 1) reads four coarse tags only: J (adjective), N (noun),
 I (preposition) and O. For each corpus, on its first ``--docs`` test-split texts (held out: the
@@ -139,7 +143,9 @@ def main(argv: list[str] | None = None) -> int:
                          "--gold F1@10")
     ap.add_argument("--gold", nargs="*", default=["inspec", "semeval2017", "500n"])
     ap.add_argument("--limit", type=int, default=None, help="with --quality: the first N gold documents")
-    ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--child", metavar="OUT", help="one tagger's (DKW_TAGGER) quality alone, written to OUT")
+    ap.add_argument("--results", nargs=2, metavar=("SPACY", "FAST"),
+                    help="with --quality: the differences of two --child outputs instead of running them")
     args = ap.parse_args(argv)
     if args.child:
         result = quality(args.datasets, args.gold, args.limit)
@@ -168,14 +174,20 @@ def compare_quality(args) -> int:
     import numpy as np
 
     results = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for kind in ("spacy", "fast"):
-            path = Path(tmp) / f"{kind}.json"
-            cmd = [sys.executable, __file__, "--child", str(path), "--datasets", *args.datasets, "--gold", *args.gold]
-            if args.limit:
-                cmd += ["--limit", str(args.limit)]
-            subprocess.run(cmd, check=True, env={**os.environ, "DKW_TAGGER": kind})
-            results[kind] = json.loads(path.read_text())
+    if args.results:  # two children's outputs, run apart (e.g. at once, one per CPU)
+        results = {kind: json.loads(Path(path).read_text()) for kind, path in zip(("spacy", "fast"), args.results)}
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            for kind in ("spacy", "fast"):
+                path = Path(tmp) / f"{kind}.json"
+                cmd = [sys.executable, __file__, "--child", str(path), "--datasets", *args.datasets,
+                       "--gold", *args.gold]
+                if args.limit:
+                    cmd += ["--limit", str(args.limit)]
+                subprocess.run(cmd, check=True, env={**os.environ, "DKW_TAGGER": kind})
+                results[kind] = json.loads(path.read_text())
+    if results["spacy"].get("tagger") != "spacy" or results["fast"].get("tagger") != "fast":
+        raise SystemExit("--results: the spaCy child's output first, then the fast one's")
     rng = np.random.default_rng(0)
     rows = []
     for key in results["spacy"]:

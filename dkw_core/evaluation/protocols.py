@@ -88,7 +88,9 @@ class RunConfig:
         classifier's, ``keywords/posterior.py``). Independent of the dkw version."""
         method = dict(METHOD_SETTINGS)
         if config.tagger() == "fast":  # a corpus tagged by the fast tagger (spaCy-tagged runs keep their hash)
-            method["tagger"] = "fast"
+            from ..fasttagger import model_id
+
+            method["tagger"] = f"fast-{model_id()}"  # its weights: retrained ones tag otherwise
         if self.protocol in POSTERIOR_PROTOCOLS:  # the posterior classifier's settings and fold scheme
             from ..keywords.posterior import FOLD_SCHEME, SETTINGS
 

@@ -138,7 +138,9 @@ def index_path(corpus_key: str, vectors: Vectors | str | None = None, k_max: int
     vname = vectors.name if isinstance(vectors, Vectors) else (vectors or vectors_name())
     spec = neighbours_spec(neighbours)
     if config.tagger() == "fast":  # whatever the default: spaCy-tagged caches keep the key they always had
-        spec = f"{spec}__fast-tagger"
+        from ..fasttagger import model_id
+
+        spec = f"{spec}__fast-tagger-{model_id()}"  # retrained weights: another tagging, another model
     if spec == "cosine":  # the key it had before the spec existed
         return cache.path("models", cache.key(FORMAT, corpus_key, vname, k_max,
                                               readable=f"{corpus_key}__{vname}__k{k_max}"))
