@@ -31,13 +31,9 @@ sample = widgets.sample_note()
 widgets.preparation_jobs()  # a preparation running on the server: progress, time left, Cancel
 
 YOURS = "your runs (results store)"
-user_runs = widgets.guarded(resources.runs)
-if user_runs is None:
-    user_runs = pd.DataFrame(columns=stored_runs.RUN_COLUMNS)
+user_runs = widgets.guarded(resources.runs, default=pd.DataFrame(columns=stored_runs.RUN_COLUMNS))
 current, stale = current_runs(user_runs)
-ref = widgets.guarded(resources.reference)
-if ref is None:
-    ref = pd.DataFrame(columns=stored_runs.RUN_COLUMNS)
+ref = widgets.guarded(resources.reference, default=pd.DataFrame(columns=stored_runs.RUN_COLUMNS))
 sources = [str(s) for s in pd.unique(ref["source"].dropna())] if "source" in ref.columns else []
 source = st.radio("Results", [*sources, YOURS], key="m_source", horizontal=True,
                   help="The reference results ship with dkw (docs/results); your runs are those of the results "
@@ -182,8 +178,8 @@ with t_metric:
 # ------------------------------------------------------------------ lines against N
 with t_n:
     if t_n.open:
-        curves = widgets.guarded(lambda: resources.curves(proto_runs, dataset, protocol, selection or "cv", classifier))
-        curves = curves if curves is not None else pd.DataFrame()
+        curves = widgets.guarded(lambda: resources.curves(proto_runs, dataset, protocol, selection or "cv", classifier),
+                                 default=pd.DataFrame())
         if not curves.empty:
             k_choice = ", ".join(sorted({str(v) for v in curves["k_choice"]}))
             how = f"{charts.K_CHOICE_TEXT.get(k_choice, k_choice)} by {tables.SELECTION_LABELS.get(selection, selection)}"
