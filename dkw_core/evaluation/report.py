@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .classifiers import CLASSIFIER_LABELS
-from .comparisons import format_difference, format_p, per_document, significance_table
+from .comparisons import _options, format_difference, format_p, per_document, significance_table
 from .names import BOW_KEYWORDS, TFIDF_CLASSIFIER, method_name
 from .protocols import STANDARD, run_variant
 
@@ -41,11 +41,6 @@ def _table(frame: pd.DataFrame, columns: list[str], headers: list[str] | None = 
     return "\n".join(lines)
 
 
-def _options(row, key, default=None):
-    opts = row.get("options") or {}
-    return opts.get(key, default) if isinstance(opts, dict) else default
-
-
 def _variant(row) -> str:
     """The run's variant (:func:`~dkw_core.evaluation.protocols.run_variant`), empty when standard;
     the neighbours spec is named with the vectors."""
@@ -57,7 +52,7 @@ def metric_table(runs: pd.DataFrame) -> pd.DataFrame:
     """One row per (metric, N, classifier): K, micro and macro F1 per protocol.
 
     Uses per-metric search runs (K chosen by Algorithm 2) when present, else direct method runs."""
-    per_metric = runs[(runs["kind"] == "search") & runs.apply(lambda r: len(_options(r, "metrics", [])) == 1, axis=1)]
+    per_metric = runs[(runs["kind"] == "search") & runs.apply(lambda r: len(_options(r).get("metrics", [])) == 1, axis=1)]
     direct = runs[runs["kind"] == "method"]
     rows = []
     for source, frame in (("Algorithm 2 (K)", per_metric), ("fixed K", direct)):
@@ -165,7 +160,7 @@ def markdown_report(runs: pd.DataFrame, *, significance: bool = True) -> str:
     if "id" not in runs.columns:  # runs read from the reference files: their order in the files
         runs["id"] = range(len(runs))
     # runs with another neighbours spec (docs/method.md, step 3) are other vectors for every table
-    runs["vectors"] = [v if _options(r, "neighbours") is None else f"{v} ({_options(r, 'neighbours')})"
+    runs["vectors"] = [v if _options(r).get("neighbours") is None else f"{v} ({_options(r)['neighbours']})"
                        for v, (_, r) in zip(runs["vectors"], runs.iterrows())]
     runs["sample_key"] = runs["sample"].fillna(0).astype(int)
     for (dataset, sample), d in runs.groupby(["dataset", "sample_key"], sort=True):
@@ -196,11 +191,11 @@ def markdown_report(runs: pd.DataFrame, *, significance: bool = True) -> str:
                                 "label-free K", "label-free micro", "label-free macro", "classifier", "vectors"],
                            ["metric", "N", "K from", "paper K", "paper micro-F1", "paper macro-F1",
                             "label-free K", "label-free micro-F1", "label-free macro-F1", "classifier", "vectors"]), ""]
-        full = d[(d["kind"] == "search") & d.apply(lambda r: len(_options(r, "metrics", [])) > 1, axis=1)]
+        full = d[(d["kind"] == "search") & d.apply(lambda r: len(_options(r).get("metrics", [])) > 1, axis=1)]
         if len(full):
             full = full.copy()
             full["clf"] = full["classifier"].map(lambda c: CLASSIFIER_LABELS.get(c, c))
-            full["seed"] = full.apply(lambda r: _options(r, "seed", ""), axis=1)
+            full["seed"] = full.apply(lambda r: _options(r).get("seed", ""), axis=1)
             out += ["### Algorithm 2 over all setups (chosen K, metric, N; trained on the whole training split)", "",
                     "K, metric and N chosen by Algorithm 2 on the training split alone (cross-validation with "
                     "fold-local statistics; chi2 and tf-chi2 excluded from the metric choice as in the paper); "
