@@ -233,10 +233,6 @@ SCROLL_TOP_JS = """<script>
 </script>"""
 
 
-def focus_style() -> None:
-    st.html(FOCUS_CSS)
-
-
 def scroll_to_top() -> None:
     """After a submission: show the next article from its top, with the confirmation above it."""
     st.html(SCROLL_TOP_JS, unsafe_allow_javascript=True)

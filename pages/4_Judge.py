@@ -13,7 +13,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dkw_app import study_setup
-from dkw_app.study_ui import focus_style, judge_error, scroll_to_top, study_engine
+from dkw_app.study_ui import FOCUS_CSS, judge_error, scroll_to_top, study_engine
 from dkw_app.untrusted import isolate, md
 from dkw_app.widgets import show_document
 from dkw_core.errors import DkwError
@@ -40,7 +40,7 @@ Keyboard: Tab moves between the questions, the arrow keys choose an answer.
 #: Answer options in the instructions' order: Relevant, Partially, Irrelevant, Do not know.
 ANSWER_ORDER = [3, 2, 1, 0]
 
-focus_style()
+st.html(FOCUS_CSS)
 engine = study_engine()
 if engine is None:
     st.stop()

@@ -17,8 +17,6 @@ from sqlalchemy.engine import Engine
 from .answers import answers_frame
 from .creation import study_settings
 
-FORMATS = ("csv", "json")
-
 
 def export_frame(engine: Engine, study_id: int, *, include_simulated: bool = False,
                  participant_ids: bool = False) -> pd.DataFrame:
