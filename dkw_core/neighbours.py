@@ -137,8 +137,8 @@ def _normalise(x: np.ndarray) -> np.ndarray:
 
 def nearest(queries: np.ndarray, matrix: np.ndarray, k: int, *, batch_size: int | None = None,
             progress: Progress | None = None, bias: np.ndarray | None = None,
-            scale: float = 1.0, row_exact: bool = False,
-            matrix64: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+            scale: float = 1.0, row_exact: bool = False, matrix64: np.ndarray | None = None,
+            matrix_t: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Indices and scores of the ``k`` rows of ``matrix`` nearest each query.
 
     ``matrix`` rows must be unit length; queries are normalised here (zero rows stay zero and
@@ -158,7 +158,10 @@ def nearest(queries: np.ndarray, matrix: np.ndarray, k: int, *, batch_size: int 
     ``batch_size``: queries per product (default :data:`ROW_EXACT_BATCH` with ``row_exact``,
     whose results do not depend on it, else 1024, the size prepared corpora were searched in).
     ``matrix64``: ``matrix`` in float64 for the rescoring (a :class:`NeighbourSearch` keeps it, so
-    a search of one text's few phrases does not convert the vocabulary again).
+    a search of one text's few phrases does not convert the vocabulary again). ``matrix_t``: its
+    transpose, contiguous, for a ``row_exact`` search's float32 product (20-35 % less CPU than
+    ``q @ matrix.T``, most for a few queries); its last bits may differ, which only moves scores
+    well inside :data:`RESCORE_MARGIN`, so the neighbours and scores are the same.
     """
     batch_size = batch_size or (ROW_EXACT_BATCH if row_exact else 1024)
     n = queries.shape[0]
@@ -175,7 +178,7 @@ def nearest(queries: np.ndarray, matrix: np.ndarray, k: int, *, batch_size: int 
     with one_blas_thread():
         for start in range(0, n, batch_size):
             stop = min(n, start + batch_size)
-            s = q[start:stop] @ m.T
+            s = q[start:stop] @ (matrix_t if row_exact and matrix_t is not None else m.T)
             _score(s, scale, b)
             if row_exact:
                 assert q64 is not None
@@ -425,16 +428,17 @@ class NeighbourSearch:
     def nearest(self, queries: np.ndarray, k: int, *, batch_size: int | None = None,
                 progress: Progress | None = None, row_exact: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Indices and scores of the ``k`` best words of every query (see :func:`nearest`)."""
-        m64 = None
-        if row_exact:
-            m64 = self.__dict__.get("_matrix64")
-            if m64 is None:
-                m64 = self.__dict__["_matrix64"] = self.matrix.astype(np.float64)
+        m64 = mt = None
+        if row_exact:  # kept for every later search: the float64 rescoring and the product's layout
+            if "_matrix64" not in self.__dict__:
+                self.__dict__["_matrix64"] = self.matrix.astype(np.float64)
+                self.__dict__["_matrix_t"] = np.ascontiguousarray(self.matrix.T)
+            m64, mt = self.__dict__["_matrix64"], self.__dict__["_matrix_t"]
         if self.bias is None:
             return nearest(self.queries(queries), self.matrix, k, batch_size=batch_size, progress=progress,
-                           row_exact=row_exact, matrix64=m64)
+                           row_exact=row_exact, matrix64=m64, matrix_t=mt)
         return nearest(self.queries(queries), self.matrix, k, batch_size=batch_size, progress=progress,
-                       bias=self.bias, scale=2.0, row_exact=row_exact, matrix64=m64)
+                       bias=self.bias, scale=2.0, row_exact=row_exact, matrix64=m64, matrix_t=mt)
 
 
 def searcher(vectors, neighbours: str | Retrieval | None = None) -> NeighbourSearch:

@@ -241,8 +241,9 @@ def test_the_packed_sort_orders_as_lexsort_with_ties_negative_zero_and_negative_
 
 
 def test_a_row_exact_search_with_its_float64_vocabulary_kept_gives_the_same_bits():
-    """NeighbourSearch keeps its vocabulary in float64 for the rescoring: the same neighbours and
-    scores, bit for bit, as converting it in the call (plain cosine and CSLS)."""
+    """NeighbourSearch keeps its vocabulary in float64 for the rescoring and transposed for the
+    float32 product: the same neighbours and scores, bit for bit, as the plain call (plain
+    cosine and CSLS)."""
     from dkw_core.neighbours import NeighbourSearch
 
     rng = np.random.default_rng(6)
@@ -256,3 +257,4 @@ def test_a_row_exact_search_with_its_float64_vocabulary_kept_gives_the_same_bits
         plain = nearest(search.queries(q), search.matrix, 40, row_exact=True, **extra)
         np.testing.assert_array_equal(kept[0], plain[0])
         assert kept[1].tobytes() == plain[1].tobytes()
+        assert search.__dict__["_matrix_t"].flags.c_contiguous
