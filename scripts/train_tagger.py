@@ -15,7 +15,7 @@ The classifier is a multiclass averaged perceptron over the features
 mini-batches of ``--batch`` (a batch's mistakes update the weights together; the averaging is
 Daumé's lazy sum). scikit-learn's perceptron is
 one-vs-rest: on the same 2.07 M tokens it agreed less with spaCy (97.71 % / 96.30 % of r8's /
-20ng's held-out tokens against 97.90 % / 96.67 %) and trained 2× slower. A table keeps the keys
+20ng's held-out tokens against 97.90 % / 96.67 %) and trained 1.4× slower (149 s against 105 s). A table keeps the keys
 seen at least ``--min-count`` times, at most ``--max-words`` of them. Prints the token agreement
 with spaCy on the first ``--held-out`` test-split texts of each corpus (benchmarks/bench_tagger.py
 measures more). Deterministic for a given spaCy model and corpora (fixed seed).
