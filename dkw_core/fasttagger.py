@@ -178,10 +178,17 @@ def add_to(nlp) -> None:  # noqa: ANN001 - a spaCy Language
 
 
 def model_id() -> str:
-    """A short fingerprint of the shipped weights (the tag cache's key)."""
+    """A short fingerprint of the shipped weights (the tag cache's, the model index's and a stored
+    run's key), hashed once per file version (size, modification time), not on every key asked."""
+    st = MODEL_FILE.stat()
+    return _digest(str(MODEL_FILE), st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=4)
+def _digest(path: str, _mtime_ns: int, _size: int) -> str:
     import hashlib
 
-    return hashlib.sha256(MODEL_FILE.read_bytes()).hexdigest()[:10]
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:10]
 
 
 def agreement(reference: Sequence, other: Sequence) -> dict[str, float]:
