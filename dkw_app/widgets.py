@@ -80,12 +80,13 @@ def guarded(fn: Callable[[], Any], *, default: Any = None) -> Any:
         return default
 
 
-def or_stop(fn: Callable[[], Any]) -> Any:
-    """Run ``fn``; a ``DkwError`` is shown as a message and stops the page."""
+def or_stop(fn: Callable[[], Any], *, show: Callable[[DkwError], None] | None = None) -> Any:
+    """Run ``fn``; a ``DkwError`` is shown as a message (by ``show``, default :func:`show_error`)
+    and stops the page."""
     try:
         return fn()
     except DkwError as exc:
-        show_error(exc)
+        (show or show_error)(exc)
         st.stop()
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dkw_app import study_setup
+from dkw_app import study_setup, widgets
 from dkw_app.study_ui import FOCUS_CSS, judge_error, scroll_to_top, study_engine
 from dkw_app.untrusted import isolate, md
 from dkw_app.widgets import show_document
@@ -57,11 +57,7 @@ def ask_code() -> None:
 
 def or_stop(call):
     """``call()``; its refusal is the judge's one error line, and the page stops."""
-    try:
-        return call()
-    except DkwError as exc:
-        judge_error(exc)
-        st.stop()
+    return widgets.or_stop(call, show=judge_error)
 
 
 def participant_judge() -> int:
