@@ -456,7 +456,7 @@ def main() -> int:
     ap.add_argument("--crowd-processes", type=int, default=4, help="server processes the crowd is spread over")
     ap.add_argument("--crowd-kills", type=int, default=2, help="server processes SIGKILLed while participants submit")
     args = ap.parse_args()
-    from dkw_core.testing import postgres
+    from tests.support import pg_server as postgres
 
     backends = [] if args.postgresql_only else [("sqlite", None)]
     if args.sqlite_only:

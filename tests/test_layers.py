@@ -20,7 +20,7 @@ PACKAGES = ("dkw_core", "dkw_app", "pages")
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("ground", ("dkw_core.errors", "dkw_core.types", "dkw_core.config", "dkw_core.terminal", "dkw_core.cache",
                 "dkw_core.lazy", "dkw_core.version", "dkw_core.csvsafe", "dkw_core.db", "dkw_core.validation",
-                "dkw_core.expected_warnings", "dkw_core.testing")),
+                "dkw_core.expected_warnings")),
     ("method steps", ("dkw_core.corpora", "dkw_core.phrases", "dkw_core.fasttagger", "dkw_core.vectors", "dkw_core.neighbours",
                       "dkw_core.metrics", "dkw_core.peers", "dkw_core.hubness", "dkw_core.longtext")),
     ("list quality", ("dkw_core.quality",)),

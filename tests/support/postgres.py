@@ -1,4 +1,4 @@
-"""The throw-away PostgreSQL server of :mod:`dkw_core.testing.postgres`, for pytest: missing
+"""The throw-away PostgreSQL server of :mod:`tests.support.pg_server`, for pytest: missing
 binaries skip the tests on a developer machine but fail them when ``CI=true`` (``.ci/run``
 installs the package): PostgreSQL tests must never be silently skipped in CI."""
 from __future__ import annotations
@@ -8,8 +8,8 @@ import os
 
 import pytest
 
-from dkw_core.testing import postgres as _pg
-from dkw_core.testing.postgres import PACKAGE_HINT, new_database, pg_bin  # noqa: F401  (re-exported)
+from tests.support import pg_server as _pg
+from tests.support.pg_server import PACKAGE_HINT, new_database, pg_bin  # noqa: F401  (re-exported)
 
 
 def _unavailable(exc: _pg.PostgresUnavailable):

@@ -1,4 +1,5 @@
-"""A throw-away PostgreSQL server from Debian's ``postgresql`` package, for tests and benchmarks.
+"""A throw-away PostgreSQL server from Debian's ``postgresql`` package, for tests and benchmarks
+(benchmarks/bench_study_concurrency.py), without pytest.
 
 ``initdb`` + ``pg_ctl`` from ``/usr/lib/postgresql/<version>/bin`` (or ``$DKW_PG_BIN``) create
 a cluster in a fresh temporary directory and start it on 127.0.0.1 on a free port (Unix socket
