@@ -3,9 +3,13 @@
     nice .venv/bin/python benchmarks/bench_tagger.py --datasets r8 20ng --docs 500 [--out tagger.json]
     nice .venv/bin/python benchmarks/bench_tagger.py --quality --datasets r8 20ng   # both taggers' quality
     # the same, one tagger per CPU at once:
-    DKW_TAGGER=spacy nice .venv/bin/python benchmarks/bench_tagger.py --child spacy.json --datasets r8 20ng &
-    DKW_TAGGER=fast nice .venv/bin/python benchmarks/bench_tagger.py --child fast.json --datasets r8 20ng; wait
+    DKW_PREPARE_TAGGER=spacy DKW_TAGGER=spacy nice .venv/bin/python benchmarks/bench_tagger.py \
+        --child spacy.json --datasets r8 20ng &
+    DKW_PREPARE_TAGGER=fast DKW_TAGGER=fast nice .venv/bin/python benchmarks/bench_tagger.py \
+        --child fast.json --datasets r8 20ng; wait
     nice .venv/bin/python benchmarks/bench_tagger.py --quality --results spacy.json fast.json
+    # new texts: statistics prepared under spaCy, the test texts tagged by each tagger, one process
+    nice -n 5 .venv/bin/python benchmarks/bench_tagger.py --quality --new-texts --datasets r8 20ng --out new.json
 
 The phrase grammar (docs/method.md step 1) reads four coarse tags only: J (adjective), N (noun),
 I (preposition) and O. For each corpus, on its first ``--docs`` test-split texts (held out: the
@@ -94,32 +98,43 @@ def measure(dataset: str, docs: int, lexicon_docs: int) -> dict:
             "lexicon": agreement(reference, lexicon_docs_tagged)}
 
 
-def quality(datasets: list[str], gold: list[str], limit: int | None) -> dict:
-    """This process's tagger (``DKW_TAGGER``): keywords-alone micro / macro F1 of dkw's default
-    (DEFAULT_METRIC, K = DEFAULT_K, top 10; each corpus prepared with the tagger) and F1@10 of
-    dkw's default keyphrases (``extract_keywords(texts, corpus="20ng")``, the shipped 20
-    Newsgroups statistics) on the gold keyphrase sets, gold as given, macro over documents."""
-    import os
-
+def gold_f1(name: str, limit: int | None) -> dict:
+    """F1@10 of dkw's default keyphrases (``extract_keywords(texts, corpus="20ng")``, the shipped
+    20 Newsgroups statistics, new texts' tagger ``DKW_TAGGER``) on a gold keyphrase set, gold as
+    given, macro over documents."""
     import numpy as np
 
+    from benchmarks.keyphrase_gold import load_gold, score
     from dkw_core import extract_keywords
+
+    docs = load_gold(name, limit=limit)
+    t = _cpu()
+    found = extract_keywords([d.text for d in docs], corpus="20ng", top=10)
+    cpu = _cpu() - t
+    f1 = [score([k.word for k in f], d)["f1@10"] for f, d in zip(found, docs)]
+    row = {"mean": round(100 * float(np.mean(f1)), 2), "documents": len(docs), "cpu_seconds": round(cpu, 1),
+           "per_document": [round(x, 4) for x in f1]}
+    print(json.dumps({name: {k: v for k, v in row.items() if k != "per_document"}}), flush=True)
+    return row
+
+
+def quality(datasets: list[str], gold: list[str], limit: int | None) -> dict:
+    """This process's tagger (``DKW_TAGGER`` and ``DKW_PREPARE_TAGGER``, the same): keywords-alone
+    micro / macro F1 of dkw's default (DEFAULT_METRIC, K = DEFAULT_K, top 10; each corpus
+    prepared with the tagger) and :func:`gold_f1` on the gold keyphrase sets."""
+    from dkw_core import config
     from dkw_core.corpora import load_corpus
-    from dkw_core.evaluation.keyphrase_gold import load_gold, score
     from dkw_core.evaluation.wordlists import method_document_quality
     from dkw_core.keywords import KeywordModel
     from dkw_core.types import DEFAULT_K, DEFAULT_METRIC
 
-    out: dict = {"tagger": os.environ.get("DKW_TAGGER", "spacy")}
+    kind = config.tagger()
+    if config.prepare_tagger() != kind:
+        raise SystemExit("--child: DKW_TAGGER and DKW_PREPARE_TAGGER name the same tagger (the corpus prepared "
+                         "under the tagger measured)")
+    out: dict = {"tagger": kind}
     for name in gold:
-        docs = load_gold(name, limit=limit)
-        t = _cpu()
-        found = extract_keywords([d.text for d in docs], corpus="20ng", top=10)
-        cpu = _cpu() - t
-        f1 = [score([k.word for k in f], d)["f1@10"] for f, d in zip(found, docs)]
-        out[f"{name} F1@10"] = {"mean": round(100 * float(np.mean(f1)), 2), "documents": len(docs),
-                                "cpu_seconds": round(cpu, 1), "per_document": [round(x, 4) for x in f1]}
-        print(json.dumps({k: v for k, v in out[f"{name} F1@10"].items() if k != "per_document"}), flush=True)
+        out[f"{name} F1@10"] = gold_f1(name, limit)
     for name in datasets:
         t = _cpu()
         model = KeywordModel.prepare(load_corpus(name))
@@ -130,6 +145,93 @@ def quality(datasets: list[str], gold: list[str], limit: int | None) -> dict:
                                          "cpu_seconds": round(_cpu() - t, 1)}
         print(json.dumps({name: out[f"{name} keywords-alone"]}), flush=True)
     return out
+
+
+def _load() -> float:
+    import os
+
+    return round(os.getloadavg()[0], 2)
+
+
+def new_text_quality(datasets: list[str], gold: list[str], limit: int | None) -> list[dict]:
+    """Both taggers as the taggers of NEW texts, in this process: each corpus prepared as usual
+    (``DKW_PREPARE_TAGGER``, spaCy), its training documents' keywords those the quality table's
+    keyphrase row ranks (``KeywordModel.keywords(doc, about=DEFAULT_ABOUT)``, keywords alone, from
+    the preparation's tagging: the same for both), each TEST document's keywords through the
+    new-text path (:func:`~dkw_core.keywords.newtexts.text_keywords`, what ``extract_keywords(texts,
+    corpus=model, top=10, protocol="label-free")`` runs: dkw's default metric, K and about) once
+    with ``DKW_TAGGER=spacy`` and once with ``fast``; the quality table's classifier on the
+    keywords alone (:func:`~dkw_core.evaluation.wordlists.keywords_quality`), micro-F1 of each and
+    the paired bootstrap 95 % CI of fast − spaCy over the test documents
+    (:func:`~dkw_core.evaluation.paired.bootstrap_diffs`). The gold sets (new texts already):
+    :func:`gold_f1` of both taggers, the same CI over documents."""
+    import os
+
+    import numpy as np
+
+    from dkw_core.corpora import load_corpus
+    from dkw_core.errors import InputError
+    from dkw_core.evaluation.paired import bootstrap_diffs
+    from dkw_core.evaluation.wordlists import KEYWORDS_ALONE, keywords_quality, reference_tokens
+    from dkw_core.keywords import KeywordModel
+    from dkw_core.keywords.newtexts import text_keywords
+    from dkw_core.types import DEFAULT_ABOUT, DEFAULT_K, DEFAULT_METRIC
+
+    kinds = ("spacy", "fast")
+    before = os.environ.get("DKW_TAGGER")
+    rows: list[dict] = []
+
+    def row(measure: str, values: dict, cpu: dict, load: list) -> dict:
+        d = np.asarray(values["fast"], dtype=np.float64) - np.asarray(values["spacy"], dtype=np.float64)
+        (low, high), = bootstrap_diffs([d])
+        out = {"measure": measure, "documents": int(d.size),
+               **{k: round(100 * float(np.mean(values[k])), 2) for k in kinds},
+               "fast - spacy": round(100 * float(d.mean()), 2), "ci": [round(low, 2), round(high, 2)],
+               "cpu_seconds": [round(cpu[k], 1) for k in kinds], "load": load}
+        print(json.dumps(out), flush=True)
+        return out
+
+    try:
+        for name in gold:
+            values, cpu, load = {}, {}, [_load()]
+            for kind in kinds:
+                os.environ["DKW_TAGGER"] = kind
+                got = gold_f1(name, limit)
+                values[kind], cpu[kind] = got["per_document"], got["cpu_seconds"]
+            rows.append(row(f"{name} F1@10", values, cpu, load + [_load()]))
+        for name in datasets:
+            load = [_load()]
+            corpus = load_corpus(name)
+            model = KeywordModel.prepare(corpus)  # the preparation's tagger (spaCy unless DKW_PREPARE_TAGGER)
+            tokens = reference_tokens(corpus)
+
+            def corpus_keywords(doc, model=model) -> list[str]:
+                try:
+                    return [k.word for k in model.keywords(doc.id, metric=DEFAULT_METRIC, k=DEFAULT_K, top=10,
+                                                           protocol=KEYWORDS_ALONE, about=DEFAULT_ABOUT)]
+                except InputError:  # no usable phrase: no keywords, as in the quality table
+                    return []
+            t = _cpu()
+            train = {d.id: corpus_keywords(d) for d in corpus.split("train")}
+            print(json.dumps({name: f"training keywords in {_cpu() - t:.0f} CPU s"}), flush=True)
+            test = corpus.split("test")
+            values, cpu = {}, {}
+            for kind in kinds:
+                os.environ["DKW_TAGGER"] = kind
+                t = _cpu()
+                found = {f.name: [k.word for k in f.keywords[DEFAULT_METRIC]]
+                         for f in text_keywords(model, [(d.id, d.text) for d in test], metrics=[DEFAULT_METRIC],
+                                                k=DEFAULT_K, top=10, protocol=KEYWORDS_ALONE, provenance=False)}
+                cpu[kind] = _cpu() - t
+                q = keywords_quality({**train, **found}, tokens, model.vectors, top=10)
+                values[kind] = q.values()["micro_f1"]
+            rows.append(row(f"{name} keywords-alone micro-F1, new texts", values, cpu, load + [_load()]))
+    finally:
+        if before is None:
+            os.environ.pop("DKW_TAGGER", None)
+        else:
+            os.environ["DKW_TAGGER"] = before
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -144,12 +246,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--gold", nargs="*", default=["inspec", "semeval2017", "500n"])
     ap.add_argument("--limit", type=int, default=None, help="with --quality: the first N gold documents")
     ap.add_argument("--child", metavar="OUT", help="one tagger's (DKW_TAGGER) quality alone, written to OUT")
+    ap.add_argument("--new-texts", action="store_true",
+                    help="with --quality: both taggers as new texts' tagger in this process, the corpora prepared "
+                         "under spaCy (new_text_quality)")
     ap.add_argument("--results", nargs=2, metavar=("SPACY", "FAST"),
                     help="with --quality: the differences of two --child outputs instead of running them")
     args = ap.parse_args(argv)
     if args.child:
         result = quality(args.datasets, args.gold, args.limit)
         Path(args.child).write_text(json.dumps(result) + "\n")
+        return 0
+    if args.quality and args.new_texts:
+        import subprocess
+
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+        rows = new_text_quality(args.datasets, args.gold, args.limit)
+        if args.out:
+            args.out.write_text(json.dumps({"commit": commit, "rows": rows}, indent=1) + "\n")
         return 0
     if args.quality:
         return compare_quality(args)
@@ -184,11 +297,12 @@ def compare_quality(args) -> int:
                        "--gold", *args.gold]
                 if args.limit:
                     cmd += ["--limit", str(args.limit)]
-                subprocess.run(cmd, check=True, env={**os.environ, "DKW_TAGGER": kind})
+                subprocess.run(cmd, check=True, env={**os.environ, "DKW_TAGGER": kind, "DKW_PREPARE_TAGGER": kind})
                 results[kind] = json.loads(path.read_text())
     if results["spacy"].get("tagger") != "spacy" or results["fast"].get("tagger") != "fast":
         raise SystemExit("--results: the spaCy child's output first, then the fast one's")
-    rng = np.random.default_rng(0)
+    from dkw_core.evaluation.paired import bootstrap_diffs
+
     rows = []
     for key in results["spacy"]:
         if key == "tagger":
@@ -196,9 +310,9 @@ def compare_quality(args) -> int:
         a, b = results["spacy"][key], results["fast"][key]
         if "per_document" in a:
             d = np.array(b["per_document"]) - np.array(a["per_document"])
-            boot = d[rng.integers(0, len(d), (2000, len(d)))].mean(axis=1)
+            (low, high), = bootstrap_diffs([d])
             row = {"measure": key, "spacy": a["mean"], "fast": b["mean"], "fast - spacy": round(100 * d.mean(), 2),
-                   "ci": [round(100 * float(np.quantile(boot, q)), 2) for q in (0.025, 0.975)],
+                   "ci": [round(low, 2), round(high, 2)],
                    "cpu_seconds": [a["cpu_seconds"], b["cpu_seconds"]]}
         else:
             row = {"measure": key, "spacy": a["micro_f1"], "fast": b["micro_f1"],

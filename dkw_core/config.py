@@ -45,7 +45,7 @@ def archives_dir() -> Path:
 
 def keyphrases_dir() -> Path:
     """``DKW_KEYPHRASES`` (absolute or relative to the current directory), else ``data/keyphrases``:
-    the folder of the keyphrase gold-standard zips (:mod:`dkw_core.evaluation.keyphrase_gold`)."""
+    the folder of the keyphrase gold-standard zips (benchmarks/keyphrase_gold.py)."""
     raw = _env("DKW_KEYPHRASES")
     return Path(raw).expanduser().resolve() if raw else PROJECT_ROOT / "data" / "keyphrases"
 
@@ -84,18 +84,34 @@ def n_process() -> int:
     return 2 if (os.cpu_count() or 1) > 1 else 1
 
 
-#: Part-of-speech taggers of the candidate phrases (``DKW_TAGGER``): spaCy's ``en_core_web_sm``
-#: (``tok2vec`` + ``tagger``, the reference) or the fast coarse tagger (:mod:`dkw_core.fasttagger`).
+#: Part-of-speech taggers of the candidate phrases: spaCy's ``en_core_web_sm`` (``tok2vec`` +
+#: ``tagger``, the reference) or the fast coarse tagger (:mod:`dkw_core.fasttagger`).
 TAGGERS = ("spacy", "fast")
+#: New texts' tagger unless ``DKW_TAGGER`` says otherwise.
 DEFAULT_TAGGER = "spacy"
+#: A corpus's preparation tagger unless ``DKW_PREPARE_TAGGER`` says otherwise: its statistics, the
+#: reference results and the quality table rest on spaCy's tags.
+DEFAULT_PREPARE_TAGGER = "spacy"
+
+
+def _tagger_setting(name: str, default: str) -> str:
+    value = (_env(name) or default).lower()
+    if value not in TAGGERS:
+        raise InputError(f"{name} must be one of {', '.join(TAGGERS)}, got {value!r}")
+    return value
 
 
 def tagger() -> str:
-    """``DKW_TAGGER``: ``spacy`` (default) or ``fast``; anything else is an error."""
-    value = (_env("DKW_TAGGER") or DEFAULT_TAGGER).lower()
-    if value not in TAGGERS:
-        raise InputError(f"DKW_TAGGER must be one of {', '.join(TAGGERS)}, got {value!r}")
-    return value
+    """``DKW_TAGGER``: the tagger of new texts (``extract_keywords``, ``keywords --texts``, the
+    app's text boxes, streams, the estimator's ``transform``), ``spacy`` or ``fast`` (default
+    :data:`DEFAULT_TAGGER`); anything else is an error."""
+    return _tagger_setting("DKW_TAGGER", DEFAULT_TAGGER)
+
+
+def prepare_tagger() -> str:
+    """``DKW_PREPARE_TAGGER``: the tagger of a corpus's preparation (its tag cache, statistics and
+    evaluation runs), ``spacy`` (default) or ``fast``; anything else is an error."""
+    return _tagger_setting("DKW_PREPARE_TAGGER", DEFAULT_PREPARE_TAGGER)
 
 
 def download_enabled() -> bool:

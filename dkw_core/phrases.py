@@ -6,8 +6,9 @@ finite-state machine over coarse tags — J (adjective), N (noun, proper noun in
 I (preposition / subordinating conjunction, Penn tag ``IN``), O (anything else) — emits every
 span of at most ``max_len`` tokens that matches ``[JN]+ (I [JN]+)*`` and ends in a noun.
 Spans overlap: the paper keeps all of them, so a document is a bag (multiset) of phrases.
-``DKW_TAGGER=fast`` tags with spaCy's tokenizer and the fast coarse tagger of
-:mod:`dkw_core.fasttagger` instead (the same tokens; the spaCy path stays the reference).
+New texts are tagged by ``DKW_TAGGER``'s tagger, a corpus's preparation by
+``DKW_PREPARE_TAGGER``'s (:func:`corpus_tagger`); ``fast`` is spaCy's tokenizer and the fast
+coarse tagger of :mod:`dkw_core.fasttagger` (the same tokens; the spaCy path stays the reference).
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from typing import TypeVar
 from . import cache as disk_cache
 from .config import TAGGERS
 from .config import n_process as default_n_process
+from .config import prepare_tagger as prepare_tagger_kind
 from .config import tagger as tagger_kind
 from .errors import InputError
 from .types import Progress, report
@@ -126,7 +128,7 @@ class Tagger:
     """Part-of-speech tagging with only the components the automaton needs: spaCy's
     ``tok2vec`` and ``tagger`` (``kind="spacy"``, the reference), or spaCy's tokenizer and the
     fast coarse tagger (``kind="fast"``, :mod:`dkw_core.fasttagger`); ``kind`` defaults to
-    ``DKW_TAGGER``."""
+    ``DKW_TAGGER`` (new texts')."""
 
     def __init__(self, model: str | None = None, *, kind: str | None = None):
         import spacy
@@ -341,17 +343,24 @@ _TAGGERS: dict[str, Tagger] = {}
 
 
 def get_tagger(kind: str | None = None) -> Tagger:
-    """The process-wide tagger of ``kind`` (default ``DKW_TAGGER``; spaCy models are slow to load)."""
+    """The process-wide tagger of ``kind`` (default ``DKW_TAGGER``, new texts' tagger; spaCy
+    models are slow to load)."""
     kind = kind or tagger_kind()
     if kind not in _TAGGERS:
         _TAGGERS[kind] = Tagger(kind=kind)
     return _TAGGERS[kind]
 
 
+def corpus_tagger() -> Tagger:
+    """The process-wide tagger of a corpus's preparation (``DKW_PREPARE_TAGGER``, spaCy's by
+    default): its tag cache, counts and every document of it ranked from them."""
+    return get_tagger(prepare_tagger_kind())
+
+
 def tag_cache_file(corpus_name: str, tagger: Tagger | None = None) -> Path:
     """One file per corpus name and tagger; its entries are keyed by each text's content hash,
     so a sample shares its parent's tags and an edited document is tagged again."""
-    tagger = tagger or get_tagger()
+    tagger = tagger or corpus_tagger()
     return disk_cache.path("tagged", disk_cache.key(corpus_name, tagger.name, readable=f"{corpus_name}__{tagger.name}") + ".pkl")
 
 
@@ -463,7 +472,7 @@ def tag_corpus(corpus, *, tagger: Tagger | None = None, n_process: int | None = 
     that was killed or cancelled resumes from what it had tagged; the result is the same as an
     uninterrupted run's. ``LAST_TAGGING`` records words/s of the last run that tagged.
     """
-    tagger = tagger or get_tagger()
+    tagger = tagger or corpus_tagger()
     n_process = n_process or default_n_process()
     cache_results = cache
     path = tag_cache_file(corpus.name, tagger)

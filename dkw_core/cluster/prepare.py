@@ -90,7 +90,7 @@ def _cached_tags(path: Path) -> dict:
 def _tag_partition(ref: CorpusRef, start: int, stop: int, tag_file: str) -> tuple[dict, dict]:
     """(new tag-cache entries, phrase counts of documents [start, stop) with local ids)."""
     from ..keywords.index import count_phrases
-    from ..phrases import TaggedDoc, get_tagger
+    from ..phrases import TaggedDoc, corpus_tagger
 
     docs = ref.load().documents[start:stop]
     cached = _cached_tags(Path(tag_file))
@@ -99,7 +99,7 @@ def _tag_partition(ref: CorpusRef, start: int, stop: int, tag_file: str) -> tupl
     texts = {h: d.text for h, d in zip(hashes, docs)}
     new: dict[str, tuple[str, str]] = {}
     words = 0
-    for h, tagged in zip(todo, get_tagger().tag_many((texts[h] for h in todo), n_process=1)):
+    for h, tagged in zip(todo, corpus_tagger().tag_many((texts[h] for h in todo), n_process=1)):
         new[h] = (tagged.text, tagged.tags)
         words += len(tagged.tags)
     tagged_docs = [TaggedDoc(*(new.get(h) or cached[h])) for h in hashes]

@@ -87,7 +87,7 @@ class RunConfig:
         the method (:data:`METHOD_SETTINGS`; under label-free-posterior also the posterior
         classifier's, ``keywords/posterior.py``). Independent of the dkw version."""
         method = dict(METHOD_SETTINGS)
-        if config.tagger() == "fast":  # a corpus tagged by the fast tagger (spaCy-tagged runs keep their hash)
+        if config.prepare_tagger() == "fast":  # a corpus tagged by the fast tagger (spaCy-tagged runs keep their hash)
             from ..fasttagger import model_id
 
             method["tagger"] = f"fast-{model_id()}"  # its weights: retrained ones tag otherwise

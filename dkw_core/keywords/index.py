@@ -134,10 +134,10 @@ def unique_units(vectors: Vectors, phrases: list[str]) -> tuple[np.ndarray, list
 def index_path(corpus_key: str, vectors: Vectors | str | None = None, k_max: int = DEFAULT_K,
                neighbours: str | None = None) -> Path:
     """Cache folder of a (corpus content key, vectors or vectors name, k_max, neighbours spec);
-    a corpus tagged by the fast tagger (``DKW_TAGGER=fast``) is kept apart from spaCy's."""
+    a corpus prepared under the fast tagger (``DKW_PREPARE_TAGGER=fast``) is kept apart from spaCy's."""
     vname = vectors.name if isinstance(vectors, Vectors) else (vectors or vectors_name())
     spec = neighbours_spec(neighbours)
-    if config.tagger() == "fast":  # whatever the default: spaCy-tagged caches keep the key they always had
+    if config.prepare_tagger() == "fast":  # whatever the default: spaCy-tagged caches keep the key they always had
         from ..fasttagger import model_id
 
         spec = f"{spec}__fast-tagger-{model_id()}"  # retrained weights: another tagging, another model

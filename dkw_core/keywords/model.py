@@ -329,16 +329,22 @@ class KeywordModel(TermModel):
         """A document's tokens and coarse tags as the corpus's preparation cached them
         (:func:`~dkw_core.phrases.tag_corpus`'s cache, read once per model), the corpus is never
         tagged again; a text the cache does not hold (a model prepared without the cache, an
-        edited text) is tagged alone. A news post's keyphrases come from the part of this tagging
-        in its body (:func:`~.candidates.body_spans`)."""
+        edited text) is tagged alone: by the corpus's tagger when it is the corpus's own text (its
+        phrases were counted with it), else as a new text (:func:`~.model.KeywordModel._doc_units`
+        tags it so). A news post's keyphrases come from the part of this tagging in its body
+        (:func:`~.candidates.body_spans`)."""
         from .. import cache as disk_cache
-        from ..phrases import get_tagger, load_tag_cache, tag_cache_file
+        from ..phrases import corpus_tagger, get_tagger, load_tag_cache, tag_cache_file
 
         tagged = self.__dict__.get("_tagged")
         if tagged is None and self.corpus is not None:
             tagged = self.__dict__["_tagged"] = load_tag_cache(tag_cache_file(self.corpus.name))
         entry = (tagged or {}).get(disk_cache.text_hash(doc.text))
-        found = TaggedDoc(*entry) if entry is not None else get_tagger().tag(doc.text)
+        if entry is not None:
+            found = TaggedDoc(*entry)
+        else:
+            own = self.has_doc(doc.id) and self.corpus.get(doc.id).text == doc.text
+            found = (corpus_tagger() if own else get_tagger()).tag(doc.text)
         return found.tokens, found.tags
 
     @property
