@@ -1,5 +1,6 @@
-"""The fast coarse tagger (DKW_TAGGER=fast): its shipped model, its place beside spaCy's tagger,
-and how far its candidate phrases agree with spaCy's (benchmarks/bench_tagger.py measures it)."""
+"""The fast coarse tagger (new texts' ``DKW_TAGGER``; a corpus's ``DKW_PREPARE_TAGGER=fast``): its
+shipped model, its place beside spaCy's tagger, and how far its candidate phrases agree with
+spaCy's (benchmarks/bench_tagger.py measures it)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -41,21 +42,42 @@ def test_the_fast_tagger_tags_a_sentence_as_spacy_does_and_keeps_its_tokens():
     assert TaggedDoc(" ".join(words), "".join(tags)) == fast.tag(texts[1]) == b[1]
 
 
-def test_dkw_tagger_chooses_the_tagger_and_keeps_models_apart(monkeypatch):
+def test_dkw_tagger_chooses_new_texts_tagger_and_leaves_a_corpus_prepared_under_spacy(monkeypatch):
     from dkw_core.keywords.index import index_path
+    from dkw_core.phrases import corpus_tagger, tag_cache_file
 
-    assert config.tagger() == "spacy"  # the default
+    monkeypatch.delenv("DKW_TAGGER", raising=False)
+    monkeypatch.delenv("DKW_PREPARE_TAGGER", raising=False)
+    assert (config.tagger(), config.prepare_tagger()) == (config.DEFAULT_TAGGER, "spacy")  # the defaults
     spacy_path = index_path("corpus-key", "vectors", 90)
-    monkeypatch.setenv("DKW_TAGGER", "FAST")
-    assert config.tagger() == "fast"
-    assert get_tagger() is get_tagger("fast")
+    spacy_tags = tag_cache_file("corpus")
+    for kind in ("FAST", "spacy"):
+        monkeypatch.setenv("DKW_TAGGER", kind)
+        assert get_tagger() is get_tagger(kind.lower())  # new texts
+        # the preparation stays spaCy's: its tag cache, its model index
+        assert corpus_tagger() is get_tagger("spacy")
+        assert tag_cache_file("corpus") == spacy_tags
+        assert index_path("corpus-key", "vectors", 90) == spacy_path
+    monkeypatch.setenv("DKW_TAGGER", "perceptron")
+    with pytest.raises(InputError, match="DKW_TAGGER must be one of spacy, fast"):
+        config.tagger()
+
+
+def test_a_corpus_prepared_under_the_fast_tagger_is_kept_apart(monkeypatch):
+    from dkw_core.keywords.index import index_path
+    from dkw_core.phrases import corpus_tagger
+
+    monkeypatch.delenv("DKW_PREPARE_TAGGER", raising=False)
+    spacy_path = index_path("corpus-key", "vectors", 90)
+    monkeypatch.setenv("DKW_PREPARE_TAGGER", "Fast")
+    assert config.prepare_tagger() == "fast" and corpus_tagger() is get_tagger("fast")
     fast_path = index_path("corpus-key", "vectors", 90)
     assert fast_path != spacy_path  # a model of fast-tagged documents is its own
     monkeypatch.setattr("dkw_core.fasttagger.model_id", lambda: "retrained")
     assert index_path("corpus-key", "vectors", 90) not in (fast_path, spacy_path)  # and so is retrained weights'
-    monkeypatch.setenv("DKW_TAGGER", "perceptron")
-    with pytest.raises(InputError, match="DKW_TAGGER must be one of spacy, fast"):
-        config.tagger()
+    monkeypatch.setenv("DKW_PREPARE_TAGGER", "lexicon")
+    with pytest.raises(InputError, match="DKW_PREPARE_TAGGER must be one of spacy, fast"):
+        config.prepare_tagger()
 
 
 def test_tokens_are_looked_up_once_per_distinct_word_with_each_rows_own_result():
@@ -100,10 +122,14 @@ def test_an_evaluation_run_under_the_fast_tagger_is_stored_apart(monkeypatch):
 
     run = RunConfig(dataset="r8", corpus_key="key", vectors="glove", protocol="label-free-top1", metric="lo-own",
                     k=90, top=10)
+    monkeypatch.delenv("DKW_PREPARE_TAGGER", raising=False)
     spacy_hash = run.settings_hash()
-    monkeypatch.setenv("DKW_TAGGER", "spacy")
+    monkeypatch.setenv("DKW_PREPARE_TAGGER", "spacy")
     assert run.settings_hash() == spacy_hash
-    monkeypatch.setenv("DKW_TAGGER", "fast")
+    for kind in ("spacy", "fast"):  # new texts' tagger: not a run's (its documents are the prepared corpus's)
+        monkeypatch.setenv("DKW_TAGGER", kind)
+        assert run.settings_hash() == spacy_hash
+    monkeypatch.setenv("DKW_PREPARE_TAGGER", "fast")
     fast_hash = run.settings_hash()
     assert fast_hash != spacy_hash  # never a cache hit on a spaCy-tagged run's results
     monkeypatch.setattr("dkw_core.fasttagger.model_id", lambda: "retrained")
