@@ -6,7 +6,7 @@ run with one scorer (docs/keyphrases.md).
     .venv/bin/python benchmarks/bench_keyphrases.py --dev                               # the development part
 
 The zips are read from ``DKW_KEYPHRASES`` (default ``data/keyphrases``), their SHA-256 checked
-(dkw_core.evaluation.keyphrase_gold). Methods, top 10 keyphrases of every document:
+(benchmarks/keyphrase_gold.py). Methods, top 10 keyphrases of every document:
 
 * YAKE! (``yake-n3``) and TextRank (``textrank``: pytextrank, its first 2,000 characters) from
   dkw's extractor registry; KeyBERT (all-MiniLM-L6-v2, n-grams 1–3, English stop words, MMR 0.5)
@@ -94,8 +94,8 @@ def dkw_shipped(texts: list[str], about: float | None) -> list[list[str]]:
 
 def dkw_crossfit(docs, about: float | None, folder: Path, folds: int):
     """Cross-fitted keyphrases of ``docs``: a CSV corpus of the other folds per fold."""
+    from benchmarks.keyphrase_gold import cross_fit
     from dkw_core import extract_keywords
-    from dkw_core.evaluation.keyphrase_gold import cross_fit
 
     counter = iter(range(folds))
 
@@ -164,7 +164,7 @@ def run_dataset(name: str, docs, *, dev: bool, log, new_abouts: tuple[float, ...
                 only_new: bool = False, scored: set[str] | None = None, scope: str | None = None) -> dict:
     """Every method on ``docs``, scored on those whose id is in ``scored`` (default all): a
     cross-fitted data set is run whole, so that its test fold gets the statistics of the others."""
-    from dkw_core.evaluation.keyphrase_gold import gold_set, score, summarise
+    from benchmarks.keyphrase_gold import gold_set, score, summarise
 
     spec = gold_set(name)
     found: dict[str, list[list[str]]] = {}
@@ -195,7 +195,7 @@ def run_dataset(name: str, docs, *, dev: bool, log, new_abouts: tuple[float, ...
                     return new_keyphrases([d.text for d in test], about, model)
 
                 def run_cf(extract=extract):
-                    from dkw_core.evaluation.keyphrase_gold import cross_fit
+                    from benchmarks.keyphrase_gold import cross_fit
 
                     words, _fold = cross_fit(docs, extract, folds=folds_n)
                     return words
@@ -256,7 +256,7 @@ def chart(results: dict, path: Path) -> None:
 
 def update_docs(results: dict) -> None:
     """The full table into docs/keyphrases.md, its summary into BENCHMARKS.md."""
-    from dkw_core.evaluation.keyphrase_gold import results_table, summary_table, with_table
+    from benchmarks.keyphrase_gold import results_table, summary_table, with_table
 
     for page, table in ((ROOT / "docs" / "keyphrases.md", results_table(results)),
                         (ROOT / "BENCHMARKS.md", summary_table(results))):
@@ -284,8 +284,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="run nothing: regenerate the table, the chart (and with --update-docs the pages) from "
                          "the results folder's gold-standards.json")
     args = ap.parse_args(argv)
+    from benchmarks.keyphrase_gold import dev_part, gold_set, load_gold
     from dkw_core import __version__
-    from dkw_core.evaluation.keyphrase_gold import dev_part, gold_set, load_gold
 
     partial = args.limit is not None or args.dev or args.only_new
     out = Path(args.out) if args.out else ROOT / ("data/bench-keyphrases" if partial else "docs/results/keyphrases")
@@ -330,7 +330,7 @@ def render(results: dict, out: Path, docs: bool) -> int:
     """The chart (``gold-standards-f1-at-10.png``) of ``results`` in ``out``, the table printed, and with ``docs``
     the table in docs/keyphrases.md and its summary in BENCHMARKS.md (a Markdown file in docs/results
     would be a page of the site outside its nav)."""
-    from dkw_core.evaluation.keyphrase_gold import results_table
+    from benchmarks.keyphrase_gold import results_table
 
     table = results_table(results)
     chart(results, out / "gold-standards-f1-at-10.png")

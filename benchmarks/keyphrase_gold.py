@@ -34,8 +34,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import config
-from ..errors import CorpusError, InputError
+from dkw_core import config
+from dkw_core.errors import CorpusError, InputError
 
 __all__ = ["GOLD_SETS", "GoldSet", "GoldDocument", "gold_set", "read_zip", "load_gold", "normalise",
            "is_present", "f1_at", "score", "SCORES", "fold_of", "cross_fit", "dev_part", "summarise",
@@ -129,7 +129,7 @@ def load_gold(name: str, *, folder: Path | None = None, limit: int | None = None
               verify: bool = True) -> list[GoldDocument]:
     """The documents of data set ``name`` (:data:`GOLD_SETS`) from ``folder`` (default
     ``DKW_KEYPHRASES``), its SHA-256 checked first (``verify``)."""
-    from ..corpora.download import sha256_of
+    from dkw_core.corpora.download import sha256_of
 
     spec = gold_set(name)
     folder = Path(folder) if folder is not None else config.keyphrases_dir()
@@ -163,7 +163,7 @@ def normalise(phrase: str) -> tuple[str, ...]:
     """A phrase's stemmed tokens: lower-cased, punctuation and hyphens as spaces, each token
     Porter-stemmed (``"Web-based Systems."`` → ``("web", "base", "system")``; the keyphrase lists'
     own rule, :func:`dkw_core.keywords.candidates.stemmed`)."""
-    from ..keywords.candidates import stemmed
+    from dkw_core.keywords.candidates import stemmed
 
     return stemmed(phrase)
 
@@ -254,7 +254,7 @@ def summarise(per_doc: dict[str, list[dict[str, float]]], peers: Sequence[str], 
     Holm's adjustment over the methods compared."""
     from scipy import stats
 
-    from .paired import bootstrap_diffs, holm
+    from dkw_core.evaluation.paired import bootstrap_diffs, holm
 
     methods = list(per_doc)
     values = {m: {s: np.array([d[s] for d in per_doc[m]], dtype=np.float64) for s in SCORES} for m in methods}

@@ -52,9 +52,9 @@ def lexeme_hashes(words: list[str], vocab, memo: dict) -> np.ndarray:  # noqa: A
 def training_texts(held_out: int) -> tuple[list[tuple[list[str], str]], dict[str, list[tuple[list[str], str]]]]:
     """(tokens, coarse tags) of the training texts, and of the first ``held_out`` test texts of
     R8 and 20 Newsgroups, as spaCy tags them."""
+    from benchmarks.keyphrase_gold import dev_part, load_gold
     from dkw_core import cache as disk_cache
     from dkw_core.corpora import load_corpus
-    from dkw_core.evaluation.keyphrase_gold import dev_part, load_gold
     from dkw_core.phrases import get_tagger, tag_corpus
 
     spacy = get_tagger("spacy")

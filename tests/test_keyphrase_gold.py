@@ -1,4 +1,4 @@
-"""The keyphrase gold standards (dkw_core.evaluation.keyphrase_gold): reader, scorer, cross-fitting,
+"""The keyphrase gold standards (benchmarks/keyphrase_gold.py): reader, scorer, cross-fitting,
 and the generated table in the docs."""
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from benchmarks import keyphrase_gold as kg
 from dkw_core import config
 from dkw_core.errors import CorpusError
-from dkw_core.evaluation import keyphrase_gold as kg
 from tests.conftest import ROOT
 
 TEXT = "Neural networks for image classification. Training neural networks on images is hard."

@@ -19,8 +19,6 @@ Sub-modules:
   the runner-up and the tf-idf + LinearSVC classifier with CI and Holm p
 * :mod:`.estimator`     scikit-learn transformer :class:`DiscriminativeKeywordVectorizer`
 * :mod:`.report`        Markdown tables of stored runs
-* :mod:`.keyphrase_gold` keyphrases against people's own (Inspec, SemEval2017, 500N-KPCrowd): reader,
-  F1@5 / F1@10 scorer, cross-fitting (docs/keyphrases.md)
 
 The command line is :mod:`dkw_core.cli.evaluation`; every other name is imported from its
 sub-module. The package's one name, the estimator, is loaded on first use (it pulls in

@@ -36,7 +36,7 @@ def pytest_runtest_makereport(item, call):
     if name is None:
         return
     folder = os.environ.get("DKW_ARCHIVES") or "data/archives"
-    if name.endswith(".zip"):  # the keyphrase gold standards (dkw_core.evaluation.keyphrase_gold)
+    if name.endswith(".zip"):  # the keyphrase gold standards (benchmarks/keyphrase_gold.py)
         folder = os.environ.get("DKW_KEYPHRASES") or "data/keyphrases"
     report.outcome = "failed"
     report.longrepr = (f"{SWITCH}=1: corpus archive {name} is missing from {folder} "
