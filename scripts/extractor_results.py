@@ -16,11 +16,23 @@ import json
 import os
 import shlex
 import sys
+import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import numpy as np
 from repo_root import ROOT  # the repository root, put first on sys.path (scripts/repo_root.py)
 
 from dkw_core.errors import DkwError  # noqa: E402
+from dkw_core.evaluation.classifiers import DEFAULT_CLASSIFIER  # noqa: E402
+from dkw_core.evaluation.search import DEFAULT_N_GRID  # noqa: E402
+
+if TYPE_CHECKING:
+    from dkw_core.evaluation.classifiers import Scores
+    from dkw_core.evaluation.experiments import Experiment
+    from dkw_core.evaluation.protocols import RunConfig
+    from dkw_core.types import Progress
 
 BEGIN, END = "<!-- extractor-table:begin -->", "<!-- extractor-table:end -->"
 ORDER = ["20ng", "r8", "r52", "webkb"]
@@ -76,10 +88,98 @@ def render(path: Path) -> bool:
     return True
 
 
+#: The methods of the shipped extractor reference results, and dkw's default they are compared with.
+REFERENCE_METHODS = ("yake", "textrank")
+
+
+def _record(config: RunConfig, scores: Scores, seconds: dict, predictions: dict | None) -> dict:
+    """One run as a reference file stores it (F1 in percent, predictions packed)."""
+    from dkw_core.evaluation.protocols import dkw_version
+    from dkw_core.evaluation.reference import _clean, chosen_by, pack_predictions
+
+    rec = {"dataset": config.dataset, "protocol": config.protocol, "metric": config.metric, "k": config.k,
+           "top": config.top, "classifier": config.classifier, "split": config.split, "vectors": config.vectors,
+           "kind": config.kind, "sample": config.sample, "micro_f1": 100 * scores.micro_f1,
+           "macro_f1": 100 * scores.macro_f1, "seconds": sum(seconds.values()), "options": config.options,
+           "label": config.label(), "dkw_version": dkw_version(), "settings_hash": config.settings_hash()}
+    rec = {k: _clean(v) for k, v in rec.items()}
+    rec["chosen_by"] = chosen_by(rec)
+    if predictions:
+        rec["test_split"], rec["predictions"] = predictions["split"], pack_predictions(predictions["pred"])
+    return rec
+
+
+def extractor_payload(exp: Experiment, *, methods: Sequence[str] = REFERENCE_METHODS,
+                      tops: Sequence[int] = DEFAULT_N_GRID, metric: str | None = None, k: int | None = None,
+                      protocol: str | None = None, classifier: str = DEFAULT_CLASSIFIER, command: str = "",
+                      progress: Progress | None = None) -> dict:
+    """The extractors' reference document of one corpus (``docs/results/extractors/<corpus>.json``):
+    every method at every N (runs of kind ``extractor`` with per-document predictions, what each
+    reads), dkw's default (``metric`` at K = ``k`` under ``protocol``; defaults: DEFAULT_METRIC, 90,
+    label-free-top1, the deployable protocol) and the tf-idf + LinearSVC baseline at the same
+    N, and their per-document comparison at every N (McNemar exact, paired bootstrap CI, Holm)."""
+    from dkw_core.errors import InputError
+    from dkw_core.evaluation.experiments import method_config, test_predictions
+    from dkw_core.evaluation.keyword_methods import evaluate_keywords, extractor_keywords, method_run_config, tfidf_record
+    from dkw_core.evaluation.paired import compare_all, decode_labels
+    from dkw_core.evaluation.protocols import KIND_LABELS, RunConfig, evaluate_tops
+    from dkw_core.evaluation.reference import _clean, payload_head
+    from dkw_core.types import DEFAULT_K, DEFAULT_METRIC, NEW_TEXT_PROTOCOL
+
+    metric, k, protocol = metric or DEFAULT_METRIC, int(k or DEFAULT_K), protocol or NEW_TEXT_PROTOCOL
+    tops = sorted({int(n) for n in tops})
+    if exp.model is None:
+        raise InputError("the extractors' reference results need the prepared keyword model")
+    t0 = time.perf_counter()
+    base_scores, base = tfidf_record(exp, classifier=classifier)
+    baseline_config = RunConfig(dataset=exp.dataset, corpus_key=exp.corpus.key, vectors="none", protocol="none",
+                                metric="tf-idf-sublinear", k=0, top=0, classifier=classifier, kind="baseline-tfidf",
+                                sample=exp.sample)
+    gold = base["gold"]
+    dkw_runs: list[dict] = []
+    predictions: dict[int, dict[str, np.ndarray]] = {}
+    for n, (scores, seconds, y_pred) in evaluate_tops(exp.model, metric=metric, k=k, tops=tops, protocol=protocol,
+                                                      classifier=classifier).items():
+        config = method_config(exp, metric=metric, k=k, top=n, protocol=protocol, classifier=classifier)
+        record = test_predictions(exp.model, y_pred)
+        dkw_runs.append(_record(config, scores, seconds, record))
+        predictions.setdefault(n, {})[f"dkw {metric} K{k}"] = decode_labels(record["pred"])
+    runs, extraction = [], {}
+    for spec in methods:
+        t1 = time.perf_counter()
+        method = extractor_keywords(exp.corpus, spec, progress=progress)
+        extraction[spec] = {"source": method.source, "reads": method.reads, "documents": len(method.lists),
+                            "seconds": round(time.perf_counter() - t1, 1),
+                            "mean_keywords": round(float(np.mean([len(v) for v in method.lists.values()])), 2)}
+        for n, (scores, seconds, y_pred) in evaluate_keywords(exp.corpus, exp.vectors, method, tops=tops,
+                                                              classifier=classifier).items():
+            record = test_predictions(exp.model, y_pred)
+            runs.append(_record(method_run_config(exp, method, top=n, classifier=classifier), scores, seconds, record))
+            predictions.setdefault(n, {})[spec] = decode_labels(record["pred"])
+    tfidf = KIND_LABELS["baseline-tfidf"]
+    comparisons = {}
+    for n in tops:
+        table = compare_all(decode_labels(gold), {**predictions[n], tfidf: decode_labels(base["pred"])})
+        comparisons[str(n)] = [_clean(r) for r in table.to_dict(orient="records")]
+    return {
+        **payload_head(exp.dataset, command),
+        "documents": {"train": len(exp.model.doc_ids("train")), "test": len(exp.model.doc_ids("test"))},
+        "vectors": exp.vectors_name,
+        "runs": runs,
+        "test_labels": {base["split"]: gold},
+        "extraction": extraction,
+        "dkw_default": {"metric": metric, "k": k, "protocol": protocol, "runs": dkw_runs},
+        "baseline": _record(baseline_config, base_scores, {}, base),
+        "comparisons": {protocol: {"method": "McNemar exact (binomial on discordant documents); paired bootstrap "
+                                             "95 % percentile CI of the micro-F1 difference; Holm over the pairs "
+                                             "of each N",
+                                   "by_top": comparisons}},
+        "wall_seconds": round(time.perf_counter() - t0, 1),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     from dkw_core.evaluation.experiments import load_experiment
-    from dkw_core.evaluation.keyword_methods import REFERENCE_METHODS, extractor_payload
-    from dkw_core.evaluation.search import DEFAULT_N_GRID
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--dataset")

@@ -1,11 +1,14 @@
 """Any keyword method evaluated the paper's way (dkw_core/evaluation/keyword_methods.py)."""
+import importlib.util
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from dkw_core.errors import InputError
+from tests.conftest import ROOT
 
 
 @pytest.fixture(scope="module")
@@ -103,11 +106,24 @@ class LastWords(FirstWords):
         return [w.strip(".,;").lower() for w in reversed(text.split())][:top]
 
 
+def _extractor_results():
+    """scripts/extractor_results.py as a module, loaded as ``python scripts/extractor_results.py`` runs it
+    (its repo_root helper beside it)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        spec = importlib.util.spec_from_file_location("extractor_results", ROOT / "scripts" / "extractor_results.py")
+        assert spec and spec.loader
+        script = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(script)
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    return script
+
+
 def test_the_extractors_reference_file_charts_under_every_protocol_and_in_the_significance_table(
         first_words, model, topic_corpus, tmp_path):
     from dkw_core.evaluation.comparisons import curve_table, per_document
     from dkw_core.evaluation.experiments import model_experiment
-    from dkw_core.evaluation.keyword_methods import extractor_payload
     from dkw_core.evaluation.reference import load_reference
     from dkw_core.keywords import register_extractor
     from dkw_core.keywords.extractors import unregister_extractor
@@ -116,8 +132,8 @@ def test_the_extractors_reference_file_charts_under_every_protocol_and_in_the_si
     register_extractor(r"last-words", lambda _m: LastWords())
     try:
         exp = model_experiment(model, dataset="topics", sample=None)
-        payload = extractor_payload(exp, methods=["first-words", "last-words"], tops=[1, 2], metric="rf", k=6,
-                                    protocol="label-free")
+        payload = _extractor_results().extractor_payload(exp, methods=["first-words", "last-words"], tops=[1, 2],
+                                                         metric="rf", k=6, protocol="label-free")
     finally:
         unregister_extractor(r"last-words")
     (tmp_path / "extractors").mkdir()
@@ -171,20 +187,8 @@ def test_the_shipped_extractor_results_load_and_match_their_format(corpus):
 def test_the_extractors_table_of_the_docs_is_the_one_the_shipped_files_generate():
     """docs/extractors.md's N = 10 table is generated (scripts/extractor_results.py --render) from
     docs/results/extractors/*.json, and says every corpus's dkw default and the classifier."""
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[2]
-    sys.path.insert(0, str(root / "scripts"))
-    try:
-        spec = importlib.util.spec_from_file_location("extractor_results", root / "scripts" / "extractor_results.py")
-        assert spec and spec.loader
-        script = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(script)
-    finally:
-        sys.path.remove(str(root / "scripts"))
-    body = (root / "docs" / "extractors.md").read_text(encoding="utf-8")
+    script = _extractor_results()
+    body = (ROOT / "docs" / "extractors.md").read_text(encoding="utf-8")
     block = body.split(script.BEGIN, 1)[1].split(script.END, 1)[0]
     generated = script.table()
     assert block == "\n" + generated
