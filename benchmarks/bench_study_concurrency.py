@@ -49,9 +49,10 @@ from sqlalchemy.orm import Session  # noqa: E402
 
 from dkw_core.db import make_engine  # noqa: E402
 from dkw_core.study import service as S  # noqa: E402
-from dkw_core.study.demo import labelled_provider, synthetic_documents  # noqa: E402
 from dkw_core.study.models import QUESTIONS, Answer, Judgement, init_db, utcnow  # noqa: E402
 from dkw_core.study.simulate import all_answers, take_turns  # noqa: E402
+from tests.study.fakes import disjoint_provider as labelled_provider  # noqa: E402
+from tests.study.fakes import make_docs as synthetic_documents  # noqa: E402
 
 CATS = ["c1", "c2", "c3", "c4", "c5", "c6"]
 

@@ -108,17 +108,3 @@ def fake_provider(spec: str, doc_ids: list[str], top: int, protocol: str = "labe
         out[doc_id] = ranked[:top]
     return out
 
-
-def synthetic_documents(categories: list[str], *, per_split: int = 4) -> list[DemoDocument]:
-    """``per_split`` one-line documents per category in each of the train and test splits
-    (ids ``<split>/<category>/<i>``): for tests and benchmarks of the study machinery."""
-    return [DemoDocument(id=f"{split}/{cat}/{i}", text=f"Text of {cat} number {i}.", label=cat, split=split)
-            for cat in categories for split in ("train", "test") for i in range(per_split)]
-
-
-def labelled_provider(spec: str, doc_ids: list[str], top: int, protocol: str = "label-aware") -> dict[str, list[str]]:
-    """The fake keyword provider of tests and benchmarks: method ``tf-rf`` gives alpha1..alphaN,
-    any other spec beta1..betaN, so a word tells its method and rank (blinding checks look for
-    exactly these words where a judge could see them)."""
-    prefix = "alpha" if spec == "tf-rf" else "beta"
-    return {d: [f"{prefix}{i}" for i in range(1, top + 1)] for d in doc_ids}

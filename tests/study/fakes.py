@@ -1,10 +1,23 @@
-"""A tiny in-test corpus and fake keyword providers for the study tests (the shared ones live in
-dkw_core/study/demo.py, also used by the simulator and scripts/bench_study_concurrency.py)."""
+"""A tiny in-test corpus and fake keyword providers for the study tests, and for
+benchmarks/bench_study_concurrency.py (``make_docs``, ``disjoint_provider``)."""
 from __future__ import annotations
 
-from dkw_core.study.demo import DemoDocument as Doc  # noqa: F401  (re-exported for the tests)
-from dkw_core.study.demo import labelled_provider as disjoint_provider  # noqa: F401
-from dkw_core.study.demo import synthetic_documents as make_docs  # noqa: F401
+from dkw_core.study.demo import DemoDocument as Doc
+
+
+def make_docs(categories: list[str], *, per_split: int = 4) -> list[Doc]:
+    """``per_split`` one-line documents per category in each of the train and test splits
+    (ids ``<split>/<category>/<i>``): for tests and benchmarks of the study machinery."""
+    return [Doc(id=f"{split}/{cat}/{i}", text=f"Text of {cat} number {i}.", label=cat, split=split)
+            for cat in categories for split in ("train", "test") for i in range(per_split)]
+
+
+def disjoint_provider(spec: str, doc_ids: list[str], top: int, protocol: str = "label-aware") -> dict[str, list[str]]:
+    """The fake keyword provider of tests and benchmarks: method ``tf-rf`` gives alpha1..alphaN,
+    any other spec beta1..betaN, so a word tells its method and rank (blinding checks look for
+    exactly these words where a judge could see them)."""
+    prefix = "alpha" if spec == "tf-rf" else "beta"
+    return {d: [f"{prefix}{i}" for i in range(1, top + 1)] for d in doc_ids}
 
 
 def overlap_provider(spec: str, doc_ids: list[str], top: int, protocol: str = "label-aware") -> dict[str, list[str]]:
