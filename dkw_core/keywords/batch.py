@@ -32,7 +32,7 @@ import io
 import json
 import re
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -203,7 +203,7 @@ def _warn(message: str) -> None:
     warnings.warn(message, UserWarning, stacklevel=3)
 
 
-def read_jsonl(path: str | Path, *, start: int = 0, line: int = 0, seen: dict[str, int] | None = None,
+def read_jsonl(path: str | Path, *, start: int = 0, line: int = 0, seen: MutableMapping[str, int] | None = None,
                warn: Callable[[str], None] | None = None) -> Iterator[JsonlText]:
     """The usable texts of a JSONL file (one object per line with a string ``text`` and an
     optional ``id``; id = line number) from byte ``start`` (the file's line ``line`` + 1 on),
@@ -218,7 +218,8 @@ def read_jsonl(path: str | Path, *, start: int = 0, line: int = 0, seen: dict[st
     * a text above ``DKW_MAX_TEXT_MB`` (a smaller long text is kept and tagged in pieces);
     * a text whose id was already seen on an earlier line (the first one is kept).
 
-    ``seen``: ids already met (id -> line), updated as the file is read."""
+    ``seen``: ids already met (id -> line), updated as the file is read (a dict, or a stream's ids on
+    disk: :class:`~.stream.SeenIds`)."""
     from ..corpora.user import looks_utf16
 
     p = Path(path)

@@ -14,7 +14,9 @@ The input is read by :func:`~.batch.read_jsonl`, the one JSONL reader of ``keywo
 with and without ``--scheduler``: bad lines do not stop a stream of a million texts; each (an
 empty line, a line that is not UTF-8 or not JSON, a text above ``DKW_MAX_TEXT_MB``, an id
 already seen, …) is named in one line on the warning channel (``warn``) with its line number,
-and skipped (docs/bad-inputs.md).
+and skipped (docs/bad-inputs.md). The ids already met, needed to name a duplicate, are kept in a
+SQLite file beside the output (:class:`SeenIds`), not in memory: the client's memory stays flat
+whatever the length of the stream.
 
 Progress reports the texts done, the rate and the time left (from the bytes of input read).
 """
@@ -22,9 +24,11 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
+import tempfile
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, MutableMapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -32,7 +36,7 @@ from ..errors import InputError
 from ..types import Progress, report
 from .batch import read_jsonl
 
-__all__ = ["stream_keywords", "state_path", "CHUNK"]
+__all__ = ["stream_keywords", "state_path", "SeenIds", "CHUNK"]
 
 CHUNK = 1000
 """Texts per chunk: the unit of work, of writing and of resuming."""
@@ -70,6 +74,58 @@ class _State:
             return cls(**json.loads(path.read_text(encoding="utf-8")))
         except (OSError, ValueError, TypeError):
             return None
+
+
+class SeenIds(MutableMapping[str, int]):
+    """The ids met so far (id -> line) in a SQLite file, not in memory: a dict of a million ids
+    holds about 120 MB of the client's memory, growing with the stream; this keeps a few MB of
+    page cache whatever its length. ``path`` is rewritten (``None``: a temporary file); the file
+    is removed by :meth:`close`."""
+
+    _COMMIT = 10_000
+
+    def __init__(self, path: Path | None = None) -> None:
+        if path is None:
+            fd, name = tempfile.mkstemp(prefix="dkw-ids-", suffix=".sqlite")
+            os.close(fd)
+            path = Path(name)
+        self.path = path
+        path.unlink(missing_ok=True)
+        self._db = sqlite3.connect(path)
+        self._db.execute("PRAGMA journal_mode=OFF")  # rebuilt from the input on a restart: no journal
+        self._db.execute("PRAGMA synchronous=OFF")
+        self._db.execute("CREATE TABLE ids (id TEXT PRIMARY KEY, line INTEGER NOT NULL) WITHOUT ROWID")
+        self._pending = 0
+
+    def __getitem__(self, key: str) -> int:
+        row = self._db.execute("SELECT line FROM ids WHERE id = ?", (key,)).fetchone()
+        if row is None:
+            raise KeyError(key)
+        return int(row[0])
+
+    def __contains__(self, key: object) -> bool:
+        return self._db.execute("SELECT 1 FROM ids WHERE id = ?", (key,)).fetchone() is not None
+
+    def __setitem__(self, key: str, line: int) -> None:
+        self._db.execute("INSERT OR REPLACE INTO ids VALUES (?, ?)", (key, line))
+        self._pending += 1
+        if self._pending >= self._COMMIT:
+            self._db.commit()
+            self._pending = 0
+
+    def __delitem__(self, key: str) -> None:
+        if self._db.execute("DELETE FROM ids WHERE id = ?", (key,)).rowcount == 0:
+            raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return (row[0] for row in self._db.execute("SELECT id FROM ids ORDER BY line"))
+
+    def __len__(self) -> int:
+        return int(self._db.execute("SELECT count(*) FROM ids").fetchone()[0])
+
+    def close(self) -> None:
+        self._db.close()
+        self.path.unlink(missing_ok=True)
 
 
 def _eta(seconds: float) -> str:
@@ -113,11 +169,6 @@ def stream_keywords(path: str | Path, out: str | Path | None, runner: Runner, *,
         if warn is not None:
             warn(message)
 
-    seen: dict[str, int] = {}
-    if state.offset:  # the ids of the finished chunks, so a duplicate after the restart is still one
-        for item in read_jsonl(p, seen=seen, warn=lambda _named_in_the_first_run: None):
-            if item.end >= state.offset:
-                break
     if out is None:
         fh = stdout
         close = False
@@ -128,7 +179,12 @@ def stream_keywords(path: str | Path, out: str | Path | None, runner: Runner, *,
         fh.truncate(state.output_bytes)
         fh.seek(state.output_bytes)
         close = True
+    seen = SeenIds(None if out is None else Path(out).with_name(Path(out).name + ".ids.sqlite"))
     try:
+        if state.offset:  # the ids of the finished chunks, so a duplicate after the restart is still one
+            for item in read_jsonl(p, seen=seen, warn=lambda _named_in_the_first_run: None):
+                if item.end >= state.offset:
+                    break
         if fmt == "csv" and not state.offset:
             write_records([], fh, fmt, metrics)  # the header, once
         _flush(fh, close)
@@ -169,6 +225,7 @@ def stream_keywords(path: str | Path, out: str | Path | None, runner: Runner, *,
         return {"records": state.records, "skipped": skipped[0], "resumed_from": resumed_from,
                 "seconds": time.perf_counter() - start_time}
     finally:
+        seen.close()
         if close:
             fh.close()
 

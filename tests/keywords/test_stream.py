@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import tracemalloc
 
 import pytest
 
@@ -150,3 +151,44 @@ def test_other_settings_start_afresh(model, tmp_path):
     result = stream_keywords(src, out, _runner(model), fmt="jsonl", metrics=["rf"], settings={**SETTINGS, "top": 2},
                              chunk=2)
     assert result["resumed_from"] == 0 and len(out.read_text().splitlines()) == len(GOOD)
+
+
+def _echo(chunks):
+    """Workers that return a fixed record at once: only the client's own work is left."""
+    for items in chunks:
+        yield [{"id": i, "keywords": {"rf": ["moon"]}} for i, _ in items]
+
+
+def test_the_clients_memory_stays_flat_whatever_the_length_of_the_stream(tmp_path):
+    """A stream of a million texts in constant client memory: the ids met so far (to name a
+    duplicate) are not held in memory. Python's peak allocation is the same for 2,000 and 40,000
+    texts (with a dict of the ids it grew by about 4 MB; 120 MB at a million)."""
+    def peak(n: int) -> int:
+        src = tmp_path / f"in-{n}.jsonl"
+        src.write_text("".join(json.dumps({"id": f"text-{i}", "text": "the moon"}) + "\n" for i in range(n)))
+        tracemalloc.start()
+        try:
+            result = stream_keywords(src, tmp_path / f"out-{n}.jsonl", _echo, fmt="jsonl", metrics=["rf"],
+                                     settings=SETTINGS, chunk=100)
+            assert result["records"] == n
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    small, large = peak(2_000), peak(40_000)
+    assert large - small < 500_000, (small, large)
+    assert not list(tmp_path.glob("*.sqlite"))  # the ids' file is removed at the end
+
+
+def test_the_ids_on_disk_answer_as_a_dict_and_their_file_is_removed(tmp_path):
+    """The reader asks the ids met what it asked of a dict (a duplicate after a restart:
+    test_a_killed_run_resumes_from_its_last_finished_chunk)."""
+    from dkw_core.keywords.stream import SeenIds
+
+    seen = SeenIds(tmp_path / "ids.sqlite")
+    seen["a"] = 1
+    assert "a" in seen and "b" not in seen and seen["a"] == 1 and len(seen) == 1 and list(seen) == ["a"]
+    with pytest.raises(KeyError):
+        seen["b"]  # noqa: B018
+    seen.close()
+    assert not (tmp_path / "ids.sqlite").exists()
