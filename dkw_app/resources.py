@@ -281,12 +281,6 @@ def split_keywords(name: str, sample: int | None, k_max: int, split: str, metric
                                   protocol=protocol, fmt=fmt)
 
 
-def clear_all() -> None:
-    """Forget every cached object (tests, or after swapping a loader for a fake)."""
-    st.cache_data.clear()
-    st.cache_resource.clear()
-
-
 @st.cache_resource(show_spinner=False)
 def study_store(url: str | None, data_dir: str) -> Any:
     """The study database engine, schema current (one per server and database; ``data_dir``

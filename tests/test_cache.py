@@ -64,10 +64,10 @@ def test_data_folder_that_cannot_be_created_is_one_line(corpus, tmp_path, monkey
 def test_documents_page_in_a_read_only_data_folder_prepares_and_says_nothing_is_saved(tmp_path, monkeypatch):
     from streamlit.testing.v1 import AppTest
 
-    from dkw_app import resources
     from dkw_core import cache
     from dkw_core.corpora.uploads import import_corpus
     from tests.app.conftest import finish_jobs, page
+    from tests.support.appcache import clear_app_caches
 
     data = tmp_path / "data"
     monkeypatch.setenv("DKW_DATA_DIR", str(data))
@@ -78,7 +78,7 @@ def test_documents_page_in_a_read_only_data_folder_prepares_and_says_nothing_is_
 
     vectors_module.load_vectors()  # the default GloVe converted once, before the folder turns read-only
     monkeypatch.setattr(cache, "_TOLD_UNSAVED", set())
-    resources.clear_all()
+    clear_app_caches()
     with read_only(data, *[p for p in data.rglob("*") if p.is_dir()]):
         at = AppTest.from_file(page("pages/1_Documents.py"), default_timeout=120).run()
         assert not at.exception
@@ -88,4 +88,4 @@ def test_documents_page_in_a_read_only_data_folder_prepares_and_says_nothing_is_
         at.run()
         assert any("nothing could be saved" in w.value for w in at.warning)
         assert at.table  # the keywords are shown, computed in memory
-    resources.clear_all()
+    clear_app_caches()

@@ -144,14 +144,14 @@ def test_study_results_error_box_shows_no_query_password_nor_part_of_one_with_an
                                                                                         monkeypatch, caplog):
     from streamlit.testing.v1 import AppTest
 
-    from dkw_app import resources
+    from tests.support.appcache import clear_app_caches
     from tests.support.markdown import shown
 
     monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("DKW_STUDY_DB", url)
     monkeypatch.setenv("DKW_ADMIN_PASSWORD", "s3cret-s3cret")
     caplog.set_level(logging.DEBUG)
-    resources.clear_all()
+    clear_app_caches()
     at = AppTest.from_file(str(ROOT / "pages/5_Study_results.py"), default_timeout=60).run()
     at.text_input[0].input("s3cret-s3cret").run()
     assert not at.exception and len(at.error) == 1, [e.value for e in at.error]
@@ -240,14 +240,14 @@ def _page_text(at) -> str:
 def test_no_study_page_shows_the_password(url, mode, tmp_path, monkeypatch, caplog, capsys):
     from streamlit.testing.v1 import AppTest
 
-    from dkw_app import resources
+    from tests.support.appcache import clear_app_caches
 
     monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("DKW_STUDY_DB", url)
     monkeypatch.setenv("DKW_MODE", mode)
     monkeypatch.setenv("DKW_ADMIN_PASSWORD", "s3cret-s3cret")
     caplog.set_level(logging.DEBUG)
-    resources.clear_all()
+    clear_app_caches()
     shown = []
     for page, query in (("pages/4_Judge.py", {}), ("pages/4_Judge.py", {"code": "abc-def"}),
                         ("pages/3_Study_admin.py", {}), ("pages/5_Study_results.py", {})):

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from dkw_app import resources
+from tests.support.appcache import clear_app_caches
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -14,10 +14,10 @@ def _fresh_caches(monkeypatch, tmp_path):
     """Every test starts with empty Streamlit caches and its own data folder."""
     monkeypatch.setenv("DKW_DATA_DIR", str(tmp_path))
     monkeypatch.delenv("DKW_SAMPLE_PER_CATEGORY", raising=False)
-    resources.clear_all()
+    clear_app_caches()
     yield
     finish_jobs()
-    resources.clear_all()
+    clear_app_caches()
 
 
 def finish_jobs(timeout: float = 30) -> None:
