@@ -23,9 +23,10 @@ from repo_root import ROOT  # the repository root, put first on sys.path (script
 
 
 def main(argv=None) -> int:
+    from reference_writer import write_reference
+
     from dkw_core.evaluation.experiments import load_experiment, test_predictions
     from dkw_core.evaluation.protocols import RunConfig, RunResult, evaluate_tops
-    from dkw_core.evaluation.reference import write_reference
     from dkw_core.evaluation.results import ResultsStore
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

@@ -225,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(summary, indent=2, default=str))
     if args.reference:
-        from dkw_core.evaluation.reference import write_reference
+        from reference_writer import write_reference
 
         write_reference(args.reference, dataset=exp.dataset, sample=args.sample, db=args.db,
                         command=summary["command"], extra={k: summary.get(k) for k in (

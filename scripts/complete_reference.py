@@ -14,7 +14,7 @@ stay as they are, only what the file lacked is computed, each piece checked agai
 * **Hubness of step 3** (``dkw_core.hubness``, cosine, K = the prepared k_max): ``hubness``.
 * **Tables**: ``significance`` and ``comparisons`` recomputed from the completed runs, the
   baselines compared per document like the metrics, p-values unrounded
-  (``reference.refresh_tables``).
+  (``reference_writer.refresh_tables``).
 
     DKW_DATA_DIR=/work/data-full nice -n 10 .venv/bin/python scripts/complete_reference.py --dataset r8
 """
@@ -38,9 +38,10 @@ def _same(a: float, b: float) -> bool:
 
 
 def main(argv=None) -> int:
+    from reference_writer import pack_predictions, portable, refresh_tables
+
     from dkw_core.evaluation.experiments import load_experiment, run_bow, run_tfidf
     from dkw_core.evaluation.leakcheck import leak_check
-    from dkw_core.evaluation.reference import pack_predictions, portable, refresh_tables
     from dkw_core.hubness import model_hubness
     from dkw_core.types import reads_labels
 

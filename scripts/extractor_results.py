@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+from reference_writer import _clean, chosen_by, pack_predictions, payload_head  # scripts/reference_writer.py
 from repo_root import ROOT  # the repository root, put first on sys.path (scripts/repo_root.py)
 
 from dkw_core.errors import DkwError  # noqa: E402
@@ -95,7 +96,6 @@ REFERENCE_METHODS = ("yake", "textrank")
 def _record(config: RunConfig, scores: Scores, seconds: dict, predictions: dict | None) -> dict:
     """One run as a reference file stores it (F1 in percent, predictions packed)."""
     from dkw_core.evaluation.protocols import dkw_version
-    from dkw_core.evaluation.reference import _clean, chosen_by, pack_predictions
 
     rec = {"dataset": config.dataset, "protocol": config.protocol, "metric": config.metric, "k": config.k,
            "top": config.top, "classifier": config.classifier, "split": config.split, "vectors": config.vectors,
@@ -123,7 +123,6 @@ def extractor_payload(exp: Experiment, *, methods: Sequence[str] = REFERENCE_MET
     from dkw_core.evaluation.keyword_methods import evaluate_keywords, extractor_keywords, method_run_config, tfidf_record
     from dkw_core.evaluation.paired import compare_all, decode_labels
     from dkw_core.evaluation.protocols import KIND_LABELS, RunConfig, evaluate_tops
-    from dkw_core.evaluation.reference import _clean, payload_head
     from dkw_core.types import DEFAULT_K, DEFAULT_METRIC, NEW_TEXT_PROTOCOL
 
     metric, k, protocol = metric or DEFAULT_METRIC, int(k or DEFAULT_K), protocol or NEW_TEXT_PROTOCOL

@@ -15,7 +15,7 @@ from repo_root import ROOT  # the repository root, put first on sys.path (script
 
 
 def main(argv=None) -> int:
-    from dkw_core.evaluation.reference import write_reference
+    from reference_writer import write_reference
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--dataset", required=True)

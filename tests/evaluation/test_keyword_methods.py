@@ -1,7 +1,5 @@
 """Any keyword method evaluated the paper's way (dkw_core/evaluation/keyword_methods.py)."""
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -9,6 +7,7 @@ import pytest
 
 from dkw_core.errors import InputError
 from tests.conftest import ROOT
+from tests.support.scripts import load_script
 
 
 @pytest.fixture(scope="module")
@@ -106,20 +105,6 @@ class LastWords(FirstWords):
         return [w.strip(".,;").lower() for w in reversed(text.split())][:top]
 
 
-def _extractor_results():
-    """scripts/extractor_results.py as a module, loaded as ``python scripts/extractor_results.py`` runs it
-    (its repo_root helper beside it)."""
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        spec = importlib.util.spec_from_file_location("extractor_results", ROOT / "scripts" / "extractor_results.py")
-        assert spec and spec.loader
-        script = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(script)
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
-    return script
-
-
 def test_the_extractors_reference_file_charts_under_every_protocol_and_in_the_significance_table(
         first_words, model, topic_corpus, tmp_path):
     from dkw_core.evaluation.comparisons import curve_table, per_document
@@ -132,7 +117,7 @@ def test_the_extractors_reference_file_charts_under_every_protocol_and_in_the_si
     register_extractor(r"last-words", lambda _m: LastWords())
     try:
         exp = model_experiment(model, dataset="topics", sample=None)
-        payload = _extractor_results().extractor_payload(exp, methods=["first-words", "last-words"], tops=[1, 2],
+        payload = load_script("extractor_results").extractor_payload(exp, methods=["first-words", "last-words"], tops=[1, 2],
                                                          metric="rf", k=6, protocol="label-free")
     finally:
         unregister_extractor(r"last-words")
@@ -187,7 +172,7 @@ def test_the_shipped_extractor_results_load_and_match_their_format(corpus):
 def test_the_extractors_table_of_the_docs_is_the_one_the_shipped_files_generate():
     """docs/extractors.md's N = 10 table is generated (scripts/extractor_results.py --render) from
     docs/results/extractors/*.json, and says every corpus's dkw default and the classifier."""
-    script = _extractor_results()
+    script = load_script("extractor_results")
     body = (ROOT / "docs" / "extractors.md").read_text(encoding="utf-8")
     block = body.split(script.BEGIN, 1)[1].split(script.END, 1)[0]
     generated = script.table()

@@ -6,8 +6,11 @@ import pytest
 from dkw_core.errors import InputError
 from dkw_core.evaluation.classifiers import score_predictions
 from dkw_core.evaluation.protocols import RunConfig, RunResult
-from dkw_core.evaluation.reference import load_reference, load_reference_leakchecks, write_reference
+from dkw_core.evaluation.reference import load_reference, load_reference_leakchecks
 from dkw_core.evaluation.results import ResultsStore
+from tests.support.scripts import load_script
+
+WRITER = load_script("reference_writer")  # the writing side: scripts/reference_writer.py
 
 
 def _save(store, **kw):
@@ -27,10 +30,11 @@ def test_reference_file_round_trip_with_provenance(tmp_path, monkeypatch):
     monkeypatch.setattr(dkw_core.version, "__version__", "7.7.7")
     _save(store, kind="search", options={"metrics": ["rf"]})
     _save(store, kind="search", metric="tds", k=50, top=5, options={"metrics": ["rf", "tds"]})
-    path = write_reference(tmp_path / "out" / "d.json", dataset="d", db=url, command="python scripts/bench_eval.py",
-                           extra={"leakcheck": [{"dataset": "d", "metric": "rf", "k": 90, "top": 10,
-                                                 "follow_wrong_label_aware": 90.0, "follow_wrong_label_free": 5.0,
-                                                 "chance": 5.0}]})
+    path = WRITER.write_reference(tmp_path / "out" / "d.json", dataset="d", db=url,
+                                  command="python scripts/bench_eval.py",
+                                  extra={"leakcheck": [{"dataset": "d", "metric": "rf", "k": 90, "top": 10,
+                                                        "follow_wrong_label_aware": 90.0, "follow_wrong_label_free": 5.0,
+                                                        "chance": 5.0}]})
     data = json.loads(path.read_text())
     assert data["dkw_version"] == "7.7.7" and data["command"] == "python scripts/bench_eval.py"
     assert data["date"] and data["machine"]["cpus"] >= 1
@@ -46,7 +50,7 @@ def test_reference_file_round_trip_with_provenance(tmp_path, monkeypatch):
 
 
 def test_a_partial_rerun_keeps_the_other_runs_of_the_same_version():
-    from dkw_core.evaluation.reference import merge_kept
+    merge_kept = WRITER.merge_kept
 
     old = {"dkw_version": "1.0", "date": "d0", "command": "old", "leakcheck": [{"metric": "rf"}],
            "test_labels": {"s": "01"},
@@ -66,7 +70,7 @@ def test_a_partial_rerun_keeps_the_other_runs_of_the_same_version():
 
 
 def test_a_rerun_of_one_protocol_keeps_the_cv_choices_and_leak_checks_of_the_others():
-    from dkw_core.evaluation.reference import merge_kept
+    merge_kept = WRITER.merge_kept
 
     old = {"dkw_version": "1.0", "date": "d0", "runs": [],
            "cv_choice": {"label-aware": {"metric": "ig", "k": 90}, "label-free-top1": {"metric": "rf", "k": 10}},
@@ -83,7 +87,9 @@ def test_a_rerun_of_one_protocol_keeps_the_cv_choices_and_leak_checks_of_the_oth
 
 def test_predictions_are_packed_in_the_file_and_read_back_exactly():
     from dkw_core.evaluation.paired import encode_labels
-    from dkw_core.evaluation.reference import pack_predictions, unpack_predictions
+    from dkw_core.evaluation.reference import unpack_predictions
+
+    pack_predictions = WRITER.pack_predictions
 
     rng = np.random.default_rng(0)
     pred = np.repeat(np.arange(20), 377)[:7532]  # a test split in category order, 5 % of it wrong
@@ -101,7 +107,9 @@ def test_predictions_are_packed_in_the_file_and_read_back_exactly():
 def test_p_values_are_written_unrounded_and_both_kinds_of_file_read():
     """The writer keeps p-values unrounded (a McNemar p of 1e-50 is not 0) and says so; an older
     file's p-values were rounded to 4 decimals, which the reader still takes, with a 0 read as < 5e-05."""
-    from dkw_core.evaluation.reference import P_VALUES_KEY, _clean, merge_kept, rounded_p_decimals
+    from dkw_core.evaluation.reference import P_VALUES_KEY, rounded_p_decimals
+
+    _clean, merge_kept = WRITER._clean, WRITER.merge_kept
 
     row = _clean({"diff": -56.01434, "p_mcnemar": 1e-50, "p_holm": 0.123456789})
     assert row == {"diff": -56.0143, "p_mcnemar": 1e-50, "p_holm": 0.123456789}
@@ -114,7 +122,7 @@ def test_p_values_are_written_unrounded_and_both_kinds_of_file_read():
 
 def _document(runs) -> dict:
     """A reference document of synthetic runs, predictions packed as the writer packs them."""
-    from dkw_core.evaluation.reference import pack_predictions
+    pack_predictions = WRITER.pack_predictions
 
     records, labels = [], {}
     for rec in runs.to_dict(orient="records"):
@@ -127,12 +135,12 @@ def _document(runs) -> dict:
 
 def test_refreshed_tables_compare_the_baselines_per_document_with_p_unrounded():
     from dkw_core.evaluation.comparisons import per_document
-    from dkw_core.evaluation.reference import P_VALUES_KEY, refresh_tables, rounded_p_decimals
+    from dkw_core.evaluation.reference import P_VALUES_KEY, rounded_p_decimals
 
     from .runs import make_runs
 
     runs = make_runs("label-free-top1")
-    data = refresh_tables(_document(runs))
+    data = WRITER.refresh_tables(_document(runs))
     assert rounded_p_decimals(data) is None and data[P_VALUES_KEY] == "unrounded"
     pairs = data["comparisons"]["label-free-top1"]["pairs"]
     assert len(pairs) == 15 and "baseline-tfidf" in data["comparisons"]["label-free-top1"]["method"]

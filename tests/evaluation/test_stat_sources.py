@@ -29,14 +29,15 @@ def _store_runs(db):
 
 
 def test_database_reference_json_and_report_give_the_same_wilcoxon_p(tmp_path):
-    from dkw_core.evaluation.reference import load_reference, write_reference
+    from dkw_core.evaluation.reference import load_reference
     from dkw_core.evaluation.report import _fmt, markdown_report, significance_table
     from dkw_core.evaluation.results import load_runs
+    from tests.support.scripts import load_script
 
     db = f"sqlite:///{tmp_path / 'runs.sqlite'}"
     _store_runs(db)
     from_db = significance_table(load_runs(db, include_stale=False), "label-free")
-    write_reference(tmp_path / "ref" / "toy.json", dataset="toy", db=db, command="test")
+    load_script("reference_writer").write_reference(tmp_path / "ref" / "toy.json", dataset="toy", db=db, command="test")
     from_json = significance_table(load_reference(tmp_path / "ref"), "label-free")
     assert len(from_db) == 3
     key = ["metric_a", "metric_b"]
