@@ -14,11 +14,11 @@ from dkw_core.keywords.shipped import (
     posterior_path,
     read_meta,
     read_stats,
-    ship,
     stats_path,
     vocabulary_hash,
 )
 from dkw_core.types import DEFAULT_K
+from tests.support.scripts import load_script
 
 TEXT = ("My new graphics card renders 3D scenes at a higher resolution, but the video driver crashes when "
         "the monitor switches display modes.")
@@ -49,7 +49,7 @@ def slice_model():
 def test_shipped_statistics_equal_a_fresh_preparation_on_a_slice(slice_model, tmp_path):
     from dkw_core.keywords import KeywordModel
 
-    report = ship(slice_model, "20ng", folder=tmp_path, keep=None)
+    report = load_script("ship_stats").ship(slice_model, "20ng", folder=tmp_path, keep=None)  # scripts/ship_stats.py
     assert report["stats_bytes"] < 2_000_000 and report["posterior_bytes"] < 2_000_000
     meta, categories, shipped = read_stats(stats_path("20ng", DEFAULT_K, tmp_path))
     fresh = KeywordModel.prepare(slice_model.corpus, k_max=DEFAULT_K, cache=False)
