@@ -339,8 +339,7 @@ def run_search(
 
         grid["fold_posteriors"] = FOLD_SCHEME
     # the search run is keyed by its grid; metric/K/N of the key are placeholders
-    key = RunConfig(dataset=exp.dataset, corpus_key=exp.corpus.key, vectors=exp.vectors_name, protocol=protocol,
-                    metric="*", k=0, top=0, classifier=classifier, kind="search", sample=exp.sample, options=grid)
+    key = _search_key(exp, protocol=protocol, classifier=classifier, grid=grid)
     st = _store(store)
     if not force:
         stored = st.get(key)
