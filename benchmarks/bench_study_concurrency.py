@@ -51,16 +51,16 @@ from dkw_core.db import make_engine  # noqa: E402
 from dkw_core.study import service as S  # noqa: E402
 from dkw_core.study.models import QUESTIONS, Answer, Judgement, init_db, utcnow  # noqa: E402
 from dkw_core.study.simulate import all_answers, take_turns  # noqa: E402
-from tests.study.fakes import disjoint_provider as labelled_provider  # noqa: E402
-from tests.study.fakes import make_docs as synthetic_documents  # noqa: E402
 
 CATS = ["c1", "c2", "c3", "c4", "c5", "c6"]
 
 
 def _study(url):
+    from tests.study.fakes import disjoint_provider, make_docs  # the study tests' fake documents and keywords
+
     engine = make_engine(url, default_file="unused.sqlite")
     init_db(engine)
-    sid = S.create_study(engine, documents=synthetic_documents(CATS), categories=CATS, provider=labelled_provider,
+    sid = S.create_study(engine, documents=make_docs(CATS), categories=CATS, provider=disjoint_provider,
                          config=S.StudyConfig(name="bench", corpus="fake", articles_per_category=4,
                                               categories_per_batch=2, judges_per_article=3,
                                               keywords_per_method=3, seed=7))
@@ -268,11 +268,13 @@ def _pct(values, q):
 
 
 def bench_judges(url, n_judges, n_procs):
+    from tests.study.fakes import disjoint_provider, make_docs
+
     engine = make_engine(url, default_file="unused.sqlite")
     init_db(engine)
     cats = [f"c{i}" for i in range(20)]  # the paper's shape: 20 categories x 5 articles, 5 + 5 keywords
-    sid = S.create_study(engine, documents=synthetic_documents(cats, per_split=5), categories=cats,
-                         provider=labelled_provider,
+    sid = S.create_study(engine, documents=make_docs(cats, per_split=5), categories=cats,
+                         provider=disjoint_provider,
                          config=S.StudyConfig(name="bench", corpus="fake", articles_per_category=5,
                                               categories_per_batch=5, judges_per_article=3,
                                               keywords_per_method=5, seed=7))
@@ -297,6 +299,7 @@ def _crowd_study(url):
     """The paper's shape for a crowd: 100 articles x 3 judges, 5 + 5 keywords, a tenth with an
     attention check; platform participants judge two articles each."""
     from dkw_core.study.participants import PlatformSettings, set_platform
+    from tests.study.fakes import make_docs
 
     cats = [f"c{i}" for i in range(10)]
     engine = make_engine(url, default_file="unused.sqlite")
@@ -306,7 +309,7 @@ def _crowd_study(url):
         prefix = "alpha" if spec == "tf-rf" else "beta"
         return {d: [f"{prefix}{i}{d.split('/')[1]}" for i in range(1, top + 1)] for d in doc_ids}
 
-    sid = S.create_study(engine, documents=synthetic_documents(cats, per_split=10), categories=cats,
+    sid = S.create_study(engine, documents=make_docs(cats, per_split=10), categories=cats,
                          provider=provider,
                          config=S.StudyConfig(name="crowd", corpus="fake", articles_per_category=10,
                                               categories_per_batch=10, judges_per_article=3, keywords_per_method=5,
