@@ -83,6 +83,14 @@ def active_client():
     return _CLIENT
 
 
+MESSAGE_LOG = 10
+"""Messages each Dask comm of a session keeps for developers (``distributed.admin.low-level-log-length``,
+1,000 by default; a smaller value set in Dask's configuration is kept). Each kept ``compute-task``
+message holds its task's arguments, a chunk of 1,000 texts when ``keywords --texts`` streams: at
+the default a stream kept every chunk in the client (whose process runs the scheduler of
+``local:N``), about 0.6 MB more per 1,000 short texts."""
+
+
 @contextlib.contextmanager
 def session(scheduler: Scheduler | None) -> Iterator[object | None]:
     """Connect to (or start) the cluster; yields a ``distributed.Client``, or None when
@@ -92,28 +100,31 @@ def session(scheduler: Scheduler | None) -> Iterator[object | None]:
         yield None
         return
     _require_dask()
+    import dask
     from distributed import Client, LocalCluster
 
-    cluster = None
-    try:
-        if scheduler.is_local:
-            cluster = LocalCluster(n_workers=scheduler.local_workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=None, silence_logs=logging.ERROR)
-            client = Client(cluster)
-        else:
-            client = Client(scheduler.address, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError) as exc:
-        if cluster is not None:
-            cluster.close()
-        raise InputError(f"cannot reach the Dask scheduler at {scheduler} ({type(exc).__name__}: "
-                         f"{str(exc).splitlines()[0] if str(exc) else 'no answer'})") from None
-    try:
-        with using(client):
-            yield client
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+    log_length = min(MESSAGE_LOG, dask.config.get("distributed.admin.low-level-log-length"))
+    with dask.config.set({"distributed.admin.low-level-log-length": log_length}):
+        cluster = None
+        try:
+            if scheduler.is_local:
+                cluster = LocalCluster(n_workers=scheduler.local_workers, threads_per_worker=1, processes=True,
+                                       dashboard_address=None, silence_logs=logging.ERROR)
+                client = Client(cluster)
+            else:
+                client = Client(scheduler.address, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError) as exc:
+            if cluster is not None:
+                cluster.close()
+            raise InputError(f"cannot reach the Dask scheduler at {scheduler} ({type(exc).__name__}: "
+                             f"{str(exc).splitlines()[0] if str(exc) else 'no answer'})") from None
+        try:
+            with using(client):
+                yield client
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
 
 
 @contextlib.contextmanager

@@ -75,3 +75,24 @@ def test_cli_unreachable_scheduler(monkeypatch, capsys):
     assert main(["prepare", "--dataset", "20ng", "--scheduler", f"127.0.0.1:{_closed_port()}"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("error: cannot reach the Dask scheduler") and "\n" not in err
+
+
+def _marked(n: int) -> list[tuple[str, str]]:
+    return [("dkw-kept-chunk", str(n))] * 50
+
+
+def test_a_session_keeps_no_chunk_of_texts_in_the_comms_message_logs():
+    """Dask's comms keep their last messages for developers (1,000 by default) and a compute-task
+    message holds its task's arguments: a stream of a million texts kept every chunk in the client,
+    whose process runs the scheduler of local:N. A session keeps at most MESSAGE_LOG messages."""
+    import gc
+
+    from dkw_core.cluster.scheduler import MESSAGE_LOG
+
+    with session(parse_scheduler("local:1")) as client:
+        for n in range(4 * MESSAGE_LOG):
+            assert client.submit(len, _marked(n), pure=False).result() == 50
+        gc.collect()
+        kept = [o for o in gc.get_objects() if isinstance(o, list) and len(o) == 50
+                and isinstance(o[0], tuple) and o[0][:1] == ("dkw-kept-chunk",)]
+    assert len(kept) <= MESSAGE_LOG  # the last messages only, not all 40 chunks
