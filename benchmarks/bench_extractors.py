@@ -7,9 +7,10 @@ texts, beside their F1 (docs/extractors.md).
 The texts are the first ``--docs`` documents of the corpus's test split, ``--top`` keywords each
 (default 10), one process, nothing cached (the extractors' per-document cache is bypassed):
 
-* dkw's default (DEFAULT_METRIC; with ``--speed`` twice: ``dkw``, spaCy's tagger, the reference, and
-  ``dkw-fast``, the fast tagger, ``DKW_TAGGER=fast``) with K = 90 under label-free-top1, on new texts from the shipped statistics
-  (``dkw_core.extract_keywords``: tagging, Algorithm 1, 90-nearest search, scoring);
+* dkw's default (DEFAULT_METRIC; with ``--speed`` twice: ``dkw``, new texts' default tagger, and
+  ``dkw-spacy``, spaCy's tagger, the reference, ``DKW_TAGGER=spacy``) with K = 90 under
+  label-free-top1, on new texts from the shipped statistics (``dkw_core.extract_keywords``:
+  tagging, Algorithm 1, 90-nearest search, scoring);
 * YAKE! (``yake``) and TextRank (``textrank``, pytextrank on spaCy) from the registry;
 * tf-idf + LinearSVC, for reference: it gives no keywords; its documents per second (fit on the
   training split, then predict the same texts) stand beside its F1.
@@ -18,7 +19,7 @@ Loading (the shipped statistics, spaCy's pipeline) is timed apart, on one warm-u
 N = 10 (micro / macro, percent) is read from ``docs/results/extractors/<corpus>.json``.
 
 ``--speed``: new texts at speed. The first ``--docs`` test texts of each of ``--datasets``, for
-dkw (shipped statistics; ``dkw`` and ``dkw-fast``), YAKE! and TextRank, one text at a time (a loop) and as a batch (dkw:
+dkw (shipped statistics; ``dkw`` and ``dkw-spacy``), YAKE! and TextRank, one text at a time (a loop) and as a batch (dkw:
 ``extract_keywords(list)``, the batched path; TextRank: ``nlp.pipe``; YAKE! has none), on one
 core and on two (the process pinned to that many CPUs; with two, two forked processes take a
 half each). Every row runs in its own process: load apart (a warm-up text), then documents/s,
@@ -33,6 +34,8 @@ import time
 from pathlib import Path
 
 import repo_root  # noqa: F401  (puts the repository root first on sys.path)
+
+from dkw_core.config import DEFAULT_TAGGER
 
 
 def _f1(dataset: str) -> dict[str, tuple[float, float]]:
@@ -54,8 +57,9 @@ def _texts(dataset: str, n: int) -> list[str]:
     return [d.text for d in load_corpus(dataset).split("test")[:n + 1]]
 
 
-#: dkw's rows: spaCy's tagger (the reference, ``DKW_TAGGER=spacy``) and the fast tagger (``DKW_TAGGER=fast``).
-DKW = {"dkw": "spacy", "dkw-fast": "fast"}
+#: dkw's rows by new texts' tagger (``DKW_TAGGER``): the default, spaCy's (the reference) and, by
+#: the name older commands gave it, the fast tagger.
+DKW = {"dkw": DEFAULT_TAGGER, "dkw-spacy": "spacy", "dkw-fast": "fast"}
 
 
 def _run(method: str, mode: str, dataset: str, texts: list[str], top: int) -> list[list]:
@@ -145,9 +149,35 @@ def speed(args) -> int:
                           f"{row['keywords_per_second']:,.0f} | "
                           f"{row['peak_rss_mb']:,} / {row['peak_pss_mb']:,} | "
                           f"{row['load_before']} → {row['load_after']} |", flush=True)
+    print(speed_table(rows))
     if args.out:
         Path(args.out).write_text(json.dumps({"docs": args.docs, "top": args.top, "rows": rows}, indent=1) + "\n")
     return 0
+
+
+_MODES = {"one": "one at a time", "batch": "batch"}
+
+
+def _label(method: str) -> str:
+    if method in DKW:
+        tagger = "spaCy tagger" if DKW[method] == "spacy" else "fast tagger"
+        return f"dkw ({tagger}{', the default' if DKW[method] == DEFAULT_TAGGER else ''})"
+    return {"yake": "YAKE!", "textrank": "TextRank"}.get(method, method)
+
+
+def speed_table(rows: list[dict]) -> str:
+    """The rows as docs/measurements.md's table: documents per CPU second, against YAKE!'s (one at
+    a time, the same corpus and CPUs), peak RSS / PSS and the load beside each figure."""
+    yake = {(r["dataset"], r["cores"]): r["documents_per_cpu_second"] for r in rows if r["method"] == "yake"}
+    out = ["| corpus | method | mode | CPUs | documents per CPU second | × YAKE! | peak RSS / PSS (MB) "
+           "| load before → after |", "| --- | --- | --- | ---: | ---: | ---: | --- | --- |"]
+    for r in rows:
+        base = yake.get((r["dataset"], r["cores"]))
+        ratio = f"{r['documents_per_cpu_second'] / base:.2f}" if base else "–"
+        out.append(f"| {r['dataset']} | {_label(r['method'])} | {_MODES.get(r['mode'], r['mode'])} | {r['cores']} | "
+                   f"{r['documents_per_cpu_second']:,.1f} | {ratio} | {r['peak_rss_mb']:,} / {r['peak_pss_mb']:,} | "
+                   f"{r['load_before']} → {r['load_after']} |")
+    return "\n".join(out)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -159,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--speed", action="store_true",
                     help="new texts one at a time and as a batch, one core and two, each run in its own process")
     ap.add_argument("--datasets", nargs="+", default=["20ng", "r8"], help="with --speed")
-    ap.add_argument("--methods", nargs="+", default=["dkw", "dkw-fast", "yake", "textrank"], help="with --speed")
+    ap.add_argument("--methods", nargs="+", default=["dkw", "dkw-spacy", "yake", "textrank"], help="with --speed")
     ap.add_argument("--modes", nargs="+", default=["one", "batch"], choices=("one", "batch"), help="with --speed")
     ap.add_argument("--cores-list", nargs="+", type=int, default=[1, 2], help="with --speed")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)

@@ -48,7 +48,7 @@ def test_dkw_tagger_chooses_new_texts_tagger_and_leaves_a_corpus_prepared_under_
 
     monkeypatch.delenv("DKW_TAGGER", raising=False)
     monkeypatch.delenv("DKW_PREPARE_TAGGER", raising=False)
-    assert (config.tagger(), config.prepare_tagger()) == (config.DEFAULT_TAGGER, "spacy")  # the defaults
+    assert (config.tagger(), config.prepare_tagger()) == ("fast", "spacy")  # the defaults
     spacy_path = index_path("corpus-key", "vectors", 90)
     spacy_tags = tag_cache_file("corpus")
     for kind in ("FAST", "spacy"):

@@ -75,7 +75,7 @@ def test_coarse_tags(tag, coarse):
 
 @pytest.fixture(scope="module")
 def tagger():
-    return Tagger()
+    return Tagger(kind="spacy")  # the reference (new texts' default is the fast one: tests/test_fasttagger.py)
 
 
 def test_tagger_runs_only_the_components_it_needs(tagger):

@@ -9,7 +9,8 @@ the answer of a text (:class:`~.request.KeywordAnswer`) and its batch record
 a whole block of texts:
 
 1. **tagging**: every text cut into the pieces :func:`dkw_core.longtext.pieces` cuts it into,
-   all pieces of the block in one spaCy ``nlp.pipe`` (only ``tok2vec`` and ``tagger``), in
+   all pieces of the block in one spaCy ``nlp.pipe`` of new texts' tagger (``DKW_TAGGER``: by
+   default spaCy's tokenizer and the fast coarse tagger; ``spacy``: ``tok2vec`` and ``tagger``), in
    ``n_process`` worker processes when the block is large enough to pay for them
    (:data:`POOL_FROM` texts, or a text above :data:`POOL_CHARS`);
 2. **units**: each distinct phrase of the block split into vector units once (Algorithm 1);
