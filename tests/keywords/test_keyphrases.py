@@ -194,3 +194,32 @@ def test_symbols_and_an_unsegmented_cjk_run_are_never_listed_as_keyphrases():
                               word_index={"steel": 0}, latent=latent)
         assert sorted(kw.word for kw in got[:2]) == ["river plant", "steel plant"], about
         assert [kw.word for kw in got[2:]] == ["gamma", "beta"], about
+
+
+def test_a_corpus_documents_tagging_outside_the_cache_is_the_preparations_and_a_new_texts_is_new_texts(
+        model, monkeypatch):
+    """Keyphrases read the tagging their phrases were counted from: a corpus document the tag
+    cache does not hold (a model prepared without it) is tagged by the preparation's tagger
+    (spaCy's), an edited text by new texts' (``DKW_TAGGER``)."""
+    from dkw_core.corpora import Document
+    from dkw_core.phrases import Tagger
+
+    used: list[str] = []
+    tag = Tagger.tag
+
+    def spy(self, text):
+        used.append(self.kind)
+        return tag(self, text)
+
+    monkeypatch.setattr(Tagger, "tag", spy)
+    monkeypatch.setattr("dkw_core.phrases.load_tag_cache", lambda path: {})
+    monkeypatch.setenv("DKW_TAGGER", "fast")
+    monkeypatch.delenv("DKW_PREPARE_TAGGER", raising=False)
+    model.__dict__.pop("_tagged", None)
+    doc = model.corpus.test[0]
+    assert model.keywords(doc, metric="lo-own", k=3, top=3, about=0.5)
+    assert used == ["spacy"]
+    edited = Document(id="edited", text=doc.text + " The rocket reached orbit.", label=doc.label, split="test")
+    assert model.keywords(edited, metric="lo-own", k=3, top=3, about=0.5)
+    assert used[1:] and set(used[1:]) == {"fast"}
+    model.__dict__.pop("_tagged", None)
