@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from importlib.util import find_spec
 
-from dkw_core.config import sample_per_category, vectors_path  # noqa: F401  (faked loaders)
+from dkw_core.config import prepare_tagger, sample_per_category, vectors_path  # noqa: F401  (faked loaders)
 from dkw_core.corpora import Corpus, corpus_key, dataset_info, list_corpora, load_corpus  # noqa: F401
 from dkw_core.errors import InputError
 from dkw_core.phrases import TAGGER_MODELS, get_tagger, interrupted_tagging  # noqa: F401  (faked loaders)

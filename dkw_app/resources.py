@@ -45,10 +45,11 @@ def loaded_vectors_name() -> str:
     return str(getattr(vectors(), "name", "vectors"))
 
 
-@st.cache_resource(show_spinner="Loading the spaCy tagger…")
-def tagger() -> Any:
-    """The spaCy tagger of ``dkw_core.phrases`` (loaded once per server)."""
-    return corpora_models.get_tagger()
+@st.cache_resource(show_spinner="Loading the tagger…")
+def tagger(kind: str | None = None) -> Any:
+    """A tagger of ``dkw_core.phrases`` (loaded once per server and kind): new texts' by default
+    (``DKW_TAGGER``), a corpus's preparation's with ``kind=corpora_models.prepare_tagger()``."""
+    return corpora_models.get_tagger(kind)
 
 
 @st.cache_resource(show_spinner="Loading corpus…")
@@ -102,7 +103,7 @@ def model(name: str, sample: int | None, k_max: int, *, progress: Progress | Non
     with store.lock:
         if key not in store.models:
             if not is_prepared(name, sample, k_max, neighbours):
-                tagger()  # tagging needed: load spaCy once, under the Streamlit cache
+                tagger(corpora_models.prepare_tagger())  # tagging needed: load the preparation's tagger once (Streamlit cache)
             with warnings.catch_warnings(record=True) as told:  # "nothing could be saved": shown on the page
                 warnings.simplefilter("always", CacheWarning)
                 store.models[key] = KeywordModel.prepare(corpus(name, sample), vectors(), k_max=k_max, progress=progress,
@@ -146,14 +147,14 @@ def preload() -> str | None:
 @st.cache_resource(show_spinner="Loading the shipped statistics…")
 def shipped_model(name: str, k: int) -> Any:
     """A built-in corpus's shipped statistics as a model for new texts (no preparation)."""
-    tagger()  # a new text is tagged: load spaCy once, under the Streamlit cache
+    tagger()  # a new text is tagged: load new texts' tagger once, under the Streamlit cache
     return keywords_door.load_shipped(name, k=k)
 
 
 @st.cache_resource(show_spinner="Counting the corpus's own words…")
 def own_words_model(name: str, sample: int | None) -> Any:
     """The corpus's own words (bag-of-words model; what the peers score and NPMI reads)."""
-    tagger()  # its tagging is read from the cache through the tagger: load spaCy once, under the Streamlit cache
+    tagger(corpora_models.prepare_tagger())  # its tagging is read from the preparation's cache: load that tagger once
     return BaselineModel.prepare(corpus(name, sample))
 
 

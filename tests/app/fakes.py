@@ -193,6 +193,7 @@ class FakeBackend:
         self.available = {"20ng"}
         self.shipped: set[str] = set()  # corpora whose new texts are answered from shipped statistics
         self.shipped_loads: list[str] = []
+        self.taggers: list[str | None] = []  # the kind of every tagger the app loaded (None: new texts')
         self.download_error: str | None = None
         self.neighbours_checked: list[str] = []  # the neighbours spec of every is_prepared call
         self.prepared_neighbours: list[str] = []  # the neighbours spec of every prepare call
@@ -222,7 +223,7 @@ class FakeBackend:
             (KeywordModel, "is_prepared"): staticmethod(self._is_prepared),
             (KeywordModel, "prepare"): staticmethod(self._prepare),
             (corpora_models, "tagger_description"): lambda: "fake tagger",
-            (corpora_models, "get_tagger"): lambda: "fake tagger object",
+            (corpora_models, "get_tagger"): lambda kind=None: self.taggers.append(kind) or "fake tagger object",
             (stored_runs, "load_runs"): lambda *, dataset=None: self.runs,
             (stored_runs, "reference_runs"): lambda: self.reference,
             (stored_runs, "load_reference_leakchecks"): lambda: self.leaks,
