@@ -3,25 +3,20 @@ the ones the shipped docs/results/quality/quality.json generates — nobody type
 few metrics merges into the file instead of dropping the others."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "docs" / "results" / "quality" / "quality.json"
 
 
 def _script():
-    if str(ROOT / "scripts") not in sys.path:  # as `python scripts/quality_table.py` has it: its repo_root helper
-        sys.path.insert(0, str(ROOT / "scripts"))
-    spec = importlib.util.spec_from_file_location("quality_table", ROOT / "scripts" / "quality_table.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("quality_table")
 
 
 def test_the_committed_pages_and_summary_are_the_generated_ones(tmp_path):

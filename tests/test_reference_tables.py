@@ -3,7 +3,6 @@ summary block of BENCHMARKS.md and the README's headline are the ones the shippe
 results (docs/results/*.json) generate — nobody typed them."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import shutil
@@ -11,6 +10,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+
+from tests.support.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "docs" / "results"
@@ -20,14 +21,7 @@ REGENERATE = "python scripts/reference_tables.py --update"
 
 
 def _script():
-    import sys
-
-    if str(ROOT / "scripts") not in sys.path:  # as `python scripts/reference_tables.py` has it: its repo_root helper
-        sys.path.insert(0, str(ROOT / "scripts"))
-    spec = importlib.util.spec_from_file_location("reference_tables", ROOT / "scripts" / "reference_tables.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("reference_tables")
 
 
 @pytest.fixture(scope="module")

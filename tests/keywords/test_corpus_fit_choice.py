@@ -3,7 +3,6 @@ signals it stores beside it (corpus-fit.signals.npz), and its thresholds are the
 :mod:`dkw_core.keywords.fit` applies (docs/method.md §13)."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -11,17 +10,14 @@ from pathlib import Path
 import numpy as np
 
 from dkw_core.keywords import fit
+from tests.support.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "docs" / "results" / "keyphrases"
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("corpus_fit", ROOT / "scripts" / "corpus_fit.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("corpus_fit")
 
 
 def test_the_shipped_choice_is_recomputed_from_the_stored_signals(tmp_path, capsys):
