@@ -204,3 +204,25 @@ def test_summary_repeats_a_method_without_statistics_on_each_row():
     assert rows == ["| Toy (3) | 20ng statistics | 10.00 [9.00, 11.00] | 20.00 [19.00, 21.00] | 5.00 [4.00, 6.00] |",
                     "| Toy (3) | cross-fitted statistics | 10.00 [9.00, 11.00] | 20.00 [19.00, 21.00] | 6.00 [5.00, 7.00] |"]
     assert "| data set | dkw's statistics | peer a | dkw-new about 0 | dkw x |" in kg.summary_table(results)
+
+
+def test_ratio_table_divides_each_dkw_row_by_each_peer_on_both_scores():
+    def fig(f5, f10):
+        return {"f1@5": {"mean": f5, "ci": [f5, f5]}, "f1@10": {"mean": f10, "ci": [f10, f10]}}
+
+    methods = {"peer a": fig(20.0, 25.0), "peer b": fig(0.0, 10.0), "dkw about 0, 20ng statistics": fig(26.0, 30.0),
+               "dkw about 1, 20ng statistics": fig(1.0, 1.0)}
+    results = {"datasets": [{"title": "Toy", "summary": {"documents": 3, "methods": methods}}]}
+    table = kg.ratio_table(results)
+    assert "| data set | method | × peer a (F1@5 / F1@10) | × peer b (F1@5 / F1@10) |" in table
+    # 26 / 20 = 1.30, 30 / 25 = 1.20; a peer with a zero score gives no ratio; about 1 is not a keyphrase row
+    assert "| Toy | dkw about 0, 20ng statistics | 1.30 / 1.20 | – |" in table and "about 1" not in table
+    assert kg.ratio_table({"datasets": [{"title": "Toy", "summary": {"methods": {"dkw x": fig(1, 1)}}}]}) == ""
+
+
+def test_textrank_as_shipped_keeps_determiners_where_tidy_trims_them():
+    from dkw_core.keywords.extractors import TextRankExtractor
+
+    phrases = ["the weather satellite", "The Weather Satellite", "a low orbit", "orbit"]
+    assert TextRankExtractor.as_shipped(phrases, 10) == ["the weather satellite", "a low orbit", "orbit"]
+    assert TextRankExtractor.tidy(phrases, 10) == ["weather satellite", "low orbit", "orbit"]

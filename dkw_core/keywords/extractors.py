@@ -188,9 +188,21 @@ class TextRankExtractor:
         return self.extract_many([text], top)[0]
 
     def extract_many(self, texts: Sequence[str], top: int) -> list[list[str]]:
+        return [self.tidy(found, top) for found in self.phrases_many(texts)]
+
+    def phrases_many(self, texts: Sequence[str]) -> list[list[str]]:
+        """pytextrank's ranked phrases of each text as it ships them, best first, untouched
+        (``the weather satellite``): :meth:`tidy` makes dkw's keywords of them, :meth:`as_shipped`
+        the package's own list."""
         nlp = self._pipeline()
-        return [self.tidy((p.text for p in doc._.phrases), top)
-                for doc in nlp.pipe((t[:self.MAX_CHARS] for t in texts), batch_size=16)]
+        return [[p.text for p in doc._.phrases] for doc in nlp.pipe((t[:self.MAX_CHARS] for t in texts), batch_size=16)]
+
+    @staticmethod
+    def as_shipped(phrases: Iterable[str], top: int) -> list[str]:
+        """pytextrank's phrases as the package gives them, only lower-cased with repeats dropped
+        (determiners kept: ``the weather satellite``): the TextRank a reader who installs the
+        package gets, beside :meth:`tidy`'s (docs/keyphrases.md)."""
+        return _clean(phrases, top)
 
     @staticmethod
     def tidy(phrases: Iterable[str], top: int) -> list[str]:
