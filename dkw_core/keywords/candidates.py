@@ -7,7 +7,9 @@ tokens and coarse tags (J adjective, N noun, I preposition, O anything else):
 
 * **whole noun phrases**: maximal runs of adjectives and nouns ending in a noun (trailing
   adjectives dropped), not overlapping; a determiner, a verb or punctuation ends a phrase, so no
-  phrase starts with "the";
+  phrase starts with "the"; a clause's verb that the tagger read as a plural noun is no part of
+  its subject's phrase ("if the heat lasts." gives "heat", "This paper studies" "paper":
+  :func:`_ends_in_verb`);
 * **hyphenated words whole**: tokens joined by a hyphen with no space on either side
   ("separate-account", "Web-based", "3-Day") are one word, a noun when their last part is a noun,
   else an adjective;
@@ -198,11 +200,87 @@ def _cut(text: str, end: int, start: int) -> bool:
     return "\n" in text[end:start] and _capitals(text, end - 1) != _capitals(text, start)
 
 
+CLAUSE_OPENERS = frozenset({"if", "when", "whenever", "while", "until", "till", "because", "which", "that",
+                            "where", "wherever", "whether", "once", "unless", "though", "although", "as",
+                            "since", "after", "before"})
+"""Words that open a clause: after one and a determiner, "the heat lasts" is a subject and its verb.
+Not "and", "but" or "or": after them "X Ys" is a plural noun almost always ("and memory dumps.",
+"and the input probabilities"; on the development part 1 verb in 27 such phrases after "and" and a
+determiner or after ", and" at a sentence's end, docs/keyphrases.md)."""
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "its", "their", "his", "her", "our", "your",
+                          "my", "each", "every", "another", "either", "neither", "no", "any"})
+_SINGULAR_DETERMINERS = frozenset({"a", "an", "this", "each", "every", "another", "either", "neither"})
+_POSSESSIVE = frozenset({"'s", "\u2019s", "'", "\u2019"})
+_CLAUSE_END = frozenset(".,;:!?")
+_ADJUNCTS = frozenset({"for", "after", "by", "in", "over", "during", "at", "with", "from", "to", "on", "into",
+                       "again", "before", "within", "through", "across", "under", "around", "up", "down",
+                       "out", "back", "off", "away", "when", "if", "because", "until", "as", "while",
+                       "unless", "once", "whenever", "and", "but", "or"})
+"""Words that may follow a clause's verb and begin an adjunct ("the trend accelerates if", "the sun
+sets on"), or join a second verb ("a single member joins or leaves")."""
+_NOT_VERBS = frozenset({"series", "species", "thanks", "news", "means"})
+_QUANTITIES = frozenset({"couple", "dozen", "few", "handful", "hundred", "thousand", "million", "pair",
+                         "lot", "number"})
+
+
+def _plural(word: str) -> bool:
+    """Whether a word looks plural: it ends in -s, but not in -ss, -us or -is ("glucose",
+    "brightness", "virus", "analysis" are singular)."""
+    w = word.lower()
+    return w.endswith("s") and not w.endswith(("ss", "us", "is"))
+
+
+def _ends_in_verb(words: Sequence[tuple[str, str, int, int]], run: Sequence[int], text: str) -> bool:
+    """Whether the phrase of ``words[j] for j in run`` is a clause's singular subject and its verb
+    read as a plural noun ("if the heat lasts.", "on which the tenancy ends,", "This paper studies
+    and"): its last word is a lower-case word in -s (:func:`_plural`; not "series", "physics"),
+    every word before it looks singular, the one before it is a noun, and the phrase follows
+
+    * a singular determiner ("a", "this", "each", …) directly: "a X Ys" is no noun phrase (unless
+      it counts: "a couple weeks", "a dozen eggs"), or
+    * a clause opener (:data:`CLAUSE_OPENERS`, not "as" in "as well as" / "such as") and one
+      determiner, or a possessive ("when the city's economy teems"), and the phrase is followed by
+      the clause's end (``. , ; : ! ?``, a paragraph break, the text's end) or an adjunct's first
+      word (:data:`_ADJUNCTS`)."""
+    if len(run) < 2:
+        return False
+    surface = [_EDGE.sub("", words[j][0]) for j in run]
+    last = surface[-1]
+    if (not (last.isalpha() and last.islower() and len(last) > 3 and _plural(last))
+            or last.endswith(("as", "os", "ics")) or last in _NOT_VERBS
+            or words[run[-2]][1] != "N" or not all(surface) or any(map(_plural, surface[:-1]))
+            or surface[0].lower() in _QUANTITIES):
+        return False
+    k = run[0] - 1
+    det = words[k][0].lower() if k >= 0 and words[k][0].lower() in _DETERMINERS else None
+    if det is not None:
+        if det in _SINGULAR_DETERMINERS:
+            return True
+        k -= 1
+    elif k >= 0 and words[k][0] in _POSSESSIVE:  # "the city's": walk back over its owner
+        k -= 1
+        while k >= 0 and words[k][1] in "JN" and words[k][0] not in _POSSESSIVE:
+            k -= 1
+        if k >= 0 and words[k][0].lower() in _DETERMINERS:
+            k -= 1
+    else:
+        return False
+    opener = words[k][0].lower() if k >= 0 else ""
+    if opener not in CLAUSE_OPENERS or (opener == "as" and k > 0 and words[k - 1][0].lower() in {"well", "such"}):
+        return False
+    end = words[run[-1]]
+    if end[0][-1:] in _CLAUSE_END or run[-1] + 1 >= len(words):
+        return True
+    after = words[run[-1] + 1]
+    return after[0][:1] in _CLAUSE_END or after[0].lower() in _ADJUNCTS or _cut(text, end[3], after[2])
+
+
 def chunks(text: str, tokens: Sequence[str], tags: str) -> list[tuple[list[str], int, int, int]]:
     """The text's noun phrases in order: (surface words, word position, start, end offsets).
     Maximal runs of J/N words, cut before an adjective that follows a noun and at a paragraph
-    break (:data:`_BREAK`), with trailing adjectives dropped; a run without a noun is none. A
-    word's leading or trailing punctuation (``x.``) is not part of it."""
+    break (:data:`_BREAK`), with trailing adjectives dropped, and without a last word that is the
+    verb of a clause (:func:`_ends_in_verb`: "if the heat lasts." gives "heat"); a run without a
+    noun is none. A word's leading or trailing punctuation (``x.``) is not part of it."""
     if len(tokens) != len(tags):
         raise ValueError("tokens and tags differ in length")
     words = _words(text, tokens, tags)
@@ -212,6 +290,8 @@ def chunks(text: str, tokens: Sequence[str], tags: str) -> list[tuple[list[str],
     def close() -> None:
         while run and words[run[-1]][1] != "N":
             run.pop()
+        if _ends_in_verb(words, run, text):
+            run.pop()  # the subject stays a phrase: "the heat lasts." gives "heat"
         if run:
             out.append(([_EDGE.sub("", words[j][0]) for j in run], run[0], words[run[0]][2], words[run[-1]][3]))
         run.clear()

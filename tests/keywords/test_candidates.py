@@ -210,3 +210,33 @@ def test_a_garbled_passage_gives_no_candidates_but_a_rare_word_among_ordinary_on
     at = ordinary.index("simonkolleite")
     assert not garbled(ordinary, at, at + 13, ["simonkolleite"])  # unknown, but among ordinary words
     assert not garbled("Sensor networks", 0, 15, ["Sensor", "networks"])  # known words: not even looked around
+
+
+@pytest.mark.parametrize("text, tags, phrase, subject", [
+    # the tags the taggers give: "lasts" and "ends" read as plural nouns (the fast tagger)
+    ("Many starve if the heat lasts.", "JNIONNO", "heat lasts", "heat"),
+    ("The notice must state the date on which the tenancy ends, the grounds for termination.",
+     "ONOOONIOONNOONINO", "tenancy ends", "tenancy"),
+    ("This paper studies and develops general expressions.", "ONNOOJNO", "paper studies", "paper"),
+    ("It waits until the game ends. An algorithm follows.", "OOIONNOONOO", "game ends", "game"),
+])
+def test_a_clause_verb_read_as_a_plural_noun_is_cut_from_its_subject(text, tags, phrase, subject):
+    tokens = text.replace(".", " .").replace(",", " ,").split()
+    assert len(tokens) == len(tags)
+    keys = [c.key for c in _cands(text, tokens, tags)]
+    assert subject in keys and phrase not in keys
+
+
+@pytest.mark.parametrize("text, tags, phrase", [
+    ("The satellite carries two cameras.", "ONOONO", "cameras"),  # a plural object at the clause's end
+    ("It costs money, and storage requirements.", "OONOONNO", "storage requirements"),  # "and": a list
+    ("It covers HTML, as well as the network products.", "OONOOOIONNO", "network products"),
+    ("We measured the input probabilities.", "OOONNO", "input probabilities"),  # no clause opener
+    ("When the price figures fall, they act.", "OONNOOOOO", "price figures"),  # not followed by the clause's end
+    ("Errors grow until the data analysis.", "NOIONNO", "data analysis"),  # -is is singular
+    ("If a couple weeks pass.", "IONNOO", "couple weeks"),  # "a couple", "a dozen": a count
+])
+def test_a_plural_noun_stays_whole(text, tags, phrase):
+    tokens = text.replace(".", " .").replace(",", " ,").split()
+    assert len(tokens) == len(tags)
+    assert phrase in [c.key for c in _cands(text, tokens, tags)]
