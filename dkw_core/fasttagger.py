@@ -4,8 +4,10 @@ The phrase automaton (:mod:`dkw_core.phrases`) reads four coarse tags only: J (a
 N (noun), I (preposition) and O (anything else). This tagger gives them without spaCy's
 ``tok2vec``: spaCy's tokenizer (so the tokens are those of the spaCy path), then one linear
 classifier over each token's window, two tokens either side (lower-cased word, three-letter
-suffix, shape, first letter, all read as spaCy's hashes with ``Doc.to_array``), scored for a
-whole batch of texts at once with numpy. Its weights are a multiclass averaged perceptron
+suffix, shape, first letter, all read as spaCy's hashes with ``Doc.to_array``), and over
+conjunctions of two of them (the token's suffix with each next neighbour's suffix and shape:
+:data:`CONJUNCTIONS`), scored for a whole batch of texts at
+once with numpy. Its weights are a multiclass averaged perceptron
 trained on shared-corpus texts tagged by ``en_core_web_sm`` (``scripts/train_tagger.py``; the
 model ships as :data:`MODEL_FILE`, under 2 MB).
 
@@ -34,6 +36,14 @@ FEATURES: tuple[tuple[str, int], ...] = (
     ("suffix", 0), ("suffix", -1), ("suffix", 1),
     ("shape", 0), ("shape", -1), ("shape", 1),
     ("prefix", 0),
+)
+#: Conjunction features: two (table, offset) rows joined into one feature (its key: the first
+#: row times the second table's size plus the second row), each looked up in its own table of
+#: the pairs training kept (``scripts/train_tagger.py``: the most frequent); any other pair is
+#: that table's unknown row.
+CONJUNCTIONS: tuple[tuple[tuple[str, int], tuple[str, int]], ...] = (
+    (("suffix", 0), ("suffix", -1)), (("suffix", 0), ("shape", -1)),
+    (("suffix", 0), ("suffix", 1)), (("suffix", 0), ("shape", 1)),
 )
 _WINDOW = 2  # padding rows between texts: no feature reads across a text's edge
 
@@ -74,21 +84,41 @@ def feature_rows(hashes: np.ndarray, keys: dict[str, np.ndarray]) -> np.ndarray:
     return out[inverse.reshape(-1)]
 
 
-def feature_columns(rows: np.ndarray, sizes: dict[str, int]) -> np.ndarray:
+def real_tokens(rows: np.ndarray, sizes: dict[str, int]) -> np.ndarray:
+    """The positions of ``rows`` that are tokens, not edges (an edge: the word table's last row)."""
+    return np.flatnonzero(rows[:, 0] != sizes["word"] - 1)
+
+
+def pair_keys(rows: np.ndarray, idx: np.ndarray, sizes: dict[str, int]) -> np.ndarray:
+    """Each of the tokens ``idx``'s conjunction keys (``[tokens, conjunctions]``, see
+    :data:`CONJUNCTIONS`)."""
+    out = np.empty((len(idx), len(CONJUNCTIONS)), dtype=np.int64)
+    for c, ((ta, oa), (tb, ob)) in enumerate(CONJUNCTIONS):
+        out[:, c] = rows[idx + oa, TABLES.index(ta)] * sizes[tb] + rows[idx + ob, TABLES.index(tb)]
+    return out
+
+
+def feature_columns(rows: np.ndarray, sizes: dict[str, int], pairs: Sequence[np.ndarray]) -> np.ndarray:
     """The sparse one-hot columns (``[tokens, features]``) of the real tokens (edges dropped):
     feature f of a token is its neighbour's row in f's table, offset past the earlier features'
-    columns. ``sizes``: rows per table (keys + unknown + edge)."""
-    idx = np.flatnonzero(rows[:, 0] != sizes["word"] - 1)  # edges: the word table's last row
-    cols = np.empty((len(idx), len(FEATURES)), dtype=np.int64)
+    columns; then each conjunction's row in its table of kept pairs (``pairs``, sorted keys; the
+    unknown row past them). ``sizes``: rows per table (keys + unknown + edge)."""
+    idx = real_tokens(rows, sizes)
+    cols = np.empty((len(idx), len(FEATURES) + len(pairs)), dtype=np.int64)
     offset = 0
     for f, (table, shift) in enumerate(FEATURES):
         cols[:, f] = rows[idx + shift, TABLES.index(table)] + offset
         offset += sizes[table]
+    for c, (key, kept) in enumerate(zip(pair_keys(rows, idx, sizes).T, pairs)):
+        pos = np.minimum(np.searchsorted(kept, key), max(len(kept) - 1, 0))
+        known = kept[pos] == key if len(kept) else np.zeros(len(key), bool)
+        cols[:, len(FEATURES) + c] = np.where(known, pos, len(kept)) + offset
+        offset += len(kept) + 1
     return cols
 
 
-def n_columns(sizes: dict[str, int]) -> int:
-    return sum(sizes[table] for table, _ in FEATURES)
+def n_columns(sizes: dict[str, int], pairs: Sequence[np.ndarray]) -> int:
+    return sum(sizes[table] for table, _ in FEATURES) + sum(len(kept) + 1 for kept in pairs)
 
 
 def scores(cols: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -98,12 +128,15 @@ def scores(cols: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 
 class CoarseModel:
-    """The linear classifier: per table, its sorted keys; one weight row per feature column."""
+    """The linear classifier: per table, its sorted keys; per conjunction, its sorted kept pairs;
+    one weight row per feature column (weights without conjunctions, ``pairs`` empty, load too)."""
 
-    def __init__(self, keys: dict[str, np.ndarray], weights: np.ndarray, bias: np.ndarray):
+    def __init__(self, keys: dict[str, np.ndarray], pairs: Sequence[np.ndarray], weights: np.ndarray,
+                 bias: np.ndarray):
         self.keys = keys
+        self.pairs = [np.asarray(p, dtype=np.int64) for p in pairs]
         self.sizes = {name: len(keys[name]) + 2 for name in TABLES}
-        if weights.shape != (n_columns(self.sizes), len(COARSE)):
+        if len(self.pairs) not in (0, len(CONJUNCTIONS)) or weights.shape != (n_columns(self.sizes, self.pairs), len(COARSE)):
             raise ValueError(f"tagger weights of shape {weights.shape} do not fit its keys")
         self.weights = weights.astype(np.float32)
         self.bias = bias.astype(np.float32)
@@ -111,16 +144,20 @@ class CoarseModel:
     @classmethod
     def load(cls, path: Path = MODEL_FILE) -> CoarseModel:
         with np.load(path) as data:
-            return cls({name: data[f"keys_{name}"] for name in TABLES}, data["weights"], data["bias"])
+            pairs = [data[f"pairs_{c}"] for c in range(len(CONJUNCTIONS)) if f"pairs_{c}" in data]
+            return cls({name: data[f"keys_{name}"] for name in TABLES}, pairs, data["weights"], data["bias"])
 
     def save(self, path: Path) -> None:
         arrays: dict[str, np.ndarray] = {"weights": self.weights.astype(np.float16), "bias": self.bias}
         arrays.update({f"keys_{name}": self.keys[name] for name in TABLES})
+        if any(len(kept) and kept.max() >= 2 ** 32 for kept in self.pairs):
+            raise ValueError("a conjunction key past 2 ** 32: the tables are too large to store pairs as uint32")
+        arrays.update({f"pairs_{c}": kept.astype(np.uint32) for c, kept in enumerate(self.pairs)})
         np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
 
     def predict(self, hashes: np.ndarray) -> np.ndarray:
         """The coarse tag index (into :data:`COARSE`) of every real token of ``hashes``."""
-        cols = feature_columns(feature_rows(hashes, self.keys), self.sizes)
+        cols = feature_columns(feature_rows(hashes, self.keys), self.sizes, self.pairs)
         return (scores(cols, self.weights) + self.bias).argmax(axis=1)
 
 

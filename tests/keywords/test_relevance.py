@@ -104,8 +104,8 @@ def test_a_new_texts_keyphrases_are_whole_phrases_of_its_body(tagger, monkeypatc
     words = [kw.word for kw in extract_keywords(post, corpus="20ng", top=10, about=0)]
     # the post is tagged once, whole (its units need it); the body's phrases come from that tagging
     assert {"Compact Video compressor", "Web-based movies", "original speed"} <= set(words)
-    # the fast tagger reads "drops" as a noun there, spaCy's as a verb
-    assert {"fast": "QuickTime playback rate drops", "spacy": "QuickTime playback rate"}[tagger] in words
+    # both taggers read "drops" as a verb there (the fast one since its conjunction features)
+    assert "QuickTime playback rate" in words and "QuickTime playback rate drops" not in words
     for gone in ("waikato", "oliveiro", "computer services dept", "separate-account industry", "organization"):
         assert not any(gone in w.lower() for w in words), words
 
