@@ -81,8 +81,16 @@ def token_offsets(text: str, tokens: Sequence[str]) -> list[int]:
     return out
 
 
+ADVERBS_IN_S = frozenset({"indoors", "outdoors", "always", "sometimes", "afterwards", "towards", "nowadays",
+                          "perhaps", "besides", "backwards", "upwards", "downwards", "onwards", "outwards",
+                          "inwards", "sideways", "homewards", "whereas", "thus", "unless", "anyways"})
+"""Adverbs and conjunctions ending in -s that a tagger may read as a plural noun ("keep livestock
+indoors" is no phrase "livestock indoors"): never a noun of a candidate."""
+
+
 def _words(text: str, tokens: Sequence[str], tags: str) -> list[tuple[str, str, int, int]]:
-    """(word, coarse tag, start, end) with hyphenated compounds joined into one word."""
+    """(word, coarse tag, start, end) with hyphenated compounds joined into one word; a word of
+    :data:`ADVERBS_IN_S` is never a noun."""
     starts = token_offsets(text, tokens)
     out: list[tuple[str, str, int, int]] = []
     i, n = 0, len(tokens)
@@ -97,6 +105,8 @@ def _words(text: str, tokens: Sequence[str], tags: str) -> list[tuple[str, str, 
             parts.append(tags[i + 2])
             i += 2
         tag = parts[0] if len(parts) == 1 else ("N" if parts[-1] == "N" else "J")
+        if tag == "N" and word.lower() in ADVERBS_IN_S:
+            tag = "O"
         out.append((word, tag, start, end))
         i += 1
     return out

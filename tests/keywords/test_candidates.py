@@ -240,3 +240,14 @@ def test_a_plural_noun_stays_whole(text, tags, phrase):
     tokens = text.replace(".", " .").replace(",", " ,").split()
     assert len(tokens) == len(tags)
     assert phrase in [c.key for c in _cands(text, tokens, tags)]
+
+
+@pytest.mark.parametrize("text, tags, phrase, kept", [
+    ("Farmers were told to keep livestock indoors.", "NOOOONNO", "livestock indoors", "livestock"),
+    ("Afterwards the crater collapsed.", "NONOO", "afterwards", "crater"),
+])
+def test_an_adverb_in_s_read_as_a_noun_is_no_part_of_a_phrase(text, tags, phrase, kept):
+    tokens = text.replace(".", " .").split()
+    assert len(tokens) == len(tags)
+    keys = [c.key for c in _cands(text, tokens, tags)]
+    assert kept in keys and phrase not in keys
