@@ -262,8 +262,8 @@ def _ends_in_verb(words: Sequence[tuple[str, str, int, int]], run: Sequence[int]
             or surface[0].lower() in _QUANTITIES):
         return False
     k = run[0] - 1
-    det = words[k][0].lower() if k >= 0 and words[k][0].lower() in _DETERMINERS else None
-    if det is not None:
+    det = words[k][0].lower() if k >= 0 else ""
+    if det in _DETERMINERS:
         if det in _SINGULAR_DETERMINERS:
             return True
         k -= 1
